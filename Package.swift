@@ -1,0 +1,68 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "LocalDynamo",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "localdynamo", targets: ["localdynamo"]),
+        .library(name: "DynamoAPI", targets: ["DynamoAPI"]),
+        .library(name: "DynamoServer", targets: ["DynamoServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "DynamoAPI"),
+        .target(
+            name: "DynamoEngine",
+            dependencies: [
+                "DynamoAPI", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "DynamoServer",
+            dependencies: [
+                "DynamoAPI", "DynamoEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "localdynamo",
+            dependencies: [
+                "DynamoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "DynamoTestSupport",
+            dependencies: ["DynamoServer", "DynamoAPI"]
+        ),
+        .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
+        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI"]),
+        .testTarget(
+            name: "DynamoServerTests",
+            dependencies: ["DynamoServer", "DynamoTestSupport", "DynamoAPI"]
+        ),
+    ]
+)
+
+// One settings block for every target: Swift 6 mode with upcoming features.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,64 @@
+/// An error as DynamoDB reports it: a code, a message, and the extra members some errors carry.
+///
+/// The server renders it into a response body; the client decodes it from one. The same value
+/// travels both ways, so client and server cannot disagree on what an error looks like.
+public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which error this is.
+    public var code: DynamoErrorCode
+    /// The human-readable message, absent for a few wire-level errors that DynamoDB sends bare.
+    public var message: String?
+    /// For `ConditionalCheckFailedException` with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
+    public var item: [String: AttributeValue]?
+
+    public init(_ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil) {
+        self.code = code
+        self.message = message
+        self.item = item
+    }
+
+    public var description: String {
+        if let message { return "\(code.rawValue): \(message)" }
+        return code.rawValue
+    }
+
+    /// A `ValidationException` with the given message.
+    public static func validation(_ message: String) -> DynamoError {
+        DynamoError(.validation, message)
+    }
+
+    /// A `SerializationException` with the given message.
+    public static func serialization(_ message: String?) -> DynamoError {
+        DynamoError(.serialization, message)
+    }
+
+    /// `ResourceNotFoundException` for a table that does not exist, in DynamoDB's wording.
+    public static func tableNotFound() -> DynamoError {
+        DynamoError(.resourceNotFound, "Requested resource not found")
+    }
+
+    /// Writes the error body DynamoDB sends: `{"__type":"…","message":"…"}`.
+    ///
+    /// DynamoDB capitalizes `Message` for the errors raised by its request deserializer
+    /// (`SerializationException`); botocore accepts either spelling.
+    public func encode(to writer: inout JSONWriter) {
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("__type", first: true)
+        writer.write(string: code.wireType)
+        if let message {
+            writer.writeKey(code == .serialization ? "Message" : "message", first: false)
+            writer.write(string: message)
+        }
+        if let item {
+            writer.writeKey("Item", first: false)
+            AttributeValue.encode(item: item, to: &writer)
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// The error body as bytes.
+    public var body: [UInt8] {
+        var writer = JSONWriter()
+        encode(to: &writer)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,127 @@
+/// A structure of DynamoDB's API: an operation's input or output, or a structure inside one.
+///
+/// Every shape is generated from botocore's service model by `scripts/generate-shapes.py`.
+/// The server decodes and validates requests with ``decodeRequest(_:)`` and writes responses
+/// with ``encode(to:)``; the client does the opposite with ``encode(to:)`` and ``init(json:)``.
+///
+/// ```swift
+/// let input = try PutItemInput.decodeRequest(try JSONValue(parsing: body))
+/// var writer = JSONWriter()
+/// PutItemOutput(attributes: nil).encode(to: &writer)
+/// ```
+public protocol DynamoShape: Sendable, Hashable {
+    /// The shape's name in the service model (`PutItemInput`).
+    static var shapeName: String { get }
+
+    /// Decodes the members of a JSON object, recording problems in `decoder`. Generated code
+    /// calls this; use ``decodeRequest(_:)`` or ``init(json:)`` instead.
+    init(jsonObject members: [String: JSONValue], decoder: inout ShapeDecoder)
+
+    /// Writes the shape as a JSON object, with only the members that are present, under their
+    /// wire names.
+    func encode(to writer: inout JSONWriter)
+}
+
+extension DynamoShape {
+    /// Decodes a request body as DynamoDB does: JSON types first, then every constraint of the
+    /// service model.
+    ///
+    /// - Throws: `SerializationException` for a member whose JSON type does not fit (with
+    ///   DynamoDB's message), `ValidationException` listing the constraint violations
+    ///   (`1 validation error detected: Value null at 'tableName' failed to satisfy
+    ///   constraint: Member must not be null`, at most ten of them).
+    public static func decodeRequest(_ json: JSONValue) throws(DynamoError) -> Self {
+        var decoder = ShapeDecoder(validating: true)
+        let value = decodeTopLevel(json, decoder: &decoder)
+        try decoder.finish()
+        return value
+    }
+
+    /// Decodes a shape without checking constraints (a response, on the client). Unknown
+    /// members are ignored, JSON `null` counts as absent, and a missing required member gets an
+    /// empty placeholder.
+    ///
+    /// - Throws: `SerializationException` for a member whose JSON type does not fit.
+    public init(json: JSONValue) throws(DynamoError) {
+        var decoder = ShapeDecoder(validating: false)
+        self = Self.decodeTopLevel(json, decoder: &decoder)
+        try decoder.finish()
+    }
+
+    /// The shape's JSON bytes.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        encode(to: &writer)
+        return writer.bytes
+    }
+
+    private static func decodeTopLevel(_ json: JSONValue, decoder: inout ShapeDecoder) -> Self {
+        switch json {
+        case .object(let members): return Self(jsonObject: members, decoder: &decoder)
+        case .null: return Self(jsonObject: [:], decoder: &decoder)
+        default:
+            decoder.failure = SerializationMessages.structure(
+                json, className: "\(SerializationMessages.modelPackage).\(shapeName)", position: .member)
+            return Self(jsonObject: [:], decoder: &decoder)
+        }
+    }
+}
+
+/// The input of an operation, tied to its output type and wire target.
+///
+/// ```swift
+/// func send<Input: DynamoOperationInput>(_ input: Input) async throws -> Input.Output
+/// ```
+public protocol DynamoOperationInput: DynamoShape {
+    /// The operation's output.
+    associatedtype Output: DynamoShape
+    /// The `X-Amz-Target` header of the operation (`DynamoDB_20120810.PutItem`).
+    static var target: String { get }
+}
+
+// Every generated structure is a member value for the generic decoding and encoding code.
+extension ShapeValue where Self: DynamoShape {
+    static func decodeValue(_ json: JSONValue, position: ValuePosition, decoder: inout ShapeDecoder) -> Self {
+        guard case .object(let members) = json else {
+            return decoder.fail(SerializationMessages.structure(json, className: javaTypeName, position: position))
+        }
+        return Self(jsonObject: members, decoder: &decoder)
+    }
+
+    func encodeValue(to writer: inout JSONWriter) { encode(to: &writer) }
+
+    static var javaTypeName: String { "\(SerializationMessages.modelPackage).\(shapeName)" }
+
+    static var placeholder: Self {
+        var decoder = ShapeDecoder(validating: false)
+        return Self(jsonObject: [:], decoder: &decoder)
+    }
+}
+
+/// A string enumeration of the model: known values are static members, unknown ones are kept.
+protocol ShapeEnum: ShapeValue, RawRepresentable where RawValue == String {
+    init(rawValue: String)
+    /// Whether the model lists this value.
+    var isKnown: Bool { get }
+    /// The value set as DynamoDB prints it in `Member must satisfy enum value set: [...]`.
+    static var valueSetDescription: String { get }
+}
+
+extension ShapeEnum {
+    static func decodeValue(_ json: JSONValue, position: ValuePosition, decoder: inout ShapeDecoder) -> Self {
+        Self(rawValue: String.decodeValue(json, position: position, decoder: &decoder))
+    }
+
+    func encodeValue(to writer: inout JSONWriter) { writer.write(string: rawValue) }
+    func appendJava(to text: inout String) { text += rawValue }
+    static var javaTypeName: String { "java.lang.String" }
+    static var placeholder: Self { Self(rawValue: "") }
+
+    func violatedConstraints(_ rules: ValueRules) -> [String] {
+        isKnown ? [] : [ValueRules.enumText(Self.valueSetDescription)]
+    }
+
+    static func constraintTexts(_ rules: ValueRules) -> [String] {
+        [ValueRules.enumText(valueSetDescription)]
+    }
+}

@@ -1,0 +1,160 @@
+/// The state of one decode: whether requests are being validated, and what was found wrong.
+///
+/// Decoding and validation happen in one pass that never throws midway. A JSON type that does
+/// not fit records a `SerializationException` (the first one wins, and it wins over everything
+/// else: DynamoDB's deserializer fails before its validator runs); a broken constraint is
+/// recorded and the decode goes on, so that every violation of the request is reported
+/// together, as DynamoDB does. A missing required member gets a placeholder value and a
+/// "Member must not be null" violation. ``finish()`` throws what was found, in DynamoDB's order.
+///
+/// The generated shapes call the member helpers below; other code uses
+/// ``DynamoShape/decodeRequest(_:)`` or ``DynamoShape/init(json:)``.
+public struct ShapeDecoder: Sendable {
+    /// Whether constraints are checked (requests on the server) or not (responses on the client).
+    let validating: Bool
+    /// The violations found so far, in the order DynamoDB reports them.
+    var violations: [ConstraintViolation] = []
+    /// The first `SerializationException`.
+    var failure: DynamoError?
+    /// A message DynamoDB sends instead of the violation list (see `required(_:_:missing:)`).
+    var requiredParameterMessage: String?
+    /// The first `ValidationException` of an attribute value, reported after the violations.
+    var valueError: DynamoError?
+
+    init(validating: Bool) {
+        self.validating = validating
+    }
+
+    /// Records a `SerializationException` (the first one is reported) and returns the placeholder
+    /// the caller goes on with.
+    mutating func fail<T: ShapeValue>(_ error: DynamoError) -> T {
+        if failure == nil { failure = error }
+        return T.placeholder
+    }
+
+    /// Throws what the decode found: the first type error, else CreateTable's own message for a
+    /// missing table name, else the constraint violations, else an invalid attribute value.
+    func finish() throws(DynamoError) {
+        if let failure { throw failure }
+        if validating {
+            if let requiredParameterMessage { throw DynamoError.validation(requiredParameterMessage) }
+            if !violations.isEmpty { throw DynamoError.validation(ConstraintViolation.message(for: violations)) }
+        }
+        if let valueError { throw valueError }
+    }
+
+    // MARK: Members
+
+    /// Decodes an optional member; `nil` when it is absent or JSON `null`.
+    ///
+    /// - Parameters:
+    ///   - json: the member's JSON, if present.
+    ///   - name: the member's name in DynamoDB's messages (`tableName`).
+    ///   - rules: constraints of the member's own value.
+    ///   - element: constraints of each list element or map value.
+    ///   - key: constraints of each map key.
+    @inline(never)
+    mutating func value<T: ShapeValue>(
+        _ json: JSONValue?, _ name: String,
+        rules: ValueRules? = nil, element: ValueRules? = nil, key: ValueRules? = nil
+    ) -> T? {
+        guard let json else { return nil }
+        if case .null = json { return nil }
+        let mark = violations.count
+        let value = T.decodeValue(json, position: .member, decoder: &self)
+        if validating, rules != nil || element != nil || key != nil || T.self is any ShapeEnum.Type {
+            checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
+        }
+        if violations.count != mark { prefixViolations(from: mark, with: name) }
+        return value
+    }
+
+    /// Records the constraints `value` breaks before the violations found inside it.
+    ///
+    /// Not generic on purpose: the values that carry constraints (strings, numbers, lists, maps,
+    /// enumerations) fit an existential's inline buffer, so this costs no allocation, and one
+    /// copy of the code serves every member type.
+    @inline(never)
+    private mutating func checkConstraints(
+        of value: any ShapeValue, at mark: Int, rules: ValueRules?, element: ValueRules?, key: ValueRules?
+    ) {
+        var found = value.violatedConstraints(rules ?? .none)
+        let elementFound = value.elementViolations(element: element, key: key)
+        if !elementFound.isEmpty { found += elementFound }
+        guard !found.isEmpty else { return }
+        let rendered = value.javaDescription
+        violations.insert(
+            contentsOf: found.map { ConstraintViolation(path: "", value: rendered, constraint: $0) },
+            at: mark)
+    }
+
+    /// Decodes a required member; when it is absent, records "Member must not be null" (or
+    /// keeps `missing`, a message DynamoDB sends instead of the violation list) and returns a
+    /// placeholder.
+    @inline(never)
+    mutating func required<T: ShapeValue>(
+        _ json: JSONValue?, _ name: String,
+        rules: ValueRules? = nil, element: ValueRules? = nil, key: ValueRules? = nil,
+        missing: String? = nil
+    ) -> T {
+        if let value: T = value(json, name, rules: rules, element: element, key: key) { return value }
+        if validating {
+            if let missing {
+                if requiredParameterMessage == nil { requiredParameterMessage = missing }
+            } else {
+                violations.append(ConstraintViolation(path: name, value: nil, constraint: ValueRules.notNullText))
+            }
+        }
+        return T.placeholder
+    }
+
+    /// Decodes an optional Java `Integer` member.
+    @inline(never)
+    mutating func integer(_ json: JSONValue?, _ name: String, rules: ValueRules? = nil) -> Int? {
+        let value: JavaInteger? = value(json, name, rules: rules)
+        return value?.value
+    }
+
+    /// Decodes a required Java `Integer` member.
+    @inline(never)
+    mutating func requiredInteger(_ json: JSONValue?, _ name: String, rules: ValueRules? = nil) -> Int {
+        let value: JavaInteger = required(json, name, rules: rules)
+        return value.value
+    }
+
+    /// Decodes an optional binary member.
+    @inline(never)
+    mutating func blob(_ json: JSONValue?, _ name: String, rules: ValueRules? = nil) -> [UInt8]? {
+        let value: Blob? = value(json, name, rules: rules)
+        return value?.bytes
+    }
+
+    /// Decodes a required binary member.
+    @inline(never)
+    mutating func requiredBlob(_ json: JSONValue?, _ name: String, rules: ValueRules? = nil) -> [UInt8] {
+        let value: Blob = required(json, name, rules: rules)
+        return value.bytes
+    }
+
+    // MARK: Paths
+
+    /// Prefixes the paths of the violations recorded since `mark` with `prefix`.
+    mutating func prefixViolations(from mark: Int, with prefix: String) {
+        for index in mark..<violations.count {
+            let path = violations[index].path
+            violations[index].path = path.isEmpty ? prefix : prefix + "." + path
+        }
+    }
+
+    /// Puts violations recorded while decoding a map's values (`groups`: the key and the range
+    /// of violations of each value, in decoding order) in the order DynamoDB walks the map.
+    mutating func reorderViolations(_ groups: [(key: String, range: Range<Int>)], keys: some Collection<String>) {
+        guard let start = groups.first?.range.lowerBound, let end = groups.last?.range.upperBound else { return }
+        let rank = Dictionary(uniqueKeysWithValues: JavaRendering.hashOrder(keys).enumerated().map { ($1, $0) })
+        let sorted = groups.sorted { (rank[$0.key] ?? Int.max) < (rank[$1.key] ?? Int.max) }
+        var reordered: [ConstraintViolation] = []
+        reordered.reserveCapacity(end - start)
+        for group in sorted { reordered += violations[group.range] }
+        violations.replaceSubrange(start..<end, with: reordered)
+    }
+}

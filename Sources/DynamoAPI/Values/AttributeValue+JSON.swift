@@ -1,0 +1,243 @@
+extension AttributeValue {
+    /// Decodes a value from its wire JSON, checking it as DynamoDB checks values in requests.
+    ///
+    /// - Throws: `SerializationException` when a member has the wrong JSON type (DynamoDB's
+    ///   deserializer rejects those), `ValidationException` with DynamoDB's message for an empty
+    ///   or ambiguous value, an empty set, a duplicate set member, `NULL: false`, or a number
+    ///   DynamoDB cannot store.
+    public init(json: JSONValue) throws(DynamoError) {
+        guard case .object(let members) = json else {
+            throw Self.typeMismatch(json, expected: "structure")
+        }
+        let present = members.filter { $0.value != .null }
+        guard let (type, payload) = present.first else {
+            throw DynamoError.validation(
+                "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+        }
+        guard present.count == 1 else {
+            // Type errors in any member surface before the "more than one" check, as in DynamoDB.
+            for (otherType, otherPayload) in present { _ = try Self.decode(type: otherType, payload: otherPayload) }
+            throw DynamoError.validation(
+                "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+        }
+        guard let value = try Self.decode(type: type, payload: payload) else {
+            throw DynamoError.validation(
+                "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+        }
+        self = value
+    }
+
+    /// Decodes a whole item (an object of attribute values).
+    public static func decodeItem(_ json: JSONValue) throws(DynamoError) -> Item {
+        guard case .object(let members) = json else { throw typeMismatch(json, expected: "map") }
+        var item = Item(minimumCapacity: members.count)
+        for (name, value) in members where value != .null {
+            item[name] = try AttributeValue(json: value)
+        }
+        return item
+    }
+
+    /// Decodes one typed payload; `nil` for a type name DynamoDB does not know.
+    private static func decode(type: String, payload: JSONValue) throws(DynamoError) -> AttributeValue? {
+        switch type {
+        case "S":
+            return .s(try string(payload))
+        case "N":
+            return .n(try DynamoNumber(parsing: try string(payload)))
+        case "B":
+            return .b(try blob(payload))
+        case "BOOL":
+            guard case .bool(let flag) = payload else { throw typeMismatch(payload, expected: "Boolean") }
+            return .bool(flag)
+        case "NULL":
+            guard case .bool(let flag) = payload else { throw typeMismatch(payload, expected: "Boolean") }
+            guard flag else {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Null attribute value types must have the value of true")
+            }
+            return .null
+        case "SS":
+            let elements = try list(payload).map { (element) throws(DynamoError) in try string(element) }
+            guard !elements.isEmpty else { throw emptySet("string") }
+            try checkDuplicates(elements, rendered: { "[" + elements.joined(separator: ", ") + "]" })
+            return .ss(elements)
+        case "NS":
+            let elements = try list(payload).map { (element) throws(DynamoError) in
+                try DynamoNumber(parsing: try string(element))
+            }
+            guard !elements.isEmpty else { throw emptySet("number") }
+            if Set(elements).count != elements.count {
+                throw DynamoError.validation("Input collection contains duplicates")
+            }
+            return .ns(elements)
+        case "BS":
+            let elements = try list(payload).map { (element) throws(DynamoError) in try blob(element) }
+            guard !elements.isEmpty else {
+                throw DynamoError.validation("One or more parameter values were invalid: Binary sets should not be empty")
+            }
+            if Set(elements).count != elements.count {
+                let rendered = elements.map { Base64.encode($0) }.joined(separator: ", ")
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Input collection [\(rendered)]of type BS contains duplicates.")
+            }
+            return .bs(elements)
+        case "M":
+            guard case .object(let members) = payload else { throw typeMismatch(payload, expected: "map") }
+            var map = [String: AttributeValue](minimumCapacity: members.count)
+            for (name, value) in members where value != .null {
+                map[name] = try AttributeValue(json: value)
+            }
+            return .m(map)
+        case "L":
+            let elements = try list(payload)
+            var values: [AttributeValue] = []
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(try AttributeValue(json: element)) }
+            return .l(values)
+        default:
+            return nil
+        }
+    }
+
+    private static func string(_ json: JSONValue) throws(DynamoError) -> String {
+        guard case .string(let text) = json else { throw typeMismatch(json, expected: "String") }
+        return text
+    }
+
+    private static func list(_ json: JSONValue) throws(DynamoError) -> [JSONValue] {
+        guard case .array(let elements) = json else { throw typeMismatch(json, expected: "list") }
+        return elements
+    }
+
+    private static func blob(_ json: JSONValue) throws(DynamoError) -> [UInt8] {
+        guard case .string(let text) = json else { throw typeMismatch(json, expected: "Blob") }
+        switch Base64.decode(text) {
+        case .success(let bytes): return bytes
+        case .failure(let problem):
+            throw DynamoError.serialization("'\(text)' can not be converted to a Blob: \(problem.message)")
+        }
+    }
+
+    private static func emptySet(_ kind: String) -> DynamoError {
+        // DynamoDB's wording, including its article and double space.
+        DynamoError.validation("One or more parameter values were invalid: An \(kind) set  may not be empty")
+    }
+
+    private static func checkDuplicates(_ elements: [String], rendered: () -> String) throws(DynamoError) {
+        if Set(elements).count != elements.count {
+            throw DynamoError.validation(
+                "One or more parameter values were invalid: Input collection \(rendered()) contains duplicates.")
+        }
+    }
+
+    /// DynamoDB's deserializer messages for a JSON value of the wrong kind.
+    static func typeMismatch(_ json: JSONValue, expected: String) -> DynamoError {
+        switch json {
+        case .array: return .serialization("Start of list found where not expected")
+        case .object: return .serialization("Start of structure or map found where not expected.")
+        case .string where expected == "list": return .serialization("Expected list or null")
+        case .string where expected == "map" || expected == "structure": return .serialization("Expected map or null")
+        case .bool where expected == "list": return .serialization("Expected list or null")
+        case .bool where expected == "map" || expected == "structure": return .serialization("Expected map or null")
+        case .number where expected == "list": return .serialization("Expected list or null")
+        case .number where expected == "map" || expected == "structure": return .serialization("Expected map or null")
+        case .bool:
+            return .serialization("class java.lang.Boolean can not be converted to an \(expected)")
+        case .number(let text):
+            return .serialization("class \(javaNumberClass(text)) can not be converted to an \(expected)")
+        case .string(let text):
+            return .serialization("'\(text.uppercased())' can not be converted to an \(expected)")
+        case .null:
+            return .serialization(nil)
+        }
+    }
+
+    /// The Java boxed class Jackson picks for a JSON number, which DynamoDB names in its messages.
+    static func javaNumberClass(_ text: String) -> String {
+        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return "java.lang.Double" }
+        guard let value = Int64(text) else { return "java.math.BigInteger" }
+        if value >= -32768 && value <= 32767 { return "java.lang.Short" }
+        if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return "java.lang.Integer" }
+        return "java.lang.Long"
+    }
+}
+
+extension AttributeValue {
+    /// Writes the value's wire JSON.
+    public func encode(to writer: inout JSONWriter) {
+        writer.writeRaw(UInt8(ascii: "{"))
+        switch self {
+        case .s(let text):
+            writer.writeKey("S", first: true)
+            writer.write(string: text)
+        case .n(let number):
+            writer.writeKey("N", first: true)
+            writer.write(string: number.description)
+        case .b(let bytes):
+            writer.writeKey("B", first: true)
+            writer.write(string: Base64.encode(bytes))
+        case .ss(let texts):
+            writer.writeKey("SS", first: true)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, text) in texts.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                writer.write(string: text)
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
+        case .ns(let numbers):
+            writer.writeKey("NS", first: true)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, number) in numbers.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                writer.write(string: number.description)
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
+        case .bs(let blobs):
+            writer.writeKey("BS", first: true)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, bytes) in blobs.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                writer.write(string: Base64.encode(bytes))
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
+        case .m(let map):
+            writer.writeKey("M", first: true)
+            Self.encode(item: map, to: &writer)
+        case .l(let values):
+            writer.writeKey("L", first: true)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, value) in values.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                value.encode(to: &writer)
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
+        case .null:
+            writer.writeKey("NULL", first: true)
+            writer.write(true)
+        case .bool(let flag):
+            writer.writeKey("BOOL", first: true)
+            writer.write(flag)
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// Writes an item (or a map's members) as a JSON object of attribute values.
+    public static func encode(item: [String: AttributeValue], to writer: inout JSONWriter) {
+        writer.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        for (name, value) in item {
+            writer.writeKey(name, first: first)
+            first = false
+            value.encode(to: &writer)
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// The value as a `JSONValue` tree (for tests and tools; the server writes directly).
+    public var json: JSONValue {
+        var writer = JSONWriter()
+        encode(to: &writer)
+        // Our own output is always valid JSON.
+        return (try? JSONValue(parsing: writer.bytes)) ?? .null
+    }
+}

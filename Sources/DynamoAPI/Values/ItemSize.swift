@@ -1,0 +1,34 @@
+/// DynamoDB's rules for how many bytes an item counts for (the 400 KB limit, capacity units).
+///
+/// - Strings: UTF-8 length. Binary: byte length. Numbers: `DynamoNumber.storageSize`.
+/// - Null and Boolean: 1 byte.
+/// - Lists and maps: 3 bytes plus 1 byte per element, plus the elements (map keys count as
+///   attribute names).
+/// - Sets: the sum of their elements.
+/// - Every attribute name counts its UTF-8 length.
+public enum ItemSize {
+    /// The largest item DynamoDB stores: 400 KB.
+    public static let maximum = 400 * 1024
+
+    /// The size of an item in bytes.
+    public static func of(_ item: Item) -> Int {
+        var total = 0
+        for (name, value) in item { total += name.utf8.count + of(value) }
+        return total
+    }
+
+    /// The size of one value in bytes (without its attribute name).
+    public static func of(_ value: AttributeValue) -> Int {
+        switch value {
+        case .s(let text): text.utf8.count
+        case .n(let number): number.storageSize
+        case .b(let bytes): bytes.count
+        case .ss(let texts): texts.reduce(0) { $0 + $1.utf8.count }
+        case .ns(let numbers): numbers.reduce(0) { $0 + $1.storageSize }
+        case .bs(let blobs): blobs.reduce(0) { $0 + $1.count }
+        case .m(let map): map.reduce(3) { $0 + 1 + $1.key.utf8.count + of($1.value) }
+        case .l(let values): values.reduce(3) { $0 + 1 + of($1) }
+        case .null, .bool: 1
+        }
+    }
+}

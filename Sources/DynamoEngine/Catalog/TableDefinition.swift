@@ -1,0 +1,89 @@
+import DynamoAPI
+
+/// A key attribute of a table or index: its name and scalar type.
+package struct KeyAttribute: Codable, Sendable, Hashable {
+    package var name: String
+    package var type: KeyScalarType
+}
+
+/// Provisioned throughput settings as DescribeTable reports them.
+package struct ThroughputSettings: Codable, Sendable, Hashable {
+    package var readCapacityUnits: Int
+    package var writeCapacityUnits: Int
+    package var lastIncreaseDateTime: Double?
+    package var lastDecreaseDateTime: Double?
+    package var numberOfDecreasesToday: Int = 0
+
+    package init(readCapacityUnits: Int, writeCapacityUnits: Int) {
+        self.readCapacityUnits = readCapacityUnits
+        self.writeCapacityUnits = writeCapacityUnits
+    }
+}
+
+/// A secondary index as declared at CreateTable or UpdateTable.
+package struct IndexDefinition: Codable, Sendable, Hashable {
+    package var name: String
+    package var partitionKey: KeyAttribute
+    package var sortKey: KeyAttribute?
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    package var projectionType: String
+    package var nonKeyAttributes: [String]?
+    /// Provisioned throughput of a global index in a PROVISIONED table.
+    package var throughput: ThroughputSettings?
+    /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING` (global indexes only).
+    package var status: String = "ACTIVE"
+}
+
+/// Everything the catalog knows about one table, persisted as JSON in the catalog table.
+package struct TableDefinition: Codable, Sendable {
+    package var name: String
+    /// Number of the SQLite table that holds this table's items (`items_<storageID>`).
+    package var storageID: Int64
+    /// The table's UUID, as `TableId` reports it.
+    package var tableID: String
+    package var partitionKey: KeyAttribute
+    package var sortKey: KeyAttribute?
+    /// Every attribute definition, table and index keys alike, in the order given.
+    package var attributeDefinitions: [KeyAttribute]
+    package var creationDateTime: Double
+    /// `PROVISIONED` or `PAY_PER_REQUEST`.
+    package var billingMode: String
+    package var billingModeLastUpdate: Double?
+    package var throughput: ThroughputSettings
+    package var localIndexes: [IndexDefinition] = []
+    package var globalIndexes: [IndexDefinition] = []
+    package var tags: [String: String] = [:]
+    package var tagOrder: [String] = []
+    package var streamViewType: String?
+    package var streamLabel: String?
+    package var sseEnabled: Bool = false
+    package var sseType: String?
+    package var kmsMasterKeyID: String?
+    package var tableClass: String?
+    package var deletionProtectionEnabled: Bool = false
+    package var onDemandMaxRead: Int?
+    package var onDemandMaxWrite: Int?
+    package var ttlAttribute: String?
+    package var ttlEnabled: Bool = false
+
+    /// The key attributes of the table, partition key first.
+    package var keyAttributes: [KeyAttribute] {
+        if let sortKey { return [partitionKey, sortKey] }
+        return [partitionKey]
+    }
+
+    /// Whether `name` is one of the table's own key attributes.
+    package func isKeyAttribute(_ name: String) -> Bool {
+        name == partitionKey.name || name == sortKey?.name
+    }
+}
+
+/// The ARN and naming conventions the engine reports.
+package enum ResourceNames {
+    /// The account id in ARNs: a local server belongs to no AWS account.
+    package static let accountID = "000000000000"
+
+    package static func tableARN(region: String, table: String) -> String {
+        "arn:aws:dynamodb:\(region):\(accountID):table/\(table)"
+    }
+}

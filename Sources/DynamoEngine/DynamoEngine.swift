@@ -1,0 +1,74 @@
+import DynamoAPI
+import Foundation
+import Logging
+import Synchronization
+
+/// Where the engine keeps its databases.
+package enum StorageLocation: Sendable, Equatable {
+    /// Nothing on disk; everything is lost when the process ends.
+    case inMemory
+    /// One SQLite file per namespace in this directory (created if missing).
+    case directory(String)
+}
+
+/// How requests are grouped into separate sets of tables.
+package enum NamespaceMode: String, Sendable, CaseIterable {
+    /// One set of tables per region, as one AWS account sees DynamoDB (the default).
+    case perRegion = "per-region"
+    /// One set per access key id and region (DynamoDB Local's default).
+    case perAccessKey = "per-access-key"
+    /// One set for every request, whatever its region or key (DynamoDB Local's `-sharedDb`).
+    case shared
+}
+
+/// The database engine: resolves a request's namespace to its `Database`, opening it on first use.
+package final class DynamoEngine: Sendable {
+    package let storage: StorageLocation
+    package let namespaceMode: NamespaceMode
+    private let databases = Mutex<[String: Database]>([:])
+    private let logger: Logger
+
+    package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger) throws {
+        self.storage = storage
+        self.namespaceMode = namespaceMode
+        self.logger = logger
+        if case .directory(let path) = storage {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+    }
+
+    /// The database for a request signed with `accessKeyID` in `region`.
+    package func database(accessKeyID: String?, region: String?) throws -> Database {
+        let region = region ?? "us-east-1"
+        let name: String
+        switch namespaceMode {
+        case .perRegion: name = region
+        case .perAccessKey: name = "\(accessKeyID ?? "anonymous")_\(region)"
+        case .shared: name = "shared-local-instance"
+        }
+        return try databases.withLock { open in
+            if let database = open[name] { return database }
+            let path: String?
+            switch storage {
+            case .inMemory: path = nil
+            case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
+            }
+            let database = try Database(path: path, region: region)
+            open[name] = database
+            logger.debug("opened database", metadata: ["namespace": "\(name)"])
+            return database
+        }
+    }
+
+    /// A file name safe on every file system for a namespace.
+    static func fileName(for namespace: String) -> String {
+        String(namespace.unicodeScalars.map { scalar in
+            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+        })
+    }
+
+    /// Closes every database (their connections close when released).
+    package func close() {
+        databases.withLock { $0.removeAll() }
+    }
+}

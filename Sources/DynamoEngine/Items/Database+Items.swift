@@ -1,0 +1,173 @@
+import DynamoAPI
+import Foundation
+import Synchronization
+
+/// What a read of one item found.
+package struct ItemReadResult: Sendable {
+    /// The item's stored wire JSON (already projected if the request asked for a projection).
+    package var json: [UInt8]?
+    /// Read capacity units consumed.
+    package var capacityUnits: Double
+}
+
+/// What a write of one item changed.
+package struct ItemWriteResult: Sendable {
+    package var oldItem: Item?
+    package var newItem: Item?
+    /// Write capacity units consumed.
+    package var capacityUnits: Double
+}
+
+extension Database {
+    // MARK: GetItem
+
+    /// Reads one item by its full key.
+    package func getItem(_ input: GetItemInput) throws -> ItemReadResult {
+        let table = try table(named: input.tableName)
+        try ExpressionSupport.rejectUnsupported(projection: input.projectionExpression,
+                                                names: input.expressionAttributeNames, values: nil)
+        if let attributesToGet = input.attributesToGet { try Projection.checkUnique(attributesToGet) }
+        let key = try table.storedKey(fromKey: input.key)
+        let found = try read { connection in try ItemStore(table: table, connection: connection).get(key) }
+        let consistent = input.consistentRead ?? false
+        guard let found else {
+            return ItemReadResult(json: nil, capacityUnits: Capacity.readUnits(size: 0, consistent: consistent))
+        }
+        var json = found.json
+        if let attributesToGet = input.attributesToGet {
+            let item = try AttributeValue.decodeItem(JSONValue(parsing: found.json))
+            json = Projection.encode(Projection.apply(attributesToGet, to: item))
+        }
+        return ItemReadResult(json: json, capacityUnits: Capacity.readUnits(size: found.size, consistent: consistent))
+    }
+
+    // MARK: PutItem
+
+    /// Creates or replaces one item.
+    package func putItem(_ input: PutItemInput) throws -> ItemWriteResult {
+        let table = try table(named: input.tableName)
+        try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
+        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
+                                                names: input.expressionAttributeNames,
+                                                values: input.expressionAttributeValues)
+        let key = try table.storedKey(forItem: input.item)
+        let size = ItemSize.of(input.item)
+        if size > ItemSize.maximum {
+            throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+        }
+        let json = Projection.encode(input.item)
+        let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
+        return try write { state in
+            let store = ItemStore(table: table, connection: state.connection)
+            let old = try store.get(key)
+            try store.put(key, json: json, size: size)
+            try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
+            let oldItem = try wantsOld ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
+            return ItemWriteResult(oldItem: oldItem, newItem: input.item,
+                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)))
+        }
+    }
+
+    // MARK: DeleteItem
+
+    /// Deletes one item by its full key (no error if it does not exist).
+    package func deleteItem(_ input: DeleteItemInput) throws -> ItemWriteResult {
+        let table = try table(named: input.tableName)
+        try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
+        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
+                                                names: input.expressionAttributeNames,
+                                                values: input.expressionAttributeValues)
+        let key = try table.storedKey(fromKey: input.key)
+        return try write { state in
+            let store = ItemStore(table: table, connection: state.connection)
+            guard let old = try store.get(key) else {
+                return ItemWriteResult(oldItem: nil, newItem: nil, capacityUnits: Capacity.writeUnits(size: 0))
+            }
+            try store.delete(key)
+            try updateStatistics(&state, table: table, store: store, removed: old.size, added: nil)
+            let oldItem = input.returnValues?.rawValue == "ALL_OLD"
+                ? try AttributeValue.decodeItem(JSONValue(parsing: old.json)) : nil
+            return ItemWriteResult(oldItem: oldItem, newItem: nil, capacityUnits: Capacity.writeUnits(size: old.size))
+        }
+    }
+
+    // MARK: UpdateItem
+
+    /// Edits one item's attributes, creating the item if it does not exist.
+    package func updateItem(_ input: UpdateItemInput) throws -> ItemWriteResult {
+        let table = try table(named: input.tableName)
+        try ReturnValuesRule.check(input.returnValues?.rawValue,
+                                   allowed: ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"])
+        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
+                                                names: input.expressionAttributeNames,
+                                                values: input.expressionAttributeValues,
+                                                update: input.updateExpression)
+        let updates = try LegacyUpdates(input.attributeUpdates ?? [:], table: table)
+        let key = try table.storedKey(fromKey: input.key)
+        return try write { state in
+            let store = ItemStore(table: table, connection: state.connection)
+            let old = try store.get(key)
+            let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
+            let newItem = try updates.apply(to: oldItem ?? input.key)
+            let size = ItemSize.of(newItem)
+            if size > ItemSize.maximum {
+                throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
+            }
+            try store.put(key, json: Projection.encode(newItem), size: size)
+            try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
+            return ItemWriteResult(oldItem: oldItem, newItem: newItem,
+                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)))
+        }
+    }
+
+    // MARK: Statistics
+
+    /// Keeps a table's item count and size current within the write transaction's lock.
+    func updateStatistics(_ state: inout WriterState, table: TableDefinition, store: ItemStore,
+                          removed: Int?, added: Int?) throws {
+        var statistics = try state.statistics[table.name] ?? store.statistics()
+        if let removed {
+            statistics.itemCount -= 1
+            statistics.sizeBytes -= Int64(removed)
+        }
+        if let added {
+            statistics.itemCount += 1
+            statistics.sizeBytes += Int64(added)
+        }
+        state.statistics[table.name] = statistics
+    }
+
+    /// A table's live item count and size.
+    package func statistics(of table: TableDefinition) throws -> (itemCount: Int64, sizeBytes: Int64) {
+        let statistics = try writer.withLock { state in
+            if let known = state.statistics[table.name] { return known }
+            let computed = try ItemStore(table: table, connection: state.connection).statistics()
+            state.statistics[table.name] = computed
+            return computed
+        }
+        return (statistics.itemCount, statistics.sizeBytes)
+    }
+}
+
+/// Which `ReturnValues` an operation accepts.
+enum ReturnValuesRule {
+    /// PutItem and DeleteItem accept only `NONE` and `ALL_OLD`; UpdateItem accepts every value
+    /// the model's enum allows (checked by request validation).
+    static func check(_ value: String?, allowed: [String]) throws(DynamoError) {
+        guard let value, !allowed.contains(value) else { return }
+        throw DynamoError.validation("ReturnValues can only be ALL_OLD or NONE")
+    }
+}
+
+/// DynamoDB's capacity unit arithmetic: 4 KB read units (halved when eventually consistent),
+/// 1 KB write units, at least one unit per item.
+package enum Capacity {
+    package static func readUnits(size: Int, consistent: Bool) -> Double {
+        let units = Double(max(1, (size + 4095) / 4096))
+        return consistent ? units : units / 2
+    }
+
+    package static func writeUnits(size: Int) -> Double {
+        Double(max(1, (size + 1023) / 1024))
+    }
+}

@@ -1,0 +1,82 @@
+import DynamoAPI
+
+/// How keys in requests are checked against a table's key schema, with DynamoDB's messages.
+extension TableDefinition {
+    /// DynamoDB's limits on key sizes.
+    static let maximumPartitionKeyBytes = 2048
+    static let maximumSortKeyBytes = 1024
+
+    /// Validates a `Key` parameter (GetItem, DeleteItem, UpdateItem): exactly the key attributes,
+    /// each of its declared type.
+    func storedKey(fromKey key: Item) throws(DynamoError) -> StoredKey {
+        guard key.count == keyAttributes.count else { throw Self.schemaMismatch }
+        for attribute in keyAttributes {
+            guard let value = key[attribute.name], attribute.type.matches(value) else { throw Self.schemaMismatch }
+        }
+        return try encodeKey(of: key, emptyPrefix: "One or more parameter values are not valid. ")
+    }
+
+    /// Validates the key attributes of a whole item (PutItem).
+    func storedKey(forItem item: Item) throws(DynamoError) -> StoredKey {
+        for attribute in keyAttributes {
+            guard let value = item[attribute.name] else {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Missing the key \(attribute.name) in the item")
+            }
+            guard attribute.type.matches(value) else {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Type mismatch for key \(attribute.name) expected: \(attribute.type.rawValue) actual: \(value.typeDescriptor)")
+            }
+        }
+        return try encodeKey(of: item, emptyPrefix: "One or more parameter values are not valid. ")
+    }
+
+    /// The key of an item that is known to carry valid key attributes (e.g. stored items).
+    func storedKey(ofValidItem item: Item) -> StoredKey? {
+        try? encodeKey(of: item, emptyPrefix: "")
+    }
+
+    /// Only the key attributes of an item.
+    func keyOnly(_ item: Item) -> Item {
+        var key = Item(minimumCapacity: 2)
+        for attribute in keyAttributes { key[attribute.name] = item[attribute.name] }
+        return key
+    }
+
+    private func encodeKey(of item: Item, emptyPrefix: String) throws(DynamoError) -> StoredKey {
+        let partitionValue = item[partitionKey.name]!
+        let partition = KeyEncoding.encode(partitionValue)!
+        try Self.checkNotEmpty(partitionValue, name: partitionKey.name, prefix: emptyPrefix)
+        if partition.count > Self.maximumPartitionKeyBytes {
+            throw DynamoError.validation(
+                "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
+        }
+        var sort: [UInt8] = []
+        if let sortKey {
+            let sortValue = item[sortKey.name]!
+            sort = KeyEncoding.encode(sortValue)!
+            try Self.checkNotEmpty(sortValue, name: sortKey.name, prefix: emptyPrefix)
+            if sort.count > Self.maximumSortKeyBytes {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+            }
+        }
+        return StoredKey(hash: KeyEncoding.partitionHash(partition, type: partitionKey.type),
+                         partition: partition, sort: sort)
+    }
+
+    private static func checkNotEmpty(_ value: AttributeValue, name: String, prefix: String) throws(DynamoError) {
+        switch value {
+        case .s(let text) where text.isEmpty:
+            throw DynamoError.validation(
+                "\(prefix)The AttributeValue for a key attribute cannot contain an empty string value. Key: \(name)")
+        case .b(let bytes) where bytes.isEmpty:
+            throw DynamoError.validation(
+                "\(prefix)The AttributeValue for a key attribute cannot contain an empty binary value. Key: \(name)")
+        default:
+            return
+        }
+    }
+
+    static let schemaMismatch = DynamoError.validation("The provided key element does not match the schema")
+}

@@ -1,0 +1,80 @@
+import CSQLite
+
+/// A prepared statement. Obtained from `SQLiteConnection.statement(_:)`, which resets it.
+package final class SQLiteStatement {
+    private let raw: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(raw: OpaquePointer, connection: SQLiteConnection) {
+        self.raw = raw
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(raw)
+    }
+
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    /// Binds parameters by position (1-based), in order.
+    @discardableResult
+    package func bind(_ values: SQLiteValue...) -> SQLiteStatement {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+        return self
+    }
+
+    package func bind(_ value: SQLiteValue, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(raw, index)
+        case .integer(let number): sqlite3_bind_int64(raw, index, number)
+        case .text(let text): sqlite3_bind_text(raw, index, text, -1, localdynamo_sqlite_transient())
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { buffer in
+                // A zero-length blob must still bind as a blob, not NULL.
+                _ = sqlite3_bind_blob(raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                      Int32(buffer.count), localdynamo_sqlite_transient())
+            }
+        }
+    }
+
+    /// Advances to the next row; `false` when the statement is done.
+    package func step() throws(SQLiteError) -> Bool {
+        let status = sqlite3_step(raw)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.lastError(status)
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    package func run() throws(SQLiteError) {
+        while try step() {}
+    }
+
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+
+    package func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(raw, column) else { return "" }
+        return String(cString: pointer)
+    }
+
+    package func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(raw, column))
+        guard count > 0, let pointer = sqlite3_column_blob(raw, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}
+
+/// A value bound to a statement parameter.
+package enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+}

@@ -1,0 +1,141 @@
+import DynamoAPI
+import Foundation
+import Synchronization
+
+/// One namespace's tables in one SQLite database (a file in WAL mode, or memory).
+///
+/// Writes go through a single writer connection under a mutex, each in its own transaction that
+/// commits before the call returns. Reads on a file database use a pool of reader connections
+/// that run in parallel under WAL; an in-memory database has one connection, shared under the
+/// writer's mutex.
+package final class Database: Sendable {
+    /// The schema version this build writes; older files are migrated on open.
+    package static let schemaVersion: Int64 = 1
+
+    /// The region ARNs of this namespace name.
+    package let region: String
+    /// The database file, or `nil` in memory.
+    package let path: String?
+
+    let writer: Mutex<WriterState>
+    let catalogSnapshot: Mutex<[String: TableDefinition]>
+    private let idleReaders: Mutex<[SQLiteConnection]>
+
+    /// What the writer's mutex guards.
+    struct WriterState: ~Copyable {
+        let connection: SQLiteConnection
+        /// Live item counts and sizes per table, loaded on first use.
+        var statistics: [String: TableStatistics] = [:]
+    }
+
+    /// Opens or creates a database. `path == nil` keeps it in memory.
+    package init(path: String?, region: String) throws {
+        self.path = path
+        self.region = region
+        let connection = try SQLiteConnection(path: path ?? ":memory:")
+        try Self.configure(connection, inMemory: path == nil)
+        try Self.migrate(connection)
+        var tables: [String: TableDefinition] = [:]
+        let statement = try connection.statement("SELECT definition FROM catalog")
+        let decoder = JSONDecoder()
+        while try statement.step() {
+            let definition = try decoder.decode(TableDefinition.self, from: Data(statement.blob(0)))
+            tables[definition.name] = definition
+        }
+        writer = Mutex(WriterState(connection: connection))
+        catalogSnapshot = Mutex(tables)
+        idleReaders = Mutex([])
+    }
+
+    private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
+        if !inMemory {
+            // WAL: readers never block the writer. synchronous=NORMAL: a commit is in the WAL
+            // (in the OS) before it returns, so a killed process loses nothing acknowledged.
+            try connection.execute("PRAGMA journal_mode=WAL")
+            try connection.execute("PRAGMA synchronous=NORMAL")
+        }
+        try connection.execute("PRAGMA foreign_keys=OFF")
+    }
+
+    private static func migrate(_ connection: SQLiteConnection) throws {
+        let version = try connection.statement("PRAGMA user_version")
+        _ = try version.step()
+        let current = version.int64(0)
+        guard current <= schemaVersion else {
+            throw DynamoError(.internalServerError,
+                              "Database was written by a newer localdynamo (schema \(current) > \(schemaVersion))")
+        }
+        if current < 1 {
+            try connection.transaction {
+                try connection.execute("""
+                    CREATE TABLE IF NOT EXISTS catalog (
+                        name TEXT PRIMARY KEY,
+                        storage_id INTEGER NOT NULL UNIQUE,
+                        definition BLOB NOT NULL
+                    );
+                    PRAGMA user_version = 1;
+                    """)
+            }
+        }
+    }
+
+    // MARK: Catalog
+
+    /// The definition of a table, named by its name or its ARN, or `ResourceNotFoundException`.
+    package func table(named reference: String) throws(DynamoError) -> TableDefinition {
+        let name = TableReference.name(from: reference)
+        guard let definition = catalogSnapshot.withLock({ $0[name] }) else { throw DynamoError.tableNotFound() }
+        return definition
+    }
+
+    /// The cached definition of a table, if it exists.
+    func cachedDefinition(_ name: String) -> TableDefinition? {
+        catalogSnapshot.withLock { $0[name] }
+    }
+
+    /// Updates the cached definition after the catalog row changed (`nil` after a drop).
+    func cacheDefinition(_ definition: TableDefinition?, named name: String) {
+        catalogSnapshot.withLock { $0[name] = definition }
+    }
+
+    /// Every table's definition.
+    package var tables: [String: TableDefinition] { catalogSnapshot.withLock { $0 } }
+
+    // MARK: Access
+
+    /// Runs `body` with a connection for reading.
+    package func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if path == nil {
+            return try writer.withLock { state in try body(state.connection) }
+        }
+        let pooled = idleReaders.withLock { $0.popLast() }
+        let connection = try pooled ?? Self.openReader(path: path!)
+        defer { idleReaders.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
+    private static func openReader(path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA query_only=1")
+        return connection
+    }
+
+    /// Runs `body` in one write transaction under the writer's mutex; committed when this returns.
+    func write<T: Sendable>(_ body: (inout WriterState) throws -> T) throws -> T {
+        try writer.withLock { state in
+            let connection = state.connection
+            return try connection.transaction { try body(&state) }
+        }
+    }
+
+    /// Forgets cached statements on every connection after a table was dropped.
+    func invalidateStatements() {
+        idleReaders.withLock { readers in readers.removeAll() }
+    }
+}
+
+/// Live counts for DescribeTable: DynamoDB refreshes these every six hours; we keep them exact.
+struct TableStatistics: Sendable {
+    var itemCount: Int64
+    var sizeBytes: Int64
+}

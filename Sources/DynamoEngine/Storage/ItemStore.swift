@@ -1,0 +1,69 @@
+import DynamoAPI
+
+/// The SQLite side of one DynamoDB table: one row per item, keyed so that a partition is a
+/// contiguous range and partitions follow each other in hash order.
+///
+/// ```
+/// items_<id>(hash INTEGER, pk BLOB, sk BLOB, size INTEGER, item BLOB,
+///            PRIMARY KEY (hash, pk, sk)) WITHOUT ROWID
+/// ```
+/// `pk` and `sk` hold `KeyEncoding` bytes (`sk` is empty when the table has no sort key),
+/// `item` the item's wire JSON, so a plain GetItem returns stored bytes, and `size` its
+/// DynamoDB size for the table statistics.
+struct ItemStore {
+    let table: TableDefinition
+    let connection: SQLiteConnection
+
+    private var name: String { "items_\(table.storageID)" }
+
+    static func createSQL(storageID: Int64) -> String {
+        """
+        CREATE TABLE items_\(storageID) (
+            hash INTEGER NOT NULL,
+            pk BLOB NOT NULL,
+            sk BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            item BLOB NOT NULL,
+            PRIMARY KEY (hash, pk, sk)
+        ) WITHOUT ROWID
+        """
+    }
+
+    static func dropSQL(storageID: Int64) -> String { "DROP TABLE IF EXISTS items_\(storageID)" }
+
+    /// The stored JSON and size of the item with this key, if any.
+    func get(_ key: StoredKey) throws -> (json: [UInt8], size: Int)? {
+        let statement = try connection.statement("SELECT item, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
+        statement.bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
+        guard try statement.step() else { return nil }
+        return (statement.blob(0), Int(statement.int64(1)))
+    }
+
+    /// Inserts or replaces an item.
+    func put(_ key: StoredKey, json: [UInt8], size: Int) throws {
+        try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)")
+            .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
+            .run()
+    }
+
+    /// Deletes an item if present.
+    func delete(_ key: StoredKey) throws {
+        try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
+            .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
+            .run()
+    }
+
+    /// Counts items and adds up their sizes (used once per table, then kept live).
+    func statistics() throws -> TableStatistics {
+        let statement = try connection.statement("SELECT count(*), coalesce(sum(size), 0) FROM \(name)")
+        _ = try statement.step()
+        return TableStatistics(itemCount: statement.int64(0), sizeBytes: statement.int64(1))
+    }
+}
+
+/// A primary key in its stored form.
+struct StoredKey: Hashable, Sendable {
+    var hash: Int64
+    var partition: [UInt8]
+    var sort: [UInt8]
+}

@@ -1,0 +1,184 @@
+import DynamoAPI
+import Foundation
+
+extension Database {
+    /// Creates a table: validates the request as DynamoDB does, stores the definition in the
+    /// catalog and creates the SQLite table for its items, in one transaction.
+    ///
+    /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
+    package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
+        let definition = try Self.validatedDefinition(input, now: now)
+        return try write { state in
+                if cachedDefinition(definition.name) != nil {
+                    throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
+                }
+                var stored = definition
+                let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
+                _ = try next.step()
+                stored.storageID = next.int64(0)
+                try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
+                try saveDefinition(stored, connection: state.connection, isNew: true)
+                state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
+                cacheDefinition(stored, named: stored.name)
+                return stored
+        }
+    }
+
+    /// Writes a definition into the catalog (inside the caller's transaction).
+    func saveDefinition(_ definition: TableDefinition, connection: SQLiteConnection, isNew: Bool) throws {
+        let encoder = JSONEncoder()
+        let json = Array(try encoder.encode(definition))
+        if isNew {
+            try connection.statement("INSERT INTO catalog (name, storage_id, definition) VALUES (?, ?, ?)")
+                .bind(.text(definition.name), .integer(definition.storageID), .blob(json)).run()
+        } else {
+            try connection.statement("UPDATE catalog SET definition = ? WHERE name = ?")
+                .bind(.blob(json), .text(definition.name)).run()
+        }
+    }
+
+    /// Builds a definition from a CreateTable request, applying DynamoDB's checks in its order.
+    static func validatedDefinition(_ input: CreateTableInput, now: Double) throws(DynamoError) -> TableDefinition {
+        let invalid = TableValidation.invalid
+        let billingMode = input.billingMode?.rawValue ?? "PROVISIONED"
+        let throughput = input.provisionedThroughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
+        try TableValidation.checkBilling(mode: input.billingMode?.rawValue, throughput: throughput)
+
+        let definitions = (input.attributeDefinitions ?? []).map { definition in
+            KeyAttribute(name: definition.attributeName,
+                         type: KeyScalarType(rawValue: definition.attributeType.rawValue) ?? .string)
+        }
+        let schema: [TableValidation.SchemaElement] = (input.keySchema ?? []).map {
+            (name: $0.attributeName, keyType: $0.keyType.rawValue)
+        }
+        guard !schema.isEmpty else {
+            throw .validation(invalid + "KeySchema must be specified")
+        }
+        let (partitionKey, sortKey) = try TableValidation.resolveKeySchema(schema, definitions: definitions)
+
+        let localInputs = input.localSecondaryIndexes
+        let globalInputs = input.globalSecondaryIndexes
+        if localInputs == nil, globalInputs == nil, schema.count != definitions.count {
+            throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+        }
+
+        var indexNames = Set<String>()
+        var localIndexes: [IndexDefinition] = []
+        if let localInputs {
+            if localInputs.isEmpty { throw .validation(invalid + "List of LocalSecondaryIndexes is empty") }
+            if sortKey == nil {
+                throw .validation(invalid + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+            }
+            for index in localInputs {
+                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
+                let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
+                guard let range else {
+                    throw .validation(invalid + "Index KeySchema does not have a range key for index: \(index.indexName)")
+                }
+                if hash.name != partitionKey.name {
+                    throw .validation(invalid + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(index.indexName). index hash key: \(hash.name), table hash key: \(partitionKey.name)")
+                }
+                let projection = try TableValidation.checkProjection(
+                    type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
+                guard indexNames.insert(index.indexName).inserted else {
+                    throw .validation(invalid + "Duplicate index name: \(index.indexName)")
+                }
+                localIndexes.append(IndexDefinition(
+                    name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
+                    nonKeyAttributes: index.projection.nonKeyAttributes))
+            }
+            if localInputs.count > 5 {
+                throw .validation(invalid + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
+            }
+        }
+
+        var globalIndexes: [IndexDefinition] = []
+        if let globalInputs {
+            if globalInputs.isEmpty { throw .validation(invalid + "List of GlobalSecondaryIndexes is empty") }
+            for index in globalInputs {
+                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
+                let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
+                let projection = try TableValidation.checkProjection(
+                    type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
+                var indexThroughput: ThroughputSettings?
+                if billingMode == "PAY_PER_REQUEST" {
+                    if index.provisionedThroughput != nil {
+                        throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index.indexName) when BillingMode is PAY_PER_REQUEST")
+                    }
+                } else {
+                    guard let given = index.provisionedThroughput else {
+                        throw .validation(invalid + "ProvisionedThroughput must be specified for index: \(index.indexName)")
+                    }
+                    try TableValidation.checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
+                    indexThroughput = ThroughputSettings(readCapacityUnits: given.readCapacityUnits,
+                                                         writeCapacityUnits: given.writeCapacityUnits)
+                }
+                guard indexNames.insert(index.indexName).inserted else {
+                    throw .validation(invalid + "Duplicate index name: \(index.indexName)")
+                }
+                globalIndexes.append(IndexDefinition(
+                    name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
+                    nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput))
+            }
+            if globalInputs.count > 20 {
+                throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
+            }
+        }
+
+        // Every attribute definition must be used by a key of the table or of an index.
+        let usedNames = Set([partitionKey.name, sortKey?.name].compactMap { $0 }
+            + (localIndexes + globalIndexes).flatMap { [$0.partitionKey.name, $0.sortKey?.name].compactMap { $0 } })
+        if definitions.contains(where: { !usedNames.contains($0.name) }) {
+            throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+        }
+        if Set(definitions.map(\.name)).count != definitions.count {
+            throw .validation(invalid + "Duplicate AttributeName in AttributeDefinitions")
+        }
+
+        var definition = TableDefinition(
+            name: input.tableName, storageID: 0, tableID: UUID().uuidString.lowercased(),
+            partitionKey: partitionKey, sortKey: sortKey, attributeDefinitions: definitions,
+            creationDateTime: now, billingMode: billingMode,
+            billingModeLastUpdate: input.billingMode == nil ? nil : now,
+            throughput: ThroughputSettings(readCapacityUnits: throughput?.read ?? 0,
+                                           writeCapacityUnits: throughput?.write ?? 0),
+            localIndexes: localIndexes, globalIndexes: globalIndexes)
+        if let tags = input.tags {
+            for tag in tags {
+                if definition.tags[tag.key] == nil { definition.tagOrder.append(tag.key) }
+                definition.tags[tag.key] = tag.value
+            }
+        }
+        if let stream = input.streamSpecification, stream.streamEnabled {
+            guard let viewType = stream.streamViewType?.rawValue else {
+                throw .validation(invalid + "StreamViewType is required when StreamEnabled is true")
+            }
+            definition.streamViewType = viewType
+            definition.streamLabel = StreamLabel.make(now: now)
+        } else if let stream = input.streamSpecification, stream.streamViewType != nil {
+            throw .validation(invalid + "StreamViewType cannot be specified when StreamEnabled is false")
+        }
+        if let sse = input.sseSpecification, sse.enabled == true {
+            definition.sseEnabled = true
+            definition.sseType = sse.sseType?.rawValue ?? "KMS"
+            definition.kmsMasterKeyID = sse.kmsMasterKeyId
+        }
+        definition.tableClass = input.tableClass?.rawValue
+        definition.deletionProtectionEnabled = input.deletionProtectionEnabled ?? false
+        if let onDemand = input.onDemandThroughput {
+            definition.onDemandMaxRead = onDemand.maxReadRequestUnits
+            definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits
+        }
+        return definition
+    }
+}
+
+/// Stream labels look like ISO-8601 timestamps with milliseconds, as DynamoDB's do.
+enum StreamLabel {
+    static func make(now: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return String(formatter.string(from: Date(timeIntervalSince1970: now)).dropLast())
+    }
+}

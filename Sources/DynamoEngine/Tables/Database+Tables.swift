@@ -1,0 +1,76 @@
+import DynamoAPI
+
+/// A table as DescribeTable reports it: its definition, status and live statistics.
+package struct TableSnapshot: Sendable {
+    package var definition: TableDefinition
+    /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING`.
+    package var status: String
+    package var itemCount: Int64
+    package var sizeBytes: Int64
+    package var region: String
+
+    package init(definition: TableDefinition, status: String, itemCount: Int64, sizeBytes: Int64, region: String) {
+        self.definition = definition
+        self.status = status
+        self.itemCount = itemCount
+        self.sizeBytes = sizeBytes
+        self.region = region
+    }
+}
+
+extension Database {
+    /// Describes one table.
+    package func describeTable(named name: String) throws -> TableSnapshot {
+        let definition = try table(named: name)
+        let statistics = try statistics(of: definition)
+        return TableSnapshot(definition: definition, status: "ACTIVE", itemCount: statistics.itemCount,
+                             sizeBytes: statistics.sizeBytes, region: region)
+    }
+
+    /// Table names in ascending order, after `exclusiveStart`, at most `limit` (DynamoDB's
+    /// default and maximum page is 100), and the last name returned when more remain.
+    package func listTables(exclusiveStart: String?, limit: Int?) -> (names: [String], lastEvaluated: String?) {
+        let pageSize = limit ?? 100
+        let names = tables.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .filter { name in exclusiveStart.map { Array(name.utf8).lexicographicallyPrecedes(Array($0.utf8)) == false && name != $0 } ?? true }
+        let page = Array(names.prefix(pageSize))
+        return (page, names.count > pageSize ? page.last : nil)
+    }
+
+    /// Deletes a table and all its items; refused while deletion protection is on.
+    package func deleteTable(named reference: String) throws -> TableSnapshot {
+        let snapshot = try describeTable(named: reference)
+        let name = snapshot.definition.name
+        let definition = snapshot.definition
+        if definition.deletionProtectionEnabled {
+            throw DynamoError(.validation,
+                              "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+        }
+        try write { state in
+            guard cachedDefinition(name)?.storageID == definition.storageID else {
+                throw DynamoError.tableNotFound()
+            }
+            try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
+            state.connection.clearStatementCache()
+            try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
+            state.statistics[name] = nil
+            cacheDefinition(nil, named: name)
+        }
+        invalidateStatements()
+        return TableSnapshot(definition: definition, status: "DELETING", itemCount: snapshot.itemCount,
+                             sizeBytes: snapshot.sizeBytes, region: region)
+    }
+
+    /// Replaces a table's definition in the catalog (UpdateTable, tagging, TTL).
+    package func updateDefinition(named reference: String,
+                                  _ change: (inout TableDefinition) throws -> Void) throws -> TableDefinition {
+        let name = TableReference.name(from: reference)
+        return try write { state in
+            guard var definition = cachedDefinition(name) else { throw DynamoError.tableNotFound() }
+            try change(&definition)
+            try saveDefinition(definition, connection: state.connection, isNew: false)
+            cacheDefinition(definition, named: name)
+            return definition
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import DynamoAPI
+
+extension Database {
+    /// The table a resource ARN names, or DynamoDB's not-found error for tagging calls.
+    private func taggedTable(_ arn: String) throws -> String {
+        let name = TableReference.name(from: arn)
+        guard arn.hasPrefix("arn:"), cachedDefinition(name) != nil else {
+            // DynamoDB's own spelling, "ResourcArn", included.
+            throw DynamoError(.resourceNotFound, "Requested resource not found: ResourcArn: \(arn) not found")
+        }
+        return name
+    }
+
+    /// Adds or replaces tags on a table (at most 50 per resource, as DynamoDB).
+    package func tagResource(arn: String, tags: [(key: String, value: String)]) throws {
+        let name = try taggedTable(arn)
+        _ = try updateDefinition(named: name) { definition in
+            for tag in tags {
+                if definition.tags[tag.key] == nil { definition.tagOrder.append(tag.key) }
+                definition.tags[tag.key] = tag.value
+            }
+            if definition.tags.count > 50 {
+                throw DynamoError(.limitExceeded,
+                                  "The number of tags on the resource exceeds the maximum allowed limit of 50")
+            }
+        }
+    }
+
+    /// Removes tags from a table (absent keys are ignored).
+    package func untagResource(arn: String, keys: [String]) throws {
+        let name = try taggedTable(arn)
+        _ = try updateDefinition(named: name) { definition in
+            for key in keys { definition.tags[key] = nil }
+            definition.tagOrder.removeAll { definition.tags[$0] == nil }
+        }
+    }
+
+    /// A table's tags in the order they were added.
+    package func listTags(arn: String) throws -> [(key: String, value: String)] {
+        let name = try taggedTable(arn)
+        let definition = try table(named: name)
+        return definition.tagOrder.compactMap { key in definition.tags[key].map { (key, $0) } }
+    }
+
+    /// Turns Time to Live on or off. Expiry itself is the TTL issue's work; the setting is kept
+    /// and reported as DynamoDB reports it.
+    package func updateTimeToLive(table reference: String, enabled: Bool, attributeName: String) throws {
+        _ = try updateDefinition(named: reference) { definition in
+            if enabled == definition.ttlEnabled {
+                throw DynamoError.validation(enabled ? "TimeToLive is already enabled" : "TimeToLive is already disabled")
+            }
+            definition.ttlEnabled = enabled
+            definition.ttlAttribute = attributeName
+        }
+    }
+}

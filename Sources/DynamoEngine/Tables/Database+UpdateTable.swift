@@ -1,0 +1,101 @@
+import DynamoAPI
+
+extension Database {
+    /// UpdateTable for billing mode, provisioned throughput, streams, SSE, table class and
+    /// deletion protection. Secondary index changes belong to the index work and are refused.
+    package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
+        let invalid = TableValidation.invalid
+        _ = try table(named: input.tableName)
+        if input.globalSecondaryIndexUpdates != nil {
+            throw DynamoError.validation("GlobalSecondaryIndexUpdates are not supported by this server yet")
+        }
+        let changesSomething = input.billingMode != nil || input.provisionedThroughput != nil
+            || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
+            || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
+            || input.attributeDefinitions != nil
+        guard changesSomething else {
+            throw DynamoError.validation(
+                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+        }
+        var statusChanges = false
+        let updated = try updateDefinition(named: input.tableName) { definition in
+            let mode = input.billingMode?.rawValue ?? definition.billingMode
+            if mode == "PAY_PER_REQUEST" {
+                if input.provisionedThroughput != nil {
+                    throw DynamoError.validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+                }
+                if definition.billingMode != mode {
+                    definition.billingMode = mode
+                    definition.billingModeLastUpdate = now
+                    definition.throughput.readCapacityUnits = 0
+                    definition.throughput.writeCapacityUnits = 0
+                    statusChanges = true
+                }
+            } else {
+                if definition.billingMode != mode {
+                    guard input.provisionedThroughput != nil else {
+                        throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+                    }
+                    definition.billingMode = mode
+                    definition.billingModeLastUpdate = now
+                    statusChanges = true
+                }
+                if let throughput = input.provisionedThroughput {
+                    try TableValidation.checkThroughputBounds(read: throughput.readCapacityUnits,
+                                                              write: throughput.writeCapacityUnits)
+                    let old = definition.throughput
+                    if old.readCapacityUnits == throughput.readCapacityUnits,
+                       old.writeCapacityUnits == throughput.writeCapacityUnits, input.billingMode == nil,
+                       input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
+                       input.sseSpecification == nil {
+                        throw DynamoError.validation(
+                            "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(old.readCapacityUnits). Requested ReadCapacityUnits: \(throughput.readCapacityUnits). Current WriteCapacityUnits provisioned for the table: \(old.writeCapacityUnits). Requested WriteCapacityUnits: \(throughput.writeCapacityUnits). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+                    }
+                    if throughput.readCapacityUnits > old.readCapacityUnits
+                        || throughput.writeCapacityUnits > old.writeCapacityUnits {
+                        definition.throughput.lastIncreaseDateTime = now
+                    }
+                    if throughput.readCapacityUnits < old.readCapacityUnits
+                        || throughput.writeCapacityUnits < old.writeCapacityUnits {
+                        definition.throughput.lastDecreaseDateTime = now
+                        definition.throughput.numberOfDecreasesToday += 1
+                    }
+                    definition.throughput.readCapacityUnits = throughput.readCapacityUnits
+                    definition.throughput.writeCapacityUnits = throughput.writeCapacityUnits
+                    statusChanges = true
+                }
+            }
+            if let stream = input.streamSpecification {
+                if stream.streamEnabled {
+                    guard let viewType = stream.streamViewType?.rawValue else {
+                        throw DynamoError.validation(invalid + "StreamViewType is required when StreamEnabled is true")
+                    }
+                    if definition.streamViewType != nil {
+                        throw DynamoError.validation("Table already has an enabled stream: \(definition.name)")
+                    }
+                    definition.streamViewType = viewType
+                    definition.streamLabel = StreamLabel.make(now: now)
+                } else {
+                    if definition.streamViewType == nil {
+                        throw DynamoError.validation("Table already has no stream enabled: \(definition.name)")
+                    }
+                    definition.streamViewType = nil
+                }
+            }
+            if let sse = input.sseSpecification {
+                definition.sseEnabled = sse.enabled ?? definition.sseEnabled
+                definition.sseType = definition.sseEnabled ? (sse.sseType?.rawValue ?? "KMS") : nil
+                definition.kmsMasterKeyID = sse.kmsMasterKeyId ?? definition.kmsMasterKeyID
+            }
+            if let tableClass = input.tableClass { definition.tableClass = tableClass.rawValue; statusChanges = true }
+            if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
+            if let onDemand = input.onDemandThroughput {
+                definition.onDemandMaxRead = onDemand.maxReadRequestUnits ?? definition.onDemandMaxRead
+                definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits ?? definition.onDemandMaxWrite
+            }
+        }
+        let statistics = try statistics(of: updated)
+        return TableSnapshot(definition: updated, status: statusChanges ? "UPDATING" : "ACTIVE",
+                             itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
+    }
+}

@@ -1,0 +1,72 @@
+import DynamoAPI
+
+/// CreateTable's semantic checks, in the order DynamoDB applies them after the request's
+/// constraint validation, with DynamoDB's messages.
+enum TableValidation {
+    static let invalid = "One or more parameter values were invalid: "
+
+    /// Key schema elements as (name, key type) pairs.
+    typealias SchemaElement = (name: String, keyType: String)
+
+    /// Checks billing mode against throughput.
+    static func checkBilling(mode: String?, throughput: (read: Int, write: Int)?) throws(DynamoError) {
+        if mode == "PAY_PER_REQUEST" {
+            if throughput != nil {
+                throw .validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+            }
+            return
+        }
+        guard let throughput, throughput.read > 0, throughput.write > 0 else {
+            throw .validation(invalid + "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+        }
+        try checkThroughputBounds(read: throughput.read, write: throughput.write)
+    }
+
+    static func checkThroughputBounds(read: Int, write: Int) throws(DynamoError) {
+        if read > 1_000_000_000_000 { throw .validation("Given value \(read) for ReadCapacityUnits is out of bounds") }
+        if write > 1_000_000_000_000 { throw .validation("Given value \(write) for WriteCapacityUnits is out of bounds") }
+    }
+
+    /// Checks a table's or an index's key schema against the attribute definitions and returns
+    /// its (partition, sort) key attributes.
+    static func resolveKeySchema(
+        _ schema: [SchemaElement], definitions: [KeyAttribute]
+    ) throws(DynamoError) -> (KeyAttribute, KeyAttribute?) {
+        let definedNames = definitions.map(\.name)
+        let keyNames = schema.map(\.name)
+        if keyNames.count > definedNames.count {
+            throw .validation("Invalid KeySchema: Some index key attribute have no definition")
+        }
+        if keyNames.contains(where: { !definedNames.contains($0) }) {
+            throw .validation(invalid + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]")
+        }
+        if keyNames.count == 2, keyNames[0] == keyNames[1] {
+            throw .validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+        }
+        if schema[0].keyType != "HASH" {
+            throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+        }
+        if schema.count == 2, schema[1].keyType != "RANGE" {
+            throw .validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+        }
+        func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
+        return (attribute(keyNames[0]), schema.count == 2 ? attribute(keyNames[1]) : nil)
+    }
+
+    /// Checks a projection's consistency.
+    static func checkProjection(type: String?, nonKeyAttributes: [String]?) throws(DynamoError) -> String {
+        guard let type else { throw .validation(invalid + "Unknown ProjectionType: null") }
+        if nonKeyAttributes != nil, type != "INCLUDE" {
+            throw .validation(invalid + "ProjectionType is \(type), but NonKeyAttributes is specified")
+        }
+        return type
+    }
+
+    /// DynamoDB's rule for table and index names: 3 to 255 of `[a-zA-Z0-9_.-]`.
+    static func isValidName(_ name: String) -> Bool {
+        (3...255).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == 0x5F || byte == 0x2E || byte == 0x2D
+        }
+    }
+}

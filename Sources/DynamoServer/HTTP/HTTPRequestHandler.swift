@@ -1,0 +1,317 @@
+import DynamoAPI
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// What every connection's handler shares.
+struct HTTPHandlerSettings: Sendable {
+    var dispatcher: any DynamoDispatcher
+    var logger: Logger
+    var maximumRequestBodyBytes: Int
+    /// Requests whose body is at most this size are checked and dispatched on the event loop
+    /// (see `EventLoopTaskExecutor`); larger ones are parsed and dispatched on the global pool,
+    /// so a 16 MiB `BatchWriteItem` never stalls the other connections of its loop.
+    var inlineBodyBytes: Int
+    var dispatchOnEventLoop: Bool
+}
+
+/// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
+/// `HTTPServerPipelineHandler`.
+///
+/// The pipeline handler delivers one request at a time and holds back pipelined ones until the
+/// previous response's `.end` is written, so responses leave in request order without any
+/// bookkeeping here. This handler aggregates the body (enforcing the size limit as it streams
+/// in), runs the wire checks and starts a task for the dispatch; the task writes the answer back
+/// on the channel's event loop. All state lives on the loop.
+final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        /// Waiting for a request head.
+        case idle
+        /// Reading a request's body.
+        case receiving(HTTPRequestHead, RequestHeaderSummary, body: ByteBuffer?)
+        /// The body outgrew the limit; 413 was sent and the rest of the body is dropped.
+        case discarding
+        /// The request is complete and its answer is being prepared.
+        case responding
+    }
+
+    /// What to do with the connection once an answer is written.
+    private enum AfterWrite {
+        /// Keep it if the request asked for keep-alive, close it otherwise.
+        case byKeepAlive
+        /// Close it.
+        case close
+        /// Leave it open even though the answer says `Connection: close` (closed later, once
+        /// the request's body is drained).
+        case leaveOpen
+    }
+
+    private let settings: HTTPHandlerSettings
+    private let eventLoop: any EventLoop
+    /// An `EventLoopTaskExecutor` for `eventLoop` (typed `AnyObject` because task executors
+    /// need macOS 15 while the package supports macOS 14).
+    private let taskExecutor: AnyObject?
+    private var state = State.idle
+    private var requestIDs = RequestIDGenerator()
+    private var context: ChannelHandlerContext?
+    /// When the current request's head arrived, for the request log.
+    private var started = NIODeadline.now()
+    private var keepAlive = true
+    private var version = HTTPVersion.http1_1
+    /// The current request is a `HEAD`: its answer has headers only.
+    private var isHeadRequest = false
+    /// The client half-closed its side: close once the current answer is written.
+    private var inputClosed = false
+
+    init(settings: HTTPHandlerSettings, eventLoop: any EventLoop) {
+        self.settings = settings
+        self.eventLoop = eventLoop
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            self.taskExecutor = EventLoopTaskExecutor(eventLoop)
+        } else {
+            self.taskExecutor = nil
+        }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch Self.unwrapInboundIn(data) {
+        case .head(let head):
+            receiveHead(head, context: context)
+        case .body(var part):
+            switch state {
+            case .receiving(let head, let summary, var body):
+                state = .responding  // drop the reference so `body` is uniquely owned
+                let size = (body?.readableBytes ?? 0) + part.readableBytes
+                if size > settings.maximumRequestBodyBytes {
+                    rejectOversize(summary, expectsContinue: false)
+                } else if body == nil {
+                    if let length = summary.contentLength, length > part.readableBytes {
+                        // Room for the whole declared body at once, not a series of regrowths.
+                        var whole = context.channel.allocator.buffer(capacity: length)
+                        whole.writeBuffer(&part)
+                        part = whole
+                    }
+                    state = .receiving(head, summary, body: part)
+                } else {
+                    body!.writeBuffer(&part)
+                    state = .receiving(head, summary, body: body)
+                }
+            case .discarding, .idle, .responding:
+                break
+            }
+        case .end:
+            switch state {
+            case .receiving(let head, let summary, let body):
+                state = .responding
+                process(head, summary, body: body)
+            case .discarding:
+                // 413 was sent with `Connection: close`.
+                state = .idle
+                context.close(promise: nil)
+            case .idle, .responding:
+                break
+            }
+        }
+    }
+
+    private func receiveHead(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        started = .now()
+        keepAlive = head.isKeepAlive
+        isHeadRequest = head.method == .HEAD
+        version = head.version
+        let summary = RequestHeaderSummary(head.headers)
+        if let length = summary.contentLength, length > settings.maximumRequestBodyBytes {
+            rejectOversize(summary, expectsContinue: summary.expectsContinue)
+            return
+        }
+        if summary.expectsContinue {
+            context.writeAndFlush(
+                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+                promise: nil
+            )
+        }
+        state = .receiving(head, summary, body: nil)
+    }
+
+    /// Answers 413 and closes the connection: once the client's body is drained (so the answer is
+    /// not lost to a reset), or at once when the client waits for `100 Continue` and so will not
+    /// send the body.
+    private func rejectOversize(_ summary: RequestHeaderSummary, expectsContinue: Bool) {
+        keepAlive = false
+        state = expectsContinue ? .responding : .discarding
+        write(.requestEntityTooLarge, requestID: requestIDs.makeID(), operation: WireProtocol.operationLabel(summary.target),
+              then: expectsContinue ? .close : .leaveOpen)
+    }
+
+    private func process(_ head: HTTPRequestHead, _ summary: RequestHeaderSummary, body: ByteBuffer?) {
+        let requestID = requestIDs.makeID()
+        let settings = self.settings
+        let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes
+        if inline {
+            switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher) {
+            case .respond(let reply, let operation):
+                write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
+            case .dispatch(let request):
+                startTask(requestID: requestID, onEventLoop: settings.dispatchOnEventLoop) {
+                    await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                }
+            }
+        } else {
+            startTask(requestID: requestID, onEventLoop: false) {
+                switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher) {
+                case .respond(let reply, let operation):
+                    return (reply, operation)
+                case .dispatch(let request):
+                    return await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                }
+            }
+        }
+    }
+
+    /// Runs `work` in a task and writes its answer back on this channel's event loop.
+    private func startTask(
+        requestID: String,
+        onEventLoop: Bool,
+        _ work: @escaping @Sendable () async -> (HTTPReply, String)
+    ) {
+        let eventLoop = self.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        let finish: @Sendable ((HTTPReply, String)) -> Void = { answer in
+            if eventLoop.inEventLoop {
+                handler.value.write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
+            } else {
+                eventLoop.execute {
+                    handler.value.write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
+                }
+            }
+        }
+        guard onEventLoop, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *), let taskExecutor else {
+            Task { finish(await work()) }
+            return
+        }
+        let executor = unsafeDowncast(taskExecutor, to: EventLoopTaskExecutor.self)
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            // Runs on this thread, now, up to the dispatcher's first real suspension: a dispatcher
+            // that answers without suspending answers within this `channelRead`, as a plain NIO
+            // handler would (no enqueue, and the pipeline handler never has to pause reading).
+            Task.immediate(executorPreference: executor) { finish(await work()) }
+        } else {
+            Task(executorPreference: executor) { finish(await work()) }
+        }
+    }
+
+    /// Calls the dispatcher and turns its result into a reply: a thrown `DynamoError` is answered
+    /// like a returned one, anything else thrown is an unexpected failure answered 500 (logged by
+    /// type only: error descriptions may hold item data).
+    private static func run(
+        _ request: WireProtocol.Dispatch,
+        dispatcher: any DynamoDispatcher,
+        logger: Logger
+    ) async -> (HTTPReply, String) {
+        let operation = request.target.operation
+        do {
+            switch try await dispatcher.dispatch(request.target, body: request.body, context: request.context) {
+            case .success(let body):
+                return (HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin),
+                        operation)
+            case .failure(let error):
+                return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+            }
+        } catch let error as DynamoError {
+            return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+        } catch {
+            logger.error("dispatcher failed", metadata: [
+                "request_id": "\(request.context.requestID)",
+                "operation": "\(operation)",
+                "error_type": "\(type(of: error))",
+            ])
+            return (.internalServerError(contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+        }
+    }
+
+    /// Frames and writes one answer, then closes the connection if it must not be kept.
+    private func write(_ reply: HTTPReply, requestID: String, operation: String, then afterWrite: AfterWrite) {
+        guard let context else { return }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(6 + reply.extraHeaders.count)
+        headers.add(name: "x-amzn-RequestId", value: requestID)
+        headers.add(name: "x-amz-crc32", value: String(CRC32.checksum(reply.body)))
+        if let contentType = reply.contentType {
+            headers.add(name: "Content-Type", value: contentType)
+        }
+        headers.add(name: "Content-Length", value: String(reply.body.count))
+        if reply.allowOrigin {
+            headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        }
+        for (name, value) in reply.extraHeaders {
+            headers.add(name: name, value: value)
+        }
+        let close: Bool
+        switch afterWrite {
+        case .byKeepAlive: close = !keepAlive || inputClosed
+        case .close: close = true
+        case .leaveOpen: close = false
+        }
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if version.major == 1, version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+
+        let status = reply.status.code
+        if settings.logger.logLevel <= .debug {
+            let micros = (NIODeadline.now() - started).nanoseconds / 1000
+            settings.logger.debug("request", metadata: [
+                "request_id": "\(requestID)",
+                "operation": "\(operation)",
+                "status": "\(status)",
+                "duration_us": "\(micros)",
+            ])
+        }
+
+        // A pipelined request may be delivered from inside the `.end` write below: be idle first.
+        if case .responding = state { state = .idle }
+        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: reply.status, headers: headers))),
+                      promise: nil)
+        if !reply.body.isEmpty, !isHeadRequest {
+            let buffer = context.channel.allocator.buffer(bytes: reply.body)
+            context.write(Self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        if close {
+            let loopBound = context.loopBound
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                loopBound.value.close(promise: nil)
+            }
+        } else {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            if case .idle = state { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Malformed HTTP was already answered 400 (flushed) by NIO's
+        // `HTTPServerProtocolErrorHandler`; I/O errors need no answer. Either way this connection
+        // ends and no other is affected.
+        settings.logger.debug("connection error", metadata: ["error_type": "\(type(of: error))"])
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,58 @@
+import NIOHTTP1
+
+/// The request headers the wire checks read, found in one pass over the headers.
+///
+/// Looking each up with `HTTPHeaders.first(name:)` scans every header once per name; with the
+/// eight names below that was a visible share of a request's cost.
+struct RequestHeaderSummary {
+    var hasOrigin = false
+    var contentType: String?
+    var target: String?
+    var authorization: String?
+    /// `X-Amz-Date` or `Date` is present.
+    var hasDate = false
+    var contentLength: Int?
+    /// `Expect: 100-continue`.
+    var expectsContinue = false
+
+    init(_ headers: HTTPHeaders) {
+        for (name, value) in headers {
+            switch name.utf8.count {
+            case 4:
+                if Self.equals(name, "date") { hasDate = true }
+            case 6:
+                if Self.equals(name, "origin") {
+                    hasOrigin = true
+                } else if Self.equals(name, "expect") {
+                    expectsContinue = Self.equals(value, "100-continue")
+                }
+            case 10:
+                if Self.equals(name, "x-amz-date") { hasDate = true }
+            case 12:
+                if contentType == nil, Self.equals(name, "content-type") {
+                    contentType = value
+                } else if target == nil, Self.equals(name, "x-amz-target") {
+                    target = value
+                }
+            case 13:
+                if authorization == nil, Self.equals(name, "authorization") { authorization = value }
+            case 14:
+                if contentLength == nil, Self.equals(name, "content-length") { contentLength = Int(value) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// ASCII case-insensitive comparison with a lowercase literal.
+    static func equals(_ text: String, _ lowercase: StaticString) -> Bool {
+        guard text.utf8.count == lowercase.utf8CodeUnitCount else { return false }
+        var index = 0
+        for byte in text.utf8 {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if folded != lowercase.utf8Start[index] { return false }
+            index += 1
+        }
+        return true
+    }
+}

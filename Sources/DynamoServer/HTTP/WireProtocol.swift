@@ -1,0 +1,186 @@
+import DynamoAPI
+import NIOCore
+import NIOHTTP1
+
+/// DynamoDB's request checks, in the order DynamoDB makes them.
+///
+/// The order and wording follow dynalite (`architect/dynalite`, `index.js`), which recorded
+/// them against the real service:
+///
+/// 1. Body over the size limit → 413, empty body (checked while the body streams in, by
+///    `HTTPRequestHandler`, before anything here). dynalite keeps the connection; we answer
+///    `Connection: close` and close once the rest of the body is drained.
+/// 2. `Origin` present → every answer carries `Access-Control-Allow-Origin: *`; an `OPTIONS`
+///    with `Origin` is a CORS preflight answered 200 here.
+/// 3. `GET /` → our health check (see ``healthBody``); not in DynamoDB's protocol.
+/// 4. Not `POST`, or a non-empty body with a content type other than
+///    `application/x-amz-json-1.0` / `application/json` → 404 `<UnknownOperationException/>`.
+///    (dynalite compares exactly; we ignore case and parameters such as `; charset=utf-8`.)
+///    The request path is never looked at, as in DynamoDB.
+/// 5. Non-empty body that is not JSON → 400 `SerializationException`, no message.
+/// 6. `X-Amz-Target` missing, malformed or not supported → 400 `UnknownOperationException`,
+///    no message. Services: `DynamoDB_20120810`, `DynamoDBStreams_20120810` (not the 2011 API
+///    dynalite also accepts); operations: whatever the dispatcher `supports`.
+/// 7. `Authorization` missing or not starting with `AWS4-` → 400
+///    `MissingAuthenticationTokenException` "Request is missing Authentication Token".
+/// 8. `Credential`, `Signature`, `SignedHeaders` or both `X-Amz-Date` and `Date` missing → 400
+///    `IncompleteSignatureException` (see `AuthorizationHeader`). Signatures are not verified.
+/// 9. Empty body → 400 `SerializationException`, no message.
+/// 10. Dispatch.
+///
+/// Answers use `application/x-amz-json-1.0` when the request did, `application/json` otherwise.
+enum WireProtocol {
+    static let amzJSON = "application/x-amz-json-1.0"
+    static let plainJSON = "application/json"
+
+    /// What to do with a complete request.
+    enum Decision: Sendable {
+        /// Answer now.
+        case respond(HTTPReply, operation: String)
+        /// Hand the request to the dispatcher.
+        case dispatch(Dispatch)
+    }
+
+    /// A request that passed every wire check.
+    struct Dispatch: Sendable {
+        var target: DynamoTarget
+        var body: JSONValue
+        var context: DynamoRequestContext
+        /// The content type the answer uses.
+        var contentType: String
+        var allowOrigin: Bool
+    }
+
+    /// The `GET /` health answer: `200 {"status":"ok"}` as `application/json`. Real DynamoDB
+    /// answers `GET /` with a plain-text `healthy: dynamodb.<region>.amazonaws.com`; JSON is
+    /// easier for probes to read, and no SDK calls it.
+    static let healthBody = Array(#"{"status":"ok"}"#.utf8)
+
+    /// The 404 body DynamoDB sends for a request that is not a DynamoDB call.
+    static let unknownOperationXML = Array("<UnknownOperationException/>\n".utf8)
+
+    /// Runs checks 2–9 on a complete request.
+    static func evaluate(
+        head: HTTPRequestHead,
+        summary: RequestHeaderSummary,
+        body: ByteBuffer?,
+        requestID: String,
+        dispatcher: any DynamoDispatcher
+    ) -> Decision {
+        let headers = head.headers
+        let bodyLength = body?.readableBytes ?? 0
+
+        // 2. CORS.
+        let allowOrigin = summary.hasOrigin
+        if allowOrigin, head.method == .OPTIONS {
+            var extra: [(String, String)] = []
+            if let requested = headers.first(name: "access-control-request-headers") {
+                extra.append(("Access-Control-Allow-Headers", requested))
+            }
+            if let requested = headers.first(name: "access-control-request-method") {
+                extra.append(("Access-Control-Allow-Methods", requested))
+            }
+            extra.append(("Access-Control-Max-Age", "172800"))
+            return .respond(
+                HTTPReply(status: .ok, contentType: nil, body: [], allowOrigin: true, extraHeaders: extra),
+                operation: "CORS preflight"
+            )
+        }
+
+        // 3. Health check.
+        if head.method == .GET, isRootPath(head.uri) {
+            return .respond(
+                HTTPReply(status: .ok, contentType: plainJSON, body: healthBody, allowOrigin: allowOrigin),
+                operation: "health"
+            )
+        }
+
+        // 4. Method and content type.
+        let requestContentType = summary.contentType
+        let isAmzJSON = requestContentType.map { mediaType($0, is: amzJSON) } ?? false
+        if head.method != .POST
+            || (bodyLength > 0 && !isAmzJSON && !(requestContentType.map { mediaType($0, is: plainJSON) } ?? false))
+        {
+            return .respond(
+                HTTPReply(status: .notFound, contentType: nil, body: unknownOperationXML, allowOrigin: allowOrigin),
+                operation: "not a DynamoDB call"
+            )
+        }
+        let contentType = isAmzJSON ? amzJSON : plainJSON
+        func fail(_ error: DynamoError) -> Decision {
+            .respond(.error(error, contentType: contentType, allowOrigin: allowOrigin), operation: operationLabel(summary.target))
+        }
+
+        // 5. JSON syntax.
+        var json = JSONValue.null
+        if let body, bodyLength > 0 {
+            do {
+                json = try JSONValue(parsing: body.readableBytesView)
+            } catch {
+                return fail(.serialization(nil))
+            }
+        }
+
+        // 6. Target.
+        guard let targetHeader = summary.target,
+              let target = DynamoTarget(header: targetHeader),
+              dispatcher.supports(target: target)
+        else {
+            return fail(DynamoError(.unknownOperation))
+        }
+
+        // 7–8. Authorization shape.
+        guard let authorizationValue = summary.authorization,
+              let authorization = AuthorizationHeader(authorizationValue)
+        else {
+            return fail(DynamoError(.missingAuthenticationToken, "Request is missing Authentication Token"))
+        }
+        if let message = authorization.incompleteSignatureMessage(hasDate: summary.hasDate) {
+            return fail(DynamoError(.incompleteSignature, message))
+        }
+
+        // 9. Empty body (DynamoDB checks this late).
+        if bodyLength == 0 {
+            return fail(.serialization(nil))
+        }
+
+        return .dispatch(Dispatch(
+            target: target,
+            body: json,
+            context: DynamoRequestContext(
+                requestID: requestID,
+                accessKeyID: authorization.accessKeyID,
+                region: authorization.region,
+                headers: DynamoHeaders(headers)
+            ),
+            contentType: contentType,
+            allowOrigin: allowOrigin
+        ))
+    }
+
+    /// `/` with or without a query string.
+    static func isRootPath(_ uri: String) -> Bool {
+        uri == "/" || uri.utf8.starts(with: "/?".utf8)
+    }
+
+    /// Whether a `Content-Type` value names `expected` (ASCII case-insensitive, parameters such as
+    /// `; charset=utf-8` ignored).
+    static func mediaType(_ value: String, is expected: String) -> Bool {
+        if value == expected { return true }
+        let type = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let trimmed = type.drop { $0 == UInt8(ascii: " ") }.reversed().drop { $0 == UInt8(ascii: " ") }.reversed()
+        return trimmed.count == expected.utf8.count
+            && zip(trimmed, expected.utf8).allSatisfy { lowercased($0) == $1 }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
+    /// The operation name for the request log: the part of `X-Amz-Target` after the dot.
+    static func operationLabel(_ target: String?) -> String {
+        guard let target else { return "-" }
+        if let dot = target.lastIndex(of: ".") { return String(target[target.index(after: dot)...]) }
+        return target
+    }
+}

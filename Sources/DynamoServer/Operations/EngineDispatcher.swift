@@ -1,0 +1,83 @@
+import DynamoAPI
+import DynamoEngine
+import Foundation
+import Logging
+import NIOPosix
+
+/// The dispatcher that runs DynamoDB operations on the engine.
+///
+/// Decodes and validates each request body into its input shape, resolves the request's
+/// namespace, runs the (blocking) engine call on a dedicated thread pool so event loops never
+/// wait on SQLite, and renders the output.
+package final class EngineDispatcher: DynamoDispatcher {
+    private let engine: DynamoEngine
+    private let threadPool: NIOThreadPool
+    private let logger: Logger
+    private let clock: @Sendable () -> Double
+
+    /// Every operation this server implements, by wire name.
+    static let operations: [String: Operation] = [
+        "CreateTable": TableOperations.createTable,
+        "DescribeTable": TableOperations.describeTable,
+        "ListTables": TableOperations.listTables,
+        "DeleteTable": TableOperations.deleteTable,
+        "UpdateTable": TableOperations.updateTable,
+        "PutItem": ItemOperations.putItem,
+        "GetItem": ItemOperations.getItem,
+        "DeleteItem": ItemOperations.deleteItem,
+        "UpdateItem": ItemOperations.updateItem,
+        "TagResource": ManagementOperations.tagResource,
+        "UntagResource": ManagementOperations.untagResource,
+        "ListTagsOfResource": ManagementOperations.listTagsOfResource,
+        "DescribeTimeToLive": ManagementOperations.describeTimeToLive,
+        "UpdateTimeToLive": ManagementOperations.updateTimeToLive,
+        "DescribeEndpoints": ManagementOperations.describeEndpoints,
+        "DescribeLimits": ManagementOperations.describeLimits,
+    ]
+
+    /// One operation: decodes its input from the body and runs it against a database.
+    typealias Operation = @Sendable (JSONValue, OperationContext) throws -> [UInt8]
+
+    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
+                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.engine = engine
+        self.threadPool = threadPool
+        self.logger = logger
+        self.clock = clock
+    }
+
+    package func supports(target: DynamoTarget) -> Bool {
+        target.service == .dynamoDB && Self.operations[target.operation] != nil
+    }
+
+    package func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async -> DynamoResult {
+        guard let operation = Self.operations[target.operation] else {
+            return .failure(DynamoError(.unknownOperation))
+        }
+        let engine = engine
+        let now = clock()
+        let region = context.region.isEmpty ? nil : context.region
+        let accessKeyID = context.accessKeyID
+        do {
+            let bytes = try await threadPool.runIfActive {
+                let database = try engine.database(accessKeyID: accessKeyID, region: region)
+                return try operation(body, OperationContext(database: database, now: now))
+            }
+            return .success(bytes)
+        } catch let error as DynamoError {
+            return .failure(error)
+        } catch {
+            logger.error("operation failed", metadata: [
+                "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error": "\(error)",
+            ])
+            return .failure(DynamoError(.internalServerError, "Internal server error"))
+        }
+    }
+}
+
+/// What an operation needs besides its input.
+struct OperationContext {
+    let database: Database
+    /// Seconds since 1970, fixed for the whole request.
+    let now: Double
+}

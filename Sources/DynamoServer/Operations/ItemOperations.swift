@@ -1,0 +1,91 @@
+import DynamoAPI
+import DynamoEngine
+
+/// The single-item data-plane operations: decode, run on the engine, render.
+enum ItemOperations {
+    static let getItem: EngineDispatcher.Operation = { body, context in
+        let input = try GetItemInput.decodeRequest(body)
+        let result = try context.database.getItem(input)
+        var writer = JSONWriter(reservingCapacity: (result.json?.count ?? 0) + 64)
+        writer.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if let json = result.json {
+            writer.writeKey("Item", first: true)
+            writer.writeRaw(json)
+            first = false
+        }
+        writeCapacity(input.returnConsumedCapacity?.rawValue, table: input.tableName,
+                      units: result.capacityUnits, first: first, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    static let putItem: EngineDispatcher.Operation = { body, context in
+        let input = try PutItemInput.decodeRequest(body)
+        let result = try context.database.putItem(input)
+        return render(result, attributes: result.oldItem, capacity: input.returnConsumedCapacity?.rawValue,
+                      table: input.tableName)
+    }
+
+    static let deleteItem: EngineDispatcher.Operation = { body, context in
+        let input = try DeleteItemInput.decodeRequest(body)
+        let result = try context.database.deleteItem(input)
+        return render(result, attributes: result.oldItem, capacity: input.returnConsumedCapacity?.rawValue,
+                      table: input.tableName)
+    }
+
+    static let updateItem: EngineDispatcher.Operation = { body, context in
+        let input = try UpdateItemInput.decodeRequest(body)
+        let result = try context.database.updateItem(input)
+        let touched = Set((input.attributeUpdates ?? [:]).keys)
+        let attributes: Item?
+        switch input.returnValues?.rawValue ?? "NONE" {
+        case "ALL_OLD": attributes = result.oldItem
+        case "ALL_NEW": attributes = result.newItem
+        case "UPDATED_OLD": attributes = result.oldItem?.filter { touched.contains($0.key) }
+        case "UPDATED_NEW": attributes = result.newItem?.filter { touched.contains($0.key) }
+        default: attributes = nil
+        }
+        return render(result, attributes: attributes, capacity: input.returnConsumedCapacity?.rawValue,
+                      table: input.tableName)
+    }
+
+    /// `{"Attributes": …, "ConsumedCapacity": …}`; DynamoDB omits `Attributes` when empty.
+    private static func render(_ result: ItemWriteResult, attributes: Item?, capacity: String?,
+                               table: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if let attributes, !attributes.isEmpty {
+            writer.writeKey("Attributes", first: true)
+            AttributeValue.encode(item: attributes, to: &writer)
+            first = false
+        }
+        writeCapacity(capacity, table: table, units: result.capacityUnits, first: first, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    /// `ConsumedCapacity` for `TOTAL` or `INDEXES`; nothing for `NONE`.
+    static func writeCapacity(_ mode: String?, table: String, units: Double, first: Bool,
+                              to writer: inout JSONWriter) {
+        guard let mode, mode == "TOTAL" || mode == "INDEXES" else { return }
+        writer.writeKey("ConsumedCapacity", first: first)
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("TableName", first: true)
+        writer.write(string: table)
+        writer.writeKey("CapacityUnits", first: false)
+        writer.write(numberText: capacityText(units))
+        if mode == "INDEXES" {
+            writer.writeKey("Table", first: false)
+            writer.writeRaw(UInt8(ascii: "{"))
+            writer.writeKey("CapacityUnits", first: true)
+            writer.write(numberText: capacityText(units))
+            writer.writeRaw(UInt8(ascii: "}"))
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// Capacity units as DynamoDB prints them (a double: `1.0`, `0.5`).
+    static func capacityText(_ units: Double) -> String { String(units) }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import DynamoServer
+import Dispatch
+import Foundation
+import Logging
+
+/// `localdynamo serve`: listens for DynamoDB requests until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the DynamoDB API over HTTP.",
+        discussion: """
+            Tables are grouped by region by default, as one AWS account sees DynamoDB: a client \
+            signing for us-east-1 and one signing for eu-west-1 see different tables, whatever \
+            their access keys. --shared-db puts every request in one set of tables; \
+            --per-access-key separates them by access key id and region (DynamoDB Local's default).
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free port (the startup line prints it).")
+    var port = 8000
+
+    @Option(name: .customLong("db-path"), help: "Directory for the database files (created if missing).")
+    var dbPath = ".localdynamo"
+
+    @Flag(name: .customLong("in-memory"), help: "Keep everything in memory; nothing is written to disk.")
+    var inMemory = false
+
+    @Flag(name: .customLong("shared-db"), help: "One set of tables for every region and access key.")
+    var sharedDB = false
+
+    @Flag(name: .customLong("per-access-key"), help: "One set of tables per access key id and region.")
+    var perAccessKey = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        if sharedDB && perAccessKey {
+            throw ValidationError("--shared-db and --per-access-key cannot be used together.")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("Unknown log level '\(logLevel)'.")
+        }
+        guard (0...65535).contains(port) else {
+            throw ValidationError("Port must be between 0 and 65535.")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "localdynamo")
+        let namespace: LocalDynamoServer.Namespace =
+            sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
+        let server = try LocalDynamoServer(
+            configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
+                                 namespace: namespace),
+            logger: logger)
+        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let boundPort = try await server.start()
+        let storage = inMemory ? "in memory" : "in \(dbPath)"
+        let grouping = switch namespace {
+        case .perRegion: "tables per region"
+        case .perAccessKey: "tables per access key and region"
+        case .shared: "one shared set of tables"
+        }
+        // Unbuffered, so a parent process reading the pipe sees it at once.
+        let line = "localdynamo \(LocalDynamoVersion.current) listening on http://\(host):\(boundPort) (\(grouping), \(storage))\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        let received = await signals.next()
+        logger.info("received signal \(received), shutting down")
+        await server.shutdown()
+    }
+}
+
+/// Turns SIGINT/SIGTERM into an awaitable event instead of killing the process.
+final class SignalWaiter {
+    private let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Waits for the first signal.
+    func next() async -> Int32 {
+        for await number in stream { return number }
+        return 0
+    }
+}

@@ -1,0 +1,803 @@
+#!/usr/bin/env python3
+"""Generates the Swift shapes of DynamoAPI from botocore's service models.
+
+Reads botocore's DynamoDB and DynamoDB Streams models (`service-2.json.gz`) and writes
+`Sources/DynamoAPI/Shapes/Generated/*.swift`: one struct per structure reachable from an
+operation's input or output, one RawRepresentable struct per string enumeration, and the
+operation tables. Structure and constraints come from the model; its documentation prose is
+not used. The hand-written runtime they rely on lives next to them in `Sources/DynamoAPI/Shapes/`.
+
+Usage:
+    scripts/generate-shapes.py                  # botocore from the current Python
+    scripts/generate-shapes.py --data DIR       # DIR/dynamodb/2012-08-10/service-2.json.gz …
+    scripts/generate-shapes.py --check          # exit 1 if the committed files are stale
+
+Stdlib only.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT_DIR = os.path.join(ROOT, "Sources", "DynamoAPI", "Shapes", "Generated")
+
+# Shapes written by hand: the model's AttributeValue is DynamoAPI's `AttributeValue` enum.
+HAND_WRITTEN = {"AttributeValue": "AttributeValue"}
+
+# Hand-coded matchers of `ShapePattern` (Sources/DynamoAPI/Shapes/ShapePattern.swift), keyed by
+# the pattern text of the model. A pattern missing here falls back to `.regex(...)`.
+PATTERNS = {
+    r"[a-zA-Z0-9_.-]+": "tableName",
+    r"\p{Print}+": "printable",
+    r"[\u0020-\uD7FF\uE000-\uFFFD\uD800\uDC00-\uDBFF\uDFFF\r\n\t]*": "xmlCharacters",
+    r"^[^\$]+$": "noDollar",
+    r"[A-Za-z0-9][A-Za-z0-9\-\_\.]{0,126}[A-Za-z0-9]": "contributorInsightsRule",
+    r"[,;:|\t ]": "csvDelimiter",
+    r"[\x20-\x21\x23-\x2B\x2D-\x7E]*": "csvHeader",
+    r"([0-9a-f]{16})+": "importNextToken",
+    r"^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$": "s3Bucket",
+    r"[0-9]{12}": "accountID",
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}": "uuid",
+}
+
+# Where DynamoDB's validator disagrees with the published model (see ValueRules.swift):
+# - CreateTable still checks its TableName as a table name (3...255, the name pattern): a 2-character
+#   name fails with "Member must have length greater than or equal to 3" (conformance suite, 2026).
+# - Other TableName members typed TableArn, and the table keys of the batch request maps, take a
+#   name or an ARN: a name is checked against 1...255 and the pattern, an ARN against 1...1024.
+# - CreateTable without TableName answers "The parameter 'TableName' is required but was not
+#   present in the request" instead of a violation list.
+TABLE_NAME_MEMBER_OVERRIDES = {("CreateTableInput", "TableName"): "TableName"}
+TABLE_NAME_OR_ARN_KEY_MAPS = {"BatchGetRequestMap", "BatchWriteItemRequestMap"}
+REQUIRED_PARAMETER_MESSAGES = {
+    ("CreateTableInput", "TableName"): "The parameter 'TableName' is required but was not present in the request",
+}
+
+SWIFT_KEYWORDS = {
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+    "throw", "switch", "where", "while", "as", "false", "is", "nil", "self", "Self", "super", "throws",
+    "true", "try", "Any", "Type", "Protocol",
+}
+
+# Operation groups: a generated file per group, each shape in the group of the first operation
+# (in this order) that reaches it.
+GROUPS = [
+    ("Items", ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
+               "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
+               "BatchExecuteStatement", "ExecuteTransaction"]),
+    ("Tables", ["CreateTable", "DescribeTable", "UpdateTable", "DeleteTable", "ListTables",
+                "DescribeTimeToLive", "UpdateTimeToLive", "TagResource", "UntagResource",
+                "ListTagsOfResource", "DescribeLimits", "DescribeEndpoints"]),
+    ("Backups", ["CreateBackup", "DeleteBackup", "DescribeBackup", "ListBackups",
+                 "DescribeContinuousBackups", "UpdateContinuousBackups", "RestoreTableFromBackup",
+                 "RestoreTableToPointInTime"]),
+    ("GlobalTables", ["CreateGlobalTable", "DescribeGlobalTable", "DescribeGlobalTableSettings",
+                      "ListGlobalTables", "UpdateGlobalTable", "UpdateGlobalTableSettings",
+                      "DescribeTableReplicaAutoScaling", "UpdateTableReplicaAutoScaling"]),
+    ("ImportExport", ["ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
+                      "DescribeImport", "ListImports"]),
+    ("Management", []),  # every other DynamoDB operation
+    ("Streams", None),   # the DynamoDB Streams operations
+    ("Errors", "errors"),  # structures that error shapes carry (errors themselves are DynamoError)
+]
+MAX_FILE_LINES = 1400
+
+
+# ---------------------------------------------------------------------------------------------
+# Java's orders (see Sources/DynamoAPI/Shapes/JavaRendering.swift)
+
+def java_hash(text):
+    h = 0
+    for unit in text.encode("utf-16-le").decode("utf-16-le"):
+        h = (31 * h + ord(unit)) & 0xFFFFFFFF
+    return h
+
+
+def java7_spread(h):
+    h ^= (h >> 20) ^ (h >> 12)
+    return (h ^ (h >> 7) ^ (h >> 4)) & 0xFFFFFFFF
+
+
+def table_size(count):
+    size = 16
+    while count * 4 > size * 3:
+        size *= 2
+    return size
+
+
+def validation_order(member_names):
+    """Members in the order DynamoDB validates them: a Java 7 HashMap of the lower-first names
+    (by bucket; within a bucket, later members first, as Java 7 chains new entries in front)."""
+    mask = table_size(len(member_names)) - 1
+    indexed = list(enumerate(member_names))
+    indexed.sort(key=lambda iv: (java7_spread(java_hash(lower_first(iv[1]))) & mask, -iv[0]))
+    return [name for _, name in indexed]
+
+
+def enum_value_set_order(values):
+    """Enum values as DynamoDB lists them: raw hash codes in 32 buckets, later values first."""
+    size = 32
+    while len(values) * 4 > size * 3:
+        size *= 2
+    indexed = list(enumerate(values))
+    indexed.sort(key=lambda iv: (java_hash(iv[1]) & (size - 1), -iv[0]))
+    return [v for _, v in indexed]
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+
+def lower_first(name):
+    """DynamoDB's member name in messages: `SSESpecification` -> `sSESpecification`."""
+    return name[:1].lower() + name[1:]
+
+
+def lower_camel(name):
+    """Swift name: `TableName` -> `tableName`, `SSESpecification` -> `sseSpecification`."""
+    if name.isupper() or not any(c.islower() for c in name):
+        result = name.lower()
+    else:
+        i = 0
+        while i < len(name) and (name[i].isupper() or name[i].isdigit()):
+            i += 1
+        if i == 0:
+            result = name
+        elif i == 1:
+            result = name[0].lower() + name[1:]
+        elif i < len(name) and name[i].islower():
+            result = name[:i - 1].lower() + name[i - 1:]
+        else:
+            result = name[:i].lower() + name[i:]
+    return result
+
+
+def escape(identifier):
+    return "`%s`" % identifier if identifier in SWIFT_KEYWORDS else identifier
+
+
+def enum_case_name(value):
+    words = [w for w in "".join(c if c.isalnum() else "_" for c in value).split("_") if w]
+    parts = []
+    for index, word in enumerate(words):
+        word = word.lower() if word.isupper() or word.isdigit() else word
+        parts.append(word[:1].lower() + word[1:] if index == 0 else word[:1].upper() + word[1:])
+    name = "".join(parts) or "empty"
+    if name[0].isdigit():
+        name = "_" + name
+    return escape(name)
+
+
+def swift_string(text):
+    out = []
+    for c in text:
+        if c == "\\":
+            out.append("\\\\")
+        elif c == '"':
+            out.append('\\"')
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif ord(c) < 0x20:
+            out.append("\\u{%x}" % ord(c))
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def doc_text(text):
+    """Text safe inside a /// comment with inline code."""
+    return text.replace("`", "'")
+
+
+# ---------------------------------------------------------------------------------------------
+# The model
+
+class Model:
+    def __init__(self, ddb, streams):
+        self.ddb = ddb
+        self.streams = streams
+        self.shapes = {}      # key -> shape dict
+        self.swift_names = {}  # key -> Swift type name (structures and enums)
+        self.model_names = {}  # key -> name in its model
+        for name, shape in ddb["shapes"].items():
+            self.shapes[("ddb", name)] = shape
+            self.model_names[("ddb", name)] = name
+        for name, shape in streams["shapes"].items():
+            if name in ddb["shapes"] and ddb["shapes"][name] == shape:
+                continue
+            self.shapes[("streams", name)] = shape
+            self.model_names[("streams", name)] = name
+
+    def key(self, service, name):
+        if service == "streams" and ("streams", name) not in self.shapes:
+            return ("ddb", name)
+        return (service, name)
+
+    def swift_type_name(self, key):
+        name = self.model_names[key]
+        if name in HAND_WRITTEN and key[0] == "ddb":
+            return HAND_WRITTEN[name]
+        return ("Streams" + name) if key[0] == "streams" else name
+
+
+def load_models(data_dir):
+    def read(service):
+        path = os.path.join(data_dir, service, "2012-08-10", "service-2.json.gz")
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    return read("dynamodb"), read("dynamodbstreams")
+
+
+def default_data_dir():
+    try:
+        import botocore
+    except ImportError:
+        sys.exit("botocore is not installed; pass --data DIR (botocore/data)")
+    return os.path.join(os.path.dirname(botocore.__file__), "data")
+
+
+def botocore_version(data_dir):
+    try:
+        import botocore
+        if os.path.samefile(os.path.join(os.path.dirname(botocore.__file__), "data"), data_dir):
+            return botocore.__version__
+    except (ImportError, OSError):
+        pass
+    return "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation
+
+class Generator:
+    def __init__(self, model):
+        self.m = model
+        self.reachable = []       # structure and enum keys, in discovery order
+        self.seen = set()
+        self.group_of = {}
+
+    # -- reachability ------------------------------------------------------------------------
+
+    def operations(self, service):
+        spec = self.m.ddb if service == "ddb" else self.m.streams
+        return [(name, op) for name, op in spec["operations"].items()]
+
+    def walk(self, key, group):
+        if key in self.seen:
+            return
+        shape = self.m.shapes[key]
+        if shape.get("exception"):
+            return
+        if self.m.model_names[key] in HAND_WRITTEN and key[0] == "ddb":
+            return
+        self.seen.add(key)
+        kind = shape["type"]
+        if kind == "structure":
+            self.reachable.append(key)
+            self.group_of[key] = group
+            for member in shape["members"].values():
+                self.walk(self.m.key(key[0], member["shape"]), group)
+        elif kind == "string" and "enum" in shape:
+            self.reachable.append(key)
+            self.group_of[key] = group
+        elif kind == "list":
+            self.walk(self.m.key(key[0], shape["member"]["shape"]), group)
+        elif kind == "map":
+            self.walk(self.m.key(key[0], shape["key"]["shape"]), group)
+            self.walk(self.m.key(key[0], shape["value"]["shape"]), group)
+
+    def collect(self):
+        ddb_ops = dict(self.operations("ddb"))
+        assigned = set()
+        for group, names in GROUPS:
+            if names == "errors":
+                for key, shape in sorted(self.m.shapes.items()):
+                    if not shape.get("exception"):
+                        continue
+                    for member_name, member in shape["members"].items():
+                        if member_name.lower() != "message":
+                            self.walk(self.m.key(key[0], member["shape"]), group)
+                continue
+            if names is None:
+                for name, op in self.operations("streams"):
+                    for part in ("input", "output"):
+                        if part in op:
+                            self.walk(self.m.key("streams", op[part]["shape"]), group)
+                continue
+            if not names:
+                names = [n for n in ddb_ops if n not in assigned]
+            for name in names:
+                assigned.add(name)
+                op = ddb_ops[name]
+                for part in ("input", "output"):
+                    if part in op:
+                        self.walk(("ddb", op[part]["shape"]), group)
+        missing = set(ddb_ops) - assigned
+        if missing:
+            sys.exit("operations without a group: %s" % sorted(missing))
+
+    # -- types ---------------------------------------------------------------------------------
+
+    def swift_type(self, key):
+        shape = self.m.shapes[key]
+        kind = shape["type"]
+        if kind == "structure":
+            return self.m.swift_type_name(key)
+        if kind == "string":
+            return self.m.swift_type_name(key) if "enum" in shape else "String"
+        if kind in ("integer", "long"):
+            return "Int"
+        if kind == "boolean":
+            return "Bool"
+        if kind in ("double", "float"):
+            return "Double"
+        if kind == "timestamp":
+            return "Timestamp"
+        if kind == "blob":
+            return "[UInt8]"
+        if kind == "list":
+            element = self.m.key(key[0], shape["member"]["shape"])
+            if self.m.shapes[element]["type"] in ("blob", "integer"):
+                sys.exit("lists of %s are not supported (%s)" % (self.m.shapes[element]["type"], key))
+            return "[%s]" % self.swift_type(element)
+        if kind == "map":
+            value = self.m.key(key[0], shape["value"]["shape"])
+            if self.m.shapes[value]["type"] in ("blob", "integer"):
+                sys.exit("maps of %s are not supported (%s)" % (self.m.shapes[value]["type"], key))
+            return "[String: %s]" % self.swift_type(value)
+        sys.exit("unsupported shape type %s (%s)" % (kind, key))
+
+    def own_rules(self, key, owner=None, member=None):
+        """A `ValueRules(...)` literal for the shape's own constraints, or None."""
+        if owner and (owner, member) in TABLE_NAME_MEMBER_OVERRIDES:
+            key = ("ddb", TABLE_NAME_MEMBER_OVERRIDES[(owner, member)])
+        elif self.m.model_names[key] == "TableArn" and member == "TableName":
+            return ".tableNameOrARN"
+        shape = self.m.shapes[key]
+        kind = shape["type"]
+        args = []
+        if kind in ("string", "list", "map", "blob") and "enum" not in shape:
+            if "min" in shape:
+                args.append("minLength: %d" % shape["min"])
+            if "max" in shape:
+                args.append("maxLength: %d" % shape["max"])
+            if "pattern" in shape:
+                pattern = shape["pattern"]
+                if pattern in PATTERNS:
+                    args.append("pattern: .%s" % PATTERNS[pattern])
+                else:
+                    print("warning: no hand-coded matcher for pattern %r (%s); using NSRegularExpression"
+                          % (pattern, key[1]), file=sys.stderr)
+                    args.append("pattern: .regex(%s)" % swift_string(pattern))
+        elif kind in ("integer", "long"):
+            if "min" in shape:
+                args.append("minValue: %d" % shape["min"])
+            if "max" in shape:
+                args.append("maxValue: %d" % shape["max"])
+        if not args:
+            return None
+        return "ValueRules(%s)" % ", ".join(args)
+
+    def element_rules(self, key):
+        """Rules of a list's elements or a map's values: their own constraints (enums count)."""
+        shape = self.m.shapes[key]
+        if shape["type"] == "string" and "enum" in shape:
+            return ".none"
+        return self.own_rules(key)
+
+    def constraint_doc(self, key, owner, member, required):
+        """The member's doc line: required or optional, then its constraints."""
+        return ", ".join(["required" if required else "optional"] + self.constraint_parts(key, owner, member))
+
+    def constraint_parts(self, key, owner=None, member=None):
+        if owner and (owner, member) in TABLE_NAME_MEMBER_OVERRIDES:
+            key = ("ddb", TABLE_NAME_MEMBER_OVERRIDES[(owner, member)])
+        elif self.m.model_names[key] == "TableArn" and member == "TableName":
+            return ["a table name (1...255, pattern `[a-zA-Z0-9_.-]+`) or ARN (up to 1024)"]
+        shape = self.m.shapes[key]
+        kind = shape["type"]
+        parts = []
+        if kind in ("string", "list", "map", "blob") and "enum" not in shape:
+            if "min" in shape or "max" in shape:
+                parts.append("length %s...%s" % (shape.get("min", 0), shape.get("max", "")))
+            if "pattern" in shape:
+                parts.append("pattern `%s`" % doc_text(shape["pattern"]))
+        elif kind in ("integer", "long"):
+            if "min" in shape or "max" in shape:
+                parts.append("value %s...%s" % (shape.get("min", ""), shape.get("max", "")))
+        if kind == "timestamp":
+            parts.append("epoch seconds")
+        if kind == "blob":
+            parts.append("base64 on the wire")
+        if kind == "list":
+            element_parts = self.constraint_parts(self.m.key(key[0], shape["member"]["shape"]))
+            if element_parts:
+                parts.append("each element %s" % ", ".join(element_parts))
+        return parts
+
+    # -- one structure -------------------------------------------------------------------------
+
+    def member_info(self, key):
+        shape = self.m.shapes[key]
+        required = set(shape.get("required", []))
+        members = []
+        for name, ref in shape["members"].items():
+            mkey = self.m.key(key[0], ref["shape"])
+            members.append({
+                "wire": name,
+                "path": lower_first(name),
+                "swift": escape(lower_camel(name)),
+                "label": lower_camel(name),
+                "key": mkey,
+                "type": self.swift_type(mkey),
+                "required": name in required,
+            })
+        return members
+
+    def decode_statement(self, owner_name, m):
+        mshape = self.m.shapes[m["key"]]
+        kind = mshape["type"]
+        json_arg = "j%s" % m["wire"]
+        path_arg = swift_string(m["path"])
+        extra = []
+        rules = self.own_rules(m["key"], owner_name, m["wire"])
+        if rules:
+            extra.append("rules: %s" % rules)
+        if kind == "list":
+            element = self.element_rules(self.m.key(m["key"][0], mshape["member"]["shape"]))
+            if element:
+                extra.append("element: %s" % element)
+        if kind == "map":
+            value_key = self.m.key(m["key"][0], mshape["value"]["shape"])
+            key_key = self.m.key(m["key"][0], mshape["key"]["shape"])
+            element = self.element_rules(value_key)
+            if element:
+                extra.append("element: %s" % element)
+            if self.m.model_names[m["key"]] in TABLE_NAME_OR_ARN_KEY_MAPS:
+                extra.append("key: .tableNameOrARN")
+            else:
+                key_rules = self.own_rules(key_key)
+                if key_rules:
+                    extra.append("key: %s" % key_rules)
+        message = REQUIRED_PARAMETER_MESSAGES.get((owner_name, m["wire"]))
+        if message:
+            extra.append("missing: %s" % swift_string(message))
+        args = ", ".join([json_arg, path_arg] + extra)
+        if kind == "integer":
+            call = "requiredInteger" if m["required"] else "integer"
+        elif kind == "blob":
+            call = "requiredBlob" if m["required"] else "blob"
+        else:
+            call = "required" if m["required"] else "value"
+        return "self.%s = d.%s(%s)" % (m["swift"], call, args)
+
+    def encode_statement(self, m):
+        kind = self.m.shapes[m["key"]]["type"]
+        if kind == "blob":
+            write = "Blob(bytes: %s).encodeValue(to: &w)"
+        else:
+            write = "%s.encodeValue(to: &w)"
+        name = swift_string(m["wire"])
+        if m["required"]:
+            return "w.member(%s, &first); %s" % (name, write % m["swift"])
+        return "if let v = %s { w.member(%s, &first); %s }" % (m["swift"], name, write % "v")
+
+    def render_statement(self, m, first):
+        kind = self.m.shapes[m["key"]]["type"]
+        prefix = "" if first else ", "
+        value = ("Blob(bytes: %s)" if kind == "blob" else "%s") % m["swift"]
+        if kind == "blob" and not m["required"]:
+            value = "%s.map { Blob(bytes: $0) }" % m["swift"]
+        if kind == "integer":
+            value = m["swift"]
+        return 'text.append("%s%s="); JavaRendering.append(%s, to: &text)' % (prefix, m["path"], value)
+
+    def structure(self, key, doc):
+        name = self.m.swift_type_name(key)
+        model_name = self.m.model_names[key]
+        members = self.member_info(key)
+        lines = []
+        lines.append("/// %s" % doc)
+        lines.append("public struct %s: DynamoShape {" % name)
+        for m in members:
+            lines.append("    /// `%s`: %s." % (m["wire"], self.constraint_doc(m["key"], model_name, m["wire"], m["required"])))
+            optional = "" if m["required"] else "?"
+            lines.append("    public var %s: %s%s" % (m["swift"], m["type"], optional))
+        if members:
+            lines.append("")
+        lines.append("    /// The shape's name in the service model.")
+        lines.append("    public static var shapeName: String { %s }" % swift_string(model_name))
+        lines.append("")
+        # Memberwise initializer.
+        lines.append("    /// Creates the shape from its members.")
+        if members:
+            lines.append("    public init(")
+            params = []
+            for m in members:
+                default = "" if m["required"] else " = nil"
+                optional = "" if m["required"] else "?"
+                params.append("        %s: %s%s%s" % (m["label"], m["type"], optional, default))
+            lines.append(",\n".join(params))
+            lines.append("    ) {")
+            for m in members:
+                lines.append("        self.%s = %s" % (m["swift"], escape(m["label"])))
+            lines.append("    }")
+        else:
+            lines.append("    public init() {}")
+        lines.append("")
+        # Decoding, in DynamoDB's validation order.
+        order = validation_order([m["wire"] for m in members])
+        by_wire = {m["wire"]: m for m in members}
+        if members:
+            lines.append("    public init(jsonObject m: [String: JSONValue], decoder d: inout ShapeDecoder) {")
+            # One pass over the members present (usually a few) instead of a lookup per model member.
+            lines.append("        var %s: JSONValue?" % ", ".join("j%s" % m["wire"] for m in members))
+            lines.append("        for (name, value) in m {")
+            lines.append("            switch name {")
+            for m in members:
+                lines.append("            case %s: j%s = value" % (swift_string(m["wire"]), m["wire"]))
+            lines.append("            default: break")
+            lines.append("            }")
+            lines.append("        }")
+            for wire in order:
+                lines.append("        " + self.decode_statement(model_name, by_wire[wire]))
+        else:
+            lines.append("    public init(jsonObject _: [String: JSONValue], decoder _: inout ShapeDecoder) {")
+        lines.append("    }")
+        lines.append("")
+        # Encoding, in model order.
+        lines.append("    public func encode(to w: inout JSONWriter) {")
+        if members:
+            lines.append('        w.writeRaw(UInt8(ascii: "{"))')
+            lines.append("        var first = true")
+            for m in members:
+                lines.append("        " + self.encode_statement(m))
+            lines.append('        w.writeRaw(UInt8(ascii: "}"))')
+        else:
+            lines.append('        w.writeRaw(UInt8(ascii: "{"))')
+            lines.append('        w.writeRaw(UInt8(ascii: "}"))')
+        lines.append("    }")
+        lines.append("}")
+        lines.append("")
+        lines.append("extension %s: ShapeValue {" % name)
+        lines.append("    func appendJava(to text: inout String) {")
+        lines.append('        text.append("%s(")' % model_name)
+        for index, m in enumerate(members):
+            lines.append("        " + self.render_statement(m, index == 0))
+        lines.append('        text.append(")")')
+        lines.append("    }")
+        lines.append("}")
+        return lines
+
+    def enumeration(self, key):
+        name = self.m.swift_type_name(key)
+        shape = self.m.shapes[key]
+        values = shape["enum"]
+        cases = [enum_case_name(v) for v in values]
+        if len(set(cases)) != len(cases):
+            sys.exit("enum case names collide in %s: %s" % (name, cases))
+        lines = []
+        lines.append("/// Values of `%s`. A value the model does not list is kept as received." % self.m.model_names[key])
+        lines.append("public struct %s: RawRepresentable, Hashable, Sendable, CustomStringConvertible {" % name)
+        lines.append("    public let rawValue: String")
+        lines.append("")
+        lines.append("    public init(rawValue: String) { self.rawValue = rawValue }")
+        lines.append("")
+        lines.append("    public var description: String { rawValue }")
+        lines.append("")
+        for case, value in zip(cases, values):
+            lines.append("    /// `%s`" % value)
+            lines.append("    public static var %s: %s { %s(rawValue: %s) }" % (case, name, name, swift_string(value)))
+        lines.append("")
+        lines.append("    /// Every value the model lists, in the model's order.")
+        lines.append("    public static var knownValues: [%s] { [%s] }" % (name, ", ".join("." + c for c in cases)))
+        lines.append("")
+        lines.append("    /// Whether the model lists this value.")
+        lines.append("    public var isKnown: Bool {")
+        lines.append("        switch rawValue {")
+        lines.append("        case %s: true" % ", ".join(swift_string(v) for v in values))
+        lines.append("        default: false")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("}")
+        lines.append("")
+        ordered = "[" + ", ".join(enum_value_set_order(values)) + "]"
+        lines.append("extension %s: ShapeEnum {" % name)
+        lines.append("    static var valueSetDescription: String { %s }" % swift_string(ordered))
+        lines.append("}")
+        return lines
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def operation_docs(self):
+        """Doc line per structure key: operation inputs and outputs get their own wording."""
+        docs = {}
+        for service in ("ddb", "streams"):
+            for name, op in self.operations(service):
+                label = ("DynamoDB Streams `%s`" % name) if service == "streams" else "`%s`" % name
+                for part, word in (("input", "Input"), ("output", "Output")):
+                    if part in op:
+                        k = self.m.key(service, op[part]["shape"])
+                        docs.setdefault(k, []).append("%s of %s" % (word, label))
+        result = {k: " and ".join(v) + "." for k, v in docs.items()}
+        for key, shape in sorted(self.m.shapes.items()):
+            if not shape.get("exception"):
+                continue
+            for member_name, member in shape["members"].items():
+                target = self.m.key(key[0], member["shape"])
+                if self.m.shapes[target]["type"] == "list":
+                    target = self.m.key(key[0], self.m.shapes[target]["member"]["shape"])
+                if self.group_of.get(target) == "Errors" and self.m.shapes[target]["type"] == "structure":
+                    result.setdefault(target, "The `%s` structure, carried by the `%s` error."
+                                      % (self.m.model_names[target], self.m.model_names[key]))
+        return result
+
+    def type_blocks(self):
+        docs = self.operation_docs()
+        blocks = {}
+        for key in self.reachable:
+            shape = self.m.shapes[key]
+            if shape["type"] == "structure":
+                doc = docs.get(key, "The `%s` structure." % self.m.model_names[key])
+                block = self.structure(key, doc)
+            else:
+                block = self.enumeration(key)
+            blocks.setdefault(self.group_of[key], []).append((self.m.swift_type_name(key), block))
+        return blocks
+
+    def operation_table(self):
+        lines = []
+        for service, enum_name, prefix, title in (
+            ("ddb", "DynamoOperation", self.m.ddb["metadata"]["targetPrefix"], "DynamoDB"),
+            ("streams", "DynamoStreamsOperation", self.m.streams["metadata"]["targetPrefix"], "DynamoDB Streams"),
+        ):
+            ops = sorted(self.operations(service))
+            lines.append("/// The operations of %s, named as on the wire (`X-Amz-Target: %s.<name>`)." % (title, prefix))
+            lines.append("public enum %s: String, CaseIterable, Sendable {" % enum_name)
+            for name, _ in ops:
+                lines.append("    case %s = %s" % (escape(lower_camel(name)), swift_string(name)))
+            lines.append("")
+            lines.append("    /// The prefix of the operations' `X-Amz-Target` header.")
+            lines.append("    public static var targetPrefix: String { %s }" % swift_string(prefix))
+            lines.append("")
+            lines.append("    /// The operation a `X-Amz-Target` header names (`%s.PutItem`), or `nil`." % prefix)
+            lines.append("    public init?(target: String) {")
+            lines.append("        guard target.hasPrefix(Self.targetPrefix + \".\") else { return nil }")
+            lines.append("        self.init(rawValue: String(target.dropFirst(Self.targetPrefix.count + 1)))")
+            lines.append("    }")
+            lines.append("")
+            lines.append("    /// The operation's `X-Amz-Target` header.")
+            lines.append("    public var target: String { Self.targetPrefix + \".\" + rawValue }")
+            lines.append("")
+            for part, word in (("input", "input"), ("output", "output")):
+                lines.append("    /// The operation's %s shape%s." % (word, " (`EmptyOutput` when the model declares none)" if part == "output" else ""))
+                lines.append("    public var %sType: any DynamoShape.Type {" % part)
+                lines.append("        switch self {")
+                for name, op in ops:
+                    type_name = self.m.swift_type_name(self.m.key(service, op[part]["shape"])) if part in op else "EmptyOutput"
+                    lines.append("        case .%s: %s.self" % (escape(lower_camel(name)), type_name))
+                lines.append("        }")
+                lines.append("    }")
+                lines.append("")
+            lines[-1:] = []
+            lines.append("}")
+            lines.append("")
+            # DynamoOperationInput conformances where an input belongs to one operation.
+            inputs = {}
+            for name, op in ops:
+                inputs.setdefault(self.m.key(service, op["input"]["shape"]), []).append((name, op))
+            for key, users in inputs.items():
+                if len(users) != 1:
+                    continue
+                name, op = users[0]
+                output = self.m.swift_type_name(self.m.key(service, op["output"]["shape"])) if "output" in op else "EmptyOutput"
+                lines.append("extension %s: DynamoOperationInput {" % self.m.swift_type_name(key))
+                lines.append("    public typealias Output = %s" % output)
+                lines.append("    public static var target: String { %s }" % swift_string(prefix + "." + name))
+                lines.append("}")
+                lines.append("")
+        lines.append("/// The output of an operation whose model declares none (`TagResource`, `UntagResource`).")
+        lines.append("public struct EmptyOutput: DynamoShape {")
+        lines.append('    public static var shapeName: String { "EmptyOutput" }')
+        lines.append("")
+        lines.append("    public init() {}")
+        lines.append("")
+        lines.append("    public init(jsonObject _: [String: JSONValue], decoder _: inout ShapeDecoder) {}")
+        lines.append("")
+        lines.append("    public func encode(to w: inout JSONWriter) {")
+        lines.append('        w.writeRaw(UInt8(ascii: "{"))')
+        lines.append('        w.writeRaw(UInt8(ascii: "}"))')
+        lines.append("    }")
+        lines.append("}")
+        lines.append("")
+        lines.append("extension EmptyOutput: ShapeValue {")
+        lines.append('    func appendJava(to text: inout String) { text += "EmptyOutput()" }')
+        lines.append("}")
+        return lines
+
+    def header(self, version, what):
+        return [
+            "// %s" % what,
+            "//",
+            "// GENERATED by scripts/generate-shapes.py from botocore %s's service models" % version,
+            "// (dynamodb %s, dynamodbstreams %s). Do not edit by hand: change the generator and rerun it."
+            % (self.m.ddb["metadata"]["apiVersion"], self.m.streams["metadata"]["apiVersion"]),
+            "",
+        ]
+
+    def files(self, version):
+        out = {}
+        blocks = self.type_blocks()
+        for group, _ in GROUPS:
+            entries = blocks.get(group, [])
+            if not entries:
+                continue
+            total = sum(len(block) + 1 for _, block in entries)
+            target = total / max(1, -(-total // MAX_FILE_LINES))
+            chunks, current, size = [], [], 0
+            for type_name, block in entries:
+                if current and size + len(block) / 2 > target:
+                    chunks.append(current)
+                    current, size = [], 0
+                current.append((type_name, block))
+                size += len(block) + 1
+            chunks.append(current)
+            for index, chunk in enumerate(chunks):
+                suffix = "" if len(chunks) == 1 else str(index + 1)
+                file_name = "%sShapes%s.swift" % (group, suffix)
+                first, last = chunk[0][0], chunk[-1][0]
+                lines = self.header(version, "Shapes of the %s operations (%s ... %s)." % (group, first, last))
+                for _, block in chunk:
+                    lines.extend(block)
+                    lines.append("")
+                out[file_name] = "\n".join(lines).rstrip("\n") + "\n"
+        lines = self.header(version, "The operation tables of DynamoDB and DynamoDB Streams.")
+        lines.extend(self.operation_table())
+        out["Operations.swift"] = "\n".join(lines).rstrip("\n") + "\n"
+        return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", help="botocore's data directory (default: the installed botocore)")
+    parser.add_argument("--out", default=OUT_DIR, help="output directory")
+    parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
+    args = parser.parse_args()
+
+    data_dir = os.path.abspath(args.data or default_data_dir())
+    ddb, streams = load_models(data_dir)
+    generator = Generator(Model(ddb, streams))
+    generator.collect()
+    files = generator.files(botocore_version(data_dir))
+
+    existing = {f for f in os.listdir(args.out) if f.endswith(".swift")} if os.path.isdir(args.out) else set()
+    if args.check:
+        stale = [name for name, text in files.items()
+                 if not os.path.exists(os.path.join(args.out, name))
+                 or open(os.path.join(args.out, name), encoding="utf-8").read() != text]
+        stale += sorted(existing - set(files))
+        if stale:
+            print("stale generated files: %s" % ", ".join(sorted(stale)), file=sys.stderr)
+            return 1
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    for name in existing - set(files):
+        os.remove(os.path.join(args.out, name))
+    for name, text in files.items():
+        with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    total = sum(text.count("\n") for text in files.values())
+    print("wrote %d files, %d lines, %d types to %s"
+          % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
