@@ -1,18 +1,32 @@
 import DynamoServer
 
-/// Runs `body` against a fresh in-memory server on an ephemeral port, shutting it down after.
+/// Where an in-process test server listens.
+public struct TestEndpoint: Sendable {
+    /// Always `127.0.0.1`.
+    public let host: String
+    /// The ephemeral port the server bound.
+    public let port: Int
+    /// `http://127.0.0.1:<port>`, for SDK clients.
+    public var url: String { "http://\(host):\(port)" }
+}
+
+/// Runs `body` against a fresh server on an ephemeral port, shutting it down afterwards (also
+/// when `body` throws).
 ///
-/// - Parameter body: receives the server's base URL, e.g. `http://127.0.0.1:54321`.
+/// - Parameters:
+///   - namespace: how requests map to sets of tables.
+///   - dataDirectory: `nil` (the default) keeps everything in memory.
+///   - body: receives the endpoint.
 public func withTestServer<T>(
     namespace: LocalDynamoServer.Namespace = .perRegion,
     dataDirectory: String? = nil,
-    _ body: (String) async throws -> T
+    _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
     let server = try LocalDynamoServer(configuration: .init(
         host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace))
     let port = try await server.start()
     do {
-        let result = try await body("http://127.0.0.1:\(port)")
+        let result = try await body(TestEndpoint(host: "127.0.0.1", port: port))
         await server.shutdown()
         return result
     } catch {

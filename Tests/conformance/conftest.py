@@ -58,8 +58,9 @@ def _resolve_binary() -> Path:
 
 
 class ServerProcess:
-    def __init__(self, binary: Path):
+    def __init__(self, binary: Path, args: list[str] | None = None):
         self.binary = binary
+        self.args = args if args is not None else ["--in-memory"]
         self.stderr_file = tempfile.NamedTemporaryFile(
             prefix="localdynamo-stderr-", suffix=".log", delete=False
         )
@@ -99,7 +100,7 @@ class ServerProcess:
                 f"or set LOCALDYNAMO_BIN / LOCALDYNAMO_ENDPOINT.",
                 pytrace=False,
             )
-        cmd = [str(self.binary), "serve", "--in-memory", "--port", "0", "--host", "127.0.0.1"]
+        cmd = [str(self.binary), "serve", *self.args, "--port", "0", "--host", "127.0.0.1"]
         self.proc = subprocess.Popen(
             cmd,
             cwd=str(REPO_ROOT),
@@ -139,6 +140,13 @@ class ServerProcess:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to flush or close anything."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=STOP_TIMEOUT)
+        self.stderr_file.close()
 
     def stop(self) -> None:
         if self.proc is None:

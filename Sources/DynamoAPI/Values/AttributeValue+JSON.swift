@@ -7,7 +7,7 @@ extension AttributeValue {
     ///   DynamoDB cannot store.
     public init(json: JSONValue) throws(DynamoError) {
         guard case .object(let members) = json else {
-            throw Self.typeMismatch(json, expected: "structure")
+            throw SerializationMessages.structure(json, className: Self.javaTypeName, position: .element)
         }
         let present = members.filter { $0.value != .null }
         guard let (type, payload) = present.first else {
@@ -29,7 +29,9 @@ extension AttributeValue {
 
     /// Decodes a whole item (an object of attribute values).
     public static func decodeItem(_ json: JSONValue) throws(DynamoError) -> Item {
-        guard case .object(let members) = json else { throw typeMismatch(json, expected: "map") }
+        guard case .object(let members) = json else {
+            throw SerializationMessages.map(json, valueType: javaTypeName, position: .member)
+        }
         var item = Item(minimumCapacity: members.count)
         for (name, value) in members where value != .null {
             item[name] = try AttributeValue(json: value)
@@ -47,10 +49,10 @@ extension AttributeValue {
         case "B":
             return .b(try blob(payload))
         case "BOOL":
-            guard case .bool(let flag) = payload else { throw typeMismatch(payload, expected: "Boolean") }
+            guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
             return .bool(flag)
         case "NULL":
-            guard case .bool(let flag) = payload else { throw typeMismatch(payload, expected: "Boolean") }
+            guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
             guard flag else {
                 throw DynamoError.validation(
                     "One or more parameter values were invalid: Null attribute value types must have the value of true")
@@ -82,7 +84,9 @@ extension AttributeValue {
             }
             return .bs(elements)
         case "M":
-            guard case .object(let members) = payload else { throw typeMismatch(payload, expected: "map") }
+            guard case .object(let members) = payload else {
+                throw SerializationMessages.map(payload, valueType: javaTypeName, position: .member)
+            }
             var map = [String: AttributeValue](minimumCapacity: members.count)
             for (name, value) in members where value != .null {
                 map[name] = try AttributeValue(json: value)
@@ -100,17 +104,21 @@ extension AttributeValue {
     }
 
     private static func string(_ json: JSONValue) throws(DynamoError) -> String {
-        guard case .string(let text) = json else { throw typeMismatch(json, expected: "String") }
+        guard case .string(let text) = json else {
+            throw SerializationMessages.scalar(json, simpleName: "String", className: "java.lang.String")
+        }
         return text
     }
 
     private static func list(_ json: JSONValue) throws(DynamoError) -> [JSONValue] {
-        guard case .array(let elements) = json else { throw typeMismatch(json, expected: "list") }
+        guard case .array(let elements) = json else { throw SerializationMessages.list(json, position: .member) }
         return elements
     }
 
     private static func blob(_ json: JSONValue) throws(DynamoError) -> [UInt8] {
-        guard case .string(let text) = json else { throw typeMismatch(json, expected: "Blob") }
+        guard case .string(let text) = json else {
+            throw SerializationMessages.scalar(json, simpleName: "ByteBuffer", className: "java.nio.ByteBuffer")
+        }
         switch Base64.decode(text) {
         case .success(let bytes): return bytes
         case .failure(let problem):
@@ -130,35 +138,8 @@ extension AttributeValue {
         }
     }
 
-    /// DynamoDB's deserializer messages for a JSON value of the wrong kind.
-    static func typeMismatch(_ json: JSONValue, expected: String) -> DynamoError {
-        switch json {
-        case .array: return .serialization("Start of list found where not expected")
-        case .object: return .serialization("Start of structure or map found where not expected.")
-        case .string where expected == "list": return .serialization("Expected list or null")
-        case .string where expected == "map" || expected == "structure": return .serialization("Expected map or null")
-        case .bool where expected == "list": return .serialization("Expected list or null")
-        case .bool where expected == "map" || expected == "structure": return .serialization("Expected map or null")
-        case .number where expected == "list": return .serialization("Expected list or null")
-        case .number where expected == "map" || expected == "structure": return .serialization("Expected map or null")
-        case .bool:
-            return .serialization("class java.lang.Boolean can not be converted to an \(expected)")
-        case .number(let text):
-            return .serialization("class \(javaNumberClass(text)) can not be converted to an \(expected)")
-        case .string(let text):
-            return .serialization("'\(text.uppercased())' can not be converted to an \(expected)")
-        case .null:
-            return .serialization(nil)
-        }
-    }
-
-    /// The Java boxed class Jackson picks for a JSON number, which DynamoDB names in its messages.
-    static func javaNumberClass(_ text: String) -> String {
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return "java.lang.Double" }
-        guard let value = Int64(text) else { return "java.math.BigInteger" }
-        if value >= -32768 && value <= 32767 { return "java.lang.Short" }
-        if value >= Int64(Int32.min) && value <= Int64(Int32.max) { return "java.lang.Integer" }
-        return "java.lang.Long"
+    private static func booleanMismatch(_ json: JSONValue) -> DynamoError {
+        SerializationMessages.scalar(json, simpleName: "Boolean", className: "java.lang.Boolean")
     }
 }
 

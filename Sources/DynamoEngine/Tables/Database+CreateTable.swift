@@ -54,6 +54,12 @@ extension Database {
         guard !schema.isEmpty else {
             throw .validation(invalid + "KeySchema must be specified")
         }
+        // The model allows longer key schemas (for multi-attribute index keys); a table's own
+        // is still a HASH key and at most one RANGE key.
+        if schema.count > 2 {
+            let rendered = schema.map { "KeySchemaElement(attributeName=\($0.name), keyType=\($0.keyType))" }
+            throw .validation("1 validation error detected: Value '[\(rendered.joined(separator: ", "))]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2")
+        }
         let (partitionKey, sortKey) = try TableValidation.resolveKeySchema(schema, definitions: definitions)
 
         let localInputs = input.localSecondaryIndexes

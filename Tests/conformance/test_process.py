@@ -1,0 +1,162 @@
+"""The server as a process: data on disk across restarts and kill -9, clean stops, namespaces.
+
+These tests start their own `localdynamo` processes (not the session server), each with a
+temporary data directory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.config import Config
+
+from conftest import ServerProcess, _resolve_binary
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="needs to start its own server processes"
+)
+
+
+@pytest.fixture
+def data_dir():
+    path = Path(tempfile.mkdtemp(prefix="localdynamo-data-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def start(args: list[str]) -> ServerProcess:
+    server = ServerProcess(_resolve_binary(), args)
+    server.start()
+    return server
+
+
+def client(url: str, region: str = "us-east-1", key: str = "testing"):
+    return boto3.client(
+        "dynamodb", endpoint_url=url, region_name=region, aws_access_key_id=key,
+        aws_secret_access_key="secret", config=Config(retries={"max_attempts": 1, "mode": "standard"}),
+    )
+
+
+def create_table(ddb, name: str = "Durable") -> None:
+    ddb.create_table(
+        TableName=name,
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+
+
+def test_data_survives_a_clean_restart(data_dir):
+    server = start(["--db-path", str(data_dir)])
+    try:
+        ddb = client(server.url)
+        create_table(ddb)
+        ddb.put_item(TableName="Durable", Item={"pk": {"S": "a"}, "n": {"N": "1.50"}})
+    finally:
+        server.stop()
+    assert server.proc.returncode == 0, server.stderr_text()
+
+    again = start(["--db-path", str(data_dir)])
+    try:
+        ddb = client(again.url)
+        assert ddb.list_tables()["TableNames"] == ["Durable"]
+        item = ddb.get_item(TableName="Durable", Key={"pk": {"S": "a"}})["Item"]
+        assert item == {"pk": {"S": "a"}, "n": {"N": "1.5"}}
+        assert ddb.describe_table(TableName="Durable")["Table"]["ItemCount"] == 1
+    finally:
+        again.stop()
+
+
+def test_kill_9_loses_no_acknowledged_write(data_dir):
+    server = start(["--db-path", str(data_dir)])
+    ddb = client(server.url)
+    create_table(ddb)
+    acknowledged = []
+    for index in range(200):
+        ddb.put_item(TableName="Durable", Item={"pk": {"S": f"k{index}"}, "v": {"N": str(index)}})
+        acknowledged.append(index)
+    ddb.update_item(TableName="Durable", Key={"pk": {"S": "k0"}},
+                    AttributeUpdates={"v": {"Action": "ADD", "Value": {"N": "1000"}}})
+    ddb.delete_item(TableName="Durable", Key={"pk": {"S": "k1"}})
+    server.kill()  # right after the last acknowledged write, no shutdown
+
+    again = start(["--db-path", str(data_dir)])
+    try:
+        ddb = client(again.url)
+        for index in acknowledged[2:]:
+            item = ddb.get_item(TableName="Durable", Key={"pk": {"S": f"k{index}"}}, ConsistentRead=True)
+            assert item["Item"]["v"] == {"N": str(index)}
+        assert ddb.get_item(TableName="Durable", Key={"pk": {"S": "k0"}})["Item"]["v"] == {"N": "1000"}
+        assert "Item" not in ddb.get_item(TableName="Durable", Key={"pk": {"S": "k1"}})
+        assert ddb.describe_table(TableName="Durable")["Table"]["ItemCount"] == 199
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signals_stop_the_server_cleanly(data_dir, signum):
+    server = start(["--db-path", str(data_dir)])
+    client(server.url).list_tables()
+    server.proc.send_signal(signum)
+    assert server.proc.wait(timeout=10) == 0, server.stderr_text()
+    server.stderr_file.close()
+
+
+def test_in_memory_writes_nothing_to_disk(data_dir):
+    server = start(["--in-memory", "--db-path", str(data_dir / "unused")])
+    try:
+        create_table(client(server.url))
+    finally:
+        server.stop()
+    assert not (data_dir / "unused").exists()
+
+
+def test_default_namespace_is_per_region(data_dir):
+    server = start(["--db-path", str(data_dir)])
+    try:
+        assert "tables per region" in "".join(server.stdout_lines)
+        create_table(client(server.url, region="us-east-1", key="alice"))
+        # Same region, other credentials: same account view, same tables.
+        assert client(server.url, region="us-east-1", key="bob").list_tables()["TableNames"] == ["Durable"]
+        # Other region: its own tables.
+        assert client(server.url, region="eu-west-1", key="alice").list_tables()["TableNames"] == []
+        arn = client(server.url, region="us-east-1").describe_table(TableName="Durable")["Table"]["TableArn"]
+        assert arn.startswith("arn:aws:dynamodb:us-east-1:")
+    finally:
+        server.stop()
+
+
+def test_shared_db_is_one_namespace(data_dir):
+    server = start(["--db-path", str(data_dir), "--shared-db"])
+    try:
+        assert "one shared set of tables" in "".join(server.stdout_lines)
+        create_table(client(server.url, region="us-east-1", key="alice"))
+        assert client(server.url, region="ap-south-1", key="bob").list_tables()["TableNames"] == ["Durable"]
+    finally:
+        server.stop()
+
+
+def test_per_access_key_separates_credentials(data_dir):
+    server = start(["--db-path", str(data_dir), "--per-access-key"])
+    try:
+        assert "tables per access key and region" in "".join(server.stdout_lines)
+        create_table(client(server.url, key="alice"))
+        assert client(server.url, key="alice").list_tables()["TableNames"] == ["Durable"]
+        assert client(server.url, key="bob").list_tables()["TableNames"] == []
+    finally:
+        server.stop()
+
+
+def test_conflicting_namespace_flags_are_refused():
+    import subprocess
+
+    result = subprocess.run([str(_resolve_binary()), "serve", "--shared-db", "--per-access-key"],
+                            capture_output=True, text=True, timeout=10)
+    assert result.returncode != 0
+    assert "cannot be used together" in result.stderr
