@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "localdynamo", targets: ["localdynamo"]),
         .library(name: "DynamoAPI", targets: ["DynamoAPI"]),
         .library(name: "DynamoServer", targets: ["DynamoServer"]),
+        .library(name: "DynamoExpressions", targets: ["DynamoExpressions"]),
+        .library(name: "DynamoClient", targets: ["DynamoClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -20,11 +22,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "DynamoAPI"),
+        .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "CSQLite",
+                "DynamoAPI", "DynamoExpressions", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -47,10 +55,22 @@ let package = Package(
             ]
         ),
         .target(
+            name: "DynamoClient",
+            dependencies: [
+                "DynamoAPI", "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "DynamoTestSupport",
             dependencies: ["DynamoServer", "DynamoAPI"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
+        .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
+        .testTarget(
+            name: "DynamoClientTests",
+            dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI"]
+        ),
         .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI"]),
         .testTarget(
             name: "DynamoServerTests",
