@@ -14,7 +14,7 @@ struct ItemStore {
     let table: TableDefinition
     let connection: SQLiteConnection
 
-    private var name: String { "items_\(table.storageID)" }
+    var name: String { "items_\(table.storageID)" }
 
     static func createSQL(storageID: Int64) -> String {
         """

@@ -1,0 +1,86 @@
+import DynamoAPI
+
+/// What BatchGetItem found, per table.
+package struct BatchGetResult: Sendable {
+    /// Each table's items (wire JSON), under the name the request used.
+    package var responses: [String: [[UInt8]]]
+    /// Keys not read because the response reached its size limit, re-submittable as they are.
+    package var unprocessed: [String: KeysAndAttributes]
+    /// Read capacity units consumed per table.
+    package var capacityUnits: [String: Double]
+}
+
+extension Database {
+    /// The most keys one BatchGetItem may ask for.
+    static let maximumBatchGets = 100
+    /// DynamoDB stops a BatchGetItem response at 16 MB and returns the rest as unprocessed.
+    static let maximumBatchGetResponseBytes = 16 * 1024 * 1024
+
+    /// Reads up to 100 items by key over any tables, in one consistent snapshot.
+    package func batchGetItem(_ input: BatchGetItemInput,
+                              responseLimit: Int = maximumBatchGetResponseBytes) throws -> BatchGetResult {
+        struct PlannedRead {
+            var table: TableDefinition
+            var keys: [(key: StoredKey, value: Item)]
+            var request: KeysAndAttributes
+        }
+        var planned: [(name: String, read: PlannedRead)] = []
+        var total = 0
+        for (requestedName, request) in input.requestItems.sorted(by: { $0.key < $1.key }) {
+            try ExpressionSupport.rejectUnsupported(projection: request.projectionExpression,
+                                                    names: request.expressionAttributeNames, values: nil)
+            if let attributesToGet = request.attributesToGet { try Projection.checkUnique(attributesToGet) }
+            let table = try table(named: requestedName)
+            var seen = Set<StoredKey>()
+            var keys: [(key: StoredKey, value: Item)] = []
+            for value in request.keys {
+                let key = try table.storedKey(fromKey: value)
+                guard seen.insert(key).inserted else {
+                    throw DynamoError.validation("Provided list of item keys contains duplicates")
+                }
+                total += 1
+                if total > Self.maximumBatchGets {
+                    throw DynamoError.validation("Too many items requested for the BatchGetItem call")
+                }
+                keys.append((key, value))
+            }
+            planned.append((requestedName, PlannedRead(table: table, keys: keys, request: request)))
+        }
+        return try read { connection in
+            try connection.readTransaction {
+                var result = BatchGetResult(responses: [:], unprocessed: [:], capacityUnits: [:])
+                var responseBytes = 0
+                for (name, plannedRead) in planned {
+                    let store = ItemStore(table: plannedRead.table, connection: connection)
+                    let consistent = plannedRead.request.consistentRead ?? false
+                    var items: [[UInt8]] = []
+                    var leftOver: [Item] = []
+                    for (key, value) in plannedRead.keys {
+                        if responseBytes >= responseLimit {
+                            leftOver.append(value)
+                            continue
+                        }
+                        let found = try store.get(key)
+                        result.capacityUnits[name, default: 0] +=
+                            Capacity.readUnits(size: found?.size ?? 0, consistent: consistent)
+                        guard let found else { continue }
+                        var json = found.json
+                        if let attributesToGet = plannedRead.request.attributesToGet {
+                            let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+                            json = Projection.encode(Projection.apply(attributesToGet, to: item))
+                        }
+                        responseBytes += json.count
+                        items.append(json)
+                    }
+                    result.responses[name] = items
+                    if !leftOver.isEmpty {
+                        var rest = plannedRead.request
+                        rest.keys = leftOver
+                        result.unprocessed[name] = rest
+                    }
+                }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import DynamoAPI
+
+/// What BatchWriteItem did, per table.
+package struct BatchWriteResult: Sendable {
+    /// Write capacity units consumed per table name (as the request named the table).
+    package var capacityUnits: [String: Double]
+}
+
+extension Database {
+    /// The most write requests one BatchWriteItem may carry.
+    static let maximumBatchWrites = 25
+
+    /// Puts and deletes up to 25 items over any tables.
+    ///
+    /// Every request is validated before anything is written (a bad request fails the whole call,
+    /// as in DynamoDB); then all writes commit in one transaction, so nothing is ever left
+    /// unprocessed and `UnprocessedItems` is always empty.
+    package func batchWriteItem(_ input: BatchWriteItemInput) throws -> BatchWriteResult {
+        let total = input.requestItems.values.reduce(0) { $0 + $1.count }
+        if total > Self.maximumBatchWrites {
+            throw DynamoError.validation("Too many items requested for the BatchWriteItem call")
+        }
+        struct PlannedWrite {
+            var table: TableDefinition
+            var requestedName: String
+            var key: StoredKey
+            /// The new item's JSON and size, or `nil` for a delete.
+            var put: (json: [UInt8], size: Int)?
+        }
+        var planned: [PlannedWrite] = []
+        for (requestedName, requests) in input.requestItems.sorted(by: { $0.key < $1.key }) {
+            let table = try table(named: requestedName)
+            var seen = Set<StoredKey>()
+            for request in requests {
+                let write: PlannedWrite
+                switch (request.putRequest, request.deleteRequest) {
+                case (let put?, nil):
+                    let key = try table.storedKey(forItem: put.item)
+                    let size = ItemSize.of(put.item)
+                    if size > ItemSize.maximum {
+                        throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                    }
+                    write = PlannedWrite(table: table, requestedName: requestedName, key: key,
+                                         put: (Projection.encode(put.item), size))
+                case (nil, let delete?):
+                    write = PlannedWrite(table: table, requestedName: requestedName,
+                                         key: try table.storedKey(fromKey: delete.key), put: nil)
+                default:
+                    throw DynamoError.validation(
+                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+                }
+                guard seen.insert(write.key).inserted else {
+                    throw DynamoError.validation("Provided list of item keys contains duplicates")
+                }
+                planned.append(write)
+            }
+        }
+        return try write { state in
+            var capacity: [String: Double] = [:]
+            for write in planned {
+                let store = ItemStore(table: write.table, connection: state.connection)
+                let old = try store.get(write.key)
+                if let put = write.put {
+                    try store.put(write.key, json: put.json, size: put.size)
+                } else if old != nil {
+                    try store.delete(write.key)
+                }
+                try updateStatistics(&state, table: write.table, store: store,
+                                     removed: old?.size, added: write.put?.size)
+                let size = max(write.put?.size ?? 0, old?.size ?? 0)
+                capacity[write.requestedName, default: 0] += Capacity.writeUnits(size: size)
+            }
+            return BatchWriteResult(capacityUnits: capacity)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import DynamoAPI
+
+extension Database {
+    /// Reads a page of a table in partition-hash order (or one segment of it).
+    ///
+    /// - Parameters:
+    ///   - segment: the parallel-scan segment and the total number of segments, if any; each
+    ///     segment is an equal slice of the 64-bit hash space.
+    package func scan(table reference: String, segment: (index: Int, total: Int)?,
+                      options: ReadOptions) throws -> ReadPage {
+        let table = try table(named: reference)
+        let (low, high) = Self.hashRange(segment: segment)
+        let start = try options.exclusiveStartKey.map { try table.startKey($0) }
+        if let start, !(low...high).contains(start.hash) {
+            throw DynamoError.validation(
+                "The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
+        }
+        return try read { connection in
+            try connection.readTransaction {
+                let store = ItemStore(table: table, connection: connection)
+                return try ReadPager(table: table, options: options).page { last, count in
+                    try store.scan(lowHash: low, highHash: high, after: last?.key ?? start, limit: count)
+                }
+            }
+        }
+    }
+
+    /// The inclusive hash bounds of a parallel-scan segment (the whole space without one).
+    static func hashRange(segment: (index: Int, total: Int)?) -> (Int64, Int64) {
+        guard let segment, segment.total > 1 else { return (Int64.min, Int64.max) }
+        let width = UInt64.max / UInt64(segment.total)
+        let low = UInt64(segment.index) &* width
+        let high = segment.index == segment.total - 1 ? UInt64.max : UInt64(segment.index + 1) &* width - 1
+        func signed(_ value: UInt64) -> Int64 { Int64(bitPattern: value ^ 0x8000_0000_0000_0000) }
+        return (signed(low), signed(high))
+    }
+}
+
+extension TableDefinition {
+    /// Validates an `ExclusiveStartKey` against the table's key schema.
+    func startKey(_ key: Item) throws(DynamoError) -> StoredKey {
+        do {
+            return try storedKey(fromKey: key)
+        } catch {
+            throw DynamoError.validation("The provided starting key is invalid: \(error.message ?? "")")
+        }
+    }
+}

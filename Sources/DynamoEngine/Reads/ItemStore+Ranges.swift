@@ -1,0 +1,88 @@
+import DynamoAPI
+
+/// Range reads over a table's rows, in storage order or its reverse.
+extension ItemStore {
+    /// One stored row as a range read returns it.
+    struct Row {
+        var key: StoredKey
+        var json: [UInt8]
+        var size: Int
+    }
+
+    /// Rows of the hash range `[lowHash, highHash]` after `start` (exclusive), in
+    /// (hash, pk, sk) order: the order a Scan walks.
+    func scan(lowHash: Int64, highHash: Int64, after start: StoredKey?, limit: Int) throws -> [Row] {
+        let statement: SQLiteStatement
+        if let start {
+            statement = try connection.statement("""
+                SELECT hash, pk, sk, item, size FROM \(name)
+                WHERE (hash, pk, sk) > (?, ?, ?) AND hash <= ?
+                ORDER BY hash, pk, sk LIMIT ?
+                """)
+            statement.bind(.integer(start.hash), .blob(start.partition), .blob(start.sort),
+                           .integer(highHash), .integer(Int64(limit)))
+        } else {
+            statement = try connection.statement("""
+                SELECT hash, pk, sk, item, size FROM \(name)
+                WHERE hash >= ? AND hash <= ? ORDER BY hash, pk, sk LIMIT ?
+                """)
+            statement.bind(.integer(lowHash), .integer(highHash), .integer(Int64(limit)))
+        }
+        return try rows(statement)
+    }
+
+    /// Rows of one partition whose sort key lies in `range`, after `start` (exclusive) in the
+    /// direction of travel: the rows a Query reads.
+    func query(partition: StoredKey, range: SortKeyRange, after start: [UInt8]?, forward: Bool,
+               limit: Int) throws -> [Row] {
+        var values: [SQLiteValue] = [.integer(partition.hash), .blob(partition.partition)]
+        if let lower = range.lower { values.append(.blob(lower.bytes)) }
+        if let upper = range.upper { values.append(.blob(upper.bytes)) }
+        if let start { values.append(.blob(start)) }
+        values.append(.integer(Int64(limit)))
+        let statement = try connection.statement(querySQL(lower: range.lower?.inclusive, upper: range.upper?.inclusive,
+                                                          afterStart: start != nil, forward: forward))
+        for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 1)) }
+        return try rows(statement)
+    }
+
+    /// The SQL of a Query page. Parameters, in order: hash, pk, then the lower bound, the upper
+    /// bound and the start key where present, then the limit.
+    ///
+    /// - Parameters:
+    ///   - lower: whether there is a lower bound, and if so whether it is inclusive.
+    ///   - upper: likewise for the upper bound.
+    func querySQL(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) -> String {
+        var clauses = ["hash = ?", "pk = ?"]
+        if let lower { clauses.append(lower ? "sk >= ?" : "sk > ?") }
+        if let upper { clauses.append(upper ? "sk <= ?" : "sk < ?") }
+        if afterStart { clauses.append(forward ? "sk > ?" : "sk < ?") }
+        return """
+            SELECT hash, pk, sk, item, size FROM \(name) WHERE \(clauses.joined(separator: " AND "))
+            ORDER BY sk \(forward ? "ASC" : "DESC") LIMIT ?
+            """
+    }
+
+    private func rows(_ statement: SQLiteStatement) throws -> [Row] {
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(Row(key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
+                            json: statement.blob(3), size: Int(statement.int64(4))))
+        }
+        return rows
+    }
+}
+
+/// Bounds on a sort key, in its stored byte encoding.
+struct SortKeyRange {
+    struct Bound {
+        var bytes: [UInt8]
+        var inclusive: Bool
+    }
+
+    var lower: Bound?
+    var upper: Bound?
+
+    /// Every sort key.
+    static let all = SortKeyRange(lower: nil, upper: nil)
+}

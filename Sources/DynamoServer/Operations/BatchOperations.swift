@@ -1,0 +1,66 @@
+import DynamoAPI
+import DynamoEngine
+
+/// BatchGetItem and BatchWriteItem: decode, run on the engine, render.
+enum BatchOperations {
+    static let batchGetItem: EngineDispatcher.Operation = { body, context in
+        let input = try BatchGetItemInput.decodeRequest(body)
+        let result = try context.database.batchGetItem(input)
+        var writer = JSONWriter(reservingCapacity: 1024)
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("Responses", first: true)
+        writer.writeRaw(UInt8(ascii: "{"))
+        for (position, (table, items)) in result.responses.sorted(by: { $0.key < $1.key }).enumerated() {
+            writer.writeKey(table, first: position == 0)
+            TableDescriptionWriter.writeArray(items, to: &writer) { item, writer in writer.writeRaw(item) }
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+        writer.writeKey("UnprocessedKeys", first: false)
+        writer.writeRaw(UInt8(ascii: "{"))
+        for (position, (table, keys)) in result.unprocessed.sorted(by: { $0.key < $1.key }).enumerated() {
+            writer.writeKey(table, first: position == 0)
+            keys.encode(to: &writer)
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+        writeCapacities(input.returnConsumedCapacity?.rawValue, result.capacityUnits, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    static let batchWriteItem: EngineDispatcher.Operation = { body, context in
+        let input = try BatchWriteItemInput.decodeRequest(body)
+        let result = try context.database.batchWriteItem(input)
+        var writer = JSONWriter()
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("UnprocessedItems", first: true)
+        writer.writeRaw(Array("{}".utf8))
+        writeCapacities(input.returnConsumedCapacity?.rawValue, result.capacityUnits, to: &writer)
+        if input.returnItemCollectionMetrics?.rawValue == "SIZE" {
+            writer.writeKey("ItemCollectionMetrics", first: false)
+            writer.writeRaw(Array("{}".utf8))
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+
+    /// `"ConsumedCapacity": [{"TableName": …, "CapacityUnits": …}, …]` for TOTAL or INDEXES.
+    private static func writeCapacities(_ mode: String?, _ units: [String: Double], to writer: inout JSONWriter) {
+        guard let mode, mode == "TOTAL" || mode == "INDEXES" else { return }
+        writer.writeKey("ConsumedCapacity", first: false)
+        TableDescriptionWriter.writeArray(units.sorted(by: { $0.key < $1.key }), to: &writer) { entry, writer in
+            writer.writeRaw(UInt8(ascii: "{"))
+            writer.writeKey("TableName", first: true)
+            writer.write(string: entry.key)
+            writer.writeKey("CapacityUnits", first: false)
+            writer.write(numberText: ItemOperations.capacityText(entry.value))
+            if mode == "INDEXES" {
+                writer.writeKey("Table", first: false)
+                writer.writeRaw(UInt8(ascii: "{"))
+                writer.writeKey("CapacityUnits", first: true)
+                writer.write(numberText: ItemOperations.capacityText(entry.value))
+                writer.writeRaw(UInt8(ascii: "}"))
+            }
+            writer.writeRaw(UInt8(ascii: "}"))
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import DynamoAPI
+import DynamoEngine
+
+/// Query and Scan: decode, check DynamoDB's request rules, read a page, render.
+///
+/// Expressions (KeyConditionExpression, FilterExpression, ProjectionExpression) and secondary
+/// indexes plug in here as they land; until then such requests are refused by name.
+enum ReadOperations {
+    static let scan: EngineDispatcher.Operation = { body, context in
+        let input = try ScanInput.decodeRequest(body)
+        try refuseUnsupported(index: input.indexName, filter: input.filterExpression, legacyFilter: input.scanFilter,
+                              projection: input.projectionExpression, keyCondition: nil,
+                              names: input.expressionAttributeNames, values: input.expressionAttributeValues)
+        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
+                                        projection: input.projectionExpression, index: input.indexName)
+        let segment = try checkSegments(segment: input.segment, total: input.totalSegments)
+        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
+                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
+                                  projection: projection(input.attributesToGet))
+        let page = try context.database.scan(table: input.tableName, segment: segment, options: options)
+        return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
+                      table: input.tableName)
+    }
+
+    static let query: EngineDispatcher.Operation = { body, context in
+        let input = try QueryInput.decodeRequest(body)
+        try refuseUnsupported(index: input.indexName, filter: input.filterExpression, legacyFilter: input.queryFilter,
+                              projection: input.projectionExpression, keyCondition: input.keyConditionExpression,
+                              names: input.expressionAttributeNames, values: input.expressionAttributeValues)
+        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
+                                        projection: input.projectionExpression, index: input.indexName)
+        guard let conditions = input.keyConditions else {
+            throw DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+        }
+        let keyCondition = try LegacyKeyConditions.spec(conditions,
+                                                        table: context.database.table(named: input.tableName))
+        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
+                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
+                                  projection: projection(input.attributesToGet))
+        let page = try context.database.query(table: input.tableName, keyCondition: keyCondition,
+                                               forward: input.scanIndexForward ?? true, options: options)
+        return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
+                      table: input.tableName)
+    }
+
+    private static func projection(_ attributesToGet: [String]?) -> (@Sendable (Item) -> Item)? {
+        guard let names = attributesToGet else { return nil }
+        return { item in
+            var projected = Item(minimumCapacity: names.count)
+            for name in names { projected[name] = item[name] }
+            return projected
+        }
+    }
+
+    /// DynamoDB's rules between `Select` and the projection parameters; `true` for COUNT.
+    static func checkSelect(_ select: String?, attributesToGet: [String]?, projection: String?,
+                            index: String?) throws(DynamoError) -> Bool {
+        if let attributesToGet, Set(attributesToGet).count != attributesToGet.count {
+            let duplicate = attributesToGet.first { name in attributesToGet.filter { $0 == name }.count > 1 }!
+            throw .validation("One or more parameter values were invalid: Duplicate value in attribute name: \(duplicate)")
+        }
+        guard let select else { return false }
+        let choosing = select == "COUNT" ? "only the Count" : select
+        if select != "SPECIFIC_ATTRIBUTES" {
+            if projection != nil {
+                throw .validation("Cannot specify the ProjectionExpression when choosing to get \(choosing)")
+            }
+            if attributesToGet != nil {
+                throw .validation("Cannot specify the AttributesToGet when choosing to get \(choosing)")
+            }
+        } else if projection == nil && attributesToGet == nil {
+            throw .validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+        }
+        if select == "ALL_PROJECTED_ATTRIBUTES" && index == nil {
+            throw .validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+        }
+        return select == "COUNT"
+    }
+
+    /// DynamoDB's rules for parallel scans.
+    static func checkSegments(segment: Int?, total: Int?) throws(DynamoError) -> (index: Int, total: Int)? {
+        switch (segment, total) {
+        case (nil, nil):
+            return nil
+        case (.some, nil):
+            throw .validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+        case (nil, .some):
+            throw .validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+        case (let segment?, let total?):
+            guard segment < total else {
+                throw .validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)")
+            }
+            return (segment, total)
+        }
+    }
+
+    private static func refuseUnsupported(index: String?, filter: String?, legacyFilter: [String: Condition]?,
+                                          projection: String?, keyCondition: String?,
+                                          names: [String: String]?, values: [String: AttributeValue]?) throws {
+        let used = [("IndexName", index), ("FilterExpression", filter), ("ProjectionExpression", projection),
+                    ("KeyConditionExpression", keyCondition)].filter { $0.1 != nil }.map(\.0)
+            + (legacyFilter == nil ? [] : ["QueryFilter/ScanFilter"])
+            + (names == nil ? [] : ["ExpressionAttributeNames"]) + (values == nil ? [] : ["ExpressionAttributeValues"])
+        if !used.isEmpty {
+            throw DynamoError.validation("\(used.joined(separator: ", ")) is not supported by this server yet")
+        }
+    }
+
+    /// `{"Items": […], "Count": n, "ScannedCount": n, "LastEvaluatedKey": {…}, "ConsumedCapacity": {…}}`.
+    static func render(_ page: ReadPage, countOnly: Bool, capacity: String?, table: String) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: page.items.reduce(128) { $0 + $1.count + 1 })
+        writer.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if !countOnly {
+            writer.writeKey("Items", first: true)
+            TableDescriptionWriter.writeArray(page.items, to: &writer) { item, writer in writer.writeRaw(item) }
+            first = false
+        }
+        writer.writeKey("Count", first: first)
+        writer.write(page.count)
+        writer.writeKey("ScannedCount", first: false)
+        writer.write(page.scannedCount)
+        if let key = page.lastEvaluatedKey {
+            writer.writeKey("LastEvaluatedKey", first: false)
+            AttributeValue.encode(item: key, to: &writer)
+        }
+        ItemOperations.writeCapacity(capacity, table: table, units: page.capacityUnits, first: false, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
+    }
+}
+
+/// Query's legacy `KeyConditions`, turned into the engine's key condition.
+enum LegacyKeyConditions {
+    static func spec(_ conditions: [String: Condition], table: TableDefinition) throws -> KeyConditionSpec {
+        guard let partition = conditions[table.partitionKey.name] else {
+            throw DynamoError.validation("Query condition missed key schema element: \(table.partitionKey.name)")
+        }
+        guard partition.comparisonOperator.rawValue == "EQ", let value = partition.attributeValueList?.first,
+              partition.attributeValueList?.count == 1 else {
+            throw DynamoError.validation("Query key condition not supported")
+        }
+        var spec = KeyConditionSpec(partitionName: table.partitionKey.name, partitionValue: value)
+        let others = conditions.filter { $0.key != table.partitionKey.name }
+        guard others.count <= 1 else { throw DynamoError.validation("Conditions can be of length 1 or 2 only") }
+        guard let (name, condition) = others.first else { return spec }
+        guard name == table.sortKey?.name else {
+            throw DynamoError.validation("Query condition missed key schema element: \(table.sortKey?.name ?? name)")
+        }
+        let values = condition.attributeValueList ?? []
+        let operation = condition.comparisonOperator.rawValue
+        let expected = operation == "BETWEEN" ? 2 : 1
+        guard values.count == expected else {
+            throw DynamoError.validation(
+                "One or more parameter values were invalid: Invalid number of argument(s) for the \(operation) ComparisonOperator")
+        }
+        spec.sortName = name
+        switch operation {
+        case "EQ": spec.sortCondition = .equal(values[0])
+        case "LT": spec.sortCondition = .less(values[0])
+        case "LE": spec.sortCondition = .lessOrEqual(values[0])
+        case "GT": spec.sortCondition = .greater(values[0])
+        case "GE": spec.sortCondition = .greaterOrEqual(values[0])
+        case "BEGINS_WITH": spec.sortCondition = .beginsWith(values[0])
+        case "BETWEEN": spec.sortCondition = .between(values[0], values[1])
+        default:
+            throw DynamoError.validation("Attempted conditional constraint is not an indexable operation")
+        }
+        return spec
+    }
+}
