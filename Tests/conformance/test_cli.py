@@ -130,3 +130,27 @@ def test_cli_list_tables_pagination_flags(aws_cli, ddb, make_table):
     assert everything == sorted(everything)
     for n in names:
         assert n in everything
+
+
+def test_cli_create_table_from_fixture(aws_cli, ddb):
+    """`--cli-input-json file://…` with a fixture, then tags and a round trip."""
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "tables" / "music.json"
+    spec = json.loads(fixture.read_text())
+    try:
+        created = _ok(aws_cli("create-table", "--cli-input-json", f"file://{fixture}"))
+        arn = created["TableDescription"]["TableArn"]
+        assert arn.endswith(":table/Music")
+        _ok(aws_cli("put-item", "--table-name", "Music", "--item",
+                    '{"Artist":{"S":"No One You Know"},"SongTitle":{"S":"Call Me Today"},"Year":{"N":"2015.0"}}'))
+        item = _ok(aws_cli("get-item", "--table-name", "Music", "--key",
+                           '{"Artist":{"S":"No One You Know"},"SongTitle":{"S":"Call Me Today"}}'))["Item"]
+        assert item["Year"] == {"N": "2015"}
+        tags = _ok(aws_cli("list-tags-of-resource", "--resource-arn", arn))["Tags"]
+        assert tags == spec["Tags"]
+    finally:
+        try:
+            ddb.delete_table(TableName="Music")
+        except Exception:
+            pass
