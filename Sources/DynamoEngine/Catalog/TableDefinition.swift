@@ -32,6 +32,16 @@ package struct IndexDefinition: Codable, Sendable, Hashable {
     package var throughput: ThroughputSettings?
     /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING` (global indexes only).
     package var status: String = "ACTIVE"
+    /// Number of the SQLite table that holds the index's entries (`index_<table>_<number>`).
+    package var storageNumber: Int = 0
+    /// Whether this is a global secondary index (its own partition key).
+    package var isGlobal: Bool = false
+
+    /// The key attributes of the index, partition key first.
+    package var keyAttributes: [KeyAttribute] {
+        if let sortKey { return [partitionKey, sortKey] }
+        return [partitionKey]
+    }
 }
 
 /// Everything the catalog knows about one table, persisted as JSON in the catalog table.
@@ -70,6 +80,14 @@ package struct TableDefinition: Codable, Sendable {
     package var keyAttributes: [KeyAttribute] {
         if let sortKey { return [partitionKey, sortKey] }
         return [partitionKey]
+    }
+
+    /// Every secondary index, local ones first.
+    package var indexes: [IndexDefinition] { localIndexes + globalIndexes }
+
+    /// The index called `name`, if the table has one.
+    package func index(named name: String) -> IndexDefinition? {
+        indexes.first { $0.name == name }
     }
 
     /// Whether `name` is one of the table's own key attributes.

@@ -37,35 +37,99 @@ package struct KeyConditionSpec: Sendable, Equatable {
 }
 
 extension Database {
-    /// Reads a page of one partition in sort-key order (reversed when `forward` is false).
-    package func query(table reference: String, keyCondition: KeyConditionSpec, forward: Bool,
-                       options: ReadOptions) throws -> ReadPage {
+    /// Reads a page of one partition in sort-key order (reversed when `forward` is false), from
+    /// the table or from one of its secondary indexes.
+    ///
+    /// - Parameters:
+    ///   - indexName: the index to read, or `nil` for the table.
+    ///   - fetchTableItems: for a local index, return the table's full items rather than the
+    ///     projected entries (DynamoDB fetches unprojected attributes from the table).
+    package func query(table reference: String, index indexName: String? = nil, keyCondition: KeyConditionSpec,
+                       forward: Bool, fetchTableItems: Bool = false, options: ReadOptions) throws -> ReadPage {
         let table = try table(named: reference)
-        let (partition, range) = try table.resolve(keyCondition)
-        var start: [UInt8]?
-        if let startKey = options.exclusiveStartKey {
-            let stored = try table.startKey(startKey)
-            guard stored.partition == partition.partition else {
-                throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
+        guard let indexName else {
+            let (partition, range) = try table.resolve(keyCondition, partitionKey: table.partitionKey,
+                                                       sortKey: table.sortKey)
+            var start: [UInt8]?
+            if let startKey = options.exclusiveStartKey {
+                let stored = try table.startKey(startKey)
+                guard stored.partition == partition.partition else {
+                    throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
+                }
+                start = stored.sort
             }
-            start = stored.sort
+            return try read { connection in
+                try connection.readTransaction {
+                    let store = ItemStore(table: table, connection: connection)
+                    return try ReadPager(table: table, options: options).page { last, count in
+                        try store.query(partition: partition, range: range, after: last?.key.sort ?? start,
+                                        forward: forward, limit: count)
+                    }
+                }
+            }
         }
+        let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
+        let (partition, range) = try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
+        let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
         return try read { connection in
             try connection.readTransaction {
-                let store = ItemStore(table: table, connection: connection)
-                return try ReadPager(table: table, options: options).page { last, count in
-                    try store.query(partition: partition, range: range, after: last?.key.sort ?? start,
-                                    forward: forward, limit: count)
+                let store = IndexStore(table: table, index: index, connection: connection)
+                var pager = ReadPager(table: table, options: options, index: index)
+                if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
+                return try pager.page { last, count in
+                    try store.query(partition: partition, range: range, after: last ?? start, forward: forward,
+                                    limit: count)
                 }
             }
         }
     }
+
+    /// Reads an index entry's full item from the table.
+    static func tableItemFetcher(table: TableDefinition,
+                                 connection: SQLiteConnection) -> (ItemStore.Row) throws -> [UInt8]? {
+        let items = ItemStore(table: table, connection: connection)
+        return { row in try row.tableKey.flatMap { try items.get($0)?.json } }
+    }
 }
 
 extension TableDefinition {
-    /// Checks a key condition against the key schema and turns it into a stored partition key
-    /// and a sort-key byte range.
-    func resolve(_ condition: KeyConditionSpec) throws(DynamoError) -> (StoredKey, SortKeyRange) {
+    /// The index a Query or Scan names, checked for the read it is asked for.
+    package func readableIndex(_ name: String, consistentRead: Bool) throws(DynamoError) -> IndexDefinition {
+        guard let index = index(named: name) else {
+            throw DynamoError.validation("The table does not have the specified index: \(name)")
+        }
+        if index.isGlobal && consistentRead {
+            throw DynamoError.validation("Consistent reads are not supported on global secondary indexes")
+        }
+        return index
+    }
+
+    /// Validates an index read's `ExclusiveStartKey` (the table key plus the index key) and
+    /// turns it into the row it names.
+    func indexStartRow(_ key: Item, index: IndexDefinition) throws(DynamoError) -> ItemStore.Row {
+        let invalid = DynamoError.validation(
+            "The provided starting key is invalid: The provided key element does not match the schema")
+        let names = Set(keyAttributes.map(\.name) + index.keyAttributes.map(\.name))
+        guard Set(key.keys) == names else { throw invalid }
+        let tableKey: StoredKey
+        do { tableKey = try storedKey(fromKey: keyOnly(key)) } catch { throw invalid }
+        var encoded: [[UInt8]] = []
+        for attribute in index.keyAttributes {
+            guard let value = key[attribute.name], attribute.type.matches(value),
+                  let bytes = KeyEncoding.encode(value) else { throw invalid }
+            encoded.append(bytes)
+        }
+        let indexKey = StoredKey(hash: KeyEncoding.partitionHash(encoded[0], type: index.partitionKey.type),
+                                 partition: encoded[0], sort: encoded.count > 1 ? encoded[1] : [])
+        return ItemStore.Row(key: indexKey, json: [], size: 0, tableKey: tableKey)
+    }
+}
+
+extension TableDefinition {
+    /// Checks a key condition against a key schema (the table's or an index's) and turns it into
+    /// a stored partition key and a sort-key byte range.
+    func resolve(_ condition: KeyConditionSpec, partitionKey: KeyAttribute,
+                 sortKey: KeyAttribute?) throws(DynamoError) -> (StoredKey, SortKeyRange) {
         guard condition.partitionName == partitionKey.name else {
             throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
         }

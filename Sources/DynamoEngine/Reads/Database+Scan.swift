@@ -6,10 +6,24 @@ extension Database {
     /// - Parameters:
     ///   - segment: the parallel-scan segment and the total number of segments, if any; each
     ///     segment is an equal slice of the 64-bit hash space.
-    package func scan(table reference: String, segment: (index: Int, total: Int)?,
-                      options: ReadOptions) throws -> ReadPage {
+    package func scan(table reference: String, index indexName: String? = nil, segment: (index: Int, total: Int)?,
+                      fetchTableItems: Bool = false, options: ReadOptions) throws -> ReadPage {
         let table = try table(named: reference)
         let (low, high) = Self.hashRange(segment: segment)
+        if let indexName {
+            let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
+            let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
+            return try read { connection in
+                try connection.readTransaction {
+                    let store = IndexStore(table: table, index: index, connection: connection)
+                    var pager = ReadPager(table: table, options: options, index: index)
+                    if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
+                    return try pager.page { last, count in
+                        try store.scan(lowHash: low, highHash: high, after: last ?? start, limit: count)
+                    }
+                }
+            }
+        }
         let start = try options.exclusiveStartKey.map { try table.startKey($0) }
         if let start, !(low...high).contains(start.hash) {
             throw DynamoError.validation(

@@ -4,9 +4,12 @@ import DynamoAPI
 extension ItemStore {
     /// One stored row as a range read returns it.
     struct Row {
+        /// The row's key in its store: the table key, or for an index entry the index key.
         var key: StoredKey
         var json: [UInt8]
         var size: Int
+        /// For an index entry, the key of the table item it stands for.
+        var tableKey: StoredKey?
     }
 
     /// Rows of the hash range `[lowHash, highHash]` after `start` (exclusive), in

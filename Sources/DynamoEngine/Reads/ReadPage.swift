@@ -49,6 +49,10 @@ struct ReadPager {
 
     let table: TableDefinition
     let options: ReadOptions
+    /// The index being read, if any (its key joins the table key in `LastEvaluatedKey`).
+    var index: IndexDefinition?
+    /// Replaces an index entry by the full table item (an LSI read of unprojected attributes).
+    var fetch: ((ItemStore.Row) throws -> [UInt8]?)?
 
     /// Reads batches from `next(after:count:)` until the page is full or the rows run out.
     func page(_ next: (_ after: ItemStore.Row?, _ count: Int) throws -> [ItemStore.Row]) throws -> ReadPage {
@@ -84,6 +88,11 @@ struct ReadPager {
     }
 
     private func take(_ row: ItemStore.Row, into page: inout ReadPage) throws {
+        var row = row
+        if let fetch {
+            guard let json = try fetch(row) else { return }
+            row.json = json
+        }
         guard options.filter != nil || options.projection != nil else {
             page.count += 1
             if !options.countOnly { page.items.append(row.json) }
@@ -100,12 +109,19 @@ struct ReadPager {
         }
     }
 
-    /// The key attributes of the last row read (for a table read, its primary key).
+    /// The key attributes of the last row read: the table key, plus the index key for an index.
     private func lastEvaluatedKey(for row: ItemStore.Row) throws -> Item {
+        let tableKey = row.tableKey ?? row.key
         var key: Item = [:]
-        key[table.partitionKey.name] = KeyEncoding.decode(row.key.partition, as: table.partitionKey.type)
+        key[table.partitionKey.name] = KeyEncoding.decode(tableKey.partition, as: table.partitionKey.type)
         if let sortKey = table.sortKey {
-            key[sortKey.name] = KeyEncoding.decode(row.key.sort, as: sortKey.type)
+            key[sortKey.name] = KeyEncoding.decode(tableKey.sort, as: sortKey.type)
+        }
+        if let index {
+            key[index.partitionKey.name] = KeyEncoding.decode(row.key.partition, as: index.partitionKey.type)
+            if let sortKey = index.sortKey {
+                key[sortKey.name] = KeyEncoding.decode(row.key.sort, as: sortKey.type)
+            }
         }
         return key
     }

@@ -39,15 +39,21 @@ struct ItemStore {
         return (statement.blob(0), Int(statement.int64(1)))
     }
 
-    /// Inserts or replaces an item.
+    /// Inserts or replaces an item, and its entries in the table's indexes.
     func put(_ key: StoredKey, json: [UInt8], size: Int) throws {
+        if !table.indexes.isEmpty {
+            try updateIndexes(tableKey: key, oldJSON: get(key)?.json, newJSON: json, newSize: size)
+        }
         try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)")
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
             .run()
     }
 
-    /// Deletes an item if present.
+    /// Deletes an item if present, and its index entries.
     func delete(_ key: StoredKey) throws {
+        if !table.indexes.isEmpty, let old = try get(key) {
+            try updateIndexes(tableKey: key, oldJSON: old.json, newJSON: nil, newSize: 0)
+        }
         try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()

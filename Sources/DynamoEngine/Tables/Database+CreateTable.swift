@@ -17,6 +17,9 @@ extension Database {
                 _ = try next.step()
                 stored.storageID = next.int64(0)
                 try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
+                for index in stored.indexes {
+                    try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
+                }
                 try saveDefinition(stored, connection: state.connection, isNew: true)
                 state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
                 cacheDefinition(stored, named: stored.name)
@@ -91,7 +94,7 @@ extension Database {
                 }
                 localIndexes.append(IndexDefinition(
                     name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
-                    nonKeyAttributes: index.projection.nonKeyAttributes))
+                    nonKeyAttributes: index.projection.nonKeyAttributes, storageNumber: indexNames.count))
             }
             if localInputs.count > 5 {
                 throw .validation(invalid + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
@@ -124,7 +127,8 @@ extension Database {
                 }
                 globalIndexes.append(IndexDefinition(
                     name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
-                    nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput))
+                    nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
+                    storageNumber: indexNames.count, isGlobal: true))
             }
             if globalInputs.count > 20 {
                 throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")

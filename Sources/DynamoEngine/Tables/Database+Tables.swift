@@ -8,6 +8,8 @@ package struct TableSnapshot: Sendable {
     package var itemCount: Int64
     package var sizeBytes: Int64
     package var region: String
+    /// Entries and bytes per secondary index name.
+    package var indexStatistics: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
 
     package init(definition: TableDefinition, status: String, itemCount: Int64, sizeBytes: Int64, region: String) {
         self.definition = definition
@@ -23,8 +25,19 @@ extension Database {
     package func describeTable(named name: String) throws -> TableSnapshot {
         let definition = try table(named: name)
         let statistics = try statistics(of: definition)
-        return TableSnapshot(definition: definition, status: "ACTIVE", itemCount: statistics.itemCount,
-                             sizeBytes: statistics.sizeBytes, region: region)
+        var snapshot = TableSnapshot(definition: definition, status: "ACTIVE", itemCount: statistics.itemCount,
+                                     sizeBytes: statistics.sizeBytes, region: region)
+        if !definition.indexes.isEmpty {
+            snapshot.indexStatistics = try read { connection in
+                var result: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
+                for index in definition.indexes {
+                    let counted = try IndexStore(table: definition, index: index, connection: connection).statistics()
+                    result[index.name] = (counted.itemCount, counted.sizeBytes)
+                }
+                return result
+            }
+        }
+        return snapshot
     }
 
     /// Table names in ascending order, after `exclusiveStart`, at most `limit` (DynamoDB's
@@ -53,6 +66,9 @@ extension Database {
             try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
             state.connection.clearStatementCache()
             try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
+            for index in definition.indexes {
+                try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
+            }
             state.statistics[name] = nil
             cacheDefinition(nil, named: name)
         }

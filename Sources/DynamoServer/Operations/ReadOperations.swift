@@ -8,23 +8,26 @@ import DynamoEngine
 enum ReadOperations {
     static let scan: EngineDispatcher.Operation = { body, context in
         let input = try ScanInput.decodeRequest(body)
-        try refuseUnsupported(index: input.indexName, filter: input.filterExpression, legacyFilter: input.scanFilter,
+        try refuseUnsupported(filter: input.filterExpression, legacyFilter: input.scanFilter,
                               projection: input.projectionExpression, keyCondition: nil,
                               names: input.expressionAttributeNames, values: input.expressionAttributeValues)
         let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                         projection: input.projectionExpression, index: input.indexName)
         let segment = try checkSegments(segment: input.segment, total: input.totalSegments)
+        let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
+                                          index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
                                   projection: projection(input.attributesToGet))
-        let page = try context.database.scan(table: input.tableName, segment: segment, options: options)
+        let page = try context.database.scan(table: input.tableName, index: input.indexName, segment: segment,
+                                             fetchTableItems: fetch, options: options)
         return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
                       table: input.tableName)
     }
 
     static let query: EngineDispatcher.Operation = { body, context in
         let input = try QueryInput.decodeRequest(body)
-        try refuseUnsupported(index: input.indexName, filter: input.filterExpression, legacyFilter: input.queryFilter,
+        try refuseUnsupported(filter: input.filterExpression, legacyFilter: input.queryFilter,
                               projection: input.projectionExpression, keyCondition: input.keyConditionExpression,
                               names: input.expressionAttributeNames, values: input.expressionAttributeValues)
         let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
@@ -32,13 +35,20 @@ enum ReadOperations {
         guard let conditions = input.keyConditions else {
             throw DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
         }
-        let keyCondition = try LegacyKeyConditions.spec(conditions,
-                                                        table: context.database.table(named: input.tableName))
+        let table = try context.database.table(named: input.tableName)
+        let keySchema = try input.indexName.map { name throws(DynamoError) in
+            let index = try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
+            return (index.partitionKey, index.sortKey)
+        } ?? (table.partitionKey, table.sortKey)
+        let keyCondition = try LegacyKeyConditions.spec(conditions, partitionKey: keySchema.0, sortKey: keySchema.1)
+        let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
+                                          index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
                                   projection: projection(input.attributesToGet))
-        let page = try context.database.query(table: input.tableName, keyCondition: keyCondition,
-                                               forward: input.scanIndexForward ?? true, options: options)
+        let page = try context.database.query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
+                                               forward: input.scanIndexForward ?? true, fetchTableItems: fetch,
+                                               options: options)
         return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
                       table: input.tableName)
     }
@@ -94,10 +104,32 @@ enum ReadOperations {
         }
     }
 
-    private static func refuseUnsupported(index: String?, filter: String?, legacyFilter: [String: Condition]?,
+    /// Whether an index read must return the table's full items: `Select=ALL_ATTRIBUTES`, or
+    /// named attributes the index does not project. A local index fetches them from the table;
+    /// a global index cannot.
+    static func fetchesTableItems(_ select: String?, attributesToGet: [String]?, index indexName: String?,
+                                  table reference: String, database: Database) throws -> Bool {
+        guard let indexName else { return false }
+        let table = try database.table(named: reference)
+        guard let index = table.index(named: indexName), index.projectionType != "ALL" else { return false }
+        let projected = Set(table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
+            + (index.nonKeyAttributes ?? []))
+        let wantsMore = select == "ALL_ATTRIBUTES"
+            || (attributesToGet.map { !Set($0).isSubset(of: projected) } ?? false)
+        guard wantsMore else { return false }
+        if index.isGlobal {
+            if select == "ALL_ATTRIBUTES" {
+                throw DynamoError.validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(index.name) because its projection type is not ALL")
+            }
+            return false
+        }
+        return true
+    }
+
+    private static func refuseUnsupported(filter: String?, legacyFilter: [String: Condition]?,
                                           projection: String?, keyCondition: String?,
                                           names: [String: String]?, values: [String: AttributeValue]?) throws {
-        let used = [("IndexName", index), ("FilterExpression", filter), ("ProjectionExpression", projection),
+        let used = [("FilterExpression", filter), ("ProjectionExpression", projection),
                     ("KeyConditionExpression", keyCondition)].filter { $0.1 != nil }.map(\.0)
             + (legacyFilter == nil ? [] : ["QueryFilter/ScanFilter"])
             + (names == nil ? [] : ["ExpressionAttributeNames"]) + (values == nil ? [] : ["ExpressionAttributeValues"])
@@ -132,20 +164,21 @@ enum ReadOperations {
 
 /// Query's legacy `KeyConditions`, turned into the engine's key condition.
 enum LegacyKeyConditions {
-    static func spec(_ conditions: [String: Condition], table: TableDefinition) throws -> KeyConditionSpec {
-        guard let partition = conditions[table.partitionKey.name] else {
-            throw DynamoError.validation("Query condition missed key schema element: \(table.partitionKey.name)")
+    static func spec(_ conditions: [String: Condition], partitionKey: KeyAttribute,
+                     sortKey: KeyAttribute?) throws -> KeyConditionSpec {
+        guard let partition = conditions[partitionKey.name] else {
+            throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
         }
         guard partition.comparisonOperator.rawValue == "EQ", let value = partition.attributeValueList?.first,
               partition.attributeValueList?.count == 1 else {
             throw DynamoError.validation("Query key condition not supported")
         }
-        var spec = KeyConditionSpec(partitionName: table.partitionKey.name, partitionValue: value)
-        let others = conditions.filter { $0.key != table.partitionKey.name }
+        var spec = KeyConditionSpec(partitionName: partitionKey.name, partitionValue: value)
+        let others = conditions.filter { $0.key != partitionKey.name }
         guard others.count <= 1 else { throw DynamoError.validation("Conditions can be of length 1 or 2 only") }
         guard let (name, condition) = others.first else { return spec }
-        guard name == table.sortKey?.name else {
-            throw DynamoError.validation("Query condition missed key schema element: \(table.sortKey?.name ?? name)")
+        guard name == sortKey?.name else {
+            throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? name)")
         }
         let values = condition.attributeValueList ?? []
         let operation = condition.comparisonOperator.rawValue

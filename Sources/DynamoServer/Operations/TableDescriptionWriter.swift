@@ -47,13 +47,15 @@ enum TableDescriptionWriter {
         if !definition.localIndexes.isEmpty {
             writer.writeKey("LocalSecondaryIndexes", first: false)
             writeArray(definition.localIndexes, to: &writer) { index, writer in
-                writeIndex(index, tableARN: arn, global: false, to: &writer)
+                writeIndex(index, tableARN: arn, global: false, statistics: table.indexStatistics[index.name],
+                           to: &writer)
             }
         }
         if !definition.globalIndexes.isEmpty {
             writer.writeKey("GlobalSecondaryIndexes", first: false)
             writeArray(definition.globalIndexes, to: &writer) { index, writer in
-                writeIndex(index, tableARN: arn, global: true, to: &writer)
+                writeIndex(index, tableARN: arn, global: true, statistics: table.indexStatistics[index.name],
+                           to: &writer)
             }
         }
         if let viewType = definition.streamViewType, let label = definition.streamLabel {
@@ -112,7 +114,7 @@ enum TableDescriptionWriter {
     }
 
     private static func writeIndex(_ index: IndexDefinition, tableARN: String, global: Bool,
-                                   to writer: inout JSONWriter) {
+                                   statistics: (itemCount: Int64, sizeBytes: Int64)?, to writer: inout JSONWriter) {
         writer.writeRaw(UInt8(ascii: "{"))
         writer.writeKey("IndexName", first: true)
         writer.write(string: index.name)
@@ -135,9 +137,9 @@ enum TableDescriptionWriter {
                             to: &writer)
         }
         writer.writeKey("IndexSizeBytes", first: false)
-        writer.write(0)
+        writer.write(statistics?.sizeBytes ?? 0)
         writer.writeKey("ItemCount", first: false)
-        writer.write(0)
+        writer.write(statistics?.itemCount ?? 0)
         writer.writeKey("IndexArn", first: false)
         writer.write(string: "\(tableARN)/index/\(index.name)")
         writer.writeRaw(UInt8(ascii: "}"))

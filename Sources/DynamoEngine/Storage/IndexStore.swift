@@ -1,0 +1,112 @@
+import DynamoAPI
+
+/// The SQLite side of one secondary index, maintained in the same transaction as its table.
+///
+/// ```
+/// index_<table>_<n>(hash INTEGER, pk BLOB, sk BLOB, tpk BLOB, tsk BLOB, size INTEGER, item BLOB,
+///                   PRIMARY KEY (hash, pk, sk, tpk, tsk)) WITHOUT ROWID
+/// ```
+/// `pk`/`sk` are the index key (an LSI's `pk` is the table's partition key), `tpk`/`tsk` the
+/// table key that makes an entry unique, `item` the projected item's wire JSON and `size` the
+/// full item's size (what a read of the index consumes). An item without every index key
+/// attribute has no entry: indexes are sparse, as in DynamoDB.
+struct IndexStore {
+    let table: TableDefinition
+    let index: IndexDefinition
+    let connection: SQLiteConnection
+
+    var name: String { Self.name(table: table, index: index) }
+
+    static func name(table: TableDefinition, index: IndexDefinition) -> String {
+        "index_\(table.storageID)_\(index.storageNumber)"
+    }
+
+    static func createSQL(table: TableDefinition, index: IndexDefinition) -> String {
+        """
+        CREATE TABLE \(name(table: table, index: index)) (
+            hash INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL,
+            tpk BLOB NOT NULL, tsk BLOB NOT NULL, size INTEGER NOT NULL, item BLOB NOT NULL,
+            PRIMARY KEY (hash, pk, sk, tpk, tsk)
+        ) WITHOUT ROWID
+        """
+    }
+
+    static func dropSQL(table: TableDefinition, index: IndexDefinition) -> String {
+        "DROP TABLE IF EXISTS \(name(table: table, index: index))"
+    }
+
+    /// The index key of an item, or `nil` when it lacks an index key attribute (sparse).
+    ///
+    /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.
+    func indexKey(of item: Item) throws(DynamoError) -> StoredKey? {
+        var encoded: [[UInt8]] = []
+        for attribute in index.keyAttributes {
+            guard let value = item[attribute.name] else { return nil }
+            guard attribute.type.matches(value), let bytes = KeyEncoding.encode(value) else {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(index.name)")
+            }
+            if bytes.isEmpty, attribute.type != .number {
+                let kind = attribute.type == .string ? "string" : "binary"
+                throw DynamoError.validation(
+                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(index.name), IndexKey: \(attribute.name)")
+            }
+            encoded.append(bytes)
+        }
+        return StoredKey(hash: KeyEncoding.partitionHash(encoded[0], type: index.partitionKey.type),
+                         partition: encoded[0], sort: encoded.count > 1 ? encoded[1] : [])
+    }
+
+    /// The attributes of `item` the index projects.
+    func project(_ item: Item) -> Item {
+        switch index.projectionType {
+        case "ALL":
+            return item
+        default:
+            var projected = Item()
+            for name in table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
+                + (index.nonKeyAttributes ?? []) {
+                projected[name] = item[name]
+            }
+            return projected
+        }
+    }
+
+    /// Replaces the entry of the item at `tableKey`: removes the old item's, adds the new one's.
+    func update(tableKey: StoredKey, old: Item?, new: Item?, newSize: Int) throws {
+        if let old, let oldKey = try indexKey(of: old) {
+            try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
+                .bind(.integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
+                      .blob(tableKey.partition), .blob(tableKey.sort))
+                .run()
+        }
+        if let new, let newKey = try indexKey(of: new) {
+            try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .bind(.integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
+                      .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(newSize)),
+                      .blob(Projection.encode(project(new))))
+                .run()
+        }
+    }
+
+    /// Entries and their total size, for DescribeTable.
+    func statistics() throws -> TableStatistics {
+        let statement = try connection.statement("SELECT count(*), coalesce(sum(size), 0) FROM \(name)")
+        _ = try statement.step()
+        return TableStatistics(itemCount: statement.int64(0), sizeBytes: statement.int64(1))
+    }
+}
+
+extension ItemStore {
+    /// Brings every index of the table in line with a write of `tableKey` (inside the write's
+    /// transaction). Only tables with indexes pay for decoding the items.
+    func updateIndexes(tableKey: StoredKey, oldJSON: [UInt8]?, newJSON: [UInt8]?, newSize: Int) throws {
+        guard !table.indexes.isEmpty else { return }
+        let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        let new = try newJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        for index in table.indexes {
+            try IndexStore(table: table, index: index, connection: connection)
+                .update(tableKey: tableKey, old: old, new: new, newSize: newSize)
+        }
+    }
+}

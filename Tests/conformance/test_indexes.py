@@ -1,0 +1,127 @@
+"""Local and global secondary indexes: maintenance on writes, sparse entries, reads, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from ddb_helpers import expect_error, unique_name, wait_until_active
+
+
+@pytest.fixture(scope="module")
+def indexed(ddb):
+    """Orders table: pk=customer (S), sk=order (N); LSI by status (S, KEYS_ONLY); GSI by sku (S) + qty (N), INCLUDE note."""
+    name = unique_name("idx")
+    ddb.create_table(
+        TableName=name,
+        AttributeDefinitions=[
+            {"AttributeName": "customer", "AttributeType": "S"},
+            {"AttributeName": "order", "AttributeType": "N"},
+            {"AttributeName": "status", "AttributeType": "S"},
+            {"AttributeName": "sku", "AttributeType": "S"},
+            {"AttributeName": "qty", "AttributeType": "N"},
+        ],
+        KeySchema=[{"AttributeName": "customer", "KeyType": "HASH"}, {"AttributeName": "order", "KeyType": "RANGE"}],
+        LocalSecondaryIndexes=[{
+            "IndexName": "by-status",
+            "KeySchema": [{"AttributeName": "customer", "KeyType": "HASH"}, {"AttributeName": "status", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+        }],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "by-sku",
+            "KeySchema": [{"AttributeName": "sku", "KeyType": "HASH"}, {"AttributeName": "qty", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["note"]},
+        }],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    wait_until_active(ddb, name)
+    rows = [
+        ("alice", 1, "open", "apple", 3, "first"),
+        ("alice", 2, "shipped", "pear", 1, "second"),
+        ("alice", 3, "open", "apple", 10, "third"),
+        ("bob", 1, "open", "apple", 7, "fourth"),
+        ("bob", 2, None, None, None, "sparse"),
+    ]
+    for customer, order, status, sku, qty, note in rows:
+        item = {"customer": {"S": customer}, "order": {"N": str(order)}, "note": {"S": note}, "secret": {"S": "x"}}
+        if status:
+            item["status"] = {"S": status}
+        if sku:
+            item["sku"] = {"S": sku}
+            item["qty"] = {"N": str(qty)}
+        ddb.put_item(TableName=name, Item=item)
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+def eq(name, value):
+    return {name: {"ComparisonOperator": "EQ", "AttributeValueList": [value]}}
+
+
+def test_gsi_query_orders_by_index_sort_key(ddb, indexed):
+    response = ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "apple"}))
+    assert [item["qty"]["N"] for item in response["Items"]] == ["3", "7", "10"]
+    # INCLUDE projection: keys of table and index, plus "note"; never "secret".
+    assert all(set(item) == {"customer", "order", "sku", "qty", "note"} for item in response["Items"])
+
+
+def test_gsi_is_sparse(ddb, indexed):
+    scanned = ddb.scan(TableName=indexed, IndexName="by-sku")
+    assert scanned["Count"] == 4
+    assert "sparse" not in [item["note"]["S"] for item in scanned["Items"]]
+
+
+def test_lsi_keys_only_and_fetch_of_all_attributes(ddb, indexed):
+    keys_only = ddb.query(TableName=indexed, IndexName="by-status",
+                          KeyConditions={**eq("customer", {"S": "alice"}),
+                                         "status": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "open"}]}})
+    assert [item["order"]["N"] for item in keys_only["Items"]] == ["1", "3"]
+    assert all(set(item) == {"customer", "order", "status"} for item in keys_only["Items"])
+    full = ddb.query(TableName=indexed, IndexName="by-status", Select="ALL_ATTRIBUTES",
+                     KeyConditions=eq("customer", {"S": "alice"}))
+    assert [item["status"]["S"] for item in full["Items"]] == ["open", "open", "shipped"]
+    assert all(item["secret"] == {"S": "x"} for item in full["Items"])
+
+
+def test_index_paging_returns_table_and_index_keys(ddb, indexed):
+    page = ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "apple"}), Limit=1)
+    assert set(page["LastEvaluatedKey"]) == {"customer", "order", "sku", "qty"}
+    rest = ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "apple"}),
+                     ExclusiveStartKey=page["LastEvaluatedKey"])
+    assert [item["qty"]["N"] for item in rest["Items"]] == ["7", "10"]
+
+
+def test_index_follows_updates_and_deletes(ddb, indexed):
+    key = {"customer": {"S": "carol"}, "order": {"N": "1"}}
+    ddb.put_item(TableName=indexed, Item={**key, "sku": {"S": "kiwi"}, "qty": {"N": "1"}})
+    ddb.update_item(TableName=indexed, Key=key, AttributeUpdates={"qty": {"Action": "PUT", "Value": {"N": "5"}}})
+    found = ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "kiwi"}))
+    assert [item["qty"]["N"] for item in found["Items"]] == ["5"]
+    ddb.delete_item(TableName=indexed, Key=key)
+    assert ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "kiwi"}))["Count"] == 0
+
+
+def test_index_key_of_wrong_type_is_rejected(ddb, indexed):
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: Type mismatch for Index Key qty Expected: N Actual: S IndexName: by-sku"):
+        ddb.put_item(TableName=indexed, Item={"customer": {"S": "dave"}, "order": {"N": "1"},
+                                              "sku": {"S": "fig"}, "qty": {"S": "many"}})
+    assert "Item" not in ddb.get_item(TableName=indexed, Key={"customer": {"S": "dave"}, "order": {"N": "1"}})
+
+
+def test_index_errors(ddb, indexed):
+    with expect_error("ValidationException", "The table does not have the specified index: nope"):
+        ddb.query(TableName=indexed, IndexName="nope", KeyConditions=eq("sku", {"S": "apple"}))
+    with expect_error("ValidationException", "Consistent reads are not supported on global secondary indexes"):
+        ddb.query(TableName=indexed, IndexName="by-sku", ConsistentRead=True, KeyConditions=eq("sku", {"S": "apple"}))
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index by-sku because its projection type is not ALL"):
+        ddb.query(TableName=indexed, IndexName="by-sku", Select="ALL_ATTRIBUTES", KeyConditions=eq("sku", {"S": "apple"}))
+
+
+def test_describe_table_counts_index_entries(ddb, indexed):
+    table = ddb.describe_table(TableName=indexed)["Table"]
+    gsi = table["GlobalSecondaryIndexes"][0]
+    lsi = table["LocalSecondaryIndexes"][0]
+    assert gsi["IndexStatus"] == "ACTIVE" and gsi["ItemCount"] == 4 and gsi["IndexSizeBytes"] > 0
+    assert lsi["ItemCount"] == 4
+    assert gsi["IndexArn"] == table["TableArn"] + "/index/by-sku"
