@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine",
+                "DynamoAPI", "DynamoEngine", "DynamoExpressions",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -9,11 +9,15 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String?
     /// For `ConditionalCheckFailedException` with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
     public var item: [String: AttributeValue]?
+    /// For `TransactionCanceledException`: one reason per action, in action order.
+    public var cancellationReasons: [CancellationReason]?
 
-    public init(_ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil) {
+    public init(_ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil,
+                cancellationReasons: [CancellationReason]? = nil) {
         self.code = code
         self.message = message
         self.item = item
+        self.cancellationReasons = cancellationReasons
     }
 
     public var description: String {
@@ -51,6 +55,15 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
         if let item {
             writer.writeKey("Item", first: false)
             AttributeValue.encode(item: item, to: &writer)
+        }
+        if let cancellationReasons {
+            writer.writeKey("CancellationReasons", first: false)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, reason) in cancellationReasons.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                reason.encode(to: &writer)
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
         }
         writer.writeRaw(UInt8(ascii: "}"))
     }

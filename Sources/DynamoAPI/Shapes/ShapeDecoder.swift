@@ -20,6 +20,8 @@ public struct ShapeDecoder: Sendable {
     var requiredParameterMessage: String?
     /// The first `ValidationException` of an attribute value, reported after the violations.
     var valueError: DynamoError?
+    /// The map key under which ``valueError`` was found, if it was in a map.
+    var valueErrorKey: String?
 
     init(validating: Bool) {
         self.validating = validating
@@ -61,7 +63,13 @@ public struct ShapeDecoder: Sendable {
         guard let json else { return nil }
         if case .null = json { return nil }
         let mark = violations.count
+        let clean = valueError == nil
         let value = T.decodeValue(json, position: .member, decoder: &self)
+        if clean, let error = valueError, name == "expressionAttributeValues", let key = valueErrorKey {
+            // DynamoDB names the placeholder whose value is invalid.
+            valueError = .validation(
+                "ExpressionAttributeValues contains invalid value: \(error.message ?? "") for key \(key)")
+        }
         if validating, rules != nil || element != nil || key != nil || T.self is any ShapeEnum.Type {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
         }

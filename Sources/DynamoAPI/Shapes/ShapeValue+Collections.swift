@@ -66,7 +66,14 @@ extension Dictionary: ShapeValue where Key == String, Value: ShapeValue {
         // Attribute values never hold constraint violations, so the common maps (items, keys,
         // expression values) keep the JSON object's hash table instead of rebuilding one.
         if Value.self == AttributeValue.self, !members.values.contains(where: { if case .null = $0 { true } else { false } }) {
-            return members.mapValues { Value.decodeValue($0, position: .element, decoder: &decoder) }
+            return members.mapValues { json in
+                let clean = decoder.valueError == nil
+                let value = Value.decodeValue(json, position: .element, decoder: &decoder)
+                if clean, decoder.valueError != nil {
+                    decoder.valueErrorKey = members.first { $0.value == json }?.key
+                }
+                return value
+            }
         }
         var map = [String: Value](minimumCapacity: members.count)
         var groups: [(key: String, range: Range<Int>)] = []

@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoExpressions
 import Foundation
 import Synchronization
 
@@ -16,17 +17,25 @@ package struct ItemWriteResult: Sendable {
     package var newItem: Item?
     /// Write capacity units consumed.
     package var capacityUnits: Double
+    /// The `Attributes` the response carries for the request's `ReturnValues`.
+    package var returnedAttributes: Item?
+
+    package init(oldItem: Item?, newItem: Item?, capacityUnits: Double, returnedAttributes: Item? = nil) {
+        self.oldItem = oldItem
+        self.newItem = newItem
+        self.capacityUnits = capacityUnits
+        self.returnedAttributes = returnedAttributes
+    }
 }
 
 extension Database {
     // MARK: GetItem
 
-    /// Reads one item by its full key.
+    /// Reads one item by its full key, projected by ProjectionExpression or AttributesToGet.
     package func getItem(_ input: GetItemInput) throws -> ItemReadResult {
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
-        try ExpressionSupport.rejectUnsupported(projection: input.projectionExpression,
-                                                names: input.expressionAttributeNames, values: nil)
-        if let attributesToGet = input.attributesToGet { try Projection.checkUnique(attributesToGet) }
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
         let found = try read { connection in try ItemStore(table: table, connection: connection).get(key) }
         let consistent = input.consistentRead ?? false
@@ -34,22 +43,22 @@ extension Database {
             return ItemReadResult(json: nil, capacityUnits: Capacity.readUnits(size: 0, consistent: consistent))
         }
         var json = found.json
-        if let attributesToGet = input.attributesToGet {
+        if let projection = compiled.projection {
             let item = try AttributeValue.decodeItem(JSONValue(parsing: found.json))
-            json = Projection.encode(Projection.apply(attributesToGet, to: item))
+            json = Projection.encode(projection.apply(to: item))
         }
         return ItemReadResult(json: json, capacityUnits: Capacity.readUnits(size: found.size, consistent: consistent))
     }
 
     // MARK: PutItem
 
-    /// Creates or replaces one item.
+    /// Creates or replaces one item, if its ConditionExpression (or `Expected`) holds for the
+    /// stored item.
     package func putItem(_ input: PutItemInput) throws -> ItemWriteResult {
-        let table = try table(named: input.tableName)
         try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
-        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
-                                                names: input.expressionAttributeNames,
-                                                values: input.expressionAttributeValues)
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let table = try table(named: input.tableName)
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(forItem: input.item)
         let size = ItemSize.of(input.item)
         if size > ItemSize.maximum {
@@ -57,66 +66,86 @@ extension Database {
         }
         let json = Projection.encode(input.item)
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
+        let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
             let store = ItemStore(table: table, connection: state.connection)
             let old = try store.get(key)
+            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
+            try check.verify(oldItem)
             try store.put(key, json: json, size: size)
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
-            let oldItem = try wantsOld ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
-            return ItemWriteResult(oldItem: oldItem, newItem: input.item,
-                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)))
+            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item,
+                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)),
+                                   returnedAttributes: wantsOld ? oldItem : nil)
         }
     }
 
     // MARK: DeleteItem
 
-    /// Deletes one item by its full key (no error if it does not exist).
+    /// Deletes one item by its full key (no error if it does not exist), if its
+    /// ConditionExpression (or `Expected`) holds for the stored item.
     package func deleteItem(_ input: DeleteItemInput) throws -> ItemWriteResult {
-        let table = try table(named: input.tableName)
         try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
-        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
-                                                names: input.expressionAttributeNames,
-                                                values: input.expressionAttributeValues)
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let table = try table(named: input.tableName)
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
+        let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
+        let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
             let store = ItemStore(table: table, connection: state.connection)
-            guard let old = try store.get(key) else {
+            let old = try store.get(key)
+            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
+            try check.verify(oldItem)
+            guard let old else {
                 return ItemWriteResult(oldItem: nil, newItem: nil, capacityUnits: Capacity.writeUnits(size: 0))
             }
             try store.delete(key)
             try updateStatistics(&state, table: table, store: store, removed: old.size, added: nil)
-            let oldItem = input.returnValues?.rawValue == "ALL_OLD"
-                ? try AttributeValue.decodeItem(JSONValue(parsing: old.json)) : nil
-            return ItemWriteResult(oldItem: oldItem, newItem: nil, capacityUnits: Capacity.writeUnits(size: old.size))
+            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil,
+                                   capacityUnits: Capacity.writeUnits(size: old.size),
+                                   returnedAttributes: wantsOld ? oldItem : nil)
         }
     }
 
     // MARK: UpdateItem
 
-    /// Edits one item's attributes, creating the item if it does not exist.
+    /// Edits one item's attributes with an UpdateExpression (or `AttributeUpdates`), creating the
+    /// item if it does not exist, if its ConditionExpression (or `Expected`) holds.
     package func updateItem(_ input: UpdateItemInput) throws -> ItemWriteResult {
+        let returnValues = input.returnValues?.rawValue ?? "NONE"
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
-        try ReturnValuesRule.check(input.returnValues?.rawValue,
-                                   allowed: ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"])
-        try ExpressionSupport.rejectUnsupported(condition: input.conditionExpression, expected: input.expected,
-                                                names: input.expressionAttributeNames,
-                                                values: input.expressionAttributeValues,
-                                                update: input.updateExpression)
-        let updates = try LegacyUpdates(input.attributeUpdates ?? [:], table: table)
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
+        let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
             let store = ItemStore(table: table, connection: state.connection)
             let old = try store.get(key)
             let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
-            let newItem = try updates.apply(to: oldItem ?? input.key)
+            try check.verify(oldItem)
+            if oldItem == nil, compiled.update?.onlyRemoves == true {
+                // Removing from an item that does not exist creates nothing.
+                return ItemWriteResult(oldItem: nil, newItem: nil, capacityUnits: Capacity.writeUnits(size: 0))
+            }
+            let newItem = try compiled.update?.apply(to: oldItem ?? input.key) ?? (oldItem ?? input.key)
             let size = ItemSize.of(newItem)
             if size > ItemSize.maximum {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
             try store.put(key, json: Projection.encode(newItem), size: size)
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
+            let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
+            let returned: Item? = switch returnValues {
+            case "ALL_OLD": oldItem
+            case "ALL_NEW": newItem
+            case "UPDATED_OLD": oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
+            case "UPDATED_NEW": touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
+            default: nil
+            }
             return ItemWriteResult(oldItem: oldItem, newItem: newItem,
-                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)))
+                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)),
+                                   returnedAttributes: returned)
         }
     }
 

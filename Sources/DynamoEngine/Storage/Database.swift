@@ -20,6 +20,8 @@ package final class Database: Sendable {
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
     private let idleReaders: Mutex<[SQLiteConnection]>
+    /// TransactWriteItems tokens seen in the last ten minutes.
+    let idempotency = IdempotencyTokens()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {

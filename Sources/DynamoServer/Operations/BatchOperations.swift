@@ -47,20 +47,6 @@ enum BatchOperations {
     private static func writeCapacities(_ mode: String?, _ units: [String: Double], to writer: inout JSONWriter) {
         guard let mode, mode == "TOTAL" || mode == "INDEXES" else { return }
         writer.writeKey("ConsumedCapacity", first: false)
-        TableDescriptionWriter.writeArray(units.sorted(by: { $0.key < $1.key }), to: &writer) { entry, writer in
-            writer.writeRaw(UInt8(ascii: "{"))
-            writer.writeKey("TableName", first: true)
-            writer.write(string: entry.key)
-            writer.writeKey("CapacityUnits", first: false)
-            writer.write(numberText: ItemOperations.capacityText(entry.value))
-            if mode == "INDEXES" {
-                writer.writeKey("Table", first: false)
-                writer.writeRaw(UInt8(ascii: "{"))
-                writer.writeKey("CapacityUnits", first: true)
-                writer.write(numberText: ItemOperations.capacityText(entry.value))
-                writer.writeRaw(UInt8(ascii: "}"))
-            }
-            writer.writeRaw(UInt8(ascii: "}"))
-        }
+        TransactionOperations.writeCapacities(units, mode: mode, to: &writer)
     }
 }

@@ -27,6 +27,8 @@ package final class EngineDispatcher: DynamoDispatcher {
         "DeleteItem": ItemOperations.deleteItem,
         "UpdateItem": ItemOperations.updateItem,
         "BatchGetItem": BatchOperations.batchGetItem,
+        "TransactWriteItems": TransactionOperations.transactWriteItems,
+        "TransactGetItems": TransactionOperations.transactGetItems,
         "Query": ReadOperations.query,
         "Scan": ReadOperations.scan,
         "BatchWriteItem": BatchOperations.batchWriteItem,

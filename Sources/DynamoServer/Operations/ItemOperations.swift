@@ -37,16 +37,7 @@ enum ItemOperations {
     static let updateItem: EngineDispatcher.Operation = { body, context in
         let input = try UpdateItemInput.decodeRequest(body)
         let result = try context.database.updateItem(input)
-        let touched = Set((input.attributeUpdates ?? [:]).keys)
-        let attributes: Item?
-        switch input.returnValues?.rawValue ?? "NONE" {
-        case "ALL_OLD": attributes = result.oldItem
-        case "ALL_NEW": attributes = result.newItem
-        case "UPDATED_OLD": attributes = result.oldItem?.filter { touched.contains($0.key) }
-        case "UPDATED_NEW": attributes = result.newItem?.filter { touched.contains($0.key) }
-        default: attributes = nil
-        }
-        return render(result, attributes: attributes, capacity: input.returnConsumedCapacity?.rawValue,
+        return render(result, attributes: result.returnedAttributes, capacity: input.returnConsumedCapacity?.rawValue,
                       table: input.tableName)
     }
 

@@ -1,16 +1,18 @@
 import DynamoAPI
 import DynamoEngine
+import DynamoExpressions
 
 /// Query and Scan: decode, check DynamoDB's request rules, read a page, render.
 ///
-/// Expressions (KeyConditionExpression, FilterExpression, ProjectionExpression) and secondary
-/// indexes plug in here as they land; until then such requests are refused by name.
+/// Expressions and their legacy forms (KeyConditions, QueryFilter/ScanFilter, AttributesToGet)
+/// are compiled once per request by `ExpressionCompiler`; the engine receives the filter and the
+/// projection as closures.
 enum ReadOperations {
     static let scan: EngineDispatcher.Operation = { body, context in
         let input = try ScanInput.decodeRequest(body)
-        try refuseUnsupported(filter: input.filterExpression, legacyFilter: input.scanFilter,
-                              projection: input.projectionExpression, keyCondition: nil,
-                              names: input.expressionAttributeNames, values: input.expressionAttributeValues)
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let table = try context.database.table(named: input.tableName)
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                         projection: input.projectionExpression, index: input.indexName)
         let segment = try checkSegments(segment: input.segment, total: input.totalSegments)
@@ -18,7 +20,7 @@ enum ReadOperations {
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  projection: projection(input.attributesToGet))
+                                  filter: filter(compiled.filter), projection: projection(compiled.projection))
         let page = try context.database.scan(table: input.tableName, index: input.indexName, segment: segment,
                                              fetchTableItems: fetch, options: options)
         return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
@@ -27,25 +29,27 @@ enum ReadOperations {
 
     static let query: EngineDispatcher.Operation = { body, context in
         let input = try QueryInput.decodeRequest(body)
-        try refuseUnsupported(filter: input.filterExpression, legacyFilter: input.queryFilter,
-                              projection: input.projectionExpression, keyCondition: input.keyConditionExpression,
-                              names: input.expressionAttributeNames, values: input.expressionAttributeValues)
-        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
-                                        projection: input.projectionExpression, index: input.indexName)
-        guard let conditions = input.keyConditions else {
+        if input.keyConditions == nil && input.keyConditionExpression == nil {
             throw DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
         }
+        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try context.database.table(named: input.tableName)
+        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
+        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
+                                        projection: input.projectionExpression, index: input.indexName)
         let keySchema = try input.indexName.map { name throws(DynamoError) in
             let index = try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
             return (index.partitionKey, index.sortKey)
         } ?? (table.partitionKey, table.sortKey)
-        let keyCondition = try LegacyKeyConditions.spec(conditions, partitionKey: keySchema.0, sortKey: keySchema.1)
+        guard let written = compiled.keyCondition else {
+            throw DynamoError.validation("Query condition missed key schema element: \(keySchema.0.name)")
+        }
+        let keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
         let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  projection: projection(input.attributesToGet))
+                                  filter: filter(compiled.filter), projection: projection(compiled.projection))
         let page = try context.database.query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
                                                forward: input.scanIndexForward ?? true, fetchTableItems: fetch,
                                                options: options)
@@ -53,13 +57,14 @@ enum ReadOperations {
                       table: input.tableName)
     }
 
-    private static func projection(_ attributesToGet: [String]?) -> (@Sendable (Item) -> Item)? {
-        guard let names = attributesToGet else { return nil }
-        return { item in
-            var projected = Item(minimumCapacity: names.count)
-            for name in names { projected[name] = item[name] }
-            return projected
-        }
+    private static func projection(_ plan: ProjectionPlan?) -> (@Sendable (Item) -> Item)? {
+        guard let plan else { return nil }
+        return { @Sendable (item: Item) -> Item in plan.apply(to: item) }
+    }
+
+    private static func filter(_ predicate: DynamoExpressions.Predicate?) -> (@Sendable (Item) -> Bool)? {
+        guard let predicate else { return nil }
+        return { @Sendable (item: Item) -> Bool in predicate.evaluate(item) }
     }
 
     /// DynamoDB's rules between `Select` and the projection parameters; `true` for COUNT.
@@ -126,18 +131,6 @@ enum ReadOperations {
         return true
     }
 
-    private static func refuseUnsupported(filter: String?, legacyFilter: [String: Condition]?,
-                                          projection: String?, keyCondition: String?,
-                                          names: [String: String]?, values: [String: AttributeValue]?) throws {
-        let used = [("FilterExpression", filter), ("ProjectionExpression", projection),
-                    ("KeyConditionExpression", keyCondition)].filter { $0.1 != nil }.map(\.0)
-            + (legacyFilter == nil ? [] : ["QueryFilter/ScanFilter"])
-            + (names == nil ? [] : ["ExpressionAttributeNames"]) + (values == nil ? [] : ["ExpressionAttributeValues"])
-        if !used.isEmpty {
-            throw DynamoError.validation("\(used.joined(separator: ", ")) is not supported by this server yet")
-        }
-    }
-
     /// `{"Items": […], "Count": n, "ScannedCount": n, "LastEvaluatedKey": {…}, "ConsumedCapacity": {…}}`.
     static func render(_ page: ReadPage, countOnly: Bool, capacity: String?, table: String) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: page.items.reduce(128) { $0 + $1.count + 1 })
@@ -162,42 +155,32 @@ enum ReadOperations {
     }
 }
 
-/// Query's legacy `KeyConditions`, turned into the engine's key condition.
-enum LegacyKeyConditions {
-    static func spec(_ conditions: [String: Condition], partitionKey: KeyAttribute,
+/// A key condition as written (KeyConditionExpression or `KeyConditions`), matched to the key
+/// schema of the table or index being queried.
+enum KeyConditionBinding {
+    static func spec(_ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
                      sortKey: KeyAttribute?) throws -> KeyConditionSpec {
-        guard let partition = conditions[partitionKey.name] else {
+        guard let partition = terms.first(where: { $0.attribute == partitionKey.name }) else {
             throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
         }
-        guard partition.comparisonOperator.rawValue == "EQ", let value = partition.attributeValueList?.first,
-              partition.attributeValueList?.count == 1 else {
+        guard case .equal(let value) = partition.comparison else {
             throw DynamoError.validation("Query key condition not supported")
         }
         var spec = KeyConditionSpec(partitionName: partitionKey.name, partitionValue: value)
-        let others = conditions.filter { $0.key != partitionKey.name }
-        guard others.count <= 1 else { throw DynamoError.validation("Conditions can be of length 1 or 2 only") }
-        guard let (name, condition) = others.first else { return spec }
-        guard name == sortKey?.name else {
-            throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? name)")
+        let others = terms.filter { $0.attribute != partitionKey.name }
+        guard let other = others.first else { return spec }
+        guard let sortKey, other.attribute == sortKey.name, others.count == 1 else {
+            throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? other.attribute)")
         }
-        let values = condition.attributeValueList ?? []
-        let operation = condition.comparisonOperator.rawValue
-        let expected = operation == "BETWEEN" ? 2 : 1
-        guard values.count == expected else {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Invalid number of argument(s) for the \(operation) ComparisonOperator")
-        }
-        spec.sortName = name
-        switch operation {
-        case "EQ": spec.sortCondition = .equal(values[0])
-        case "LT": spec.sortCondition = .less(values[0])
-        case "LE": spec.sortCondition = .lessOrEqual(values[0])
-        case "GT": spec.sortCondition = .greater(values[0])
-        case "GE": spec.sortCondition = .greaterOrEqual(values[0])
-        case "BEGINS_WITH": spec.sortCondition = .beginsWith(values[0])
-        case "BETWEEN": spec.sortCondition = .between(values[0], values[1])
-        default:
-            throw DynamoError.validation("Attempted conditional constraint is not an indexable operation")
+        spec.sortName = sortKey.name
+        spec.sortCondition = switch other.comparison {
+        case .equal(let value): .equal(value)
+        case .less(let value): .less(value)
+        case .lessOrEqual(let value): .lessOrEqual(value)
+        case .greater(let value): .greater(value)
+        case .greaterOrEqual(let value): .greaterOrEqual(value)
+        case .between(let low, let high): .between(low, high)
+        case .beginsWith(let prefix): .beginsWith(prefix)
         }
         return spec
     }

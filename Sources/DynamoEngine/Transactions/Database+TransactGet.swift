@@ -1,0 +1,46 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// What TransactGetItems read: one entry per Get, `nil` where the item does not exist.
+package struct TransactGetResult: Sendable {
+    package var items: [[UInt8]?]
+    package var capacityUnits: [String: Double]
+}
+
+extension Database {
+    /// Reads up to 100 items, each from any table, in one snapshot.
+    package func transactGetItems(_ input: TransactGetItemsInput) throws -> TransactGetResult {
+        if input.transactItems.count > Self.maximumTransactionActions {
+            throw DynamoError.validation("Member must have length less than or equal to 100")
+        }
+        var planned: [(table: TableDefinition, name: String, key: StoredKey, projection: ProjectionPlan?)] = []
+        for entry in input.transactItems {
+            let get = entry.get
+            var expressions = ExpressionInput(.getItem)
+            expressions.projectionExpression = get.projectionExpression
+            expressions.names = get.expressionAttributeNames
+            let compiled = try ExpressionCompiler.compile(expressions)
+            let table = try table(named: get.tableName)
+            planned.append((table, get.tableName, try table.storedKey(fromKey: get.key), compiled.projection))
+        }
+        return try read { connection in
+            try connection.readTransaction {
+                var result = TransactGetResult(items: [], capacityUnits: [:])
+                for read in planned {
+                    let found = try ItemStore(table: read.table, connection: connection).get(read.key)
+                    result.capacityUnits[read.name, default: 0] +=
+                        Capacity.readUnits(size: found?.size ?? 0, consistent: true) * 2
+                    guard var json = found?.json else {
+                        result.items.append(nil)
+                        continue
+                    }
+                    if let projection = read.projection {
+                        json = Projection.encode(projection.apply(to: try AttributeValue.decodeItem(JSONValue(parsing: json))))
+                    }
+                    result.items.append(json)
+                }
+                return result
+            }
+        }
+    }
+}

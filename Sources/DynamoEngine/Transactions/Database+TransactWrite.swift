@@ -1,0 +1,207 @@
+import DynamoAPI
+import DynamoExpressions
+
+
+/// What a committed TransactWriteItems did.
+package struct TransactWriteResult: Sendable {
+    /// Write capacity units per table (transactional writes cost twice the plain units).
+    package var capacityUnits: [String: Double]
+}
+
+/// One action of a transaction, checked and compiled before anything is read.
+private struct PlannedAction {
+    enum Kind {
+        case check
+        case put(json: [UInt8], size: Int, item: Item)
+        case delete
+        case update(UpdatePlan?, keyItem: Item)
+    }
+
+    var table: TableDefinition
+    var requestedName: String
+    var key: StoredKey
+    var kind: Kind
+    var condition: DynamoExpressions.Predicate?
+    var returnsItemOnFailure: Bool
+}
+
+extension Database {
+    /// The most actions one transaction may hold.
+    static let maximumTransactionActions = 100
+
+    /// Applies up to 100 actions over any tables all or nothing, in one SQLite transaction.
+    ///
+    /// Every action is validated and its expressions compiled first (a bad request is a plain
+    /// `ValidationException`); then, under the writer's lock, every condition is checked against
+    /// the stored items, and if any fails nothing is written and the call throws
+    /// `TransactionCanceledException` with one reason per action, in order.
+    package func transactWriteItems(_ input: TransactWriteItemsInput, now: Double) throws -> TransactWriteResult {
+        if let token = input.clientRequestToken {
+            // The actions identify the request; asking for capacity or metrics does not change it.
+            var identity = JSONWriter()
+            for item in input.transactItems { item.encode(to: &identity) }
+            return try idempotency.run(token: token, request: identity.bytes, now: now) {
+                try applyTransaction(input)
+            }
+        }
+        return try applyTransaction(input)
+    }
+
+    private func applyTransaction(_ input: TransactWriteItemsInput) throws -> TransactWriteResult {
+        let actions = try plan(input.transactItems)
+        return try write { state in
+            var reasons: [CancellationReason] = []
+            var olds: [(json: [UInt8], size: Int)?] = []
+            var oldItems: [Item?] = []
+            var failed = false
+            for action in actions {
+                let store = ItemStore(table: action.table, connection: state.connection)
+                let old = try store.get(action.key)
+                let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
+                olds.append(old)
+                oldItems.append(oldItem)
+                if let condition = action.condition, !condition.evaluate(oldItem ?? [:]) {
+                    failed = true
+                    reasons.append(CancellationReason(item: action.returnsItemOnFailure ? oldItem : nil,
+                                                      code: "ConditionalCheckFailed",
+                                                      message: "The conditional request failed"))
+                } else {
+                    reasons.append(CancellationReason(code: "None"))
+                }
+            }
+            // Updates that cannot apply (a type error found only against the stored item) cancel too.
+            var newItems: [Item?] = Array(repeating: nil, count: actions.count)
+            if !failed {
+                for (position, action) in actions.enumerated() {
+                    guard case .update(let plan, let keyItem) = action.kind else { continue }
+                    do {
+                        let base = oldItems[position] ?? keyItem
+                        let updated = try plan?.apply(to: base) ?? base
+                        if ItemSize.of(updated) > ItemSize.maximum {
+                            throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
+                        }
+                        newItems[position] = updated
+                    } catch let error as DynamoError {
+                        failed = true
+                        reasons[position] = CancellationReason(code: "ValidationError", message: error.message)
+                    }
+                }
+            }
+            if failed {
+                let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
+                throw DynamoError(.transactionCanceled,
+                                  "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
+                                  cancellationReasons: reasons)
+            }
+            var capacity: [String: Double] = [:]
+            for (position, action) in actions.enumerated() {
+                let store = ItemStore(table: action.table, connection: state.connection)
+                let old = olds[position]
+                var written = 0
+                switch action.kind {
+                case .check:
+                    break
+                case .put(let json, let size, _):
+                    try store.put(action.key, json: json, size: size)
+                    try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
+                    written = size
+                case .delete:
+                    if old != nil {
+                        try store.delete(action.key)
+                        try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: nil)
+                    }
+                case .update:
+                    let item = newItems[position]!
+                    let size = ItemSize.of(item)
+                    try store.put(action.key, json: Projection.encode(item), size: size)
+                    try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
+                    written = size
+                }
+                let units: Double
+                if case .check = action.kind {
+                    units = Capacity.readUnits(size: old?.size ?? 0, consistent: true) * 2
+                } else {
+                    units = Capacity.writeUnits(size: max(written, old?.size ?? 0)) * 2
+                }
+                capacity[action.requestedName, default: 0] += units
+            }
+            return TransactWriteResult(capacityUnits: capacity)
+        }
+    }
+
+    /// Validates every action and compiles its expressions, in request order.
+    private func plan(_ items: [TransactWriteItem]) throws -> [PlannedAction] {
+        if items.count > Self.maximumTransactionActions {
+            throw DynamoError.validation("Member must have length less than or equal to 100")
+        }
+        var actions: [PlannedAction] = []
+        var seen = Set<String>()
+        for item in items {
+            let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
+            guard present.filter({ $0 }).count == 1 else {
+                throw DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
+            }
+            let action: PlannedAction
+            if let check = item.conditionCheck {
+                var expressions = ExpressionInput(.putItem)
+                expressions.conditionExpression = check.conditionExpression
+                expressions.names = check.expressionAttributeNames
+                expressions.values = check.expressionAttributeValues
+                let compiled = try ExpressionCompiler.compile(expressions)
+                let table = try table(named: check.tableName)
+                action = PlannedAction(table: table, requestedName: check.tableName,
+                                       key: try table.storedKey(fromKey: check.key), kind: .check,
+                                       condition: compiled.condition,
+                                       returnsItemOnFailure: check.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+            } else if let put = item.put {
+                var expressions = ExpressionInput(.putItem)
+                expressions.conditionExpression = put.conditionExpression
+                expressions.names = put.expressionAttributeNames
+                expressions.values = put.expressionAttributeValues
+                let compiled = try ExpressionCompiler.compile(expressions)
+                let table = try table(named: put.tableName)
+                let key = try table.storedKey(forItem: put.item)
+                let size = ItemSize.of(put.item)
+                if size > ItemSize.maximum {
+                    throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                }
+                action = PlannedAction(table: table, requestedName: put.tableName, key: key,
+                                       kind: .put(json: Projection.encode(put.item), size: size, item: put.item),
+                                       condition: compiled.condition,
+                                       returnsItemOnFailure: put.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+            } else if let delete = item.delete {
+                var expressions = ExpressionInput(.deleteItem)
+                expressions.conditionExpression = delete.conditionExpression
+                expressions.names = delete.expressionAttributeNames
+                expressions.values = delete.expressionAttributeValues
+                let compiled = try ExpressionCompiler.compile(expressions)
+                let table = try table(named: delete.tableName)
+                action = PlannedAction(table: table, requestedName: delete.tableName,
+                                       key: try table.storedKey(fromKey: delete.key), kind: .delete,
+                                       condition: compiled.condition,
+                                       returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+            } else {
+                let update = item.update!
+                var expressions = ExpressionInput(.updateItem)
+                expressions.updateExpression = update.updateExpression
+                expressions.conditionExpression = update.conditionExpression
+                expressions.names = update.expressionAttributeNames
+                expressions.values = update.expressionAttributeValues
+                let compiled = try ExpressionCompiler.compile(expressions)
+                let table = try table(named: update.tableName)
+                try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
+                action = PlannedAction(table: table, requestedName: update.tableName,
+                                       key: try table.storedKey(fromKey: update.key),
+                                       kind: .update(compiled.update, keyItem: update.key),
+                                       condition: compiled.condition,
+                                       returnsItemOnFailure: update.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+            }
+            let identity = "\(action.table.storageID)/\(action.key.partition)/\(action.key.sort)"
+            guard seen.insert(identity).inserted else {
+                throw DynamoError.validation("Transaction request cannot include multiple operations on one item")
+            }
+            actions.append(action)
+        }
+        return actions
+    }
+}

@@ -1,0 +1,73 @@
+import DynamoAPI
+
+/// A request's expressions and legacy parameters, validated and compiled.
+///
+/// Each member is `nil` when the request had neither the expression nor its legacy counterpart.
+public struct CompiledExpressions: Sendable {
+    /// ConditionExpression or `Expected`: the write happens only if it holds for the stored item.
+    public var condition: Predicate?
+    /// UpdateExpression or `AttributeUpdates`.
+    public var update: UpdatePlan?
+    /// ProjectionExpression or `AttributesToGet`.
+    public var projection: ProjectionPlan?
+    /// FilterExpression, `QueryFilter` or `ScanFilter`.
+    public var filter: Predicate?
+    /// KeyConditionExpression or `KeyConditions`, to be bound to a key schema.
+    public var keyCondition: KeyCondition?
+    /// The KeyConditionExpression as a predicate, before it is turned into ``keyCondition``.
+    var keyConditionPredicate: Predicate?
+
+    public init() {}
+
+    /// Checks the expressions against the table's key attributes: an update may not write them,
+    /// and a condition, filter or projection may not look inside them.
+    ///
+    /// - Throws: `ValidationException` "One or more parameter values were invalid: Cannot update
+    ///   attribute pk. This attribute is part of the key", or "Key attributes must be scalars;
+    ///   list random access '[]' and map lookup '.' are not allowed: Key: pk".
+    public func checkKeyAttributes(_ keys: [String]) throws(DynamoError) {
+        for predicate in [condition, filter].compactMap({ $0 }) {
+            for path in predicate.paths where path.elements.count > 1 && keys.contains(path.attribute) {
+                throw Self.scalarKey(path.attribute)
+            }
+        }
+        for path in projection?.paths ?? [] where path.elements.count > 1 && keys.contains(path.attribute) {
+            throw Self.scalarKey(path.attribute)
+        }
+        for action in update?.actions ?? [] where keys.contains(action.path.attribute) {
+            throw .validation(
+                "One or more parameter values were invalid: Cannot update attribute \(action.path.attribute). This attribute is part of the key")
+        }
+    }
+
+    private static func scalarKey(_ name: String) -> DynamoError {
+        .validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: \(name)")
+    }
+}
+
+extension Predicate {
+    /// Every document path the predicate reads.
+    var paths: [DocumentPath] {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): a.paths + b.paths
+        case .not(let a): a.paths
+        case .compare(_, let a, let b), .beginsWith(let a, let b), .contains(let a, let b): a.paths + b.paths
+        case .between(let a, let b, let c): a.paths + b.paths + c.paths
+        case .isIn(let a, let list): a.paths + list.flatMap(\.paths)
+        case .exists(let path), .notExists(let path): [path]
+        case .hasType(let operand, _): operand.paths
+        }
+    }
+}
+
+extension Operand {
+    var paths: [DocumentPath] {
+        switch self {
+        case .path(let path): [path]
+        case .value: []
+        case .size(let inner): inner.paths
+        case .ifNotExists(let path, let inner): [path] + inner.paths
+        case .listAppend(let a, let b), .add(let a, let b), .subtract(let a, let b): a.paths + b.paths
+        }
+    }
+}

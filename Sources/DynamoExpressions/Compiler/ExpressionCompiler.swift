@@ -1,0 +1,158 @@
+import DynamoAPI
+
+/// The one entry point of a request's expressions: validates every expression and legacy
+/// parameter of the request together, in DynamoDB's order and with its messages, and compiles
+/// them.
+///
+/// Order of checks: expression and legacy parameters mixed; names or values without an
+/// expression; the two maps (empty, invalid keys); the legacy parameters; then each expression
+/// (empty, size, syntax, static checks, placeholders and operand types) in the order DynamoDB
+/// reads them; finally placeholders left unused by all of them. Parsing is cached by text.
+public enum ExpressionCompiler {
+    /// DynamoDB's limit on an expression's length, in UTF-8 bytes.
+    public static let maximumExpressionSize = 4096
+    /// DynamoDB's limit on a placeholder's length, in UTF-8 bytes.
+    public static let maximumPlaceholderSize = 255
+
+    /// Validates and compiles a request's expressions.
+    ///
+    /// - Throws: `DynamoError` `ValidationException` with DynamoDB's message, e.g. "Invalid
+    ///   ConditionExpression: Syntax error; token: \"=\", near: \"a = = b\"" or "Value provided
+    ///   in ExpressionAttributeValues unused in expressions: keys: {:x}".
+    ///
+    /// ```swift
+    /// var input = ExpressionInput(.updateItem)
+    /// input.updateExpression = "SET n = n + :one"
+    /// input.values = [":one": .n(DynamoNumber(1))]
+    /// let update = try ExpressionCompiler.compile(input).update!
+    /// try update.apply(to: ["pk": .s("k"), "n": .n(DynamoNumber(1))])   // n == 2
+    /// ```
+    public static func compile(_ input: ExpressionInput) throws(DynamoError) -> CompiledExpressions {
+        try checkParameters(input)
+        if input.conditionalOperator != nil {
+            let counts = [input.expected?.count, input.queryFilter?.count, input.scanFilter?.count].compactMap { $0 }
+            if counts.contains(where: { $0 <= 1 }) {
+                throw .validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+            }
+        }
+        var compiled = CompiledExpressions()
+        // Legacy parameters (never together with expressions, see above).
+        if let expected = input.expected {
+            compiled.condition = try LegacyTranslation.expected(expected, conditionalOperator: input.conditionalOperator)
+        }
+        if let updates = input.attributeUpdates {
+            compiled.update = try LegacyTranslation.attributeUpdates(updates)
+        }
+        if let filter = input.queryFilter ?? input.scanFilter {
+            compiled.filter = try LegacyTranslation.filter(filter, conditionalOperator: input.conditionalOperator)
+        }
+        if let names = input.attributesToGet {
+            compiled.projection = try LegacyTranslation.attributesToGet(names)
+        }
+        if let keyConditions = input.keyConditions, input.keyConditionExpression == nil {
+            compiled.keyCondition = try KeyConditionTranslation.fromLegacy(keyConditions)
+        }
+        // Expressions.
+        var resolver = Resolver(names: input.names, values: input.values)
+        for kind in input.operation.checkingOrder {
+            guard let text = input.text(of: kind) else { continue }
+            do throws(ExpressionProblem) {
+                try compileExpression(text, kind: kind, resolver: &resolver, into: &compiled)
+            } catch {
+                throw error.error(in: kind)
+            }
+        }
+        try checkUnused(input, resolver)
+        if let keyPredicate = compiled.keyConditionPredicate {
+            compiled.keyCondition = try KeyConditionTranslation.fromExpression(keyPredicate)
+        }
+        return compiled
+    }
+
+    private static func compileExpression(_ text: String, kind: ExpressionKind, resolver: inout Resolver,
+                                          into compiled: inout CompiledExpressions) throws(ExpressionProblem) {
+        if text.isEmpty { throw Message.empty }
+        let size = text.utf8.count
+        if size > maximumExpressionSize { throw Message.sizeExceeded(kind, size: size) }
+        let raw = try ExpressionCache.shared.entry(text, grammar: kind.grammar).get()
+        switch (kind, raw) {
+        case (.condition, .condition(let condition)):
+            compiled.condition = try resolver.condition(condition)
+        case (.filter, .condition(let condition)):
+            compiled.filter = try resolver.condition(condition)
+        case (.keyCondition, .condition(let condition)):
+            compiled.keyConditionPredicate = try resolver.condition(condition)
+        case (.update, .update(let clauses)):
+            compiled.update = try resolver.update(clauses)
+        case (.projection, .projection(let paths)):
+            compiled.projection = try resolver.projection(paths)
+        default:
+            break
+        }
+    }
+
+    /// The checks on which parameters are present and on the two placeholder maps.
+    private static func checkParameters(_ input: ExpressionInput) throws(DynamoError) {
+        let expressions = input.operation.expressionParameters.filter { input.text(of: $0) != nil }
+        let legacy = input.legacyParametersPresent
+        if !expressions.isEmpty, !legacy.isEmpty {
+            throw .validation("Can not use both expression and non-expression parameters in the same request: "
+                + "Non-expression parameters: {\(legacy.joined(separator: ", "))} "
+                + "Expression parameters: {\(expressions.map(\.rawValue).joined(separator: ", "))}")
+        }
+        if input.names != nil, expressions.isEmpty {
+            throw .validation("ExpressionAttributeNames can only be specified when using expressions")
+        }
+        let valueExpressions = input.operation.expressionParameters.filter { $0 != .projection }
+        if input.values != nil, !valueExpressions.contains(where: { input.text(of: $0) != nil }) {
+            let listed = valueExpressions.map(\.rawValue).joined(separator: " and ")
+            throw .validation("ExpressionAttributeValues can only be specified when using expressions: "
+                + "\(listed) \(valueExpressions.count > 1 ? "are" : "is") null")
+        }
+        if let names = input.names {
+            if names.isEmpty { throw .validation("ExpressionAttributeNames must not be empty") }
+            for key in names.keys.sorted() {
+                try checkPlaceholderKey(key, sigil: "#", map: "ExpressionAttributeNames")
+                if names[key]!.isEmpty {
+                    throw .validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key \(key)")
+                }
+            }
+        }
+        if let values = input.values {
+            if values.isEmpty { throw .validation("ExpressionAttributeValues must not be empty") }
+            for key in values.keys.sorted() {
+                try checkPlaceholderKey(key, sigil: ":", map: "ExpressionAttributeValues")
+            }
+        }
+    }
+
+    private static func checkPlaceholderKey(_ key: String, sigil: Character, map: String) throws(DynamoError) {
+        let size = key.utf8.count
+        if size > maximumPlaceholderSize {
+            throw .validation("\(map) contains invalid key: The expression attribute map contains a key that is too long; size of key: \(size)")
+        }
+        let bytes = Array(key.utf8)
+        let valid = bytes.count > 1 && bytes[0] == sigil.asciiValue
+            && bytes.dropFirst().allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+            }
+        if !valid { throw .validation("\(map) contains invalid key: Syntax error; key: \"\(key)\"") }
+    }
+
+    private static func checkUnused(_ input: ExpressionInput, _ resolver: Resolver) throws(DynamoError) {
+        if let names = input.names {
+            let unused = names.keys.filter { !resolver.usedNames.contains($0) }
+            if !unused.isEmpty {
+                let keys = JavaHashOrder.order(unused, tableFor: names.count).joined(separator: ", ")
+                throw .validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {\(keys)}")
+            }
+        }
+        if let values = input.values {
+            let unused = values.keys.filter { !resolver.usedValues.contains($0) }
+            if !unused.isEmpty {
+                let keys = JavaHashOrder.order(unused, tableFor: values.count).joined(separator: ", ")
+                throw .validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {\(keys)}")
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+"""TransactWriteItems and TransactGetItems: all or nothing, cancellation reasons, idempotency."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from botocore.exceptions import ClientError
+
+from ddb_helpers import expect_error
+
+
+@pytest.fixture
+def accounts(ddb, make_table):
+    table = make_table(("pk", "S"))
+    ddb.put_item(TableName=table, Item={"pk": {"S": "a"}, "balance": {"N": "100"}})
+    ddb.put_item(TableName=table, Item={"pk": {"S": "b"}, "balance": {"N": "0"}})
+    return table
+
+
+def transfer(table: str, amount: int) -> list[dict]:
+    value = {":amount": {"N": str(amount)}}
+    return [
+        {"Update": {"TableName": table, "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET balance = balance - :amount",
+                    "ConditionExpression": "balance >= :amount", "ExpressionAttributeValues": value}},
+        {"Update": {"TableName": table, "Key": {"pk": {"S": "b"}}, "UpdateExpression": "SET balance = balance + :amount",
+                    "ExpressionAttributeValues": value}},
+    ]
+
+
+def balance(ddb, table: str, pk: str) -> str:
+    return ddb.get_item(TableName=table, Key={"pk": {"S": pk}}, ConsistentRead=True)["Item"]["balance"]["N"]
+
+
+def test_transaction_commits_every_action(ddb, accounts):
+    result = ddb.transact_write_items(TransactItems=transfer(accounts, 30), ReturnConsumedCapacity="TOTAL")
+    assert result["ConsumedCapacity"] == [{"TableName": accounts, "CapacityUnits": 4.0}]
+    assert (balance(ddb, accounts, "a"), balance(ddb, accounts, "b")) == ("70", "30")
+
+
+def test_failed_condition_cancels_everything_with_reasons_in_order(ddb, accounts):
+    items = transfer(accounts, 500)
+    items[0]["Update"]["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    with pytest.raises(ClientError) as caught:
+        ddb.transact_write_items(TransactItems=items)
+    error = caught.value.response
+    assert error["Error"]["Code"] == "TransactionCanceledException"
+    assert error["Error"]["Message"] == (
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]")
+    assert error["CancellationReasons"] == [
+        {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
+         "Item": {"pk": {"S": "a"}, "balance": {"N": "100"}}},
+        {"Code": "None"},
+    ]
+    assert (balance(ddb, accounts, "a"), balance(ddb, accounts, "b")) == ("100", "0")
+
+
+def test_condition_check_put_and_delete(ddb, accounts):
+    ddb.transact_write_items(TransactItems=[
+        {"ConditionCheck": {"TableName": accounts, "Key": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_exists(pk)"}},
+        {"Put": {"TableName": accounts, "Item": {"pk": {"S": "c"}, "balance": {"N": "5"}},
+                 "ConditionExpression": "attribute_not_exists(pk)"}},
+        {"Delete": {"TableName": accounts, "Key": {"pk": {"S": "b"}}}},
+    ])
+    assert balance(ddb, accounts, "c") == "5"
+    assert "Item" not in ddb.get_item(TableName=accounts, Key={"pk": {"S": "b"}})
+
+
+def test_two_actions_on_one_item_are_rejected(ddb, accounts):
+    with expect_error("ValidationException", "Transaction request cannot include multiple operations on one item"):
+        ddb.transact_write_items(TransactItems=[
+            {"Delete": {"TableName": accounts, "Key": {"pk": {"S": "a"}}}},
+            {"ConditionCheck": {"TableName": accounts, "Key": {"pk": {"S": "a"}}, "ConditionExpression": "attribute_exists(pk)"}},
+        ])
+
+
+def test_client_request_token_makes_retries_idempotent(ddb, accounts):
+    token = str(uuid.uuid4())
+    ddb.transact_write_items(TransactItems=transfer(accounts, 10), ClientRequestToken=token)
+    ddb.transact_write_items(TransactItems=transfer(accounts, 10), ClientRequestToken=token)
+    assert balance(ddb, accounts, "a") == "90"
+    with expect_error("IdempotentParameterMismatchException"):
+        ddb.transact_write_items(TransactItems=transfer(accounts, 20), ClientRequestToken=token)
+    assert balance(ddb, accounts, "a") == "90"
+
+
+def test_transact_get_items_reads_a_snapshot(ddb, accounts):
+    response = ddb.transact_get_items(TransactItems=[
+        {"Get": {"TableName": accounts, "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "balance"}},
+        {"Get": {"TableName": accounts, "Key": {"pk": {"S": "missing"}}}},
+    ], ReturnConsumedCapacity="TOTAL")
+    assert response["Responses"] == [{"Item": {"balance": {"N": "100"}}}, {}]
+    assert response["ConsumedCapacity"] == [{"TableName": accounts, "CapacityUnits": 4.0}]
+
+
+def test_transaction_on_missing_table(ddb):
+    with expect_error("ResourceNotFoundException", "Requested resource not found"):
+        ddb.transact_write_items(TransactItems=[{"Delete": {"TableName": "no-such-table", "Key": {"pk": {"S": "a"}}}}])
