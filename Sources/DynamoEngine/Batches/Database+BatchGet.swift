@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoExpressions
 
 /// What BatchGetItem found, per table.
 package struct BatchGetResult: Sendable {
@@ -23,14 +24,18 @@ extension Database {
             var table: TableDefinition
             var keys: [(key: StoredKey, value: Item)]
             var request: KeysAndAttributes
+            var projection: ProjectionPlan?
         }
         var planned: [(name: String, read: PlannedRead)] = []
         var total = 0
         for (requestedName, request) in input.requestItems.sorted(by: { $0.key < $1.key }) {
-            try ExpressionSupport.rejectUnsupported(projection: request.projectionExpression,
-                                                    names: request.expressionAttributeNames, values: nil)
-            if let attributesToGet = request.attributesToGet { try Projection.checkUnique(attributesToGet) }
+            var expressions = ExpressionInput(.getItem)
+            expressions.projectionExpression = request.projectionExpression
+            expressions.names = request.expressionAttributeNames
+            expressions.attributesToGet = request.attributesToGet
+            let compiled = try ExpressionCompiler.compile(expressions)
             let table = try table(named: requestedName)
+            try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
             var seen = Set<StoredKey>()
             var keys: [(key: StoredKey, value: Item)] = []
             for value in request.keys {
@@ -44,7 +49,8 @@ extension Database {
                 }
                 keys.append((key, value))
             }
-            planned.append((requestedName, PlannedRead(table: table, keys: keys, request: request)))
+            planned.append((requestedName, PlannedRead(table: table, keys: keys, request: request,
+                                                       projection: compiled.projection)))
         }
         return try read { connection in
             try connection.readTransaction {
@@ -65,9 +71,9 @@ extension Database {
                             Capacity.readUnits(size: found?.size ?? 0, consistent: consistent)
                         guard let found else { continue }
                         var json = found.json
-                        if let attributesToGet = plannedRead.request.attributesToGet {
+                        if let projection = plannedRead.projection {
                             let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
-                            json = Projection.encode(Projection.apply(attributesToGet, to: item))
+                            json = ItemJSON.encode(projection.apply(to: item))
                         }
                         responseBytes += json.count
                         items.append(json)

@@ -41,7 +41,7 @@ extension Database {
                         throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                     }
                     write = PlannedWrite(table: table, requestedName: requestedName, key: key,
-                                         put: (Projection.encode(put.item), size))
+                                         put: (ItemJSON.encode(put.item), size))
                 case (nil, let delete?):
                     write = PlannedWrite(table: table, requestedName: requestedName,
                                          key: try table.storedKey(fromKey: delete.key), put: nil)

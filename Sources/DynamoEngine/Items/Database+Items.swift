@@ -45,7 +45,7 @@ extension Database {
         var json = found.json
         if let projection = compiled.projection {
             let item = try AttributeValue.decodeItem(JSONValue(parsing: found.json))
-            json = Projection.encode(projection.apply(to: item))
+            json = ItemJSON.encode(projection.apply(to: item))
         }
         return ItemReadResult(json: json, capacityUnits: Capacity.readUnits(size: found.size, consistent: consistent))
     }
@@ -64,7 +64,7 @@ extension Database {
         if size > ItemSize.maximum {
             throw DynamoError.validation("Item size has exceeded the maximum allowed size")
         }
-        let json = Projection.encode(input.item)
+        let json = ItemJSON.encode(input.item)
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
@@ -133,7 +133,7 @@ extension Database {
             if size > ItemSize.maximum {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
-            try store.put(key, json: Projection.encode(newItem), size: size)
+            try store.put(key, json: ItemJSON.encode(newItem), size: size)
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
             let returned: Item? = switch returnValues {

@@ -103,7 +103,7 @@ struct ReadPager {
         page.count += 1
         guard !options.countOnly else { return }
         if let projection = options.projection {
-            page.items.append(Projection.encode(projection(item)))
+            page.items.append(ItemJSON.encode(projection(item)))
         } else {
             page.items.append(row.json)
         }

@@ -84,7 +84,7 @@ struct IndexStore {
             try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 .bind(.integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
                       .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(newSize)),
-                      .blob(Projection.encode(project(new))))
+                      .blob(ItemJSON.encode(project(new))))
                 .run()
         }
     }

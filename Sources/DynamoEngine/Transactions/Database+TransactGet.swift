@@ -35,7 +35,7 @@ extension Database {
                         continue
                     }
                     if let projection = read.projection {
-                        json = Projection.encode(projection.apply(to: try AttributeValue.decodeItem(JSONValue(parsing: json))))
+                        json = ItemJSON.encode(projection.apply(to: try AttributeValue.decodeItem(JSONValue(parsing: json))))
                     }
                     result.items.append(json)
                 }

@@ -113,7 +113,7 @@ extension Database {
                 case .update:
                     let item = newItems[position]!
                     let size = ItemSize.of(item)
-                    try store.put(action.key, json: Projection.encode(item), size: size)
+                    try store.put(action.key, json: ItemJSON.encode(item), size: size)
                     try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
                     written = size
                 }
@@ -166,7 +166,7 @@ extension Database {
                     throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                 }
                 action = PlannedAction(table: table, requestedName: put.tableName, key: key,
-                                       kind: .put(json: Projection.encode(put.item), size: size, item: put.item),
+                                       kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
                                        condition: compiled.condition,
                                        returnsItemOnFailure: put.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
             } else if let delete = item.delete {
