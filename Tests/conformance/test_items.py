@@ -924,3 +924,19 @@ def test_update_preserves_other_attributes_and_key(ddb, range_table):
     ddb.put_item(TableName=range_table, Item={**key, "a": {"S": "1"}, "b": {"S": "2"}})
     ddb.update_item(TableName=range_table, Key={"pk": {"S": "upd-range"}, "sk": {"N": "5.0"}}, AttributeUpdates={"b": {"Value": {"S": "3"}}})
     assert _get(ddb, range_table, key) == {**key, "a": {"S": "1"}, "b": {"S": "3"}}
+
+
+def _nested(wrappers: int) -> dict:
+    value = {"S": "leaf"}
+    for level in range(wrappers):
+        value = {"M": {"x": value}} if level % 2 else {"L": [value]}
+    return value
+
+
+def test_nesting_limit_is_32_levels(ddb, hash_table):
+    """31 maps/lists above a scalar are stored; 32 are refused (DynamoDB's 32-level limit)."""
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "deep-ok"}, "d": _nested(31)})
+    assert ddb.get_item(TableName=hash_table, Key={"pk": {"S": "deep-ok"}})["Item"]["d"] == _nested(31)
+    with expect_error("ValidationException",
+                      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"):
+        ddb.put_item(TableName=hash_table, Item={"pk": {"S": "deep-bad"}, "d": _nested(32)})

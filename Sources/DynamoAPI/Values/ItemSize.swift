@@ -32,3 +32,30 @@ public enum ItemSize {
         }
     }
 }
+
+extension ItemSize {
+    /// The most map or list levels DynamoDB stores above a scalar inside one attribute: 31
+    /// wrappers are accepted, 32 are not (the documented 32 levels, counting the attribute).
+    public static let maximumNestingWrappers = 31
+
+    /// Rejects an item with an attribute nested deeper than DynamoDB stores.
+    ///
+    /// - Throws: `ValidationException` "Nesting Levels have exceeded supported limits: Attributes
+    ///   in the item have nested levels beyond supported limit".
+    public static func checkNesting(_ item: Item) throws(DynamoError) {
+        for value in item.values where wrappers(value, limit: maximumNestingWrappers + 1) > maximumNestingWrappers {
+            throw DynamoError.validation(
+                "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+        }
+    }
+
+    /// How many maps and lists wrap the deepest value (counting stops past `limit`).
+    private static func wrappers(_ value: AttributeValue, limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
+        switch value {
+        case .m(let map): return 1 + (map.values.map { wrappers($0, limit: limit - 1) }.max() ?? 0)
+        case .l(let list): return 1 + (list.map { wrappers($0, limit: limit - 1) }.max() ?? 0)
+        default: return 0
+        }
+    }
+}

@@ -40,6 +40,7 @@ extension Database {
                     if size > ItemSize.maximum {
                         throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                     }
+                    try ItemSize.checkNesting(put.item)
                     write = PlannedWrite(table: table, requestedName: requestedName, key: key,
                                          put: (ItemJSON.encode(put.item), size))
                 case (nil, let delete?):

@@ -64,6 +64,7 @@ extension Database {
         if size > ItemSize.maximum {
             throw DynamoError.validation("Item size has exceeded the maximum allowed size")
         }
+        try ItemSize.checkNesting(input.item)
         let json = ItemJSON.encode(input.item)
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
@@ -133,6 +134,7 @@ extension Database {
             if size > ItemSize.maximum {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
+            try ItemSize.checkNesting(newItem)
             try store.put(key, json: ItemJSON.encode(newItem), size: size)
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])

@@ -80,6 +80,7 @@ extension Database {
                         if ItemSize.of(updated) > ItemSize.maximum {
                             throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
                         }
+                        try ItemSize.checkNesting(updated)
                         newItems[position] = updated
                     } catch let error as DynamoError {
                         failed = true
@@ -165,6 +166,7 @@ extension Database {
                 if size > ItemSize.maximum {
                     throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                 }
+                try ItemSize.checkNesting(put.item)
                 action = PlannedAction(table: table, requestedName: put.tableName, key: key,
                                        kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
                                        condition: compiled.condition,
