@@ -7,11 +7,11 @@
 /// ```swift
 /// CRC32.checksum(Array("123456789".utf8)) // 0xCBF43926
 /// ```
-package enum CRC32 {
+public enum CRC32 {
     /// The checksum of `bytes`, continuing from `crc` (the checksum of the bytes before them).
     ///
     /// - Complexity: O(n).
-    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var c = ~crc
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return crc }
@@ -39,7 +39,7 @@ package enum CRC32 {
     }
 
     /// The checksum of a byte collection (contiguous storage is used directly when available).
-    package static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    public static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }) {
             return result
         }

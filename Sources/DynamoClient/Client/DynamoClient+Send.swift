@@ -1,0 +1,143 @@
+import DynamoAPI
+import Foundation
+import Logging
+
+extension DynamoClient {
+    /// Sends any DynamoDB or DynamoDB Streams operation.
+    ///
+    /// The input's JSON goes to the operation's endpoint with its `X-Amz-Target`, signed with
+    /// SigV4; retryable failures are retried in the standard mode; the output is decoded from
+    /// the response. Every per-operation method calls this.
+    ///
+    /// ```swift
+    /// let output = try await client.send(DescribeTableInput(tableName: "Notes"))
+    /// ```
+    ///
+    /// - Parameter input: The operation's input shape.
+    /// - Returns: The operation's output shape.
+    /// - Throws: `DynamoError` for an error DynamoDB returned (exact code and message),
+    ///   ``TransportError`` when no response arrived, ``DynamoClientError`` for checksum and
+    ///   decoding failures, ``CredentialError`` when credentials could not be obtained,
+    ///   `CancellationError` when the task was cancelled.
+    public func send<Input: DynamoOperationInput>(_ input: Input) async throws -> Input.Output {
+        try await send(input, target: Input.target, output: Input.Output.self)
+    }
+
+    /// Sends a shape to an explicit `X-Amz-Target`, for inputs that serve several operations
+    /// (`KinesisStreamingDestinationInput`) or targets newer than the generated shapes.
+    ///
+    /// - Parameters:
+    ///   - input: The request shape.
+    ///   - target: The full target, e.g. `DynamoDB_20120810.EnableKinesisStreamingDestination`;
+    ///     a `DynamoDBStreams_20120810.` target goes to the Streams endpoint.
+    ///   - output: The response shape to decode.
+    /// - Returns: The decoded response.
+    /// - Throws: As ``send(_:)``.
+    public func send<Input: DynamoShape, Output: DynamoShape>(
+        _ input: Input, target: String, output: Output.Type
+    ) async throws -> Output {
+        let isStreams = target.hasPrefix(DynamoStreamsOperation.targetPrefix + ".")
+        let response = try await perform(target: target, body: input.jsonBytes,
+                                         endpoint: isStreams ? streamsEndpoint : endpoint)
+        let json: JSONValue
+        do {
+            json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
+        } catch {
+            throw DynamoClientError.undecodableResponse("\(Output.shapeName): \(error)")
+        }
+        return try Output(json: json)
+    }
+
+    /// Runs the attempts of one call: sign, send, verify the CRC, classify, back off, repeat.
+    ///
+    /// - Returns: The successful (2xx) response.
+    func perform(target: String, body: [UInt8], endpoint: String) async throws -> HTTPResponse {
+        let signer = SigV4Signer(service: "dynamodb", region: region)
+        let unsigned = HTTPRequest(method: "POST", url: endpoint, headers: [
+            ("Content-Type", "application/x-amz-json-1.0"),
+            ("X-Amz-Target", target),
+            ("User-Agent", DynamoClient.userAgent),
+        ], body: body)
+        var attempt = 1
+        var retryCostPaid: Int?
+        while true {
+            try Task.checkCancellation()
+            let failure: any Error
+            var failureStatus: Int?
+            do {
+                let credentials = try await resolvedCredentials()
+                let request = signer.sign(unsigned, credentials: credentials, date: clock())
+                let response = try await transport.send(request, timeouts: timeouts)
+                logger.debug("DynamoClient attempt", metadata: [
+                    "target": .string(target), "attempt": .stringConvertible(attempt),
+                    "status": .stringConvertible(response.status),
+                    "requestId": .string(response.header("x-amzn-requestid") ?? "-"),
+                ])
+                if let mismatch = Self.checksumFailure(response) {
+                    failure = mismatch
+                } else if (200..<300).contains(response.status) {
+                    retryTokens.release(retryCostPaid ?? retry.noRetryIncrement)
+                    return response
+                } else {
+                    failure = Self.decodeError(response)
+                    failureStatus = response.status
+                }
+            } catch let error as TransportError {
+                logger.debug("DynamoClient attempt failed", metadata: [
+                    "target": .string(target), "attempt": .stringConvertible(attempt), "error": .string("\(error)"),
+                ])
+                failure = error
+            }
+            let classification = Self.classify(failure, status: failureStatus)
+            guard classification != .fatal, attempt < retry.maximumAttempts else { throw failure }
+            let cost = classification == .timeout ? retry.timeoutRetryCost : retry.retryCost
+            guard retryTokens.acquire(cost) else { throw failure }
+            retryCostPaid = cost
+            try await retry.sleep(retry.backoff(attempt: attempt))
+            attempt += 1
+        }
+    }
+
+    private func resolvedCredentials() async throws -> AWSCredentials {
+        guard let credentials = try await credentialProvider.resolveCredentials() else {
+            throw DynamoClientError.missingCredentials(
+                "tried code, environment, shared profile, container endpoint and instance metadata")
+        }
+        return credentials
+    }
+
+    /// Classifies a failed attempt; `status` is the HTTP status of an error response.
+    static func classify(_ failure: any Error, status: Int?) -> RetryClassification {
+        if let error = failure as? DynamoError {
+            return RetryClassification.classify(code: error.code.rawValue, status: status ?? error.code.httpStatus)
+        }
+        return RetryClassification.classify(failure)
+    }
+
+    /// A ``DynamoClientError/checksumMismatch(expected:actual:)`` when the body does not match
+    /// `x-amz-crc32`, else `nil`.
+    static func checksumFailure(_ response: HTTPResponse) -> DynamoClientError? {
+        guard !ResponseChecksum.verify(response) else { return nil }
+        return .checksumMismatch(expected: response.header("x-amz-crc32") ?? "",
+                                 actual: ResponseChecksum.crc32(response.body))
+    }
+
+    /// Decodes an error response into `DynamoError` (code from `__type` or the
+    /// `x-amzn-ErrorType` header, `message` or `Message`, the `Item` of a failed condition).
+    /// A body that is not such an error becomes ``DynamoClientError/unexpectedResponse(status:body:)``.
+    static func decodeError(_ response: HTTPResponse) -> any Error {
+        let members = (try? JSONValue(parsing: response.body))?.objectValue ?? [:]
+        let headerType = response.header("x-amzn-errortype").map { String($0.prefix { $0 != ":" }) }
+        guard let type = members["__type"]?.stringValue ?? headerType, !type.isEmpty else {
+            return DynamoClientError.unexpectedResponse(
+                status: response.status, body: String(decoding: response.body.prefix(500), as: UTF8.self))
+        }
+        let message = members["message"]?.stringValue ?? members["Message"]?.stringValue
+        let item = members["Item"].flatMap { try? AttributeValue.decodeItem($0) }
+        let reasons: [CancellationReason]? = members["CancellationReasons"].flatMap { json in
+            guard case .array(let elements) = json else { return nil }
+            return elements.compactMap { try? CancellationReason(json: $0) }
+        }
+        return DynamoError(DynamoErrorCode(wireType: type), message, item: item, cancellationReasons: reasons)
+    }
+}

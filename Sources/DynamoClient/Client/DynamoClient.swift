@@ -1,0 +1,125 @@
+import DynamoAPI
+import Foundation
+import Logging
+
+/// A DynamoDB client: SigV4-signed JSON requests over libcurl, with the AWS SDKs' credential
+/// chain, endpoint resolution and standard retry mode.
+///
+/// The same code talks to `localdynamo` and to DynamoDB; only the endpoint differs.
+///
+/// ```swift
+/// let client = DynamoClient.local(port: 8000)          // or: try DynamoClient()
+/// _ = try await client.createTable(CreateTableInput(
+///     attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
+///     tableName: "Notes",
+///     keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
+///     billingMode: .payPerRequest))
+/// _ = try await client.putItem(PutItemInput(tableName: "Notes", item: ["id": .s("1"), "text": .s("hello")]))
+/// let note = try await client.getItem(GetItemInput(tableName: "Notes", key: ["id": .s("1")])).item
+/// ```
+///
+/// A client is safe to share between tasks; requests run concurrently up to
+/// ``Configuration/maximumConnections``.
+public final class DynamoClient: Sendable {
+    /// The signing region.
+    public let region: String
+    /// The DynamoDB endpoint URL requests go to.
+    public let endpoint: String
+    /// The DynamoDB Streams endpoint URL.
+    public let streamsEndpoint: String
+
+    let transport: any HTTPTransport
+    let credentialProvider: any CredentialProvider
+    let retry: RetryConfiguration
+    let retryTokens: RetryTokenBucket
+    let timeouts: HTTPTimeouts
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    /// The `User-Agent` the client sends.
+    static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
+
+    /// Creates a client, resolving what the configuration leaves open.
+    ///
+    /// - Region: code, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`.
+    /// - Endpoint: code, `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL`, the profile's
+    ///   `[services]` `dynamodb.endpoint_url`, the profile's `endpoint_url`, else
+    ///   `https://dynamodb.<region>.amazonaws.com`.
+    /// - Credentials: code, then the chain environment → profile → container → instance
+    ///   metadata, cached and refreshed before expiry.
+    ///
+    /// - Parameter configuration: What is fixed in code.
+    /// - Throws: ``DynamoClientError/missingRegion`` or ``DynamoClientError/invalidEndpoint(_:)``.
+    public convenience init(configuration: Configuration = Configuration()) throws(DynamoClientError) {
+        let sources = configuration.sources
+        let shared = SharedConfiguration(sources: sources, profile: configuration.profile)
+        let location = try ServiceLocation(
+            region: configuration.region, endpoint: configuration.endpoint,
+            streamsEndpoint: configuration.streamsEndpoint, sources: sources, profile: shared)
+        let transport = configuration.transport ?? CurlTransport(maximumConnections: configuration.maximumConnections)
+        let provider: any CredentialProvider
+        if let credentials = configuration.credentials {
+            provider = StaticCredentialProvider(credentials)
+        } else {
+            provider = CachingCredentialProvider(
+                configuration.credentialProvider
+                    ?? CredentialProviderChain.default(sources: sources, profile: configuration.profile, transport: transport),
+                now: configuration.clock)
+        }
+        var retry = configuration.retry ?? RetryConfiguration()
+        if configuration.retry == nil,
+           let attempts = (sources.value("AWS_MAX_ATTEMPTS") ?? shared["max_attempts"]).flatMap({ Int($0) }), attempts > 0 {
+            retry.maximumAttempts = attempts
+        }
+        self.init(location: location, transport: transport, credentialProvider: provider, retry: retry,
+                  timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger)
+    }
+
+    init(location: ServiceLocation, transport: any HTTPTransport, credentialProvider: any CredentialProvider,
+         retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger) {
+        region = location.region
+        endpoint = location.endpoint
+        streamsEndpoint = location.streamsEndpoint
+        self.transport = transport
+        self.credentialProvider = credentialProvider
+        self.retry = retry
+        retryTokens = RetryTokenBucket(capacity: retry.tokenBucketCapacity)
+        self.timeouts = timeouts
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// A client for a `localdynamo` (or DynamoDB Local) server on this machine.
+    ///
+    /// Uses `http://127.0.0.1:<port>`, region `us-east-1` and fixed dummy credentials; nothing
+    /// is read from the environment.
+    ///
+    /// ```swift
+    /// let client = DynamoClient.local(port: 8000)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - port: The server's port (default 8000).
+    ///   - host: The server's host (default `127.0.0.1`).
+    ///   - region: The region to sign for (default `us-east-1`).
+    public static func local(port: Int = 8000, host: String = "127.0.0.1", region: String = "us-east-1") -> DynamoClient {
+        let url = "http://\(host):\(port)/"
+        return DynamoClient(
+            location: ServiceLocation(region: region, endpoint: url, streamsEndpoint: url),
+            transport: CurlTransport(), credentialProvider: StaticCredentialProvider(
+                AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")),
+            retry: RetryConfiguration(), timeouts: HTTPTimeouts(), clock: { Date() },
+            logger: Logger(label: "DynamoClient"))
+    }
+
+    /// Tokens left in the client's retry bucket (500 when nothing has failed recently).
+    public var availableRetryTokens: Int { retryTokens.tokens }
+}
+
+extension ServiceLocation {
+    init(region: String, endpoint: String, streamsEndpoint: String) {
+        self.region = region
+        self.endpoint = endpoint
+        self.streamsEndpoint = streamsEndpoint
+    }
+}

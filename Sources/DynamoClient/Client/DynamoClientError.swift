@@ -1,0 +1,38 @@
+/// A failure of the client itself rather than one DynamoDB reported.
+///
+/// DynamoDB's own errors arrive as `DynamoError` (with the exact `__type` code and message);
+/// transport failures as ``TransportError``; credential failures as ``CredentialError``.
+public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No region in code, `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile.
+    case missingRegion
+    /// An endpoint that is not an absolute `http`/`https` URL without a query.
+    case invalidEndpoint(String)
+    /// No credential provider of the chain found credentials.
+    case missingCredentials(String)
+    /// The body did not match the response's `x-amz-crc32` header (retried like botocore).
+    case checksumMismatch(expected: String, actual: UInt32)
+    /// A response that is neither success nor a DynamoDB error body (a proxy's HTML page, ...).
+    case unexpectedResponse(status: Int, body: String)
+    /// A successful response whose body could not be decoded.
+    case undecodableResponse(String)
+    /// A waiter gave up after its attempts.
+    case waiterTimedOut(String)
+    /// A batch helper still had unprocessed requests after its attempts.
+    case unprocessedAfterRetries(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .missingRegion:
+            "no region: set it in code, AWS_REGION, AWS_DEFAULT_REGION or the profile's region"
+        case .invalidEndpoint(let url): "invalid endpoint URL: \(url)"
+        case .missingCredentials(let detail): "no credentials found (\(detail))"
+        case .checksumMismatch(let expected, let actual):
+            "response body CRC32 \(actual) does not match x-amz-crc32 \(expected)"
+        case .unexpectedResponse(let status, let body): "unexpected HTTP \(status) response: \(body)"
+        case .undecodableResponse(let detail): "could not decode the response: \(detail)"
+        case .waiterTimedOut(let detail): "waiter timed out: \(detail)"
+        case .unprocessedAfterRetries(let detail): "batch requests left unprocessed: \(detail)"
+        }
+    }
+}

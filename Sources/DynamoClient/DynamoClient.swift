@@ -1,2 +1,0 @@
-/// A DynamoDB client over libcurl with SigV4 signing.
-public enum DynamoClientModule {}

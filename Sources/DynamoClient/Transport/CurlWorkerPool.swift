@@ -1,0 +1,95 @@
+import Foundation
+
+/// Dedicated threads that run blocking libcurl transfers, each on its own ``CurlEasy``.
+///
+/// Blocking calls never run on Swift's cooperative thread pool: a job is queued here and one of
+/// at most `maximumThreads` threads picks it up. Threads start on demand (when no thread is idle)
+/// and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
+/// the thread count wait in FIFO order: that is the transport's bound on concurrency.
+final class CurlWorkerPool: Sendable {
+    /// A unit of work; it receives the thread's easy handle, or `nil` if none could be created.
+    typealias Job = @Sendable (CurlEasy?) -> Void
+
+    private let state: State
+
+    /// Creates a pool that runs at most `maximumThreads` transfers at once.
+    init(maximumThreads: Int) {
+        state = State(maximumThreads: max(1, maximumThreads))
+    }
+
+    deinit {
+        state.shutDown()
+    }
+
+    /// Queues a job; it runs on a pool thread.
+    func submit(_ job: @escaping Job) {
+        state.submit(job)
+    }
+
+    /// The shared queue. Safe to share: every mutable member is read and written with
+    /// `condition` locked.
+    private final class State: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var jobs: [Job] = []
+        private var nextJob = 0
+        private var threadCount = 0
+        private var idleCount = 0
+        private var isShutDown = false
+        private let maximumThreads: Int
+
+        init(maximumThreads: Int) {
+            self.maximumThreads = maximumThreads
+        }
+
+        func submit(_ job: @escaping Job) {
+            condition.lock()
+            jobs.append(job)
+            let startThread = idleCount == 0 && threadCount < maximumThreads
+            if startThread { threadCount += 1 }
+            condition.signal()
+            condition.unlock()
+            if startThread {
+                let thread = Thread { [self] in run() }
+                thread.name = "DynamoClient.curl"
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        }
+
+        func shutDown() {
+            condition.lock()
+            isShutDown = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// A worker thread's loop: take the oldest job, run it, repeat until shut down.
+        private func run() {
+            let easy = CurlEasy()
+            while let job = take() {
+                job(easy)
+            }
+        }
+
+        private func take() -> Job? {
+            condition.lock()
+            defer { condition.unlock() }
+            while nextJob == jobs.count {
+                if isShutDown {
+                    threadCount -= 1
+                    return nil
+                }
+                idleCount += 1
+                condition.wait()
+                idleCount -= 1
+            }
+            let job = jobs[nextJob]
+            nextJob += 1
+            if nextJob > 64, nextJob * 2 > jobs.count {
+                jobs.removeFirst(nextJob)
+                nextJob = 0
+            }
+            return job
+        }
+    }
+}
