@@ -160,3 +160,22 @@ def test_scan_start_key_must_match_schema(ddb, loaded):
     with expect_error("ValidationException",
                       "The provided starting key is invalid: The provided key element does not match the schema"):
         ddb.scan(TableName=loaded, ExclusiveStartKey={"pk": {"S": "p1"}})
+
+
+def test_query_filter_cannot_use_key_attributes(ddb, loaded):
+    with expect_error("ValidationException",
+                      "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk"):
+        ddb.query(TableName=loaded, KeyConditionExpression="pk = :p", FilterExpression="sk > :z",
+                  ExpressionAttributeValues={":p": {"S": "p1"}, ":z": {"N": "0"}})
+
+
+def test_query_with_key_condition_and_filter_expressions(ddb, loaded):
+    response = ddb.query(TableName=loaded, KeyConditionExpression="pk = :p AND sk BETWEEN :lo AND :hi",
+                         FilterExpression="attribute_exists(#pad) AND size(#pad) = :ten",
+                         ExpressionAttributeNames={"#pad": "pad"},
+                         ExpressionAttributeValues={":p": {"S": "p1"}, ":lo": {"N": "-2"}, ":hi": {"N": "2"},
+                                                    ":ten": {"N": "10"}},
+                         ProjectionExpression="sk", Limit=3)
+    assert [item["sk"]["N"] for item in response["Items"]] == ["-2", "-1", "0"]
+    assert all(set(item) == {"sk"} for item in response["Items"])
+    assert response["ScannedCount"] == 3 and "LastEvaluatedKey" in response

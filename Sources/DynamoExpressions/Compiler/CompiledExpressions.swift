@@ -40,6 +40,18 @@ public struct CompiledExpressions: Sendable {
         }
     }
 
+    /// Checks a Query's filter against the key attributes of the table or index it reads: a
+    /// filter may only look at non-key attributes (key attributes belong in the key condition).
+    ///
+    /// - Throws: `ValidationException` "Filter Expression can only contain non-primary key
+    ///   attributes: Primary key attribute: pk".
+    public func checkQueryFilter(keys: [String]) throws(DynamoError) {
+        for path in filter?.paths ?? [] where keys.contains(path.attribute) {
+            throw .validation(
+                "Filter Expression can only contain non-primary key attributes: Primary key attribute: \(path.attribute)")
+        }
+    }
+
     private static func scalarKey(_ name: String) -> DynamoError {
         .validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: \(name)")
     }

@@ -45,6 +45,7 @@ enum ReadOperations {
             throw DynamoError.validation("Query condition missed key schema element: \(keySchema.0.name)")
         }
         let keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
+        try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
