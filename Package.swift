@@ -71,7 +71,7 @@ let package = Package(
             name: "DynamoClientTests",
             dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI"]
         ),
-        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI"]),
+        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
         .testTarget(
             name: "DynamoServerTests",
             dependencies: ["DynamoServer", "DynamoTestSupport", "DynamoAPI"]

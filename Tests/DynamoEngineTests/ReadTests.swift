@@ -1,5 +1,6 @@
 import DynamoAPI
 @testable import DynamoEngine
+import DynamoExpressions
 import Testing
 
 @Suite("Query and Scan")

@@ -1,34 +1,15 @@
 import DynamoAPI
-
-/// A condition on the sort key in a Query.
-package enum SortKeyCondition: Sendable, Equatable {
-    case equal(AttributeValue)
-    case less(AttributeValue)
-    case lessOrEqual(AttributeValue)
-    case greater(AttributeValue)
-    case greaterOrEqual(AttributeValue)
-    case between(AttributeValue, AttributeValue)
-    case beginsWith(AttributeValue)
-
-    var operands: [AttributeValue] {
-        switch self {
-        case .equal(let value), .less(let value), .lessOrEqual(let value), .greater(let value),
-             .greaterOrEqual(let value), .beginsWith(let value):
-            [value]
-        case .between(let low, let high): [low, high]
-        }
-    }
-}
+import DynamoExpressions
 
 /// A Query's key condition: equality on the partition key, optionally a condition on the sort key.
 package struct KeyConditionSpec: Sendable, Equatable {
     package var partitionName: String
     package var partitionValue: AttributeValue
     package var sortName: String?
-    package var sortCondition: SortKeyCondition?
+    package var sortCondition: KeyComparison?
 
     package init(partitionName: String, partitionValue: AttributeValue, sortName: String? = nil,
-                 sortCondition: SortKeyCondition? = nil) {
+                 sortCondition: KeyComparison? = nil) {
         self.partitionName = partitionName
         self.partitionValue = partitionValue
         self.sortName = sortName
@@ -148,7 +129,7 @@ extension TableDefinition {
             throw DynamoError.validation("Query key condition not supported")
         }
         var bounds: [[UInt8]] = []
-        for operand in sortCondition.operands {
+        for operand in sortCondition.values {
             guard sortKey.type.matches(operand), let bytes = KeyEncoding.encode(operand) else {
                 throw DynamoError.validation(
                     "One or more parameter values were invalid: Condition parameter type does not match schema type")

@@ -174,15 +174,7 @@ enum KeyConditionBinding {
             throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? other.attribute)")
         }
         spec.sortName = sortKey.name
-        spec.sortCondition = switch other.comparison {
-        case .equal(let value): .equal(value)
-        case .less(let value): .less(value)
-        case .lessOrEqual(let value): .lessOrEqual(value)
-        case .greater(let value): .greater(value)
-        case .greaterOrEqual(let value): .greaterOrEqual(value)
-        case .between(let low, let high): .between(low, high)
-        case .beginsWith(let prefix): .beginsWith(prefix)
-        }
+        spec.sortCondition = other.comparison
         return spec
     }
 }
