@@ -125,3 +125,36 @@ def test_describe_table_counts_index_entries(ddb, indexed):
     assert gsi["IndexStatus"] == "ACTIVE" and gsi["ItemCount"] == 4 and gsi["IndexSizeBytes"] > 0
     assert lsi["ItemCount"] == 4
     assert gsi["IndexArn"] == table["TableArn"] + "/index/by-sku"
+
+
+def _index_table_request(name: str, local: int, global_: int) -> dict:
+    definitions = [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}]
+    locals_, globals_ = [], []
+    for i in range(local):
+        definitions.append({"AttributeName": f"l{i}", "AttributeType": "S"})
+        locals_.append({"IndexName": f"lsi{i}", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                      {"AttributeName": f"l{i}", "KeyType": "RANGE"}]})
+    for i in range(global_):
+        definitions.append({"AttributeName": f"g{i}", "AttributeType": "S"})
+        globals_.append({"IndexName": f"gsi{i}", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                         "KeySchema": [{"AttributeName": f"g{i}", "KeyType": "HASH"}]})
+    request = {"TableName": name, "AttributeDefinitions": definitions, "BillingMode": "PAY_PER_REQUEST",
+               "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}
+    if locals_:
+        request["LocalSecondaryIndexes"] = locals_
+    if globals_:
+        request["GlobalSecondaryIndexes"] = globals_
+    return request
+
+
+def test_at_most_five_local_indexes(ddb):
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5"):
+        ddb.create_table(**_index_table_request(unique_name("lsi6"), 6, 0))
+
+
+def test_at_most_twenty_global_indexes(ddb):
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20"):
+        ddb.create_table(**_index_table_request(unique_name("gsi21"), 0, 21))
