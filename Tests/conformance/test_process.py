@@ -160,3 +160,57 @@ def test_conflicting_namespace_flags_are_refused():
                             capture_output=True, text=True, timeout=10)
     assert result.returncode != 0
     assert "cannot be used together" in result.stderr
+
+
+def test_kill_9_during_transactions_leaves_all_or_nothing(data_dir):
+    """Kill the server while 100-action transactions commit, repeatedly: each batch of items
+    is either entirely there or entirely absent after a restart."""
+    import random
+    import threading
+
+    rng = random.Random(7)
+    server = start(["--db-path", str(data_dir)])
+    create_table(client(server.url))
+    batches = 0
+    for round_number in range(5):
+        ddb = client(server.url)
+        stop = threading.Event()
+
+        def writer():
+            nonlocal batches
+            while not stop.is_set():
+                batch = batches
+                items = [{"Put": {"TableName": "Durable",
+                                  "Item": {"pk": {"S": f"b{batch}-{i}"}, "batch": {"N": str(batch)}}}}
+                         for i in range(100)]
+                try:
+                    ddb.transact_write_items(TransactItems=items)
+                except Exception:
+                    return  # the server went away mid-request
+                batches += 1
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        threading.Event().wait(0.05 + rng.random() * 0.3)
+        server.kill()
+        stop.set()
+        thread.join(timeout=10)
+        server = start(["--db-path", str(data_dir)])
+    try:
+        ddb = client(server.url)
+        counts: dict[str, int] = {}
+        start_key = None
+        while True:
+            extra = {"ExclusiveStartKey": start_key} if start_key else {}
+            page = ddb.scan(TableName="Durable", **extra)
+            for item in page["Items"]:
+                counts[item["batch"]["N"]] = counts.get(item["batch"]["N"], 0) + 1
+            start_key = page.get("LastEvaluatedKey")
+            if not start_key:
+                break
+        assert batches > 0
+        assert all(count == 100 for count in counts.values()), counts
+        # Every acknowledged transaction is there.
+        assert all(str(batch) in counts for batch in range(batches))
+    finally:
+        server.stop()
