@@ -96,3 +96,28 @@ def test_transact_get_items_reads_a_snapshot(ddb, accounts):
 def test_transaction_on_missing_table(ddb):
     with expect_error("ResourceNotFoundException", "Requested resource not found"):
         ddb.transact_write_items(TransactItems=[{"Delete": {"TableName": "no-such-table", "Key": {"pk": {"S": "a"}}}}])
+
+
+def test_injected_conflicts_cancel_the_next_transactions(ddb, accounts):
+    """X-LocalDynamo-Transaction-Conflicts arms conflicts so retry code can be tested."""
+    import boto3
+    from botocore.config import Config
+
+    armed = boto3.client("dynamodb", endpoint_url=ddb.meta.endpoint_url, region_name="us-east-1",
+                         aws_access_key_id="testing", aws_secret_access_key="testing",
+                         config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+    armed.meta.events.register(
+        "before-sign.dynamodb.DescribeTable",
+        lambda request, **_: request.headers.add_header("X-LocalDynamo-Transaction-Conflicts", f"{accounts}=2"))
+    armed.describe_table(TableName=accounts)
+    for _ in range(2):
+        with pytest.raises(ClientError) as caught:
+            ddb.transact_write_items(TransactItems=transfer(accounts, 10))
+        assert caught.value.response["Error"]["Code"] == "TransactionCanceledException"
+        assert caught.value.response["CancellationReasons"] == [
+            {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"},
+            {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"},
+        ]
+    assert balance(ddb, accounts, "a") == "100"
+    ddb.transact_write_items(TransactItems=transfer(accounts, 10))
+    assert balance(ddb, accounts, "a") == "90"

@@ -22,6 +22,8 @@ package final class Database: Sendable {
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// TransactWriteItems tokens seen in the last ten minutes.
     let idempotency = IdempotencyTokens()
+    /// Transaction conflicts armed for tests (`X-LocalDynamo-Transaction-Conflicts`).
+    let injectedConflicts = InjectedConflicts()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {

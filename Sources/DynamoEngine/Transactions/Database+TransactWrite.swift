@@ -49,6 +49,10 @@ extension Database {
 
     private func applyTransaction(_ input: TransactWriteItemsInput) throws -> TransactWriteResult {
         let actions = try plan(input.transactItems)
+        let tables = actions.map(\.table.name)
+        if let conflicting = injectedConflicts.take(forAnyOf: tables) {
+            try throwInjectedConflict(table: conflicting, actionTables: tables)
+        }
         return try write { state in
             var reasons: [CancellationReason] = []
             var olds: [(json: [UInt8], size: Int)?] = []

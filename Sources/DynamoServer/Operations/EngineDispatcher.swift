@@ -64,9 +64,12 @@ package final class EngineDispatcher: DynamoDispatcher {
         let now = clock()
         let region = context.region.isEmpty ? nil : context.region
         let accessKeyID = context.accessKeyID
+        let conflictHeader = context.headers[Self.conflictHeader]
         do {
+            let conflicts = try conflictHeader.map(Self.parseConflicts) ?? []
             let bytes = try await threadPool.runIfActive {
                 let database = try engine.database(accessKeyID: accessKeyID, region: region)
+                for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
                 return try operation(body, OperationContext(database: database, now: now))
             }
             return .success(bytes)
@@ -78,6 +81,27 @@ package final class EngineDispatcher: DynamoDispatcher {
             ])
             return .failure(DynamoError(.internalServerError, "Internal server error"))
         }
+    }
+}
+
+extension EngineDispatcher {
+    /// A test-only header: `X-LocalDynamo-Transaction-Conflicts: Orders=2, Stock=1` makes the next
+    /// two TransactWriteItems touching `Orders` (and the next one touching `Stock`) in the
+    /// request's namespace fail with `TransactionCanceledException` and a `TransactionConflict`
+    /// reason, as DynamoDB does when transactions collide; `=0` disarms. It is read on any request,
+    /// before the operation runs.
+    static let conflictHeader = "X-LocalDynamo-Transaction-Conflicts"
+
+    static func parseConflicts(_ header: String) throws(DynamoError) -> [(String, Int)] {
+        var conflicts: [(String, Int)] = []
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pieces.count == 2, !pieces[0].isEmpty, let count = Int(pieces[1]), count >= 0 else {
+                throw DynamoError.validation("\(conflictHeader) must be TABLE=COUNT[, TABLE=COUNT...]; got: \(header)")
+            }
+            conflicts.append((pieces[0], count))
+        }
+        return conflicts
     }
 }
 
