@@ -86,7 +86,7 @@ GROUPS = [
     ("Streams", None),   # the DynamoDB Streams operations
     ("Errors", "errors"),  # structures that error shapes carry (errors themselves are DynamoError)
 ]
-MAX_FILE_LINES = 1400
+MAX_FILE_LINES = 520  # hand-written files aim under 600 lines; generated ones too
 
 
 # ---------------------------------------------------------------------------------------------
