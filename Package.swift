@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DynamoServer", targets: ["DynamoServer"]),
         .library(name: "DynamoExpressions", targets: ["DynamoExpressions"]),
         .library(name: "DynamoClient", targets: ["DynamoClient"]),
+        .library(name: "DynamoStore", targets: ["DynamoStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -62,6 +63,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "DynamoStore",
+            dependencies: [
+                "DynamoClient", "DynamoAPI", "DynamoExpressions",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "DynamoTestSupport",
             dependencies: ["DynamoServer", "DynamoAPI"]
         ),
@@ -70,6 +78,10 @@ let package = Package(
         .testTarget(
             name: "DynamoClientTests",
             dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI"]
+        ),
+        .testTarget(
+            name: "DynamoStoreTests",
+            dependencies: ["DynamoStore", "DynamoClient", "DynamoTestSupport", "DynamoAPI", "DynamoExpressions"]
         ),
         .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
         .testTarget(
