@@ -5,12 +5,16 @@ import PackageDescription
 
 let package = Package(
     name: "LocalDynamoBenchmarks",
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ceiling-server", targets: ["CeilingServer"]),
+        .executable(name: "client-bench", targets: ["ClientBench"]),
     ],
     dependencies: [
         // The version LocalDynamo itself builds on, so the ceiling is the same HTTP stack.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // LocalDynamo itself, for the client benchmark (DynamoClient against boto3).
+        .package(name: "LocalDynamo", path: ".."),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +23,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "ClientBench",
+            dependencies: [
+                .product(name: "DynamoClient", package: "LocalDynamo"),
+                .product(name: "DynamoAPI", package: "LocalDynamo"),
             ]
         ),
     ]

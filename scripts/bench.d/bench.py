@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import clients
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 LUA = HERE / "dynamo.lua"
@@ -64,9 +66,10 @@ WORKLOADS = {
 WORKLOAD_ORDER = ["get", "query", "mix", "put", "batch"]
 
 PROFILES = {
-    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[]),
+    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
+                  client_seconds=2, client_reps=1),
     "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=20,
-                 sizes=[1_000, 100_000, 1_000_000]),
+                 sizes=[1_000, 100_000, 1_000_000], client_seconds=5, client_reps=3),
 }
 
 
@@ -472,13 +475,14 @@ def export_ref(ref: str) -> tuple[Path, str]:
     return source, sha
 
 
-def build(skip: bool, ref: str | None) -> tuple[Path, Path]:
-    """Builds `localdynamo` (from the work tree, or from commit `ref`) and the ceiling server in
-    release mode, unless `skip`, and returns their paths."""
+def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path]:
+    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server and the
+    DynamoClient benchmark in release mode, unless `skip`, and returns their paths."""
     source = ROOT
     if ref:
         source, _ = export_ref(ref)
-    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server")]
+    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server"),
+                (ROOT / "Benchmarks", "client-bench")]
     binaries = []
     for package, product in packages:
         if not skip:
@@ -489,7 +493,7 @@ def build(skip: bool, ref: str | None) -> tuple[Path, Path]:
         if not binary.exists():
             raise SystemExit(f"missing {binary}: build it (drop --no-build)")
         binaries.append(binary)
-    return binaries[0], binaries[1]
+    return binaries[0], binaries[1], binaries[2]
 
 
 def python_with(module: str, venv_name: str, requirement: str) -> str | None:
@@ -670,6 +674,23 @@ def size_sweep(spec: ServerSpec, sizes: list[int], args, logs: Path, scratch: Pa
     finally:
         server.stop()
     return rows
+
+
+def client_comparison(localdynamo: Path, client_bench: Path, args, logs: Path) -> list[dict]:
+    """DynamoClient next to boto3 against one in-memory LocalDynamo with the bench table loaded."""
+    spec = server_specs(localdynamo, Path("/nonexistent"), ["ld-mem"], {})[0]
+    boto3_python = python_with("boto3", "venv-boto3", "boto3")
+    server = start(spec, logs)
+    try:
+        create_table(server.port)
+        preload(server.port, 0, args.items)
+        return clients.bench_clients(server.port, args.items, args.client_seconds, args.client_reps,
+                                     client_bench, boto3_python, log)
+    except (RuntimeError, subprocess.SubprocessError, OSError, ValueError) as error:
+        log(f"client comparison FAILED: {error}")
+        return []
+    finally:
+        server.stop()
 
 
 def perf_lines(report: str, count: int) -> list[str]:
@@ -1026,6 +1047,8 @@ def render(results: dict) -> str:
                 add("\n".join(l[:160] for l in profile.get("own", [])))
                 add("```")
             add("")
+    for line in clients.render_clients(results.get("clients") or [], fmt, fmt_us):
+        add(line)
     add(END_MARK)
     return "\n".join(lines) + "\n"
 
@@ -1134,6 +1157,8 @@ def parse_args(argv: list[str]):
     parser.add_argument("--ref", help="benchmark localdynamo as of this commit (exported with git archive "
                         "into .build-bench/ and built there) instead of the work tree")
     parser.add_argument("--no-build", action="store_true", help="use the existing release builds")
+    parser.add_argument("--no-clients", dest="clients", action="store_false",
+                        help="skip the DynamoClient-vs-boto3 comparison")
     parser.add_argument("--no-doc", action="store_true", help="do not touch docs/performance.md")
     parser.add_argument("--doc", type=Path, default=DOC, help="the Markdown file to update")
     parser.add_argument("--note", help="a sentence to put at the top of the report (e.g. about the machine)")
@@ -1143,6 +1168,8 @@ def parse_args(argv: list[str]):
     for name in ("duration", "reps", "warmup", "cold_starts"):
         if getattr(args, name) is None:
             setattr(args, name, defaults[name])
+    args.client_seconds = defaults["client_seconds"]
+    args.client_reps = defaults["client_reps"]
     args.conns = [int(c) for c in args.conns.split(",")] if args.conns else defaults["conns"]
     args.sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else defaults["sizes"]
     args.servers = [s for s in args.servers.split(",") if s]
@@ -1180,7 +1207,7 @@ def main(argv: list[str]) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     scratch.mkdir(parents=True, exist_ok=True)
 
-    localdynamo, ceiling = build(args.no_build, args.ref)
+    localdynamo, ceiling, client_bench = build(args.no_build, args.ref)
     machine = machine_info(args.ref)
     versions: dict[str, str] = {}
     specs = server_specs(localdynamo, ceiling, args.servers, versions)
@@ -1190,7 +1217,7 @@ def main(argv: list[str]) -> int:
         command=shown_command(argv),
         args=dict(duration=args.duration, reps=args.reps, warmup=args.warmup, conns=args.conns,
                   items=args.items, workloads=args.workloads, sizes=args.sizes),
-        servers=[], cold_starts={}, sizes={}, perf={})
+        servers=[], cold_starts={}, sizes={}, perf={}, clients=[])
     log(f"{args.profile}: {len(specs)} servers × {len(args.workloads)} workloads × {len(args.conns)} "
         f"connection counts × {args.reps} runs of {args.duration} s; results in {out_dir.relative_to(ROOT)}")
 
@@ -1205,6 +1232,8 @@ def main(argv: list[str]) -> int:
         for spec in specs:
             if spec.kind == "ours":
                 results["sizes"][spec.key] = size_sweep(spec, args.sizes, args, logs, scratch)
+    if args.clients:
+        results["clients"] = client_comparison(localdynamo, client_bench, args, logs)
     if args.perf:
         spec = next((s for s in specs if s.key == "ld-mem"), None) or next((s for s in specs if s.kind == "ours"), None)
         if spec:

@@ -1,0 +1,74 @@
+"""The client comparison of scripts/bench (issue 6): DynamoClient (Benchmarks/Sources/ClientBench)
+next to boto3 (boto3_bench.py), the same requests against the same in-memory LocalDynamo, one
+client after the other, and the store benchmark (Benchmarks/Sources/StoreBench) when it is built.
+
+Used by bench.py; standard library only (boto3 runs in its own interpreter).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+from pathlib import Path
+
+OPERATIONS = {"get": "GetItem", "put": "PutItem (new key)", "query": "Query (10 items)"}
+CONCURRENCY = [1, 8]
+
+
+def run_json(command: list[str], timeout: float) -> dict:
+    """Runs a benchmark client and returns the JSON line it prints."""
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_clients(port: int, items: int, seconds: float, reps: int, client_bench: Path,
+                  boto3_python: str | None, log) -> list[dict]:
+    """Median requests/s and latencies of each client, operation and concurrency."""
+    endpoint = f"http://127.0.0.1:{port}"
+    boto3_script = Path(__file__).resolve().parent / "boto3_bench.py"
+    clients = [("DynamoClient", [str(client_bench)])]
+    if boto3_python:
+        clients.append(("boto3", [boto3_python, str(boto3_script)]))
+    rows = []
+    for operation in OPERATIONS:
+        for concurrency in CONCURRENCY:
+            for name, command in clients:
+                runs = [run_json(command + ["--endpoint", endpoint, "--operation", operation,
+                                            "--concurrency", str(concurrency), "--seconds", str(seconds),
+                                            "--items", str(items)], timeout=seconds * 10 + 60)
+                        for _ in range(reps)]
+                row = dict(client=name, operation=operation, concurrency=concurrency,
+                           rps=statistics.median(r["rps"] for r in runs),
+                           p50_us=statistics.median(r["p50_us"] for r in runs),
+                           p99_us=statistics.median(r["p99_us"] for r in runs),
+                           requests=sum(r["requests"] for r in runs))
+                rows.append(row)
+                log(f"client {name} {operation} c={concurrency}: {row['rps']:.0f} req/s, "
+                    f"p50 {row['p50_us']:.0f} us, p99 {row['p99_us']:.0f} us")
+    return rows
+
+
+def render_clients(rows: list[dict], fmt, fmt_us) -> list[str]:
+    """The Markdown table of the client comparison, with DynamoClient/boto3 ratios."""
+    if not rows:
+        return []
+    lines = ["### Clients: DynamoClient and boto3 against LocalDynamo (memory)", "",
+             "Each client in its own process against the same server, one after the other; "
+             "concurrency is async tasks (DynamoClient) or threads sharing one client (boto3).", "",
+             "| operation | conc. | DynamoClient req/s | boto3 req/s | ratio | DynamoClient p50 | boto3 p50 |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    keyed = {(r["client"], r["operation"], r["concurrency"]): r for r in rows}
+    for operation, label in OPERATIONS.items():
+        for concurrency in CONCURRENCY:
+            ours = keyed.get(("DynamoClient", operation, concurrency))
+            theirs = keyed.get(("boto3", operation, concurrency))
+            if not ours:
+                continue
+            ratio = f"{ours['rps'] / theirs['rps']:.1f}×" if theirs and theirs["rps"] else "–"
+            lines.append(f"| {label} | {concurrency} | {fmt(ours['rps'])} | {fmt(theirs['rps']) if theirs else '–'} "
+                         f"| {ratio} | {fmt_us(ours['p50_us'])} | {fmt_us(theirs['p50_us']) if theirs else '–'} |")
+    lines.append("")
+    return lines
