@@ -1,11 +1,9 @@
-import Foundation
-
 /// A `pattern` constraint of the service model, matched without a regex engine.
 ///
 /// DynamoDB's model uses a handful of simple patterns; each known one has a hand-written matcher
 /// that gives the same answer as Java's `Pattern.matches` (a whole-string match). A pattern the
-/// generator does not know falls back to `regex`, matched with Foundation's regular expressions
-/// (slow, but only ever used for a pattern a newer model introduced).
+/// generator does not know falls back to `regex`, matched with Swift's `Regex` (slow, but only
+/// ever used for a pattern a newer model introduced).
 enum ShapePattern: Sendable, Hashable {
     /// `[a-zA-Z0-9_.-]+` (table, index and backup names).
     case tableName
@@ -29,7 +27,7 @@ enum ShapePattern: Sendable, Hashable {
     case accountID
     /// `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
     case uuid
-    /// Any other pattern, matched with `NSRegularExpression`.
+    /// Any other pattern, matched with Swift's `Regex` (a pattern it cannot compile matches anything).
     case regex(String)
 
     /// The pattern exactly as the model writes it (and as DynamoDB quotes it in messages).
@@ -99,9 +97,8 @@ enum ShapePattern: Sendable, Hashable {
             }
             return true
         case .regex(let pattern):
-            guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return true }
-            let range = NSRange(value.startIndex..., in: value)
-            return expression.firstMatch(in: value, options: [], range: range) != nil
+            guard let expression = try? Regex(pattern) else { return true }
+            return (try? expression.wholeMatch(in: value)) != nil
         }
     }
 

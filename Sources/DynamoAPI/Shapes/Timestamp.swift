@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A point in time as DynamoDB's JSON protocol sends it: seconds since 1970 as a JSON number
 /// (for example `1505847222.951`).

@@ -7,8 +7,17 @@ import NIOPosix
 /// The dispatcher that runs DynamoDB operations on the engine.
 ///
 /// Decodes and validates each request body into its input shape, resolves the request's
-/// namespace, runs the (blocking) engine call on a dedicated thread pool so event loops never
-/// wait on SQLite, and renders the output.
+/// namespace, runs the (blocking) engine call and renders the output.
+///
+/// Where the engine call runs: operations whose work is bounded by a small number of items
+/// (``inlineOperations``: item reads and writes, batches, transactions, a Query's page, table
+/// descriptions) run right on the connection's event loop. Such a call costs a few to a few
+/// hundred microseconds of SQLite; a hop to another thread and back cost more than that (two
+/// context switches per request, measured with `scripts/bench --perf`). Everything else — Scan
+/// (up to 1 MB read from anywhere in the table), table creation and deletion, tagging — runs on
+/// the dedicated thread pool so a long call never stalls the connections of a loop. A request
+/// that arrives off an event loop (large bodies are decoded on the global pool) always goes to
+/// the thread pool.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
@@ -41,6 +50,13 @@ package final class EngineDispatcher: DynamoDispatcher {
         "DescribeLimits": ManagementOperations.describeLimits,
     ]
 
+    /// The operations run on the event loop (see the type's documentation).
+    static let inlineOperations: Set<String> = [
+        "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchGetItem", "BatchWriteItem",
+        "TransactGetItems", "TransactWriteItems", "DescribeTable", "ListTables", "DescribeTimeToLive",
+        "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits",
+    ]
+
     /// One operation: decodes its input from the body and runs it against a database.
     typealias Operation = @Sendable (JSONValue, OperationContext) throws -> [UInt8]
 
@@ -67,12 +83,15 @@ package final class EngineDispatcher: DynamoDispatcher {
         let conflictHeader = context.headers[Self.conflictHeader]
         do {
             let conflicts = try conflictHeader.map(Self.parseConflicts) ?? []
-            let bytes = try await threadPool.runIfActive {
+            let run: @Sendable () throws -> [UInt8] = {
                 let database = try engine.database(accessKeyID: accessKeyID, region: region)
                 for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
                 return try operation(body, OperationContext(database: database, now: now))
             }
-            return .success(bytes)
+            if Self.inlineOperations.contains(target.operation), MultiThreadedEventLoopGroup.currentEventLoop != nil {
+                return .success(try run())
+            }
+            return .success(try await threadPool.runIfActive(run))
         } catch let error as DynamoError {
             return .failure(error)
         } catch {
