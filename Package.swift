@@ -67,7 +67,9 @@ let package = Package(
             dependencies: [
                 "DynamoClient", "DynamoAPI", "DynamoExpressions",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Async methods of a (non-Sendable) ObjectContext run on the caller's actor.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .target(
             name: "DynamoTestSupport",

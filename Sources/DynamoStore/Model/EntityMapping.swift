@@ -1,0 +1,66 @@
+import Synchronization
+
+/// How a model class maps onto its DynamoDB table: what the property wrappers cannot say.
+///
+/// ```swift
+/// override class var mapping: EntityMapping {
+///     EntityMapping(hashKey: "id", version: "version", tableName: "AWS-Locations",
+///                   indexes: [.global("byName", partitionKey: "name")])
+/// }
+/// ```
+public struct EntityMapping: Sendable, Hashable {
+    /// The hash key's property name (default `id`).
+    public var hashKey: String
+    /// The range key's property name, if any.
+    public var rangeKey: String?
+    /// The `Int64` version attribute's property name, for optimistic locking.
+    public var versionAttribute: String?
+    /// The table name (default: the entity name).
+    public var tableName: String?
+    /// The table's secondary indexes.
+    public var indexes: [IndexDescription]
+
+    /// Describes the mapping.
+    ///
+    /// - Parameters:
+    ///   - hashKey: the hash key's property name.
+    ///   - rangeKey: the range key's property name.
+    ///   - version: the version attribute's property name.
+    ///   - tableName: the table name.
+    ///   - indexes: the secondary indexes.
+    public init(hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
+                indexes: [IndexDescription] = []) {
+        self.hashKey = hashKey
+        self.rangeKey = rangeKey
+        versionAttribute = version
+        self.tableName = tableName
+        self.indexes = indexes
+    }
+}
+
+private let derivedEntities = Mutex<[ObjectIdentifier: EntityDescription]>([:])
+
+extension ManagedObject {
+    /// The entity description of a model class, derived once from its `@Attribute` and
+    /// `@Relationship` properties and its ``mapping``.
+    public static var entityDescription: EntityDescription {
+        if let cached = derivedEntities.withLock({ $0[ObjectIdentifier(self)] }) { return cached }
+        let mapping = self.mapping
+        var entity = EntityDescription(
+            entityName, tableName: mapping.tableName, hashKey: mapping.hashKey, rangeKey: mapping.rangeKey,
+            versionAttribute: mapping.versionAttribute, attributes: [], indexes: mapping.indexes)
+        let prototype = self.init()
+        for property in prototype.properties { property.describe(into: &entity) }
+        derivedEntities.withLock { $0[ObjectIdentifier(self)] = entity }
+        return entity
+    }
+}
+
+extension EntityDescription {
+    /// The description of a model class (see ``ManagedObject/entityDescription``).
+    ///
+    /// - Parameter type: the model class.
+    public init(for type: ManagedObject.Type) {
+        self = type.entityDescription
+    }
+}

@@ -1,0 +1,124 @@
+import DynamoAPI
+
+// Reading and writing property values. Every change goes through `setPending`, which is where
+// the context records it for undo; relationships keep their inverse on the other side.
+extension ManagedObject {
+    /// Stops with a clear message when a fault's values are read before it was loaded.
+    func requireLoaded(_ name: String) {
+        precondition(!isFault, "\(objectID) is a fault: load it (try await context.load(object)) before reading '\(name)'")
+    }
+
+    /// The attribute's current value in DynamoDB form.
+    func attributeValue(_ name: String) -> AttributeValue? {
+        requireLoaded(name)
+        if case .attribute(let value)? = pending[name] { return value }
+        return snapshot?.attributes[name]
+    }
+
+    /// Sets an attribute's value in DynamoDB form (`nil`: remove it).
+    func setAttributeValue(_ value: AttributeValue?, for name: String) {
+        setPending(name, .attribute(value))
+    }
+
+    /// The relationship's current destinations.
+    func relatedObjects(_ name: String) -> Set<ManagedObject> {
+        requireLoaded(name)
+        if case .objects(let objects)? = pending[name] { return objects }
+        guard let ids = snapshot?.relationships[name], let context else { return [] }
+        return Set(ids.map { context.registerFault(for: $0) })
+    }
+
+    /// Replaces a relationship's destinations, updating the inverse of every destination added
+    /// or removed (and, for a to-one inverse, the destination's previous owner).
+    func setRelatedObjects(_ objects: Set<ManagedObject>, for relationship: RelationshipDescription) {
+        let old = relatedObjects(relationship.name)
+        setPending(relationship.name, .objects(objects))
+        guard let inverseName = relationship.inverse else { return }
+        for removed in old.subtracting(objects) {
+            removed.primitiveRemove(self, from: inverseName)
+        }
+        for added in objects.subtracting(old) {
+            guard let inverse = added.entity.relationship(named: inverseName) else { continue }
+            if !inverse.isToMany, !added.isFault, let previous = added.relatedObjects(inverseName).first, previous !== self {
+                previous.primitiveRemove(added, from: relationship.name)
+            }
+            added.primitiveAdd(self, to: inverse)
+        }
+    }
+
+    /// Adds a destination without touching inverses (a to-one is replaced).
+    func primitiveAdd(_ object: ManagedObject, to relationship: RelationshipDescription) {
+        if isFault {
+            var (added, removed) = delta(relationship.name)
+            added.insert(object)
+            removed.remove(object)
+            setPending(relationship.name, .delta(added: added, removed: removed))
+            return
+        }
+        var objects = relationship.isToMany ? relatedObjects(relationship.name) : []
+        objects.insert(object)
+        setPending(relationship.name, .objects(objects))
+    }
+
+    /// Removes a destination without touching inverses.
+    func primitiveRemove(_ object: ManagedObject, from name: String) {
+        if isFault {
+            var (added, removed) = delta(name)
+            added.remove(object)
+            removed.insert(object)
+            setPending(name, .delta(added: added, removed: removed))
+            return
+        }
+        var objects = relatedObjects(name)
+        guard objects.remove(object) != nil else { return }
+        setPending(name, .objects(objects))
+    }
+
+    private func delta(_ name: String) -> (Set<ManagedObject>, Set<ManagedObject>) {
+        if case .delta(let added, let removed)? = pending[name] { return (added, removed) }
+        return ([], [])
+    }
+
+    /// Records a change; the context registers its undo.
+    func setPending(_ name: String, _ value: PendingValue?) {
+        let previous = pending[name]
+        pending[name] = value
+        context?.recordChange(of: self, property: name, from: previous, to: value)
+    }
+
+    /// Turns relationship deltas recorded while the object was a fault into full values, once
+    /// its snapshot is known; a to-one replaced on the other side leaves its old destination.
+    func resolveDeltas() {
+        for (name, change) in pending {
+            guard case .delta(let added, let removed) = change, let relationship = entity.relationship(named: name) else { continue }
+            let stored = Set((snapshot?.relationships[name] ?? []).compactMap { context?.registerFault(for: $0) })
+            var objects = stored.subtracting(removed)
+            if relationship.isToMany {
+                objects.formUnion(added)
+            } else if let newest = added.first {
+                objects = [newest]
+            }
+            pending[name] = .objects(objects)
+            guard let inverse = relationship.inverse, !relationship.isToMany else { continue }
+            for replaced in stored.subtracting(objects).subtracting(removed) {
+                replaced.primitiveRemove(self, from: inverse)
+            }
+        }
+    }
+
+    /// Finds the property wrappers of a model class and names them after their properties;
+    /// declared default values become the object's initial values.
+    func bindProperties() {
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, label.hasPrefix("_"),
+                      let binding = child.value as? any PropertyWrapperBinding else { continue }
+                binding.box.name = String(label.dropFirst())
+                properties.append(binding)
+                if let initial = binding.initialStoredValue() { pending[binding.box.name] = .attribute(initial) }
+            }
+            mirror = current.superclassMirror
+        }
+    }
+}

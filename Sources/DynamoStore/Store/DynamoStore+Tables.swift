@@ -1,0 +1,75 @@
+import DynamoAPI
+import DynamoClient
+
+extension DynamoStore {
+    /// Creates the table of every entity, with its secondary indexes, billed per request;
+    /// tables that already exist are left as they are. Returns when every table is `ACTIVE`.
+    ///
+    /// Meant for development and tests; production tables are usually made by infrastructure
+    /// code.
+    ///
+    /// - Parameter pollInterval: the pause between `DescribeTable` polls while a table is being
+    ///   created (default 200 ms).
+    /// - Throws: DynamoDB's errors other than `ResourceInUseException` (table exists).
+    public func createTables(pollInterval: Duration = .milliseconds(200)) async throws {
+        for entity in model.entities {
+            do {
+                _ = try await client.createTable(try Self.createTableInput(for: entity))
+            } catch let error as DynamoError where error.code == .resourceInUse {
+                // The table exists already.
+            }
+        }
+        for entity in model.entities {
+            try await client.waitUntilTableExists(entity.tableName, delay: pollInterval, maximumAttempts: 300)
+        }
+    }
+
+    /// The `CreateTable` request for an entity: key schema, the attribute definitions of every
+    /// table and index key, the indexes with their projections, `PAY_PER_REQUEST`.
+    static func createTableInput(for entity: EntityDescription) throws(StoreError) -> CreateTableInput {
+        var definitions: [String: AttributeDefinition] = [:]
+        func storageName(_ property: String) throws(StoreError) -> String {
+            guard let attribute = entity.attribute(named: property), let type = attribute.type.keyScalarType else {
+                throw .unknownProperty("\(entity.path(property)) (a key must be a string, number or data attribute)")
+            }
+            definitions[attribute.storageName] = AttributeDefinition(
+                attributeName: attribute.storageName, attributeType: ScalarAttributeType(rawValue: type))
+            return attribute.storageName
+        }
+        func keySchema(hash: [String], range: [String]) throws(StoreError) -> [KeySchemaElement] {
+            var schema: [KeySchemaElement] = []
+            for name in hash { schema.append(KeySchemaElement(attributeName: try storageName(name), keyType: .hash)) }
+            for name in range { schema.append(KeySchemaElement(attributeName: try storageName(name), keyType: .range)) }
+            return schema
+        }
+        func projection(_ projection: IndexDescription.Projection) -> Projection {
+            switch projection {
+            case .all: return Projection(projectionType: .all)
+            case .keysOnly: return Projection(projectionType: .keysOnly)
+            case .include(let names):
+                let stored = names.map { name in
+                    entity.attribute(named: name)?.storageName ?? entity.relationship(named: name)?.storageName ?? name
+                }
+                return Projection(projectionType: .include, nonKeyAttributes: stored)
+            }
+        }
+        let tableKey = try keySchema(hash: [entity.hashKey], range: entity.rangeKey.map { [$0] } ?? [])
+        var globals: [GlobalSecondaryIndex] = []
+        var locals: [LocalSecondaryIndex] = []
+        for index in entity.indexes {
+            let schema = try keySchema(hash: index.partitionKey, range: index.sortKey)
+            switch index.kind {
+            case .global:
+                globals.append(GlobalSecondaryIndex(indexName: index.name, keySchema: schema, projection: projection(index.projection)))
+            case .local:
+                locals.append(LocalSecondaryIndex(indexName: index.name, keySchema: schema, projection: projection(index.projection)))
+            }
+        }
+        return CreateTableInput(
+            attributeDefinitions: definitions.keys.sorted().compactMap { definitions[$0] },
+            tableName: entity.tableName, keySchema: tableKey,
+            localSecondaryIndexes: locals.isEmpty ? nil : locals,
+            globalSecondaryIndexes: globals.isEmpty ? nil : globals,
+            billingMode: .payPerRequest)
+    }
+}

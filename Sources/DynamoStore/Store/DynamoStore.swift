@@ -1,0 +1,130 @@
+import DynamoAPI
+import DynamoClient
+import Logging
+import Synchronization
+
+/// A DynamoDB-backed object store: the model, the client that reaches the tables, and the
+/// change notifications every context's saves produce.
+///
+/// A store is `Sendable`; create one per app and one ``ObjectContext`` per isolation domain
+/// (the main actor, a background task).
+///
+/// ```swift
+/// let store = try DynamoStore(types: [Location.self, Checkin.self], client: .local(port: 8000))
+/// try await store.createTables()
+/// let context = ObjectContext(store: store)
+/// let home = Location(context: context)
+/// home.name = "Home"
+/// try await context.save()
+/// ```
+public final class DynamoStore: Sendable {
+    /// The entities the store holds.
+    public let model: StoreModel
+    /// The client every request goes through.
+    public let client: DynamoClient
+    /// Retry behaviour for transactions DynamoDB cancels with `TransactionConflict` (another
+    /// transaction held an item). The client's own policy already retries throttling.
+    public let conflictRetry: RetryConfiguration
+    /// Receives debug lines (requests planned, conflicts, retries); never item values.
+    public let logger: Logger
+
+    private let classes: ClassRegistry
+    private let subscribers = Mutex<Subscribers>(Subscribers())
+
+    /// Makes a store for a model; objects are plain ``ManagedObject``s unless `types` names the
+    /// subclass of an entity.
+    ///
+    /// - Parameters:
+    ///   - model: the entities.
+    ///   - client: the DynamoDB client.
+    ///   - types: typed model classes to instantiate for their entities (see ``ManagedObject/entityName``).
+    ///   - conflictRetry: how `TransactionConflict` cancellations are retried (default: 5
+    ///     attempts, 50 ms base backoff).
+    ///   - logger: the logger.
+    public init(
+        model: StoreModel, client: DynamoClient, types: [ManagedObject.Type] = [],
+        conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
+        logger: Logger = Logger(label: "DynamoStore")
+    ) {
+        self.model = model
+        self.client = client
+        self.conflictRetry = conflictRetry
+        self.logger = logger
+        classes = ClassRegistry(types)
+    }
+
+    /// Makes a store whose model is derived from typed model classes (see
+    /// ``EntityDescription/init(for:)``).
+    ///
+    /// - Parameters:
+    ///   - types: the model classes, one per entity.
+    ///   - client: the DynamoDB client.
+    ///   - conflictRetry: how `TransactionConflict` cancellations are retried.
+    ///   - logger: the logger.
+    /// - Throws: ``ModelError`` listing every inconsistency of the derived model.
+    public convenience init(
+        types: [ManagedObject.Type], client: DynamoClient,
+        conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
+        logger: Logger = Logger(label: "DynamoStore")
+    ) throws(ModelError) {
+        let model = try StoreModel(types.map { $0.entityDescription })
+        self.init(model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger)
+    }
+
+    /// Every successful save of any context of this store, from now on, one value per save.
+    ///
+    /// Merge them into a context with ``ObjectContext/mergeChanges(from:)``:
+    ///
+    /// ```swift
+    /// for await changes in store.changes() { try await mainContext.mergeChanges(from: changes) }
+    /// ```
+    ///
+    /// The stream ends when the consuming task stops iterating (it is then unsubscribed).
+    public func changes() -> AsyncStream<StoreChanges> {
+        let (stream, continuation) = AsyncStream<StoreChanges>.makeStream()
+        let token = subscribers.withLock { subscribers in
+            subscribers.nextToken += 1
+            subscribers.continuations[subscribers.nextToken] = continuation
+            return subscribers.nextToken
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    /// Sends a save's changes to every subscriber.
+    func publish(_ changes: StoreChanges) {
+        guard !changes.isEmpty else { return }
+        let continuations = subscribers.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(changes) }
+    }
+
+    /// The class to instantiate for an entity's objects.
+    func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
+        classes.types[entity.name] ?? ManagedObject.self
+    }
+
+    /// The entity with this name, or a failure naming it.
+    func entity(named name: String) throws(StoreError) -> EntityDescription {
+        guard let entity = model.entity(named: name) else { throw StoreError.unknownEntity(name) }
+        return entity
+    }
+}
+
+private struct Subscribers {
+    var nextToken: UInt64 = 0
+    var continuations: [UInt64: AsyncStream<StoreChanges>.Continuation] = [:]
+}
+
+/// Entity name → model class.
+///
+/// `@unchecked Sendable`: the dictionary is immutable after `init`, and metatypes carry no
+/// mutable state.
+private struct ClassRegistry: @unchecked Sendable {
+    let types: [String: ManagedObject.Type]
+
+    init(_ list: [ManagedObject.Type]) {
+        types = Dictionary(list.map { ($0.entityName, $0) }, uniquingKeysWith: { _, last in last })
+    }
+}

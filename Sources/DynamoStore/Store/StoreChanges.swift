@@ -1,0 +1,22 @@
+/// What one successful save of one context changed in the store.
+///
+/// ``DynamoStore/changes()`` yields one value per save; another context applies it with
+/// ``ObjectContext/mergeChanges(from:)``.
+public struct StoreChanges: Sendable, Hashable {
+    /// Objects the save created.
+    public var inserted: Set<ObjectID>
+    /// Objects the save changed.
+    public var updated: Set<ObjectID>
+    /// Objects the save deleted.
+    public var deleted: Set<ObjectID>
+
+    /// Makes a change set.
+    public init(inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

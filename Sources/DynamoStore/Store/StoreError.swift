@@ -1,0 +1,34 @@
+/// A misuse of the store or a value that cannot be stored or read back.
+///
+/// DynamoDB's own errors surface as `DynamoError`; save outcomes as ``ValidationError``,
+/// ``MergeConflictError`` and ``PartialSaveError``.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The model has no entity of this name.
+    case unknownEntity(String)
+    /// The entity has no property of this name (`Entity.property`).
+    case unknownProperty(String)
+    /// A value of the wrong type for a property, or one DynamoDB cannot store (NaN, …).
+    case invalidValue(String)
+    /// A stored attribute that does not decode as the model's type.
+    case undecodableValue(String)
+    /// The object belongs to another context (or none); objects never cross contexts.
+    case wrongContext(ObjectID)
+    /// The object's row was deleted in the store (raised only when the context's
+    /// ``ObjectContext/deletedObjectHandling`` is ``DeletedObjectHandling/throwError``).
+    case objectDeletedInStore(ObjectID)
+    /// A key attribute of an object that is already stored was changed.
+    case keyChanged(ObjectID)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unknownEntity(let name): "the model has no entity '\(name)'"
+        case .unknownProperty(let path): "no property \(path)"
+        case .invalidValue(let detail): "invalid value: \(detail)"
+        case .undecodableValue(let detail): "stored value does not decode: \(detail)"
+        case .wrongContext(let id): "\(id) belongs to another context"
+        case .objectDeletedInStore(let id): "\(id) was deleted in the store"
+        case .keyChanged(let id): "\(id): the key of a stored object cannot change; delete it and insert a new one"
+        }
+    }
+}
