@@ -71,15 +71,35 @@ extension ObjectContext {
     func fireFaults(_ objects: [ManagedObject]) async throws {
         var seen: Set<ObjectIdentifier> = []
         let faults = objects.filter { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted }
-        guard !faults.isEmpty else { return }
-        if faults.count == 1, let fault = faults.first {
-            let entity = fault.entity
-            let output = try await store.client.getItem(GetItemInput(
-                tableName: entity.tableName, key: fault.objectID.key, consistentRead: true))
-            if let item = output.item { try fulfill(fault, with: item) } else { try markDeletedInStore(fault) }
+        try await reload(try fulfillFromParent(faults))
+    }
+
+    /// Reads objects' rows again: one `GetItem` for one object, `BatchGetItem` for several.
+    func reload(_ objects: [ManagedObject]) async throws {
+        guard objects.count == 1, let object = objects.first else {
+            if !objects.isEmpty { try await read(objects) }
             return
         }
-        try await read(faults)
+        let output = try await store.client.getItem(GetItemInput(
+            tableName: object.entity.tableName, key: object.objectID.key, consistentRead: true))
+        if let item = output.item { try fulfill(object, with: item) } else { try markDeletedInStore(object) }
+    }
+
+    /// A child context's faults take their values from the parent's objects when the parent
+    /// has them loaded (with its unsaved changes); the rest are returned for reading.
+    private func fulfillFromParent(_ faults: [ManagedObject]) throws -> [ManagedObject] {
+        guard let parent else { return faults }
+        var unresolved: [ManagedObject] = []
+        for fault in faults {
+            let id = fault.objectID
+            let source = parent.registered[id] ?? parent.insertedList.first { $0.objectID == id }
+            if let source, !source.isFault, !source.isDeletedInStore {
+                try fulfill(fault, with: parent.currentItem(of: source))
+            } else {
+                unresolved.append(fault)
+            }
+        }
+        return unresolved
     }
 
     /// Reads the rows of objects with `BatchGetItem` and gives each its values (or marks it

@@ -9,6 +9,8 @@ public struct StoreChanges: Sendable, Hashable {
     public var updated: Set<ObjectID>
     /// Objects the save deleted.
     public var deleted: Set<ObjectID>
+    /// The context whose save produced the changes (it does not merge its own saves).
+    var origin: ObjectIdentifier?
 
     /// Makes a change set.
     public init(inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []) {

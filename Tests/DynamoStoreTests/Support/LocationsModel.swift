@@ -59,5 +59,24 @@ final class Sample: ManagedObject {
 }
 
 enum Models {
-    static let types: [ManagedObject.Type] = [Location.self, Checkin.self, Tag.self, Sample.self]
+    static let types: [ManagedObject.Type] = [Location.self, Checkin.self, Tag.self, Sample.self, Owner.self, Pet.self]
+}
+
+/// An owner may not be deleted while it has pets (deny); a custom rule requires a name.
+final class Owner: ManagedObject {
+    @Attribute var id: String
+    @Attribute var name: String
+    @Relationship(inverse: "owner", deleteRule: .deny, maxCount: 2) var pets: Set<Pet>
+
+    override func validateForSave() throws {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError(issues: [.init(objectID: objectID, property: "name", message: "must not be blank")])
+        }
+    }
+}
+
+/// A pet's delete leaves its owner's set as it is (no action).
+final class Pet: ManagedObject {
+    @Attribute var id: String
+    @Relationship(inverse: "pets", deleteRule: .noAction) var owner: Owner?
 }

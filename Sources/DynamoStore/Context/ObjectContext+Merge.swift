@@ -1,0 +1,145 @@
+import DynamoAPI
+
+// Conflicts, merges between contexts, refreshing.
+extension ObjectContext {
+    /// Applies the merge policy to one conflicting object, leaving it ready to be planned again
+    /// against the store's row (`ALL_OLD`).
+    func resolve(_ conflict: Conflict, in changes: inout StoreChanges) throws {
+        let object = conflict.action.object
+        guard let storeItem = conflict.storeItem else {
+            try resolveMissingRow(object, kind: conflict.action.kind, in: &changes)
+            return
+        }
+        let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+        let read = object.snapshot
+        if conflict.action.kind == .insert { adoptAsStored(object) }
+        switch mergePolicy {
+        case .error, .mergeByPropertyObjectTrump:
+            break
+        case .mergeByPropertyStoreTrump:
+            for name in Array(object.pending.keys) where Self.storeChanged(name, from: read, to: stored) {
+                object.pending[name] = nil
+            }
+        case .overwrite:
+            for attribute in object.entity.attributes where object.pending[attribute.name] == nil {
+                object.pending[attribute.name] = .attribute(read?.attributes[attribute.name])
+            }
+            for relationship in object.entity.relationships where object.pending[relationship.name] == nil {
+                object.pending[relationship.name] = .objects(Set((read?.relationships[relationship.name] ?? []).map(registerFault(for:))))
+            }
+        case .rollback:
+            object.pending = [:]
+            if object.deleteMark {
+                object.deleteMark = false
+                deletedList.removeAll { $0 === object }
+            }
+        }
+        object.snapshot = stored
+    }
+
+    private static func storeChanged(_ name: String, from read: Snapshot?, to stored: Snapshot) -> Bool {
+        stored.attributes[name] != read?.attributes[name]
+            || (stored.relationships[name] ?? []) != (read?.relationships[name] ?? [])
+    }
+
+    /// The row of an updated or deleted object is gone from the store.
+    private func resolveMissingRow(_ object: ManagedObject, kind: WriteAction.Kind, in changes: inout StoreChanges) throws {
+        switch (kind, mergePolicy) {
+        case (.delete, _):
+            forgetDeleted(object)
+            changes.deleted.insert(object.objectID)
+        case (_, .mergeByPropertyObjectTrump), (_, .overwrite):
+            // The object wins: it is stored again, whole.
+            for attribute in object.entity.attributes where object.pending[attribute.name] == nil {
+                object.pending[attribute.name] = .attribute(object.snapshot?.attributes[attribute.name])
+            }
+            for relationship in object.entity.relationships where object.pending[relationship.name] == nil {
+                object.pending[relationship.name] = .objects(object.relatedObjects(relationship.name))
+            }
+            if let id = object.storedID, registered[id] === object { registered[id] = nil }
+            object.storedID = nil
+            object.snapshot = nil
+            object.lifecycle = .inserted
+            insertedList.append(object)
+        default:
+            object.pending = [:]
+            try markDeletedInStore(object)
+        }
+    }
+
+    /// Brings the context up to date with another context's save: objects deleted there leave
+    /// this context, loaded objects changed there are read again (one `BatchGetItem`), keeping
+    /// this context's unsaved changes on top. Faults are left alone (they read fresh values
+    /// when loaded). A context ignores its own saves.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await changes in store.changes() { try await mainContext.mergeChanges(from: changes) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: DynamoDB's errors.
+    public func mergeChanges(from changes: StoreChanges) async throws {
+        guard changes.origin != ObjectIdentifier(self) else { return }
+        for id in changes.deleted {
+            guard let object = registered[id] else { continue }
+            registered[id] = nil
+            deletedList.removeAll { $0 === object }
+            object.pending = [:]
+            object.snapshot = Snapshot()
+            object.isFault = false
+            object.isDeletedInStore = true
+            object.lifecycle = .invalid
+        }
+        let stale = changes.updated.union(changes.inserted).compactMap { registered[$0] }.filter { !$0.isFault }
+        try await reload(stale)
+    }
+
+    /// Reads an object's row again.
+    ///
+    /// - Parameters:
+    ///   - object: a stored object of this context.
+    ///   - mergeChanges: `true` keeps the object's unsaved changes on top of the fresh values;
+    ///     `false` discards them.
+    /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) async throws {
+        guard object.lifecycle == .stored else { return }
+        try await reload([object])
+        if !mergeChanges { object.pending = [:] }
+    }
+
+    /// Pushes a child context's changes into its parent and records them as saved in the child.
+    func push(into parent: ObjectContext) throws {
+        let inserted = insertedList.filter { !$0.deleteMark }
+        let updated = registered.values.filter { $0.lifecycle == .stored && !$0.deleteMark && !$0.changedValues.isEmpty }
+        for object in inserted {
+            let copy = store.objectClass(for: object.entity).init()
+            copy.entityStorage = object.entity
+            copy.pending = [:]
+            for attribute in object.entity.attributes {
+                if case .attribute(let value)? = object.pending[attribute.name] { copy.pending[attribute.name] = .attribute(value) }
+            }
+            parent.insert(copy)
+        }
+        for object in inserted + updated {
+            let target = parent.object(with: object.objectID)
+            for (name, change) in object.changedValues {
+                switch change {
+                case .attribute(let value): target.setPending(name, .attribute(value))
+                case .relationship(let ids): target.setPending(name, .objects(Set(ids.map(parent.object(with:)))))
+                case .relationshipDelta: continue
+                }
+            }
+        }
+        for object in deletedList where object.lifecycle == .stored {
+            parent.delete(parent.object(with: object.objectID))
+        }
+        for object in inserted + updated {
+            if object.lifecycle == .inserted { adoptAsStored(object) }
+            object.snapshot = try Snapshot(item: currentItem(of: object), entity: object.entity, model: store.model)
+            clearSavedChanges(object)
+        }
+        for object in deletedList where object.lifecycle == .stored { forgetDeleted(object) }
+        undoManager?.closeGroup()
+    }
+}

@@ -1,0 +1,239 @@
+import DynamoAPI
+import DynamoClient
+import Foundation
+import Logging
+
+extension ObjectContext {
+    /// Stores every change: validated first (every problem reported), then written as one
+    /// `TransactWriteItems` when it fits (100 actions, 4 MB), else as several in dependency
+    /// order. Conflicting rows are resolved by ``mergePolicy``. A child context pushes its
+    /// changes into its parent instead, without I/O.
+    ///
+    /// - Throws: ``ValidationError`` (nothing written); ``MergeConflictError`` under
+    ///   ``MergePolicy/error`` (nothing written by the failing transaction);
+    ///   ``PartialSaveError`` when an earlier transaction of a split save was stored; DynamoDB's
+    ///   errors (`DynamoError`) otherwise.
+    public func save() async throws {
+        try await processPendingChanges()
+        try validate()
+        if let parent {
+            try push(into: parent)
+            return
+        }
+        var changes = StoreChanges()
+        changes.origin = ObjectIdentifier(self)
+        var stored: [ObjectID] = []
+        var resolutionRounds = 0
+        planning: while true {
+            let transactions = Self.transactions(try planWrites())
+            for (position, transaction) in transactions.enumerated() {
+                do {
+                    let conflicts = try await execute(transaction)
+                    if conflicts.isEmpty {
+                        for action in transaction { try markStored(action, in: &changes) }
+                        stored += transaction.map(\.object.objectID)
+                        continue
+                    }
+                    resolutionRounds += 1
+                    guard mergePolicy != .error, resolutionRounds <= 5 else { throw MergeConflictError(conflicts: conflicts.map(\.conflict)) }
+                    for conflict in conflicts { try resolve(conflict, in: &changes) }
+                    continue planning
+                } catch {
+                    store.publish(changes)
+                    guard !stored.isEmpty else { throw error }
+                    let rest = transactions[position...].flatMap { $0.map(\.object.objectID) }
+                    throw PartialSaveError(stored: stored, notStored: rest, underlying: error)
+                }
+            }
+            break
+        }
+        store.publish(changes)
+        undoManager?.closeGroup()
+    }
+
+    /// Ends the current undo event and applies delete rules (nullify, cascade) of deleted
+    /// objects, loading the faults that needs (deleted objects and objects whose relationships
+    /// were changed from the other side).
+    public func processPendingChanges() async throws {
+        var handled: Set<ObjectIdentifier> = []
+        while true {
+            let deletions = deletedList.filter { !handled.contains(ObjectIdentifier($0)) }
+            guard !deletions.isEmpty else { break }
+            try await fireFaults(deletions)
+            for object in deletions {
+                handled.insert(ObjectIdentifier(object))
+                applyDeleteRules(object)
+            }
+        }
+        let changedFaults = registered.values.filter { $0.isFault && !$0.pending.isEmpty }
+        try await fireFaults(changedFaults)
+        undoManager?.closeGroup()
+    }
+
+    private func applyDeleteRules(_ object: ManagedObject) {
+        guard !object.isDeletedInStore else { return }
+        for relationship in object.entity.relationships {
+            let destinations = object.relatedObjects(relationship.name)
+            switch relationship.deleteRule {
+            case .nullify:
+                guard let inverse = relationship.inverse else { continue }
+                for destination in destinations where !destination.deleteMark {
+                    destination.primitiveRemove(object, from: inverse)
+                }
+            case .cascade:
+                for destination in destinations where !destination.deleteMark { delete(destination) }
+            case .deny, .noAction:
+                continue
+            }
+        }
+    }
+
+    /// Checks every object a save would write; throws all problems at once.
+    func validate() throws {
+        var issues: [ValidationError.Issue] = []
+        let saving = insertedList.filter { !$0.deleteMark } + registered.values.filter {
+            $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.changedValues.isEmpty
+        }
+        for object in saving {
+            issues += modelIssues(object)
+            do { try object.validateForSave() } catch let error as ValidationError {
+                issues += error.issues
+            } catch {
+                issues.append(.init(objectID: object.objectID, message: "\(error)"))
+            }
+        }
+        for object in deletedList where object.lifecycle == .stored && !object.isDeletedInStore {
+            for relationship in object.entity.relationships where relationship.deleteRule == .deny {
+                let remaining = object.relatedObjects(relationship.name).filter { !$0.deleteMark }
+                if !remaining.isEmpty {
+                    issues.append(.init(objectID: object.objectID, property: relationship.name,
+                                        message: "cannot delete: the deny rule forbids it while \(remaining.count) destination(s) remain"))
+                }
+            }
+        }
+        if !issues.isEmpty { throw ValidationError(issues: issues) }
+    }
+
+    private func modelIssues(_ object: ManagedObject) -> [ValidationError.Issue] {
+        let entity = object.entity
+        let id = object.objectID
+        var issues: [ValidationError.Issue] = []
+        let item = currentItem(of: object)
+        for attribute in entity.attributes where !attribute.isOptional && attribute.name != entity.versionAttribute {
+            if item[attribute.storageName] == nil {
+                issues.append(.init(objectID: id, property: attribute.name, message: "a value is required"))
+            }
+        }
+        if let storedID = object.storedID, object.lifecycle == .stored {
+            for attribute in entity.keyAttributes where item[attribute.storageName] != storedID.key[attribute.storageName] {
+                issues.append(.init(objectID: storedID, property: attribute.name, message: StoreError.keyChanged(storedID).description))
+            }
+        }
+        for relationship in entity.relationships {
+            let count = currentIDs(of: object, relationship.name).count
+            if count < relationship.minCount {
+                issues.append(.init(objectID: id, property: relationship.name,
+                                    message: relationship.isToMany ? "at least \(relationship.minCount) destination(s) required; has \(count)" : "a destination is required"))
+            }
+            if let maximum = relationship.maxCount, relationship.isToMany, count > maximum {
+                issues.append(.init(objectID: id, property: relationship.name, message: "at most \(maximum) destination(s) allowed; has \(count)"))
+            }
+        }
+        return issues
+    }
+
+    /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the
+    /// conflicts (failed conditions) it met, empty when it was stored.
+    private func execute(_ transaction: [WriteAction]) async throws -> [Conflict] {
+        var attempt = 1
+        while true {
+            let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), clientRequestToken: UUID().uuidString)
+            do {
+                _ = try await store.client.transactWriteItems(input)
+                return []
+            } catch let error as DynamoError where error.code == .transactionCanceled {
+                let reasons = error.cancellationReasons ?? []
+                let conflicts = zip(transaction, reasons).compactMap { action, reason in
+                    reason.code == "ConditionalCheckFailed" ? Conflict(action: action, storeItem: reason.item, context: self) : nil
+                }
+                if !conflicts.isEmpty { return conflicts }
+                let retryable = reasons.contains { $0.code == "TransactionConflict" }
+                guard retryable, attempt < store.conflictRetry.maximumAttempts else { throw error }
+                store.logger.debug("transaction conflict; retrying", metadata: ["attempt": .stringConvertible(attempt)])
+                try await store.conflictRetry.sleep(store.conflictRetry.backoff(attempt: attempt))
+                attempt += 1
+            }
+        }
+    }
+
+    /// Makes an object's context state match what a stored action wrote.
+    func markStored(_ action: WriteAction, in changes: inout StoreChanges) throws {
+        let object = action.object
+        switch action.kind {
+        case .insert:
+            adoptAsStored(object)
+            changes.inserted.insert(object.objectID)
+        case .update:
+            changes.updated.insert(object.objectID)
+        case .delete:
+            forgetDeleted(object)
+            changes.deleted.insert(object.objectID)
+            return
+        }
+        if let item = action.storedItem {
+            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
+        }
+        clearSavedChanges(object)
+    }
+
+    /// Drops pending attribute changes now in the snapshot; relationship values are kept as
+    /// objects (equal to the snapshot) so destinations not registered yet stay the same objects.
+    func clearSavedChanges(_ object: ManagedObject) {
+        for (name, change) in object.pending {
+            if case .attribute = change { object.pending[name] = nil }
+        }
+    }
+
+    /// Turns an inserted object into a stored, registered one.
+    func adoptAsStored(_ object: ManagedObject) {
+        let id = object.objectID
+        insertedList.removeAll { $0 === object }
+        object.storedID = id
+        object.lifecycle = .stored
+        registered[id] = object
+    }
+
+    /// Removes a deleted object from the context after its row is gone.
+    func forgetDeleted(_ object: ManagedObject) {
+        deletedList.removeAll { $0 === object }
+        insertedList.removeAll { $0 === object }
+        if let id = object.storedID, registered[id] === object { registered[id] = nil }
+        object.lifecycle = .invalid
+    }
+}
+
+/// A failed condition of one action, with the row the store holds (`ALL_OLD`).
+struct Conflict {
+    let action: WriteAction
+    let storeItem: Item?
+    let conflict: MergeConflict
+
+    init(action: WriteAction, storeItem: Item?, context: ObjectContext) {
+        self.action = action
+        self.storeItem = storeItem
+        let object = action.object
+        let entity = object.entity
+        let ours = context.currentItem(of: object)
+        let theirs = storeItem ?? [:]
+        let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
+        var differences: [MergeConflict.Difference] = []
+        let names = entity.attributes.map { ($0.name, $0.storageName) } + entity.relationships.map { ($0.name, $0.storageName) }
+        for (name, storageName) in names where storageName != versionName && ours[storageName] != theirs[storageName] {
+            differences.append(.init(property: name, objectValue: ours[storageName], storeValue: theirs[storageName]))
+        }
+        let storeVersion = versionName.flatMap { theirs[$0] }.flatMap { try? Int64(storedValue: $0) }
+        conflict = MergeConflict(
+            objectID: object.objectID, objectVersion: object.snapshot?.version(of: entity), storeVersion: storeVersion,
+            existsInStore: storeItem != nil, differences: storeItem == nil && action.kind == .delete ? [] : differences)
+    }
+}

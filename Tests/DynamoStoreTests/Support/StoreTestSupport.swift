@@ -1,0 +1,78 @@
+import DynamoAPI
+import DynamoClient
+import DynamoStore
+import DynamoTestSupport
+import Synchronization
+
+/// A transport that counts the requests per operation and can attach a header to the next
+/// request (to arm the server's injected transaction conflicts).
+final class RecordingTransport: HTTPTransport {
+    private let inner = CurlTransport(maximumConnections: 4)
+    private let state = Mutex<(counts: [String: Int], nextHeaders: [(String, String)])>(([:], []))
+
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+        var request = request
+        let operation = request.header("X-Amz-Target")?.split(separator: ".").last.map(String.init) ?? "?"
+        let headers = state.withLock { state in
+            state.counts[operation, default: 0] += 1
+            defer { state.nextHeaders = [] }
+            return state.nextHeaders
+        }
+        request.headers += headers.map { (name: $0.0, value: $0.1) }
+        return try await inner.send(request, timeouts: timeouts)
+    }
+
+    /// Requests sent per operation name (`GetItem`, `BatchGetItem`, …) since the last reset.
+    func count(_ operation: String) -> Int { state.withLock { $0.counts[operation] ?? 0 } }
+
+    /// Forgets the counts.
+    func resetCounts() { state.withLock { $0.counts = [:] } }
+
+    /// Attaches a header to the next request only.
+    func addToNextRequest(_ name: String, _ value: String) { state.withLock { $0.nextHeaders.append((name, value)) } }
+}
+
+/// A server, a client through a recording transport, and a store of the test model with its
+/// tables created.
+struct StoreFixture {
+    let store: DynamoStore
+    let client: DynamoClient
+    let transport: RecordingTransport
+
+    /// A fresh context of the store.
+    func context(_ policy: MergePolicy = .error) -> ObjectContext {
+        let context = ObjectContext(store: store)
+        context.mergePolicy = policy
+        return context
+    }
+
+    /// The raw item of a row, read with a consistent `GetItem`.
+    func item(_ table: String, _ key: Item) async throws -> Item? {
+        try await client.getItem(GetItemInput(tableName: table, key: key, consistentRead: true)).item
+    }
+
+    /// Makes the next `count` transactions touching `table` fail with `TransactionConflict`.
+    func injectTransactionConflicts(table: String, count: Int) async throws {
+        transport.addToNextRequest("X-LocalDynamo-Transaction-Conflicts", "\(table)=\(count)")
+        _ = try await client.describeTable(DescribeTableInput(tableName: table))
+    }
+}
+
+/// Runs `body` against a fresh in-process server with the test model's tables.
+func withStore<T>(_ body: (StoreFixture) async throws -> T) async throws -> T {
+    try await withTestServer { endpoint in
+        let transport = RecordingTransport()
+        var configuration = DynamoClient.Configuration(
+            region: "us-east-1", endpoint: endpoint.url,
+            credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
+        configuration.transport = transport
+        configuration.retry = RetryConfiguration(baseDelay: .milliseconds(1))
+        let client = try DynamoClient(configuration: configuration)
+        let store = try DynamoStore(
+            types: Models.types, client: client,
+            conflictRetry: RetryConfiguration(maximumAttempts: 3, baseDelay: .milliseconds(1)))
+        try await store.createTables(pollInterval: .milliseconds(10))
+        transport.resetCounts()
+        return try await body(StoreFixture(store: store, client: client, transport: transport))
+    }
+}
