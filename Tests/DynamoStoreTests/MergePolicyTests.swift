@@ -25,8 +25,7 @@ import Testing
     /// Saves a location, loads it in a second context, and lets the first context change it.
     private func race(_ fixture: StoreFixture, policy: MergePolicy) async throws -> (Location, ObjectContext) {
         let first = fixture.context()
-        let location = Location(context: first)
-        location.name = "start"
+        let location = first.newLocation("start")
         try await first.save()
         let second = fixture.context(policy)
         let theirs = try #require(try await second.existingObject(with: location.objectID) as? Location)
@@ -70,8 +69,7 @@ import Testing
     /// Saves a location, loads it in a second context, then deletes it through the first.
     private func deleteUnder(_ fixture: StoreFixture, policy: MergePolicy) async throws -> (Location, ObjectContext) {
         let first = fixture.context()
-        let location = Location(context: first)
-        location.name = "kept"
+        let location = first.newLocation("kept")
         try await first.save()
         let second = fixture.context(policy)
         let theirs = try #require(try await second.existingObject(with: location.objectID) as? Location)

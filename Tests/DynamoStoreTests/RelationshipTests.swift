@@ -7,13 +7,10 @@ import Testing
     /// A location with two check-ins and a tag, saved.
     private func seed(_ fixture: StoreFixture) async throws -> (home: Location, checkins: [Checkin], tag: Tag) {
         let context = fixture.context()
-        let home = Location(context: context)
-        home.name = "Home"
+        let home = context.newLocation("Home")
         let checkins = (0..<2).map { _ in Checkin(context: context) }
         for checkin in checkins { checkin.location = home }
-        let tag = Tag(context: context)
-        tag.id = 1
-        tag.label = "t"
+        let tag = context.newTag(1, "t")
         home.tags = [tag]
         try await context.save()
         return (home, checkins, tag)
@@ -26,8 +23,7 @@ import Testing
         try await withStore { fixture in
             let (home, checkins, _) = try await seed(fixture)
             let context = fixture.context()
-            let work = Location(context: context)
-            work.name = "Work"
+            let work = context.newLocation("Work")
             let moved = try #require(try await context.existingObject(with: checkins[0].objectID) as? Checkin)
             let oldHome = try #require(moved.location)
             #expect(oldHome.isFault)
@@ -101,9 +97,7 @@ import Testing
         try await withStore { fixture in
             let (home, _, tag) = try await seed(fixture)
             let context = fixture.context()
-            let other = Tag(context: context)
-            other.id = 2
-            other.label = "u"
+            let other = context.newTag(2, "u")
             let location = try #require(try await context.existingObject(with: home.objectID) as? Location)
             location.tags.insert(other)
             try await context.save()

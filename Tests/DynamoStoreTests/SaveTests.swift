@@ -52,16 +52,13 @@ import Testing
     @Test func relationshipsAreStoredAsKeysAndSetsOnBothSides() async throws {
         try await withStore { fixture in
             let context = fixture.context()
-            let home = Location(context: context)
-            home.name = "Home"
+            let home = context.newLocation("Home")
             let first = Checkin(context: context)
             first.location = home
             let second = Checkin(context: context)
             second.location = home
             second.comment = "again"
-            let tag = Tag(context: context)
-            tag.id = 7
-            tag.label = "cozy"
+            let tag = context.newTag(7, "cozy")
             tag.locations.insert(home)
             try await context.save()
 
@@ -87,8 +84,7 @@ import Testing
     @Test func updateSetsOnlyChangedAttributesAndBumpsTheVersion() async throws {
         try await withStore { fixture in
             let context = fixture.context()
-            let home = Location(context: context)
-            home.name = "Home"
+            let home = context.newLocation("Home")
             home.latitude = 1
             try await context.save()
             #expect(context.insertedObjects.isEmpty && !context.hasChanges)
@@ -116,9 +112,7 @@ import Testing
     @Test func deleteRemovesTheRow() async throws {
         try await withStore { fixture in
             let context = fixture.context()
-            let tag = Tag(context: context)
-            tag.id = 1
-            tag.label = "x"
+            let tag = context.newTag(1, "x")
             try await context.save()
             context.delete(tag)
             #expect(context.deletedObjects == [tag] && tag.isDeleted)
@@ -133,9 +127,7 @@ import Testing
             let context = fixture.context()
             context.undoManager = nil
             for number in 0..<500 {
-                let tag = Tag(context: context)
-                tag.id = Int64(number)
-                tag.label = "tag \(number)"
+                let tag = context.newTag(Int64(number), "tag \(number)")
             }
             try await context.save()
             #expect(fixture.transport.count("TransactWriteItems") == 5)

@@ -169,7 +169,7 @@ public final class ObjectContext {
     }
 
     /// Records a property change for undo.
-    func recordChange(of object: ManagedObject, property name: String, from previous: PendingValue?, to value: PendingValue?) {
+    func recordChange(of object: ManagedObject, property name: String, from previous: PendingValue?) {
         undoManager?.register { [weak object] in object?.setPending(name, previous) }
     }
 

@@ -81,9 +81,21 @@ extension ManagedObject {
 
     /// Records a change; the context registers its undo.
     func setPending(_ name: String, _ value: PendingValue?) {
-        let previous = pending[name]
+        if let context, context.undoManager != nil {
+            context.recordChange(of: self, property: name, from: effectiveValue(name))
+        }
         pending[name] = value
-        context?.recordChange(of: self, property: name, from: previous, to: value)
+    }
+
+    /// The property's current value as a pending change, so undo restores the value itself
+    /// (not "no change", which would mean something else after a save).
+    private func effectiveValue(_ name: String) -> PendingValue? {
+        if let change = pending[name] { return change }
+        if entity.relationship(named: name) != nil {
+            guard !isFault, let context else { return nil }
+            return .objects(Set((snapshot?.relationships[name] ?? []).map(context.registerFault(for:))))
+        }
+        return .attribute(snapshot?.attributes[name])
     }
 
     /// Turns relationship deltas recorded while the object was a fault into full values, once

@@ -80,3 +80,22 @@ final class Pet: ManagedObject {
     @Attribute var id: String
     @Relationship(inverse: "pets", deleteRule: .noAction) var owner: Owner?
 }
+
+extension ObjectContext {
+    /// Inserts a tag.
+    @discardableResult
+    func newTag(_ id: Int64, _ label: String = "t") -> Tag {
+        let tag = Tag(context: self)
+        tag.id = id
+        tag.label = label
+        return tag
+    }
+
+    /// Inserts a location.
+    @discardableResult
+    func newLocation(_ name: String) -> Location {
+        let location = Location(context: self)
+        location.name = name
+        return location
+    }
+}

@@ -34,7 +34,7 @@ final class RecordingTransport: HTTPTransport {
 
 /// A server, a client through a recording transport, and a store of the test model with its
 /// tables created.
-struct StoreFixture {
+struct StoreFixture: Sendable {
     let store: DynamoStore
     let client: DynamoClient
     let transport: RecordingTransport

@@ -1,0 +1,89 @@
+import DynamoAPI
+import DynamoClient
+import DynamoStore
+import Foundation
+import Testing
+
+@Suite struct ContextMergeTests {
+    @Test func childSavePushesIntoTheParentWithoutIO() async throws {
+        try await withStore { fixture in
+            let main = fixture.context()
+            let home = main.newLocation("Home")
+            try await main.save()
+            fixture.transport.resetCounts()
+
+            let child = ObjectContext(parent: main)
+            let mine = try #require(child.object(with: home.objectID) as? Location)
+            try await child.load(mine)
+            #expect(fixture.transport.count("GetItem") == 0, "the parent's loaded object supplies the values")
+            mine.name = "Edited in child"
+            let visit = Checkin(context: child)
+            visit.location = mine
+            try await child.save()
+            #expect(fixture.transport.count("TransactWriteItems") == 0)
+            #expect(!child.hasChanges)
+            #expect(home.name == "Edited in child")
+            #expect(main.updatedObjects == [home])
+            let pushed = try #require(main.insertedObjects.first as? Checkin)
+            #expect(main.insertedObjects.count == 1 && pushed.id == visit.id && pushed.location === home)
+            #expect(home.checkins == [pushed])
+
+            try await main.save()
+            #expect(fixture.transport.count("TransactWriteItems") == 1)
+            let stored = try #require(try await fixture.item("Locations", ["id": .s(home.id.uuidString)]))
+            #expect(stored["name"] == .s("Edited in child") && stored["checkins"] == .ss([visit.id.uuidString]))
+        }
+    }
+
+    @Test func backgroundSaveIsMergedIntoTheMainContext() async throws {
+        try await withStore { fixture in try await Self.mergeIntoMainActorContext(fixture) }
+    }
+
+    /// The main context lives on the main actor; the background context in a detached task;
+    /// only ObjectIDs and StoreChanges cross between them.
+    @MainActor private static func mergeIntoMainActorContext(_ fixture: StoreFixture) async throws {
+        do {
+            let store = fixture.store
+            let main = ObjectContext(store: store)
+            let home = main.newLocation("Home")
+            try await main.save()
+            let homeID = home.objectID
+            var changes = store.changes().makeAsyncIterator()
+
+            home.latitude = 1   // an unsaved change the merge must keep
+            let newID = try await Task.detached {
+                let background = ObjectContext(store: store)
+                let location = try #require(try await background.existingObject(with: homeID) as? Location)
+                location.name = "Renamed in background"
+                let visit = Checkin(context: background)
+                visit.location = location
+                try await background.save()
+                return visit.objectID
+            }.value
+
+            let received = try #require(await changes.next())
+            #expect(received.updated == [homeID] && received.inserted == [newID])
+            try await main.mergeChanges(from: received)
+            #expect(home.name == "Renamed in background" && home.version == 2)
+            #expect(home.latitude == 1 && main.updatedObjects == [home])
+            #expect(home.checkins.map(\.objectID) == [newID])
+            try await main.save()
+            #expect(try await fixture.item("Locations", ["id": .s(home.id.uuidString)])?["version"] == .n(DynamoNumber(3)))
+        }
+    }
+
+    @Test func mergedDeletesLeaveTheContext() async throws {
+        try await withStore { fixture in
+            let main = fixture.context()
+            let tag = main.newTag(5, "x")
+            try await main.save()
+            let other = fixture.context()
+            var changes = fixture.store.changes().makeAsyncIterator()
+            other.delete(try #require(try await other.existingObject(with: tag.objectID)))
+            try await other.save()
+            let received = try #require(await changes.next())
+            try await main.mergeChanges(from: received)
+            #expect(main.registeredObjects.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import DynamoAPI
+import DynamoClient
+import Foundation
+import DynamoStore
+import Testing
+
+@Suite struct ValidationTests {
+    @Test func everyProblemOfEveryObjectIsReportedAndNothingIsWritten() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            let orphan = Checkin(context: context)        // location is required (minCount 1)
+            let nameless = Location()                      // name is required
+            context.insert(nameless)
+            let owner = Owner(context: context)
+            owner.id = "o"
+            owner.name = "  "                              // custom rule: not blank
+            for number in 0..<3 {                          // maxCount 2
+                let pet = Pet(context: context)
+                pet.id = "p\(number)"
+                pet.owner = owner
+            }
+            let error = try await #require(throws: ValidationError.self) { try await context.save() }
+            let found = Set(error.issues.map { "\($0.objectID.entityName).\($0.property ?? "")" })
+            #expect(found == ["Checkin.location", "Location.name", "Owner.name", "Owner.pets"])
+            #expect(error.issues.first { $0.objectID == orphan.objectID }?.message == "a destination is required")
+            #expect(error.issues.first { $0.property == "pets" }?.message == "at most 2 destination(s) allowed; has 3")
+            #expect(fixture.transport.count("TransactWriteItems") == 0)
+            #expect(context.insertedObjects.count == 6)
+
+            orphan.location = nameless
+            nameless.name = "Somewhere"
+            owner.name = "Ann"
+            owner.pets.removeFirst()
+            try await context.save()
+            #expect(fixture.transport.count("TransactWriteItems") == 1)
+        }
+    }
+
+    @Test func changingTheKeyOfAStoredObjectIsRefused() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            let tag = context.newTag(1, "a")
+            try await context.save()
+            tag.id = 2
+            let error = try await #require(throws: ValidationError.self) { try await context.save() }
+            #expect(error.issues.map(\.property) == ["id"])
+        }
+    }
+}
