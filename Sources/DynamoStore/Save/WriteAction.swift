@@ -22,25 +22,10 @@ struct WriteAction {
     }
 }
 
-/// Builds the condition and update expressions of one action with `#n`/`:v` placeholders.
-struct WritePlaceholders {
-    private(set) var names: [String: String] = [:]
-    private(set) var values: [String: AttributeValue] = [:]
-
-    mutating func name(_ attribute: String) -> String {
-        if let existing = names.first(where: { $0.value == attribute })?.key { return existing }
-        let placeholder = "#n\(names.count)"
-        names[placeholder] = attribute
-        return placeholder
-    }
-
-    mutating func value(_ value: AttributeValue) -> String {
-        let placeholder = ":v\(values.count)"
-        values[placeholder] = value
-        return placeholder
-    }
-
+extension ExpressionBuilder {
+    /// The names for a request, `nil` when there are none (DynamoDB rejects empty maps).
     var expressionNames: [String: String]? { names.isEmpty ? nil : names }
+    /// The values for a request, `nil` when there are none.
     var expressionValues: [String: AttributeValue]? { values.isEmpty ? nil : values }
 }
 
@@ -69,7 +54,7 @@ extension ObjectContext {
         if let version = entity.versionAttribute, let attribute = entity.attribute(named: version) {
             item[attribute.storageName] = .n(DynamoNumber(1))
         }
-        var expression = WritePlaceholders()
+        var expression = ExpressionBuilder()
         let condition = "attribute_not_exists(\(expression.name(try entity.hashKeyStorageName)))"
         let put = Put(item: item, tableName: entity.tableName, conditionExpression: condition,
                       expressionAttributeNames: expression.expressionNames, returnValuesOnConditionCheckFailure: .allOld)
@@ -80,7 +65,7 @@ extension ObjectContext {
         let entity = object.entity
         let snapshotItem = try storedItem(of: object)
         let current = currentItem(of: object)
-        var expression = WritePlaceholders()
+        var expression = ExpressionBuilder()
         var sets: [String] = [], removes: [String] = []
         let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
         let properties = entity.attributes.map(\.storageName) + entity.relationships.map(\.storageName)
@@ -110,7 +95,7 @@ extension ObjectContext {
 
     private func deleteAction(_ object: ManagedObject) -> WriteAction {
         let entity = object.entity
-        var expression = WritePlaceholders()
+        var expression = ExpressionBuilder()
         let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
         let condition = versionCondition(object, versionName: versionName, expression: &expression)
         let delete = Delete(
@@ -122,7 +107,7 @@ extension ObjectContext {
 
     /// The row still has the version the object read (or, without a version attribute, still
     /// exists).
-    private func versionCondition(_ object: ManagedObject, versionName: String?, expression: inout WritePlaceholders) -> String {
+    private func versionCondition(_ object: ManagedObject, versionName: String?, expression: inout ExpressionBuilder) -> String {
         let entity = object.entity
         if let versionName {
             let name = expression.name(versionName)
