@@ -98,6 +98,10 @@ import Testing
             let scores = objects.compactMap { $0["score"] as? Double }
             #expect(scores == scores.sorted() && scores.allSatisfy { $0 >= 3 })
             #expect(fixture.takeCounts() == ["Query": 1])
+            // Indexes are sparse: without a condition on the sort key (score), an item without
+            // a score is not in byCity, so the index cannot answer `city == 'Rome'` alone.
+            #expect(try fixture.request("Visit", "city == 'Rome'").explain().operation == .scan)
+            #expect(try fixture.request("Visit", "city == 'Rome' AND score != nil").explain().indexName == "byCity")
         }
     }
 

@@ -115,6 +115,16 @@ struct FetchPlanner {
         }
     }
 
+    /// Whether a conjunct can only hold for items that have the attribute.
+    private static func requiresExistence(of attribute: String, _ conjunct: StoragePredicate) -> Bool {
+        switch conjunct {
+        case .compare(attribute, let op, _): op != .notEqual
+        case .exists(attribute), .between(attribute, _, _), .isIn(attribute, _), .beginsWith(attribute, _),
+             .contains(attribute, _): true
+        default: false
+        }
+    }
+
     private func match(_ schema: KeySchema, _ conjuncts: [StoragePredicate]) -> KeyMatch? {
         var used: Set<Int> = []
         var terms: [StoragePredicate] = []
@@ -139,6 +149,13 @@ struct FetchPlanner {
                 terms.append(conjuncts[index])
             }
             break
+        }
+        // An index holds only the items that have every key attribute (indexes are sparse):
+        // it answers the predicate only when the predicate requires them all to exist.
+        if schema.index != nil {
+            for attribute in schema.sort where !conjuncts.contains(where: { Self.requiresExistence(of: attribute, $0) }) {
+                return nil
+            }
         }
         return KeyMatch(schema: schema, used: used, terms: terms, constrained: terms.count, sortAttribute: sortAttribute)
     }

@@ -1,5 +1,5 @@
 /// A comparison operator of a fetch predicate.
-public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
     /// `==` (also written `=`).
     case equal = "=="
     /// `!=` (also written `<>`).
@@ -14,7 +14,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case greaterOrEqual = ">="
 
     /// The operator with its sides swapped (`3 < age` is `age > 3`).
-    var flipped: ComparisonOperator {
+    var flipped: PredicateOperator {
         switch self {
         case .equal, .notEqual: self
         case .less: .greater
@@ -46,7 +46,7 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
     /// `keyPath <op> value`; `== nil` tests absence, `!= nil` presence.
-    case compare(String, ComparisonOperator, PredicateValue)
+    case compare(String, PredicateOperator, PredicateValue)
     /// `keyPath BETWEEN {lower, upper}` (inclusive).
     case between(String, PredicateValue, PredicateValue)
     /// `keyPath IN {a, b, …}` or `keyPath IN %@` with an array.

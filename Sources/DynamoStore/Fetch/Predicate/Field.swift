@@ -44,7 +44,7 @@ public struct Field: Sendable, Hashable {
     /// `field >= value`.
     public static func >= (field: Field, value: some PredicateArgument) -> FetchPredicate { field.compare(.greaterOrEqual, value) }
 
-    private func compare(_ op: ComparisonOperator, _ value: some PredicateArgument) -> FetchPredicate {
+    private func compare(_ op: PredicateOperator, _ value: some PredicateArgument) -> FetchPredicate {
         .compare(keyPath, op, value.predicateValue)
     }
 }

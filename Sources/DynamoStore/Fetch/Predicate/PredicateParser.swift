@@ -174,7 +174,7 @@ struct PredicateParser {
         }
     }
 
-    private static func symbolOperator(_ symbol: String) -> ComparisonOperator? {
+    private static func symbolOperator(_ symbol: String) -> PredicateOperator? {
         switch symbol {
         case "==", "=": .equal
         case "!=", "<>": .notEqual

@@ -7,7 +7,7 @@ import Foundation
 /// folded away except at the top (a predicate that is always false needs no request).
 indirect enum StoragePredicate: Sendable, Hashable {
     case constant(Bool)
-    case compare(String, ComparisonOperator, AttributeValue)
+    case compare(String, PredicateOperator, AttributeValue)
     case exists(String)
     case notExists(String)
     case between(String, AttributeValue, AttributeValue)
