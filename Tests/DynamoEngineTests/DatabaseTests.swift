@@ -112,12 +112,16 @@ struct DatabaseTests {
         }
     }
 
-    @Test("tables and items survive reopening the file")
-    func persistence() throws {
+    /// Runs `body` with the path of a database file in a new directory, removed afterwards.
+    static func withDatabaseFile(_ body: (String) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ld-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("test.db").path
+        try body(directory.appendingPathComponent("test.db").path)
+    }
+
+    @Test("tables and items survive reopening the file")
+    func persistence() throws { try Self.withDatabaseFile { path in
         do {
             let database = try Database(path: path, region: "us-east-1")
             try Self.makeTable(database)
@@ -127,7 +131,7 @@ struct DatabaseTests {
         #expect(reopened.tables.keys.sorted() == ["Things"])
         #expect(try reopened.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("kept")])).json != nil)
         #expect(try reopened.describeTable(named: "Things").itemCount == 1)
-    }
+    } }
 
     @Test("ListTables pages in name order")
     func listTables() throws {

@@ -59,7 +59,7 @@ extension Database {
         return try write { state in
             var capacity: [String: Double] = [:]
             for write in planned {
-                let store = ItemStore(table: write.table, connection: state.connection)
+                let store = itemStore(write.table, connection: state.connection)
                 let old = try store.get(write.key)
                 if let put = write.put {
                     try store.put(write.key, json: put.json, size: put.size)

@@ -69,7 +69,7 @@ extension Database {
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
-            let store = ItemStore(table: table, connection: state.connection)
+            let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
@@ -94,7 +94,7 @@ extension Database {
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
-            let store = ItemStore(table: table, connection: state.connection)
+            let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
@@ -121,7 +121,7 @@ extension Database {
         let key = try table.storedKey(fromKey: input.key)
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         return try write { state in
-            let store = ItemStore(table: table, connection: state.connection)
+            let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
             let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
             try check.verify(oldItem)

@@ -49,6 +49,8 @@ package final class Database: Sendable {
         writer = Mutex(WriterState(connection: connection))
         catalogSnapshot = Mutex(tables)
         idleReaders = Mutex([])
+        // Index builds and drops a previous run left unfinished start over.
+        resumeIndexWork()
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {

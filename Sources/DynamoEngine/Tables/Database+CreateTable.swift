@@ -109,19 +109,8 @@ extension Database {
                 let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
                 let projection = try TableValidation.checkProjection(
                     type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
-                var indexThroughput: ThroughputSettings?
-                if billingMode == "PAY_PER_REQUEST" {
-                    if index.provisionedThroughput != nil {
-                        throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index.indexName) when BillingMode is PAY_PER_REQUEST")
-                    }
-                } else {
-                    guard let given = index.provisionedThroughput else {
-                        throw .validation(invalid + "ProvisionedThroughput must be specified for index: \(index.indexName)")
-                    }
-                    try TableValidation.checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
-                    indexThroughput = ThroughputSettings(readCapacityUnits: given.readCapacityUnits,
-                                                         writeCapacityUnits: given.writeCapacityUnits)
-                }
+                let indexThroughput = try TableValidation.indexThroughput(
+                    index.provisionedThroughput, index: index.indexName, billingMode: billingMode)
                 guard indexNames.insert(index.indexName).inserted else {
                     throw .validation(invalid + "Duplicate index name: \(index.indexName)")
                 }

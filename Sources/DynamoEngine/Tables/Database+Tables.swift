@@ -10,6 +10,12 @@ package struct TableSnapshot: Sendable {
     package var region: String
     /// Entries and bytes per secondary index name.
     package var indexStatistics: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
+    /// Whether a CREATING index is reported as backfilling (`Backfilling: true`): it is, except
+    /// in the UpdateTable response that created it (DynamoDB allocates resources first).
+    package var backfilling = true
+    /// Index statuses that differ from the catalog's for this report (an UpdateTable response
+    /// shows an index whose throughput it changed as UPDATING).
+    package var indexStatus: [String: String] = [:]
 
     package init(definition: TableDefinition, status: String, itemCount: Int64, sizeBytes: Int64, region: String) {
         self.definition = definition
@@ -25,8 +31,11 @@ extension Database {
     package func describeTable(named name: String) throws -> TableSnapshot {
         let definition = try table(named: name)
         let statistics = try statistics(of: definition)
-        var snapshot = TableSnapshot(definition: definition, status: "ACTIVE", itemCount: statistics.itemCount,
-                                     sizeBytes: statistics.sizeBytes, region: region)
+        // DynamoDB reports the table UPDATING while an index is being deleted; while one is
+        // backfilling the table itself is ACTIVE.
+        let deleting = definition.globalIndexes.contains { $0.status == "DELETING" }
+        var snapshot = TableSnapshot(definition: definition, status: deleting ? "UPDATING" : "ACTIVE",
+                                     itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
         if !definition.indexes.isEmpty {
             snapshot.indexStatistics = try read { connection in
                 var result: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
@@ -59,6 +68,10 @@ extension Database {
             throw DynamoError(.validation,
                               "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
         }
+        if definition.globalIndexes.contains(where: { $0.status != "ACTIVE" }) {
+            throw DynamoError(.resourceInUse,
+                              "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+        }
         try write { state in
             guard cachedDefinition(name)?.storageID == definition.storageID else {
                 throw DynamoError.tableNotFound()
@@ -80,10 +93,19 @@ extension Database {
     /// Replaces a table's definition in the catalog (UpdateTable, tagging, TTL).
     package func updateDefinition(named reference: String,
                                   _ change: (inout TableDefinition) throws -> Void) throws -> TableDefinition {
+        try updateDefinition(named: reference) { definition, _ in try change(&definition) }
+    }
+
+    /// Replaces a table's definition in the catalog, with access to the write transaction.
+    ///
+    /// - Parameter change: edits the definition; `connection` is the write transaction's, for
+    ///   storage that must change with the definition (a new index's SQLite table).
+    package func updateDefinition(named reference: String,
+                                  _ change: (inout TableDefinition, _ connection: SQLiteConnection) throws -> Void) throws -> TableDefinition {
         let name = TableReference.name(from: reference)
         return try write { state in
             guard var definition = cachedDefinition(name) else { throw DynamoError.tableNotFound() }
-            try change(&definition)
+            try change(&definition, state.connection)
             try saveDefinition(definition, connection: state.connection, isNew: false)
             cacheDefinition(definition, named: name)
             return definition

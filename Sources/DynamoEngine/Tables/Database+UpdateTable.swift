@@ -1,24 +1,39 @@
 import DynamoAPI
 
 extension Database {
-    /// UpdateTable for billing mode, provisioned throughput, streams, SSE, table class and
-    /// deletion protection. Secondary index changes belong to the index work and are refused.
+    /// UpdateTable for billing mode, provisioned throughput, streams, SSE, table class,
+    /// deletion protection and global secondary indexes (`GlobalSecondaryIndexUpdates`: one
+    /// Create or Delete per call, any number of throughput Updates).
+    ///
+    /// A created index is CREATING until a background backfill has indexed every item; a
+    /// deleted one is DELETING until a background drop removes it (see `Database+IndexBuilds`).
     package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
         let invalid = TableValidation.invalid
         _ = try table(named: input.tableName)
-        if input.globalSecondaryIndexUpdates != nil {
-            throw DynamoError.validation("GlobalSecondaryIndexUpdates are not supported by this server yet")
-        }
+        let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
         let changesSomething = input.billingMode != nil || input.provisionedThroughput != nil
             || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
-            || input.attributeDefinitions != nil
+            || indexUpdates != nil
         guard changesSomething else {
             throw DynamoError.validation(
                 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
         }
+        if input.globalSecondaryIndexUpdates?.isEmpty == true {
+            throw DynamoError.validation(invalid + "List of GlobalSecondaryIndexUpdates is empty")
+        }
         var statusChanges = false
-        let updated = try updateDefinition(named: input.tableName) { definition in
+        var indexChanges = IndexChanges()
+        let updated = try updateDefinition(named: input.tableName) { definition, connection in
+            if let indexUpdates {
+                indexChanges = try IndexUpdates.apply(indexUpdates, attributeDefinitions: input.attributeDefinitions,
+                                                      to: &definition, now: now)
+                if let created = indexChanges.created, let index = definition.index(named: created) {
+                    try connection.execute(IndexStore.dropSQL(table: definition, index: index))
+                    try connection.execute(IndexStore.createSQL(table: definition, index: index))
+                }
+                if indexChanges.created != nil || indexChanges.deleted != nil { statusChanges = true }
+            }
             let mode = input.billingMode?.rawValue ?? definition.billingMode
             if mode == "PAY_PER_REQUEST" {
                 if input.provisionedThroughput != nil {
@@ -47,7 +62,7 @@ extension Database {
                     if old.readCapacityUnits == throughput.readCapacityUnits,
                        old.writeCapacityUnits == throughput.writeCapacityUnits, input.billingMode == nil,
                        input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
-                       input.sseSpecification == nil {
+                       input.sseSpecification == nil, indexUpdates == nil {
                         throw DynamoError.validation(
                             "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(old.readCapacityUnits). Requested ReadCapacityUnits: \(throughput.readCapacityUnits). Current WriteCapacityUnits provisioned for the table: \(old.writeCapacityUnits). Requested WriteCapacityUnits: \(throughput.writeCapacityUnits). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
                     }
@@ -94,8 +109,15 @@ extension Database {
                 definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits ?? definition.onDemandMaxWrite
             }
         }
-        let statistics = try statistics(of: updated)
-        return TableSnapshot(definition: updated, status: statusChanges ? "UPDATING" : "ACTIVE",
-                             itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
+        for name in [indexChanges.created, indexChanges.deleted].compactMap({ $0 }) {
+            startIndexWork(table: updated.name, index: name)
+        }
+        var snapshot = try describeTable(named: updated.name)
+        // The response shows the table as the request left it, before any background work.
+        snapshot.definition = updated
+        snapshot.status = statusChanges ? "UPDATING" : "ACTIVE"
+        snapshot.backfilling = false
+        for name in indexChanges.updated { snapshot.indexStatus[name] = "UPDATING" }
+        return snapshot
     }
 }

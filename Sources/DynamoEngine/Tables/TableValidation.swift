@@ -27,6 +27,23 @@ enum TableValidation {
         if write > 1_000_000_000_000 { throw .validation("Given value \(write) for WriteCapacityUnits is out of bounds") }
     }
 
+    /// A global index's throughput as its table's billing mode requires: none for
+    /// PAY_PER_REQUEST, given and in bounds for PROVISIONED.
+    static func indexThroughput(_ given: ProvisionedThroughput?, index: String,
+                                billingMode: String) throws(DynamoError) -> ThroughputSettings? {
+        if billingMode == "PAY_PER_REQUEST" {
+            if given != nil {
+                throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index) when BillingMode is PAY_PER_REQUEST")
+            }
+            return nil
+        }
+        guard let given else {
+            throw .validation(invalid + "ProvisionedThroughput is not specified for index: \(index)")
+        }
+        try checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
+        return ThroughputSettings(readCapacityUnits: given.readCapacityUnits, writeCapacityUnits: given.writeCapacityUnits)
+    }
+
     /// Checks a table's or an index's key schema against the attribute definitions and returns
     /// its (partition, sort) key attributes.
     static func resolveKeySchema(

@@ -59,7 +59,7 @@ extension Database {
             var oldItems: [Item?] = []
             var failed = false
             for action in actions {
-                let store = ItemStore(table: action.table, connection: state.connection)
+                let store = itemStore(action.table, connection: state.connection)
                 let old = try store.get(action.key)
                 let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
                 olds.append(old)
@@ -100,7 +100,7 @@ extension Database {
             }
             var capacity: [String: Double] = [:]
             for (position, action) in actions.enumerated() {
-                let store = ItemStore(table: action.table, connection: state.connection)
+                let store = itemStore(action.table, connection: state.connection)
                 let old = olds[position]
                 var written = 0
                 switch action.kind {

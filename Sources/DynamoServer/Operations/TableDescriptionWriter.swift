@@ -54,7 +54,10 @@ enum TableDescriptionWriter {
         if !definition.globalIndexes.isEmpty {
             writer.writeKey("GlobalSecondaryIndexes", first: false)
             writeArray(definition.globalIndexes, to: &writer) { index, writer in
-                writeIndex(index, tableARN: arn, global: true, statistics: table.indexStatistics[index.name],
+                var index = index
+                index.status = table.indexStatus[index.name] ?? index.status
+                writeIndex(index, tableARN: arn, global: true, backfilling: table.backfilling,
+                           statistics: table.indexStatistics[index.name],
                            to: &writer)
             }
         }
@@ -113,7 +116,7 @@ enum TableDescriptionWriter {
         return "arn:aws:kms:\(region):\(ResourceNames.accountID):key/\(key)"
     }
 
-    private static func writeIndex(_ index: IndexDefinition, tableARN: String, global: Bool,
+    private static func writeIndex(_ index: IndexDefinition, tableARN: String, global: Bool, backfilling: Bool = false,
                                    statistics: (itemCount: Int64, sizeBytes: Int64)?, to writer: inout JSONWriter) {
         writer.writeRaw(UInt8(ascii: "{"))
         writer.writeKey("IndexName", first: true)
@@ -132,6 +135,10 @@ enum TableDescriptionWriter {
         if global {
             writer.writeKey("IndexStatus", first: false)
             writer.write(string: index.status)
+            if index.status == "CREATING" {
+                writer.writeKey("Backfilling", first: false)
+                writer.write(backfilling)
+            }
             writer.writeKey("ProvisionedThroughput", first: false)
             writeThroughput(index.throughput ?? ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0),
                             to: &writer)

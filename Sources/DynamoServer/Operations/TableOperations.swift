@@ -53,7 +53,7 @@ enum TableOperations {
     static func naming<T>(_ reference: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DynamoError where error.code == .resourceNotFound {
+        } catch let error as DynamoError where error == DynamoError.tableNotFound() {
             throw DynamoError(.resourceNotFound, "Requested resource not found: Table: \(reference) not found")
         }
     }

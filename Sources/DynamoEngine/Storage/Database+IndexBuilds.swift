@@ -1,0 +1,124 @@
+import DynamoAPI
+import Foundation
+
+/// The background side of UpdateTable's index changes: building a new global index from the
+/// table's items (backfill) and dropping a deleted one.
+///
+/// A backfill walks the table in storage order in chunks of `backfillChunkSize` items, each
+/// chunk its own short write transaction, and pauses between chunks so the requests waiting
+/// for the writer go first. Writes that happen meanwhile maintain the CREATING index like any
+/// other (`ItemStore` always works with the current definition), and re-indexing an item the
+/// writes already indexed replaces its entry with the same one, so the two never disagree.
+/// Nothing about progress is persisted: a server that stops mid-build starts the build over
+/// when it next opens the database, which is safe for the same reason.
+extension Database {
+    /// Items indexed per backfill transaction.
+    static let backfillChunkSize = 256
+
+    /// What one backfill step did.
+    enum BackfillStep: Sendable {
+        /// More items remain after this key.
+        case more(after: StoredKey)
+        /// Every item is indexed and the index is ACTIVE.
+        case finished
+        /// The index or its table went away (deleted meanwhile): nothing left to do.
+        case abandoned
+    }
+
+    /// Starts the work that indexes in a transitional state need, each on a thread of its own
+    /// (SQLite calls block; they never run on the cooperative pool).
+    func resumeIndexWork() {
+        for definition in tables.values {
+            for index in definition.globalIndexes where index.status == "CREATING" || index.status == "DELETING" {
+                startIndexWork(table: definition.name, index: index.name)
+            }
+        }
+    }
+
+    /// Builds or drops the index `index` of `table` in the background, by its current status.
+    func startIndexWork(table: String, index: String) {
+        Thread.detachNewThread { [self] in
+            try? runIndexWork(table: table, index: index)
+        }
+    }
+
+    /// Builds or drops one index on the calling thread, until done.
+    func runIndexWork(table: String, index: String) throws {
+        guard let definition = cachedDefinition(table),
+              let found = definition.globalIndexes.first(where: { $0.name == index }) else { return }
+        switch found.status {
+        case "CREATING":
+            var cursor: StoredKey?
+            while true {
+                switch try backfillStep(table: table, index: found, after: cursor) {
+                case .more(let after):
+                    cursor = after
+                    // Let the requests queued on the writer run before the next chunk.
+                    Thread.sleep(forTimeInterval: 0.001)
+                case .finished, .abandoned:
+                    return
+                }
+            }
+        case "DELETING":
+            try dropIndex(table: table, index: found)
+        default:
+            return
+        }
+    }
+
+    /// Indexes the next chunk of items after `cursor` in one write transaction; marks the index
+    /// ACTIVE (in the same transaction) when the items run out.
+    func backfillStep(table name: String, index building: IndexDefinition, after cursor: StoredKey?) throws -> BackfillStep {
+        try write { state in
+            guard var definition = cachedDefinition(name),
+                  let position = definition.globalIndexes.firstIndex(where: {
+                      $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == "CREATING"
+                  }) else { return .abandoned }
+            let items = ItemStore(table: definition, connection: state.connection)
+            let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor, limit: Self.backfillChunkSize)
+            let entries = IndexStore(table: definition, index: definition.globalIndexes[position],
+                                     connection: state.connection)
+            for row in rows {
+                let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
+                do {
+                    try entries.update(tableKey: row.key, old: nil, new: item, newSize: row.size)
+                } catch is DynamoError {
+                    // An index key of the wrong type: DynamoDB leaves such an item out of the
+                    // index (an index key violation) rather than failing the build.
+                }
+            }
+            if rows.count == Self.backfillChunkSize, let last = rows.last { return .more(after: last.key) }
+            definition.globalIndexes[position].status = "ACTIVE"
+            try saveDefinition(definition, connection: state.connection, isNew: false)
+            cacheDefinition(definition, named: name)
+            return .finished
+        }
+    }
+
+    /// Removes a DELETING index: its catalog entry, the attribute definitions only it used, and
+    /// its SQLite table, in one transaction.
+    func dropIndex(table name: String, index deleting: IndexDefinition) throws {
+        try write { state in
+            guard var definition = cachedDefinition(name),
+                  let position = definition.globalIndexes.firstIndex(where: {
+                      $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == "DELETING"
+                  }) else { return }
+            let index = definition.globalIndexes.remove(at: position)
+            let used = Set((definition.keyAttributes + definition.indexes.flatMap(\.keyAttributes)).map(\.name))
+            definition.attributeDefinitions.removeAll { !used.contains($0.name) }
+            state.connection.clearStatementCache()
+            try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
+            try saveDefinition(definition, connection: state.connection, isNew: false)
+            cacheDefinition(definition, named: name)
+        }
+        invalidateStatements()
+    }
+
+    /// The store for `table` inside a write, with the table's current definition: a request
+    /// that looked the table up before an index was added or removed still maintains exactly
+    /// the indexes that exist when it writes.
+    func itemStore(_ table: TableDefinition, connection: SQLiteConnection) -> ItemStore {
+        let current = cachedDefinition(table.name).flatMap { $0.storageID == table.storageID ? $0 : nil }
+        return ItemStore(table: current ?? table, connection: connection)
+    }
+}

@@ -1,0 +1,96 @@
+import DynamoAPI
+@testable import DynamoEngine
+import Foundation
+import Testing
+
+/// Global indexes added to populated tables: the backfill, writes racing it, restarts.
+@Suite("Index builds")
+struct IndexBuildTests {
+    static let itemCount = 600
+
+    /// `Things` (pk S) with `itemCount` items `k0…`, each with `color` red.
+    static func populated(_ database: Database) throws {
+        try DatabaseTests.makeTable(database)
+        for index in 0..<itemCount {
+            _ = try database.putItem(PutItemInput(tableName: "Things",
+                                                  item: ["pk": .s("k\(index)"), "color": .s("red")]))
+        }
+    }
+
+    /// Adds a CREATING index `by-color` without starting its backfill, as a server killed right
+    /// after UpdateTable leaves it.
+    static func addBuildingIndex(_ database: Database) throws -> IndexDefinition {
+        let index = IndexDefinition(name: "by-color", partitionKey: KeyAttribute(name: "color", type: .string),
+                                    sortKey: nil, projectionType: "KEYS_ONLY", status: "CREATING",
+                                    storageNumber: 1, isGlobal: true)
+        _ = try database.updateDefinition(named: "Things") { definition, connection in
+            definition.globalIndexes.append(index)
+            try connection.execute(IndexStore.createSQL(table: definition, index: index))
+        }
+        return index
+    }
+
+    static func colored(_ database: Database, _ color: String) throws -> Set<String> {
+        var keys = Set<String>()
+        var start: Item?
+        repeat {
+            let page = try database.query(
+                table: "Things", index: "by-color",
+                keyCondition: KeyConditionSpec(partitionName: "color", partitionValue: .s(color)), forward: true,
+                options: ReadOptions(exclusiveStartKey: start))
+            for json in page.items {
+                if case .s(let key)? = try AttributeValue.decodeItem(JSONValue(parsing: json))["pk"] { keys.insert(key) }
+            }
+            start = page.lastEvaluatedKey
+        } while start != nil
+        return keys
+    }
+
+    @Test("a building index refuses reads; writes racing the backfill leave it exact")
+    func writesDuringBackfill() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try Self.populated(database)
+        let index = try Self.addBuildingIndex(database)
+        #expect(throws: DynamoError.validation("Cannot read from backfilling global secondary index: by-color")) {
+            try Self.colored(database, "red")
+        }
+        // One chunk in, then writes on both sides of the backfill's position.
+        guard case .more(let cursor) = try database.backfillStep(table: "Things", index: index, after: nil) else {
+            Issue.record("a \(Self.itemCount)-item table takes more than one chunk")
+            return
+        }
+        var blue = Set<String>(), gone = Set<String>()
+        for number in stride(from: 0, to: Self.itemCount, by: 37) {
+            _ = try database.putItem(PutItemInput(tableName: "Things",
+                                                  item: ["pk": .s("k\(number)"), "color": .s("blue")]))
+            blue.insert("k\(number)")
+            _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("k\(number + 1)")]))
+            gone.insert("k\(number + 1)")
+        }
+        var step = Database.BackfillStep.more(after: cursor)
+        while case .more(let after) = step { step = try database.backfillStep(table: "Things", index: index, after: after) }
+        #expect(try database.table(named: "Things").index(named: "by-color")?.status == "ACTIVE")
+        let all = Set((0..<Self.itemCount).map { "k\($0)" })
+        #expect(try Self.colored(database, "blue") == blue)
+        #expect(try Self.colored(database, "red") == all.subtracting(blue).subtracting(gone))
+        let snapshot = try database.describeTable(named: "Things")
+        #expect(snapshot.indexStatistics["by-color"]?.itemCount == Int64(all.count - gone.count))
+    }
+
+    @Test("an interrupted build starts over when the database is opened again")
+    func resumesAfterRestart() throws { try DatabaseTests.withDatabaseFile { path in
+        do {
+            let database = try Database(path: path, region: "us-east-1")
+            try Self.populated(database)
+            let index = try Self.addBuildingIndex(database)
+            _ = try database.backfillStep(table: "Things", index: index, after: nil)
+        }
+        let reopened = try Database(path: path, region: "us-east-1")
+        let deadline = Date().addingTimeInterval(30)
+        while try reopened.table(named: "Things").index(named: "by-color")?.status != "ACTIVE" {
+            try #require(Date() < deadline, "the resumed build did not finish in 30 s")
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(try Self.colored(reopened, "red").count == Self.itemCount)
+    } }
+}
