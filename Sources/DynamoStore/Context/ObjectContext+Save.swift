@@ -47,6 +47,7 @@ extension ObjectContext {
             }
             break
         }
+        for object in insertedList where object.deleteMark { forgetDeleted(object) }
         store.publish(changes)
         undoManager?.closeGroup()
     }
