@@ -59,4 +59,23 @@ import Testing
             #expect(try await fixture.item("Locations", ["id": .s(home.id.uuidString)]) != nil)
         }
     }
+
+    @Test func bothSidesOfARelationshipStayInOneTransactionWhenASaveIsSplit() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            context.undoManager = nil
+            let tags = (0..<99).map { context.newTag(Int64($0)) }
+            let home = context.newLocation("Home")
+            let visit = Checkin(context: context)
+            visit.location = home
+            // 99 tags + 2 linked objects: the pair goes together into the second transaction.
+            try await fixture.injectTransactionConflicts(table: "Checkins", count: 3)
+            let error = try await #require(throws: PartialSaveError.self) { try await context.save() }
+            #expect(Set(error.stored) == Set(tags.map(\.objectID)))
+            #expect(Set(error.notStored) == [home.objectID, visit.objectID])
+            #expect(try await fixture.item("Locations", ["id": .s(home.id.uuidString)]) == nil)
+            try await context.save()
+            #expect(try await fixture.item("Locations", ["id": .s(home.id.uuidString)])?["checkins"] == .ss([visit.id.uuidString]))
+        }
+    }
 }

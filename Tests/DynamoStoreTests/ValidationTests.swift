@@ -46,4 +46,26 @@ import Testing
             #expect(error.issues.map(\.property) == ["id"])
         }
     }
+
+    @Test func twoNewObjectsWithOneKeyAreRefused() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            context.newTag(3, "a")
+            context.newTag(3, "b")
+            let error = try await #require(throws: ValidationError.self) { try await context.save() }
+            #expect(error.issues.map(\.message) == ["two inserted objects have this key"])
+        }
+    }
+
+    @Test func aDetachedDestinationIsInsertedWithItsSource() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            let home = context.newLocation("Home")
+            let visit = Checkin()
+            home.checkins.insert(visit)
+            #expect(context.insertedObjects == [home, visit])
+            try await context.save()
+            #expect(try await fixture.item("Checkins", ["id": .s(visit.id.uuidString)])?["location"] == .s(home.id.uuidString))
+        }
+    }
 }

@@ -25,7 +25,7 @@ extension ObjectContext {
         var stored: [ObjectID] = []
         var resolutionRounds = 0
         planning: while true {
-            let transactions = Self.transactions(try planWrites())
+            let transactions = transactions(for: try planWrites())
             for (position, transaction) in transactions.enumerated() {
                 do {
                     let conflicts = try await execute(transaction)
@@ -102,6 +102,10 @@ extension ObjectContext {
             } catch {
                 issues.append(.init(objectID: object.objectID, message: "\(error)"))
             }
+        }
+        var insertedIDs: Set<ObjectID> = []
+        for object in insertedList where !object.deleteMark && !insertedIDs.insert(object.objectID).inserted {
+            issues.append(.init(objectID: object.objectID, message: "two inserted objects have this key"))
         }
         for object in deletedList where object.lifecycle == .stored && !object.isDeletedInStore {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {

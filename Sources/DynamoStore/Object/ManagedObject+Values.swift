@@ -32,6 +32,13 @@ extension ManagedObject {
     /// or removed (and, for a to-one inverse, the destination's previous owner).
     func setRelatedObjects(_ objects: Set<ManagedObject>, for relationship: RelationshipDescription) {
         let old = relatedObjects(relationship.name)
+        if let context {
+            for object in objects where object.context !== context {
+                precondition(object.context == nil && object.lifecycle == .detached,
+                             "\(object.objectID) belongs to another context; pass ObjectIDs between contexts")
+                context.insert(object)
+            }
+        }
         setPending(relationship.name, .objects(objects))
         guard let inverseName = relationship.inverse else { return }
         for removed in old.subtracting(objects) {

@@ -133,22 +133,4 @@ extension ObjectContext {
         }
         return item
     }
-
-    /// Splits actions into transactions of at most 100 actions and about 4 MB, keeping order.
-    static func transactions(_ actions: [WriteAction], maximumActions: Int = 100, maximumBytes: Int = 4_000_000) -> [[WriteAction]] {
-        var result: [[WriteAction]] = []
-        var current: [WriteAction] = []
-        var bytes = 0
-        for action in actions {
-            if !current.isEmpty && (current.count == maximumActions || bytes + action.size > maximumBytes) {
-                result.append(current)
-                current = []
-                bytes = 0
-            }
-            current.append(action)
-            bytes += action.size
-        }
-        if !current.isEmpty { result.append(current) }
-        return result
-    }
 }
