@@ -7,8 +7,8 @@ package struct BatchGetResult: Sendable {
     package var responses: [String: [[UInt8]]]
     /// Keys not read because the response reached its size limit, re-submittable as they are.
     package var unprocessed: [String: KeysAndAttributes]
-    /// Read capacity units consumed per table.
-    package var capacityUnits: [String: Double]
+    /// Read capacity consumed per table.
+    package var capacity: [String: ConsumedUnits]
 }
 
 extension Database {
@@ -54,7 +54,7 @@ extension Database {
         }
         return try read { connection in
             try connection.readTransaction {
-                var result = BatchGetResult(responses: [:], unprocessed: [:], capacityUnits: [:])
+                var result = BatchGetResult(responses: [:], unprocessed: [:], capacity: [:])
                 var responseBytes = 0
                 for (name, plannedRead) in planned {
                     let store = ItemStore(table: plannedRead.table, connection: connection)
@@ -67,7 +67,7 @@ extension Database {
                             continue
                         }
                         let found = try store.get(key)
-                        result.capacityUnits[name, default: 0] +=
+                        result.capacity[name, default: ConsumedUnits()].table +=
                             Capacity.readUnits(size: found?.size ?? 0, consistent: consistent)
                         guard let found else { continue }
                         var json = found.json

@@ -2,8 +2,8 @@ import DynamoAPI
 
 /// What BatchWriteItem did, per table.
 package struct BatchWriteResult: Sendable {
-    /// Write capacity units consumed per table name (as the request named the table).
-    package var capacityUnits: [String: Double]
+    /// Write capacity consumed per table name (as the request named the table).
+    package var capacity: [String: ConsumedUnits]
 }
 
 extension Database {
@@ -57,21 +57,23 @@ extension Database {
             }
         }
         return try write { state in
-            var capacity: [String: Double] = [:]
+            var capacity: [String: ConsumedUnits] = [:]
             for write in planned {
                 let store = itemStore(write.table, connection: state.connection)
                 let old = try store.get(write.key)
+                var units = ConsumedUnits()
                 if let put = write.put {
-                    try store.put(write.key, json: put.json, size: put.size)
+                    units = try store.put(write.key, json: put.json, size: put.size)
                 } else if old != nil {
-                    try store.delete(write.key)
+                    units = try store.delete(write.key)
                 }
                 try updateStatistics(&state, table: write.table, store: store,
                                      removed: old?.size, added: write.put?.size)
                 let size = max(write.put?.size ?? 0, old?.size ?? 0)
-                capacity[write.requestedName, default: 0] += Capacity.writeUnits(size: size)
+                units.table = Capacity.writeUnits(size: size)
+                capacity[write.requestedName, default: ConsumedUnits()].add(units)
             }
-            return BatchWriteResult(capacityUnits: capacity)
+            return BatchWriteResult(capacity: capacity)
         }
     }
 }

@@ -7,23 +7,23 @@ import Synchronization
 package struct ItemReadResult: Sendable {
     /// The item's stored wire JSON (already projected if the request asked for a projection).
     package var json: [UInt8]?
-    /// Read capacity units consumed.
-    package var capacityUnits: Double
+    /// Read capacity consumed.
+    package var capacity: ConsumedUnits
 }
 
 /// What a write of one item changed.
 package struct ItemWriteResult: Sendable {
     package var oldItem: Item?
     package var newItem: Item?
-    /// Write capacity units consumed.
-    package var capacityUnits: Double
+    /// Write capacity consumed on the table and on the indexes the write changed.
+    package var capacity: ConsumedUnits
     /// The `Attributes` the response carries for the request's `ReturnValues`.
     package var returnedAttributes: Item?
 
-    package init(oldItem: Item?, newItem: Item?, capacityUnits: Double, returnedAttributes: Item? = nil) {
+    package init(oldItem: Item?, newItem: Item?, capacity: ConsumedUnits, returnedAttributes: Item? = nil) {
         self.oldItem = oldItem
         self.newItem = newItem
-        self.capacityUnits = capacityUnits
+        self.capacity = capacity
         self.returnedAttributes = returnedAttributes
     }
 }
@@ -40,14 +40,14 @@ extension Database {
         let found = try read { connection in try ItemStore(table: table, connection: connection).get(key) }
         let consistent = input.consistentRead ?? false
         guard let found else {
-            return ItemReadResult(json: nil, capacityUnits: Capacity.readUnits(size: 0, consistent: consistent))
+            return ItemReadResult(json: nil, capacity: ConsumedUnits(table: Capacity.readUnits(size: 0, consistent: consistent)))
         }
         var json = found.json
         if let projection = compiled.projection {
             let item = try AttributeValue.decodeItem(JSONValue(parsing: found.json))
             json = ItemJSON.encode(projection.apply(to: item))
         }
-        return ItemReadResult(json: json, capacityUnits: Capacity.readUnits(size: found.size, consistent: consistent))
+        return ItemReadResult(json: json, capacity: ConsumedUnits(table: Capacity.readUnits(size: found.size, consistent: consistent)))
     }
 
     // MARK: PutItem
@@ -73,10 +73,10 @@ extension Database {
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
-            try store.put(key, json: json, size: size)
+            var capacity = try store.put(key, json: json, size: size)
+            capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
-            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item,
-                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)),
+            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
                                    returnedAttributes: wantsOld ? oldItem : nil)
         }
     }
@@ -99,12 +99,12 @@ extension Database {
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
             guard let old else {
-                return ItemWriteResult(oldItem: nil, newItem: nil, capacityUnits: Capacity.writeUnits(size: 0))
+                return ItemWriteResult(oldItem: nil, newItem: nil, capacity: ConsumedUnits(table: Capacity.writeUnits(size: 0)))
             }
-            try store.delete(key)
+            var capacity = try store.delete(key)
+            capacity.table = Capacity.writeUnits(size: old.size)
             try updateStatistics(&state, table: table, store: store, removed: old.size, added: nil)
-            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil,
-                                   capacityUnits: Capacity.writeUnits(size: old.size),
+            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
                                    returnedAttributes: wantsOld ? oldItem : nil)
         }
     }
@@ -127,7 +127,7 @@ extension Database {
             try check.verify(oldItem)
             if oldItem == nil, compiled.update?.onlyRemoves == true {
                 // Removing from an item that does not exist creates nothing.
-                return ItemWriteResult(oldItem: nil, newItem: nil, capacityUnits: Capacity.writeUnits(size: 0))
+                return ItemWriteResult(oldItem: nil, newItem: nil, capacity: ConsumedUnits(table: Capacity.writeUnits(size: 0)))
             }
             let newItem = try compiled.update?.apply(to: oldItem ?? input.key) ?? (oldItem ?? input.key)
             let size = ItemSize.of(newItem)
@@ -135,7 +135,8 @@ extension Database {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
             try ItemSize.checkNesting(newItem)
-            try store.put(key, json: ItemJSON.encode(newItem), size: size)
+            var capacity = try store.put(key, json: ItemJSON.encode(newItem), size: size)
+            capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
             let returned: Item? = switch returnValues {
@@ -145,8 +146,7 @@ extension Database {
             case "UPDATED_NEW": touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
             default: nil
             }
-            return ItemWriteResult(oldItem: oldItem, newItem: newItem,
-                                   capacityUnits: Capacity.writeUnits(size: max(size, old?.size ?? 0)),
+            return ItemWriteResult(oldItem: oldItem, newItem: newItem, capacity: capacity,
                                    returnedAttributes: returned)
         }
     }
@@ -187,18 +187,5 @@ enum ReturnValuesRule {
     static func check(_ value: String?, allowed: [String]) throws(DynamoError) {
         guard let value, !allowed.contains(value) else { return }
         throw DynamoError.validation("ReturnValues can only be ALL_OLD or NONE")
-    }
-}
-
-/// DynamoDB's capacity unit arithmetic: 4 KB read units (halved when eventually consistent),
-/// 1 KB write units, at least one unit per item.
-package enum Capacity {
-    package static func readUnits(size: Int, consistent: Bool) -> Double {
-        let units = Double(max(1, (size + 4095) / 4096))
-        return consistent ? units : units / 2
-    }
-
-    package static func writeUnits(size: Int) -> Double {
-        Double(max(1, (size + 1023) / 1024))
     }
 }

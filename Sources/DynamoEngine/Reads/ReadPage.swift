@@ -36,8 +36,8 @@ package struct ReadPage: Sendable {
     package var scannedCount: Int
     /// Where the next page starts, when this one stopped early.
     package var lastEvaluatedKey: Item?
-    /// Read capacity units consumed.
-    package var capacityUnits: Double
+    /// Read capacity consumed: on the table, or on the index a read by `IndexName` walked.
+    package var capacity: ConsumedUnits
 }
 
 /// Fills a page from successive batches of rows, applying DynamoDB's paging rules: `Limit`
@@ -56,7 +56,7 @@ struct ReadPager {
 
     /// Reads batches from `next(after:count:)` until the page is full or the rows run out.
     func page(_ next: (_ after: ItemStore.Row?, _ count: Int) throws -> [ItemStore.Row]) throws -> ReadPage {
-        var page = ReadPage(items: [], count: 0, scannedCount: 0, lastEvaluatedKey: nil, capacityUnits: 0)
+        var page = ReadPage(items: [], count: 0, scannedCount: 0, lastEvaluatedKey: nil, capacity: ConsumedUnits())
         var bytesRead = 0
         var last: ItemStore.Row?
         var stoppedEarly = false
@@ -82,8 +82,9 @@ struct ReadPager {
         if stoppedEarly, let last {
             page.lastEvaluatedKey = try lastEvaluatedKey(for: last)
         }
-        let units = Double(max(1, (bytesRead + 4095) / 4096))
-        page.capacityUnits = options.consistentRead ? units : units / 2
+        // Rounded once per operation, on the summed size of everything read.
+        let units = Capacity.readUnits(size: bytesRead, consistent: options.consistentRead)
+        if let index { page.capacity.add(units, on: index) } else { page.capacity.table = units }
         return page
     }
 

@@ -81,7 +81,7 @@ extension Database {
             for row in rows {
                 let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
                 do {
-                    try entries.update(tableKey: row.key, old: nil, new: item, newSize: row.size)
+                    try entries.update(tableKey: row.key, old: nil, new: item)
                 } catch is DynamoError {
                     // An index key of the wrong type: DynamoDB leaves such an item out of the
                     // index (an index key violation) rather than failing the build.

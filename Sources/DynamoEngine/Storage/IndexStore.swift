@@ -7,8 +7,8 @@ import DynamoAPI
 ///                   PRIMARY KEY (hash, pk, sk, tpk, tsk)) WITHOUT ROWID
 /// ```
 /// `pk`/`sk` are the index key (an LSI's `pk` is the table's partition key), `tpk`/`tsk` the
-/// table key that makes an entry unique, `item` the projected item's wire JSON and `size` the
-/// full item's size (what a read of the index consumes). An item without every index key
+/// table key that makes an entry unique, `item` the projected item's wire JSON and `size` its
+/// DynamoDB size (what a read of the index consumes, and what IndexSizeBytes adds up). An item without every index key
 /// attribute has no entry: indexes are sparse, as in DynamoDB.
 struct IndexStore {
     let table: TableDefinition
@@ -73,20 +73,42 @@ struct IndexStore {
     }
 
     /// Replaces the entry of the item at `tableKey`: removes the old item's, adds the new one's.
-    func update(tableKey: StoredKey, old: Item?, new: Item?, newSize: Int) throws {
-        if let old, let oldKey = try indexKey(of: old) {
-            try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
-                .bind(.integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
-                      .blob(tableKey.partition), .blob(tableKey.sort))
-                .run()
+    ///
+    /// - Returns: the write units the change costs on the index, by DynamoDB's rules: a new
+    ///   entry is a put of its size, a removed one a delete of its size, an entry whose index
+    ///   key changed both, an entry whose projected attributes changed a put, and an unchanged
+    ///   entry nothing. An entry's size is that of the projected item.
+    /// - Throws: DynamoDB's error when the new item's index key has the wrong type.
+    @discardableResult
+    func update(tableKey: StoredKey, old: Item?, new: Item?) throws -> Double {
+        // An old item may hold a key of the wrong type (written before the index existed): it
+        // has no entry, and must not stop its own update or delete.
+        let oldKey = old.flatMap { try? indexKey(of: $0) }
+        let newKey = try new.flatMap { try indexKey(of: $0) }
+        let oldEntry = oldKey == nil ? nil : old.map(project)
+        let newEntry = newKey == nil ? nil : new.map(project)
+        var units = 0.0
+        if let oldKey, let oldEntry {
+            if oldKey == newKey {
+                if oldEntry == newEntry { return 0 }
+            } else {
+                try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
+                    .bind(.integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
+                          .blob(tableKey.partition), .blob(tableKey.sort))
+                    .run()
+                units += Capacity.writeUnits(size: ItemSize.of(oldEntry))
+            }
         }
-        if let new, let newKey = try indexKey(of: new) {
+        if let newKey, let newEntry {
+            let size = ItemSize.of(newEntry)
             try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 .bind(.integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
-                      .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(newSize)),
-                      .blob(ItemJSON.encode(project(new))))
+                      .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
+                      .blob(ItemJSON.encode(newEntry)))
                 .run()
+            units += Capacity.writeUnits(size: size)
         }
+        return units
     }
 
     /// Entries and their total size, for DescribeTable.
@@ -100,13 +122,18 @@ struct IndexStore {
 extension ItemStore {
     /// Brings every index of the table in line with a write of `tableKey` (inside the write's
     /// transaction). Only tables with indexes pay for decoding the items.
-    func updateIndexes(tableKey: StoredKey, oldJSON: [UInt8]?, newJSON: [UInt8]?, newSize: Int) throws {
-        guard !table.indexes.isEmpty else { return }
+    ///
+    /// - Returns: the write units consumed on each index.
+    func updateIndexes(tableKey: StoredKey, oldJSON: [UInt8]?, newJSON: [UInt8]?) throws -> ConsumedUnits {
+        var units = ConsumedUnits()
+        guard !table.indexes.isEmpty else { return units }
         let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
         let new = try newJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
         for index in table.indexes {
-            try IndexStore(table: table, index: index, connection: connection)
-                .update(tableKey: tableKey, old: old, new: new, newSize: newSize)
+            let spent = try IndexStore(table: table, index: index, connection: connection)
+                .update(tableKey: tableKey, old: old, new: new)
+            units.add(spent, on: index)
         }
+        return units
     }
 }

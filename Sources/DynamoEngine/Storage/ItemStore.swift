@@ -40,23 +40,33 @@ struct ItemStore {
     }
 
     /// Inserts or replaces an item, and its entries in the table's indexes.
-    func put(_ key: StoredKey, json: [UInt8], size: Int) throws {
+    ///
+    /// - Returns: the write units the change consumed on the indexes (none on the table).
+    @discardableResult
+    func put(_ key: StoredKey, json: [UInt8], size: Int) throws -> ConsumedUnits {
+        var units = ConsumedUnits()
         if !table.indexes.isEmpty {
-            try updateIndexes(tableKey: key, oldJSON: get(key)?.json, newJSON: json, newSize: size)
+            units = try updateIndexes(tableKey: key, oldJSON: get(key)?.json, newJSON: json)
         }
         try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)")
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
             .run()
+        return units
     }
 
     /// Deletes an item if present, and its index entries.
-    func delete(_ key: StoredKey) throws {
+    ///
+    /// - Returns: the write units the removal consumed on the indexes (none on the table).
+    @discardableResult
+    func delete(_ key: StoredKey) throws -> ConsumedUnits {
+        var units = ConsumedUnits()
         if !table.indexes.isEmpty, let old = try get(key) {
-            try updateIndexes(tableKey: key, oldJSON: old.json, newJSON: nil, newSize: 0)
+            units = try updateIndexes(tableKey: key, oldJSON: old.json, newJSON: nil)
         }
         try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()
+        return units
     }
 
     /// Counts items and adds up their sizes (used once per table, then kept live).

@@ -4,7 +4,7 @@ import DynamoExpressions
 /// What TransactGetItems read: one entry per Get, `nil` where the item does not exist.
 package struct TransactGetResult: Sendable {
     package var items: [[UInt8]?]
-    package var capacityUnits: [String: Double]
+    package var capacity: [String: ConsumedUnits]
 }
 
 extension Database {
@@ -25,10 +25,10 @@ extension Database {
         }
         return try read { connection in
             try connection.readTransaction {
-                var result = TransactGetResult(items: [], capacityUnits: [:])
+                var result = TransactGetResult(items: [], capacity: [:])
                 for read in planned {
                     let found = try ItemStore(table: read.table, connection: connection).get(read.key)
-                    result.capacityUnits[read.name, default: 0] +=
+                    result.capacity[read.name, default: ConsumedUnits()].table +=
                         Capacity.readUnits(size: found?.size ?? 0, consistent: true) * 2
                     guard var json = found?.json else {
                         result.items.append(nil)

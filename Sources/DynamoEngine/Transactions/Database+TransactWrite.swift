@@ -5,7 +5,7 @@ import DynamoExpressions
 /// What a committed TransactWriteItems did.
 package struct TransactWriteResult: Sendable {
     /// Write capacity units per table (transactional writes cost twice the plain units).
-    package var capacityUnits: [String: Double]
+    package var capacity: [String: ConsumedUnits]
 }
 
 /// One action of a transaction, checked and compiled before anything is read.
@@ -98,39 +98,40 @@ extension Database {
                                   "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
                                   cancellationReasons: reasons)
             }
-            var capacity: [String: Double] = [:]
+            var capacity: [String: ConsumedUnits] = [:]
             for (position, action) in actions.enumerated() {
                 let store = itemStore(action.table, connection: state.connection)
                 let old = olds[position]
                 var written = 0
+                var units = ConsumedUnits()
                 switch action.kind {
                 case .check:
                     break
                 case .put(let json, let size, _):
-                    try store.put(action.key, json: json, size: size)
+                    units = try store.put(action.key, json: json, size: size)
                     try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
                     written = size
                 case .delete:
                     if old != nil {
-                        try store.delete(action.key)
+                        units = try store.delete(action.key)
                         try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: nil)
                     }
                 case .update:
                     let item = newItems[position]!
                     let size = ItemSize.of(item)
-                    try store.put(action.key, json: ItemJSON.encode(item), size: size)
+                    units = try store.put(action.key, json: ItemJSON.encode(item), size: size)
                     try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
                     written = size
                 }
-                let units: Double
+                // Transactions cost twice the plain units, on the table and on its indexes.
                 if case .check = action.kind {
-                    units = Capacity.readUnits(size: old?.size ?? 0, consistent: true) * 2
+                    units.table = Capacity.readUnits(size: old?.size ?? 0, consistent: true)
                 } else {
-                    units = Capacity.writeUnits(size: max(written, old?.size ?? 0)) * 2
+                    units.table = Capacity.writeUnits(size: max(written, old?.size ?? 0))
                 }
-                capacity[action.requestedName, default: 0] += units
+                capacity[action.requestedName, default: ConsumedUnits()].add(units.transactional)
             }
-            return TransactWriteResult(capacityUnits: capacity)
+            return TransactWriteResult(capacity: capacity)
         }
     }
 

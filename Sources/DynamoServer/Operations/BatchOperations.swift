@@ -22,7 +22,7 @@ enum BatchOperations {
             keys.encode(to: &writer)
         }
         writer.writeRaw(UInt8(ascii: "}"))
-        writeCapacities(input.returnConsumedCapacity?.rawValue, result.capacityUnits, to: &writer)
+        CapacityWriter.writeList(input.returnConsumedCapacity?.rawValue, result.capacity, first: false, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }
@@ -34,19 +34,12 @@ enum BatchOperations {
         writer.writeRaw(UInt8(ascii: "{"))
         writer.writeKey("UnprocessedItems", first: true)
         writer.writeRaw(Array("{}".utf8))
-        writeCapacities(input.returnConsumedCapacity?.rawValue, result.capacityUnits, to: &writer)
+        CapacityWriter.writeList(input.returnConsumedCapacity?.rawValue, result.capacity, first: false, to: &writer)
         if input.returnItemCollectionMetrics?.rawValue == "SIZE" {
             writer.writeKey("ItemCollectionMetrics", first: false)
             writer.writeRaw(Array("{}".utf8))
         }
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
-    }
-
-    /// `"ConsumedCapacity": [{"TableName": …, "CapacityUnits": …}, …]` for TOTAL or INDEXES.
-    private static func writeCapacities(_ mode: String?, _ units: [String: Double], to writer: inout JSONWriter) {
-        guard let mode, mode == "TOTAL" || mode == "INDEXES" else { return }
-        writer.writeKey("ConsumedCapacity", first: false)
-        TransactionOperations.writeCapacities(units, mode: mode, to: &writer)
     }
 }

@@ -14,8 +14,8 @@ enum ItemOperations {
             writer.writeRaw(json)
             first = false
         }
-        writeCapacity(input.returnConsumedCapacity?.rawValue, table: input.tableName,
-                      units: result.capacityUnits, first: first, to: &writer)
+        CapacityWriter.writeMember(input.returnConsumedCapacity?.rawValue, table: input.tableName,
+                                   units: result.capacity, first: first, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }
@@ -52,31 +52,8 @@ enum ItemOperations {
             AttributeValue.encode(item: attributes, to: &writer)
             first = false
         }
-        writeCapacity(capacity, table: table, units: result.capacityUnits, first: first, to: &writer)
+        CapacityWriter.writeMember(capacity, table: table, units: result.capacity, first: first, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }
-
-    /// `ConsumedCapacity` for `TOTAL` or `INDEXES`; nothing for `NONE`.
-    static func writeCapacity(_ mode: String?, table: String, units: Double, first: Bool,
-                              to writer: inout JSONWriter) {
-        guard let mode, mode == "TOTAL" || mode == "INDEXES" else { return }
-        writer.writeKey("ConsumedCapacity", first: first)
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey("TableName", first: true)
-        writer.write(string: table)
-        writer.writeKey("CapacityUnits", first: false)
-        writer.write(numberText: capacityText(units))
-        if mode == "INDEXES" {
-            writer.writeKey("Table", first: false)
-            writer.writeRaw(UInt8(ascii: "{"))
-            writer.writeKey("CapacityUnits", first: true)
-            writer.write(numberText: capacityText(units))
-            writer.writeRaw(UInt8(ascii: "}"))
-        }
-        writer.writeRaw(UInt8(ascii: "}"))
-    }
-
-    /// Capacity units as DynamoDB prints them (a double: `1.0`, `0.5`).
-    static func capacityText(_ units: Double) -> String { String(units) }
 }

@@ -150,7 +150,7 @@ enum ReadOperations {
             writer.writeKey("LastEvaluatedKey", first: false)
             AttributeValue.encode(item: key, to: &writer)
         }
-        ItemOperations.writeCapacity(capacity, table: table, units: page.capacityUnits, first: false, to: &writer)
+        CapacityWriter.writeMember(capacity, table: table, units: page.capacity, first: false, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }

@@ -9,11 +9,9 @@ enum TransactionOperations {
         var writer = JSONWriter()
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        if let mode = input.returnConsumedCapacity?.rawValue, mode == "TOTAL" || mode == "INDEXES" {
-            writer.writeKey("ConsumedCapacity", first: true)
-            writeCapacities(result.capacityUnits, mode: mode, to: &writer)
-            first = false
-        }
+        let capacityMode = input.returnConsumedCapacity?.rawValue
+        CapacityWriter.writeList(capacityMode, result.capacity, first: true, to: &writer)
+        if CapacityWriter.wanted(capacityMode) { first = false }
         if input.returnItemCollectionMetrics?.rawValue == "SIZE" {
             writer.writeKey("ItemCollectionMetrics", first: first)
             writer.writeRaw(Array("{}".utf8))
@@ -36,30 +34,8 @@ enum TransactionOperations {
             }
             writer.writeRaw(UInt8(ascii: "}"))
         }
-        if let mode = input.returnConsumedCapacity?.rawValue, mode == "TOTAL" || mode == "INDEXES" {
-            writer.writeKey("ConsumedCapacity", first: false)
-            writeCapacities(result.capacityUnits, mode: mode, to: &writer)
-        }
+        CapacityWriter.writeList(input.returnConsumedCapacity?.rawValue, result.capacity, first: false, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
-    }
-
-    /// `[{"TableName": …, "CapacityUnits": …}, …]`, tables in name order.
-    static func writeCapacities(_ units: [String: Double], mode: String, to writer: inout JSONWriter) {
-        TableDescriptionWriter.writeArray(units.sorted(by: { $0.key < $1.key }), to: &writer) { entry, writer in
-            writer.writeRaw(UInt8(ascii: "{"))
-            writer.writeKey("TableName", first: true)
-            writer.write(string: entry.key)
-            writer.writeKey("CapacityUnits", first: false)
-            writer.write(numberText: ItemOperations.capacityText(entry.value))
-            if mode == "INDEXES" {
-                writer.writeKey("Table", first: false)
-                writer.writeRaw(UInt8(ascii: "{"))
-                writer.writeKey("CapacityUnits", first: true)
-                writer.write(numberText: ItemOperations.capacityText(entry.value))
-                writer.writeRaw(UInt8(ascii: "}"))
-            }
-            writer.writeRaw(UInt8(ascii: "}"))
-        }
     }
 }
