@@ -84,7 +84,7 @@ struct PredicateResolver {
         var relationship: RelationshipDescription?
         var entityName: String
 
-        var scalarType: String? { relationship == nil ? attribute.type.keyScalarType : attribute.type.keyScalarType }
+        var scalarType: String? { attribute.type.keyScalarType }
         var typeName: String { relationship.map { "the to-one relationship to \($0.destination)" } ?? attribute.type.rawValue }
 
         func requireOrdered(_ path: String, _ keyword: String) throws(PredicateError) {
@@ -97,10 +97,10 @@ struct PredicateResolver {
             if let relationship {
                 guard case .object(let id) = value else {
                     if let encoded = try? encodeScalar(value) { return encoded }
-                    throw PredicateError("\(path) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)")
+                    throw PredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)")
                 }
                 guard id.entityName == relationship.destination, let key = id.key[attribute.storageName] ?? id.key.values.first, id.key.count == 1 else {
-                    throw PredicateError("\(path) is a relationship to \(relationship.destination), not to \(id.entityName)")
+                    throw PredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination), not to \(id.entityName)")
                 }
                 return key
             }
