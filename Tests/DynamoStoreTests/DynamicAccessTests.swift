@@ -46,4 +46,31 @@ import Testing
             #expect(books.first?["title"] as? String == "The Left Hand of Darkness")
         }
     }
+
+    @Test func entitiesWithARangeKeyAreIdentifiedByBothKeys() async throws {
+        try await withStore { fixture in
+            let entity = EntityDescription(
+                "Event", hashKey: "stream", rangeKey: "seq", versionAttribute: "v",
+                attributes: [.init("stream", .string), .init("seq", .int32), .init("body", .string), .init("v", .int64)])
+            let store = DynamoStore(model: try StoreModel([entity]), client: fixture.client)
+            try await store.createTables(pollInterval: .milliseconds(10))
+            let context = ObjectContext(store: store)
+            for seq in 1...2 {
+                let event = ManagedObject(entity: entity, context: context)
+                event["stream"] = "s"
+                event["seq"] = seq
+                event["body"] = "event \(seq)"
+            }
+            try await context.save()
+            let second = ObjectID(entityName: "Event", key: ["stream": .s("s"), "seq": .n(DynamoNumber(2))])
+            let other = ObjectContext(store: store)
+            let event = try #require(try await other.existingObject(with: second))
+            #expect(event["body"] as? String == "event 2")
+            event["body"] = "changed"
+            try await other.save()
+            let stored = try await fixture.client.getItem(GetItemInput(tableName: "Event", key: second.key)).item
+            #expect(stored?["body"] == .s("changed") && stored?["v"] == .n(DynamoNumber(2)))
+            #expect(try await fixture.client.getItem(GetItemInput(tableName: "Event", key: ["stream": .s("s"), "seq": .n(DynamoNumber(1))])).item?["body"] == .s("event 1"))
+        }
+    }
 }

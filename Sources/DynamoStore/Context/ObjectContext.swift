@@ -68,7 +68,10 @@ public final class ObjectContext {
         guard object.context !== self || object.lifecycle != .inserted else { return }
         precondition(object.context == nil && object.lifecycle == .detached,
                      "\(object.objectID) already belongs to a context")
-        if let entity = store.model.entity(named: object.entity.name) { object.entityStorage = entity }
+        guard let entity = store.model.entity(named: object.entity.name) else {
+            preconditionFailure(StoreError.unknownEntity(object.entity.name).description)
+        }
+        object.entityStorage = entity
         object.context = self
         object.lifecycle = .inserted
         insertedList.append(object)
