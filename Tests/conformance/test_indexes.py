@@ -158,3 +158,35 @@ def test_at_most_twenty_global_indexes(ddb):
     with expect_error("ValidationException",
                       "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20"):
         ddb.create_table(**_index_table_request(unique_name("gsi21"), 0, 21))
+
+
+def test_item_collection_metrics_on_tables_with_local_indexes(ddb, indexed, make_table):
+    key = {"customer": {"S": "erin"}, "order": {"N": "1"}}
+    put = ddb.put_item(TableName=indexed, Item={**key, "status": {"S": "open"}},
+                       ReturnItemCollectionMetrics="SIZE")
+    assert put["ItemCollectionMetrics"] == {"ItemCollectionKey": {"customer": {"S": "erin"}},
+                                            "SizeEstimateRangeGB": [0.0, 1.0]}
+    updated = ddb.update_item(TableName=indexed, Key=key, UpdateExpression="SET note = :n",
+                              ExpressionAttributeValues={":n": {"S": "x"}}, ReturnItemCollectionMetrics="SIZE")
+    assert updated["ItemCollectionMetrics"]["ItemCollectionKey"] == {"customer": {"S": "erin"}}
+    batch = ddb.batch_write_item(RequestItems={indexed: [
+        {"PutRequest": {"Item": {"customer": {"S": "erin"}, "order": {"N": "2"}}}},
+        {"PutRequest": {"Item": {"customer": {"S": "fred"}, "order": {"N": "1"}}}},
+    ]}, ReturnItemCollectionMetrics="SIZE")
+    assert batch["ItemCollectionMetrics"] == {indexed: [
+        {"ItemCollectionKey": {"customer": {"S": "erin"}}, "SizeEstimateRangeGB": [0.0, 1.0]},
+        {"ItemCollectionKey": {"customer": {"S": "fred"}}, "SizeEstimateRangeGB": [0.0, 1.0]},
+    ]}
+    transaction = ddb.transact_write_items(TransactItems=[
+        {"Delete": {"TableName": indexed, "Key": {"customer": {"S": "fred"}, "order": {"N": "1"}}}},
+    ], ReturnItemCollectionMetrics="SIZE")
+    assert transaction["ItemCollectionMetrics"] == {indexed: [
+        {"ItemCollectionKey": {"customer": {"S": "fred"}}, "SizeEstimateRangeGB": [0.0, 1.0]}]}
+    deleted = ddb.delete_item(TableName=indexed, Key=key, ReturnItemCollectionMetrics="SIZE")
+    assert deleted["ItemCollectionMetrics"]["ItemCollectionKey"] == {"customer": {"S": "erin"}}
+    # Without a local secondary index there are no item collections to report.
+    plain = make_table(("pk", "S"))
+    assert "ItemCollectionMetrics" not in ddb.put_item(TableName=plain, Item={"pk": {"S": "a"}},
+                                                       ReturnItemCollectionMetrics="SIZE")
+    assert ddb.batch_write_item(RequestItems={plain: [{"PutRequest": {"Item": {"pk": {"S": "b"}}}}]},
+                                ReturnItemCollectionMetrics="SIZE")["ItemCollectionMetrics"] == {}

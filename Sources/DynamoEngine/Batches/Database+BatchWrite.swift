@@ -4,6 +4,8 @@ import DynamoAPI
 package struct BatchWriteResult: Sendable {
     /// Write capacity consumed per table name (as the request named the table).
     package var capacity: [String: ConsumedUnits]
+    /// The item collections written per table name, for `ReturnItemCollectionMetrics=SIZE`.
+    package var itemCollections: [String: [ItemCollectionMetric]] = [:]
 }
 
 extension Database {
@@ -73,7 +75,15 @@ extension Database {
                 units.table = Capacity.writeUnits(size: size)
                 capacity[write.requestedName, default: ConsumedUnits()].add(units)
             }
-            return BatchWriteResult(capacity: capacity)
+            var result = BatchWriteResult(capacity: capacity)
+            for (name, writes) in Dictionary(grouping: planned, by: \.requestedName) {
+                let table = itemStore(writes[0].table, connection: state.connection).table
+                let metrics = try itemCollections(table, keys: writes.map(\.key),
+                                                  mode: input.returnItemCollectionMetrics?.rawValue,
+                                                  connection: state.connection)
+                if !metrics.isEmpty { result.itemCollections[name] = metrics }
+            }
+            return result
         }
     }
 }

@@ -19,6 +19,9 @@ package struct ItemWriteResult: Sendable {
     package var capacity: ConsumedUnits
     /// The `Attributes` the response carries for the request's `ReturnValues`.
     package var returnedAttributes: Item?
+    /// The written item's collection, for `ReturnItemCollectionMetrics=SIZE` on a table with
+    /// local secondary indexes.
+    package var itemCollection: ItemCollectionMetric?
 
     package init(oldItem: Item?, newItem: Item?, capacity: ConsumedUnits, returnedAttributes: Item? = nil) {
         self.oldItem = oldItem
@@ -76,8 +79,11 @@ extension Database {
             var capacity = try store.put(key, json: json, size: size)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
-            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
-                                   returnedAttributes: wantsOld ? oldItem : nil)
+            var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
+                                         returnedAttributes: wantsOld ? oldItem : nil)
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+                                                        connection: state.connection).first
+            return result
         }
     }
 
@@ -104,8 +110,11 @@ extension Database {
             var capacity = try store.delete(key)
             capacity.table = Capacity.writeUnits(size: old.size)
             try updateStatistics(&state, table: table, store: store, removed: old.size, added: nil)
-            return ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
-                                   returnedAttributes: wantsOld ? oldItem : nil)
+            var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
+                                         returnedAttributes: wantsOld ? oldItem : nil)
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+                                                        connection: state.connection).first
+            return result
         }
     }
 
@@ -146,8 +155,11 @@ extension Database {
             case "UPDATED_NEW": touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
             default: nil
             }
-            return ItemWriteResult(oldItem: oldItem, newItem: newItem, capacity: capacity,
-                                   returnedAttributes: returned)
+            var result = ItemWriteResult(oldItem: oldItem, newItem: newItem, capacity: capacity,
+                                         returnedAttributes: returned)
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+                                                        connection: state.connection).first
+            return result
         }
     }
 

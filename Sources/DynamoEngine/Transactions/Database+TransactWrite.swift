@@ -6,6 +6,8 @@ import DynamoExpressions
 package struct TransactWriteResult: Sendable {
     /// Write capacity units per table (transactional writes cost twice the plain units).
     package var capacity: [String: ConsumedUnits]
+    /// The item collections written per table name, for `ReturnItemCollectionMetrics=SIZE`.
+    package var itemCollections: [String: [ItemCollectionMetric]] = [:]
 }
 
 /// One action of a transaction, checked and compiled before anything is read.
@@ -131,7 +133,16 @@ extension Database {
                 }
                 capacity[action.requestedName, default: ConsumedUnits()].add(units.transactional)
             }
-            return TransactWriteResult(capacity: capacity)
+            var result = TransactWriteResult(capacity: capacity)
+            let writes = actions.filter { if case .check = $0.kind { false } else { true } }
+            for (name, written) in Dictionary(grouping: writes, by: \.requestedName) {
+                let table = itemStore(written[0].table, connection: state.connection).table
+                let metrics = try itemCollections(table, keys: written.map(\.key),
+                                                  mode: input.returnItemCollectionMetrics?.rawValue,
+                                                  connection: state.connection)
+                if !metrics.isEmpty { result.itemCollections[name] = metrics }
+            }
+            return result
         }
     }
 

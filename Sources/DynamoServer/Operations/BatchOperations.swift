@@ -35,10 +35,8 @@ enum BatchOperations {
         writer.writeKey("UnprocessedItems", first: true)
         writer.writeRaw(Array("{}".utf8))
         CapacityWriter.writeList(input.returnConsumedCapacity?.rawValue, result.capacity, first: false, to: &writer)
-        if input.returnItemCollectionMetrics?.rawValue == "SIZE" {
-            writer.writeKey("ItemCollectionMetrics", first: false)
-            writer.writeRaw(Array("{}".utf8))
-        }
+        ItemCollectionWriter.writeMap(input.returnItemCollectionMetrics?.rawValue, result.itemCollections,
+                                      first: false, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }

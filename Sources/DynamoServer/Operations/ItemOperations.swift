@@ -53,6 +53,8 @@ enum ItemOperations {
             first = false
         }
         CapacityWriter.writeMember(capacity, table: table, units: result.capacity, first: first, to: &writer)
+        if CapacityWriter.wanted(capacity) { first = false }
+        ItemCollectionWriter.writeMember(result.itemCollection, first: first, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }

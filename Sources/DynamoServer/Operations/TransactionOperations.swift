@@ -12,10 +12,8 @@ enum TransactionOperations {
         let capacityMode = input.returnConsumedCapacity?.rawValue
         CapacityWriter.writeList(capacityMode, result.capacity, first: true, to: &writer)
         if CapacityWriter.wanted(capacityMode) { first = false }
-        if input.returnItemCollectionMetrics?.rawValue == "SIZE" {
-            writer.writeKey("ItemCollectionMetrics", first: first)
-            writer.writeRaw(Array("{}".utf8))
-        }
+        ItemCollectionWriter.writeMap(input.returnItemCollectionMetrics?.rawValue, result.itemCollections,
+                                      first: first, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
     }
