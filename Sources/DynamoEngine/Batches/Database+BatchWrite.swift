@@ -76,13 +76,9 @@ extension Database {
                 capacity[write.requestedName, default: ConsumedUnits()].add(units)
             }
             var result = BatchWriteResult(capacity: capacity)
-            for (name, writes) in Dictionary(grouping: planned, by: \.requestedName) {
-                let table = itemStore(writes[0].table, connection: state.connection).table
-                let metrics = try itemCollections(table, keys: writes.map(\.key),
-                                                  mode: input.returnItemCollectionMetrics?.rawValue,
-                                                  connection: state.connection)
-                if !metrics.isEmpty { result.itemCollections[name] = metrics }
-            }
+            result.itemCollections = try itemCollections(
+                of: planned.map { ($0.requestedName, $0.table, $0.key) },
+                mode: input.returnItemCollectionMetrics?.rawValue, connection: state.connection)
             return result
         }
     }

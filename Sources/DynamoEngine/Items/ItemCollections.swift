@@ -48,4 +48,18 @@ extension Database {
             try itemCollection(table, partition: $0, connection: connection)
         }
     }
+
+    /// Metrics per requested table name for the writes of a batch or transaction, given as
+    /// (table name as requested, definition, key) in request order.
+    func itemCollections(of writes: [(name: String, table: TableDefinition, key: StoredKey)], mode: String?,
+                         connection: SQLiteConnection) throws -> [String: [ItemCollectionMetric]] {
+        var result: [String: [ItemCollectionMetric]] = [:]
+        guard mode == "SIZE" else { return result }
+        for (name, group) in Dictionary(grouping: writes, by: \.name) {
+            let table = itemStore(group[0].table, connection: connection).table
+            let metrics = try itemCollections(table, keys: group.map(\.key), mode: mode, connection: connection)
+            if !metrics.isEmpty { result[name] = metrics }
+        }
+        return result
+    }
 }

@@ -135,13 +135,9 @@ extension Database {
             }
             var result = TransactWriteResult(capacity: capacity)
             let writes = actions.filter { if case .check = $0.kind { false } else { true } }
-            for (name, written) in Dictionary(grouping: writes, by: \.requestedName) {
-                let table = itemStore(written[0].table, connection: state.connection).table
-                let metrics = try itemCollections(table, keys: written.map(\.key),
-                                                  mode: input.returnItemCollectionMetrics?.rawValue,
-                                                  connection: state.connection)
-                if !metrics.isEmpty { result.itemCollections[name] = metrics }
-            }
+            result.itemCollections = try itemCollections(
+                of: writes.map { ($0.requestedName, $0.table, $0.key) },
+                mode: input.returnItemCollectionMetrics?.rawValue, connection: state.connection)
             return result
         }
     }
