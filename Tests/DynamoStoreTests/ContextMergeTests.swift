@@ -86,4 +86,52 @@ import Testing
             #expect(main.registeredObjects.isEmpty)
         }
     }
+
+    @Test func aMergeTaskKeepsTheMainContextCurrent() async throws {
+        try await withStore { fixture in try await Self.mergeContinuously(fixture) }
+    }
+
+    @MainActor private static func mergeContinuously(_ fixture: StoreFixture) async throws {
+        let store = fixture.store
+        let main = ObjectContext(store: store)
+        let home = main.newLocation("Home")
+        try await main.save()
+        let homeID = home.objectID
+        let (merged, mergedContinuation) = AsyncStream<StoreChanges>.makeStream()
+        let changes = store.changes()
+        let mergeTask = Task { try await main.mergeChanges(from: changes) { mergedContinuation.yield($0) } }
+        defer { mergeTask.cancel() }
+        var mergedChanges = merged.makeAsyncIterator()
+
+        home.name = "Mine"   // a save of the main context itself is not merged back
+        try await main.save()
+        try await Task.detached {
+            let background = ObjectContext(store: store)
+            let location = try #require(try await background.existingObject(with: homeID) as? Location)
+            location.latitude = 7
+            try await background.save()
+        }.value
+        let received = try #require(await mergedChanges.next())
+        #expect(received.updated == [homeID])
+        #expect(home.latitude == 7)
+        #expect(home.name == "Mine")
+        #expect(home.version == 3)
+        #expect(!main.hasChanges)
+    }
+
+    @Test func customRulesRunForEveryObjectOfTheirEntity() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            context.addValidationRule(for: "Tag") { tag in
+                if (tag["label"] as? String)?.isEmpty != false {
+                    throw ValidationError(issues: [.init(objectID: tag.objectID, property: "label", message: "must not be empty")])
+                }
+            }
+            context.newTag(1, "")
+            context.newTag(2, "")
+            context.newTag(3, "ok")
+            let error = try await #require(throws: ValidationError.self) { try await context.save() }
+            #expect(error.issues.count == 2 && error.issues.allSatisfy { $0.message == "must not be empty" })
+        }
+    }
 }

@@ -95,6 +95,40 @@ extension ObjectContext {
         try await reload(stale)
     }
 
+    /// Merges every save of the store's other contexts into this one, as it happens, until the
+    /// calling task is cancelled: the built-in form of the did-save notification pattern.
+    ///
+    /// Saves made before the call are not seen. It runs on the caller's actor, so the context
+    /// stays confined:
+    ///
+    /// ```swift
+    /// @MainActor func start() {
+    ///     mergeTask = Task { try await mainContext.mergeChangesFromStore() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter didMerge: called after each merge, on the caller's actor.
+    /// - Throws: DynamoDB's errors from reading changed objects; `CancellationError` never (the
+    ///   loop just ends).
+    public func mergeChangesFromStore(didMerge: (StoreChanges) -> Void = { _ in }) async throws {
+        try await mergeChanges(from: store.changes(), didMerge: didMerge)
+    }
+
+    /// Merges every value of a change stream (from ``DynamoStore/changes()``, subscribed when
+    /// it was made) until it ends or the calling task is cancelled; this context's own saves
+    /// are skipped.
+    ///
+    /// - Parameters:
+    ///   - stream: the changes.
+    ///   - didMerge: called after each merge, on the caller's actor.
+    /// - Throws: DynamoDB's errors from reading changed objects.
+    public func mergeChanges(from stream: AsyncStream<StoreChanges>, didMerge: (StoreChanges) -> Void = { _ in }) async throws {
+        for await changes in stream where changes.origin != ObjectIdentifier(self) {
+            try await mergeChanges(from: changes)
+            didMerge(changes)
+        }
+    }
+
     /// Reads an object's row again.
     ///
     /// - Parameters:

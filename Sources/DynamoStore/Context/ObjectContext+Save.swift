@@ -97,10 +97,13 @@ extension ObjectContext {
         }
         for object in saving {
             issues += modelIssues(object)
-            do { try object.validateForSave() } catch let error as ValidationError {
-                issues += error.issues
-            } catch {
-                issues.append(.init(objectID: object.objectID, message: "\(error)"))
+            let rules = [{ try $0.validateForSave() }] + (validationRules[object.entity.name] ?? [])
+            for rule in rules {
+                do { try rule(object) } catch let error as ValidationError {
+                    issues += error.issues
+                } catch {
+                    issues.append(.init(objectID: object.objectID, message: "\(error)"))
+                }
             }
         }
         var insertedIDs: Set<ObjectID> = []

@@ -31,6 +31,7 @@ public final class ObjectContext {
     public let objectsDeletedInStore: AsyncStream<ObjectID>
 
     let deletedInStoreContinuation: AsyncStream<ObjectID>.Continuation
+    var validationRules: [String: [(ManagedObject) throws -> Void]] = [:]
     var registered: [ObjectID: ManagedObject] = [:]
     var insertedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
@@ -142,6 +143,25 @@ public final class ObjectContext {
     /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
     public func load(_ objects: some Sequence<some ManagedObject>) async throws {
         try await fireFaults(objects.map { $0 as ManagedObject })
+    }
+
+    /// Adds a validation rule for an entity's objects, run before every save of an inserted or
+    /// changed object (after the model's own checks and ``ManagedObject/validateForSave()``).
+    /// Throw a ``ValidationError`` (or any error) to refuse the save; every object's problems
+    /// are reported together.
+    ///
+    /// ```swift
+    /// context.addValidationRule(for: "Tag") { tag in
+    ///     if (tag["label"] as? String)?.isEmpty != false { throw ValidationError(issues: [
+    ///         .init(objectID: tag.objectID, property: "label", message: "must not be empty")]) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - entityName: the entity.
+    ///   - rule: the check.
+    public func addValidationRule(for entityName: String, _ rule: @escaping (ManagedObject) throws -> Void) {
+        validationRules[entityName, default: []].append(rule)
     }
 
     // MARK: Change tracking
