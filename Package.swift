@@ -71,6 +71,11 @@ let package = Package(
             // Async methods of a (non-Sendable) ObjectContext run on the caller's actor.
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
+        .executableTarget(
+            name: "Locations",
+            dependencies: ["DynamoStore", "DynamoClient", "DynamoAPI"],
+            path: "Examples/Locations"
+        ),
         .target(
             name: "DynamoTestSupport",
             dependencies: ["DynamoServer", "DynamoAPI"]
