@@ -68,4 +68,22 @@ import Testing
             #expect(try await fixture.item("Checkins", ["id": .s(visit.id.uuidString)])?["location"] == .s(home.id.uuidString))
         }
     }
+
+    @Test func valuesOutsideTheirRangeAreRefused() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            let pet = Pet(context: context)
+            pet.id = "p"
+            pet.age = 31
+            pet.nickname = ""
+            let error = try await #require(throws: ValidationError.self) { try await context.save() }
+            #expect(error.issues.map(\.description) == [
+                "Pet(id=p).age: value must be between 0 and 30; is 31",
+                "Pet(id=p).nickname: length must be between 1 and 12; is 0",
+            ])
+            pet.age = 30
+            pet.nickname = nil
+            try await context.save()
+        }
+    }
 }

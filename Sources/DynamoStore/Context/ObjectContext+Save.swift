@@ -127,9 +127,13 @@ extension ObjectContext {
         let id = object.objectID
         var issues: [ValidationError.Issue] = []
         let item = currentItem(of: object)
-        for attribute in entity.attributes where !attribute.isOptional && attribute.name != entity.versionAttribute {
-            if item[attribute.storageName] == nil {
-                issues.append(.init(objectID: id, property: attribute.name, message: "a value is required"))
+        for attribute in entity.attributes where attribute.name != entity.versionAttribute {
+            guard let value = item[attribute.storageName] else {
+                if !attribute.isOptional { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
+                continue
+            }
+            if let message = Self.rangeProblem(value, attribute.range) {
+                issues.append(.init(objectID: id, property: attribute.name, message: message))
             }
         }
         if let storedID = object.storedID, object.lifecycle == .stored {
@@ -148,6 +152,23 @@ extension ObjectContext {
             }
         }
         return issues
+    }
+
+    /// Why a value is outside its attribute's range, if it is.
+    private static func rangeProblem(_ value: AttributeValue, _ range: ClosedRange<Double>?) -> String? {
+        guard let range else { return nil }
+        let (measure, what): (Double?, String) = switch value {
+        case .n(let number): (Double(number.description), "value")
+        case .s(let text): (Double(text.count), "length")
+        case .b(let bytes): (Double(bytes.count), "length")
+        default: (nil, "")
+        }
+        guard let measure, !range.contains(measure) else { return nil }
+        return "\(what) must be between \(text(range.lowerBound)) and \(text(range.upperBound)); is \(text(measure))"
+    }
+
+    private static func text(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the

@@ -49,6 +49,9 @@ public struct AttributeDescription: Sendable, Hashable {
     public var type: AttributeType
     /// Whether the attribute may be absent (`nil`). Key attributes never are.
     public var isOptional: Bool
+    /// The allowed values, checked before a save: a number's value, a string's length in
+    /// characters, data's length in bytes (`nil`: anything).
+    public var range: ClosedRange<Double>?
 
     /// Describes an attribute.
     ///
@@ -57,10 +60,13 @@ public struct AttributeDescription: Sendable, Hashable {
     ///   - type: the value type.
     ///   - isOptional: whether `nil` is allowed.
     ///   - storageName: the DynamoDB attribute name, when it differs from `name`.
-    public init(_ name: String, _ type: AttributeType, isOptional: Bool = false, storageName: String? = nil) {
+    ///   - range: the allowed values (number), lengths (string, data).
+    public init(_ name: String, _ type: AttributeType, isOptional: Bool = false, storageName: String? = nil,
+                range: ClosedRange<Double>? = nil) {
         self.name = name
         self.storageName = storageName ?? name
         self.type = type
         self.isOptional = isOptional
+        self.range = range
     }
 }

@@ -30,19 +30,22 @@ protocol PropertyWrapperBinding {
 public struct Attribute<Value: PersistentValue>: PropertyWrapperBinding {
     let box = PropertyBox()
     let storageName: String?
+    let range: ClosedRange<Double>?
     let initialValue: Value?
 
     /// An attribute without a default value.
     public init() {
-        storageName = nil
-        initialValue = nil
+        self.init(storageName: nil, range: nil)
     }
 
-    /// An attribute stored under another DynamoDB name.
+    /// An attribute stored under another DynamoDB name, or with a range of allowed values.
     ///
-    /// - Parameter storageName: the DynamoDB attribute name.
-    public init(storageName: String) {
+    /// - Parameters:
+    ///   - storageName: the DynamoDB attribute name, when it differs from the property name.
+    ///   - range: the allowed values (numbers), lengths (strings, data), checked before a save.
+    public init(storageName: String? = nil, range: ClosedRange<Double>? = nil) {
         self.storageName = storageName
+        self.range = range
         initialValue = nil
     }
 
@@ -51,8 +54,10 @@ public struct Attribute<Value: PersistentValue>: PropertyWrapperBinding {
     /// - Parameters:
     ///   - wrappedValue: the default.
     ///   - storageName: the DynamoDB attribute name, when it differs from the property name.
-    public init(wrappedValue: Value, storageName: String? = nil) {
+    ///   - range: the allowed values (numbers), lengths (strings, data), checked before a save.
+    public init(wrappedValue: Value, storageName: String? = nil, range: ClosedRange<Double>? = nil) {
         self.storageName = storageName
+        self.range = range
         initialValue = wrappedValue
     }
 
@@ -90,7 +95,8 @@ public struct Attribute<Value: PersistentValue>: PropertyWrapperBinding {
     }
 
     func describe(into entity: inout EntityDescription) {
-        entity.attributes.append(AttributeDescription(box.name, Value.attributeType, isOptional: Value.isOptionalType, storageName: storageName))
+        entity.attributes.append(AttributeDescription(
+            box.name, Value.attributeType, isOptional: Value.isOptionalType, storageName: storageName, range: range))
     }
 }
 

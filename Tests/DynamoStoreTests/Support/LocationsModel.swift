@@ -78,6 +78,8 @@ final class Owner: ManagedObject {
 /// A pet's delete leaves its owner's set as it is (no action).
 final class Pet: ManagedObject {
     @Attribute var id: String
+    @Attribute(range: 0...30) var age: Int = 0
+    @Attribute(storageName: "n", range: 1...12) var nickname: String?
     @Relationship(inverse: "pets", deleteRule: .noAction) var owner: Owner?
 }
 
