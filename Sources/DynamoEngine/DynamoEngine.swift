@@ -25,13 +25,18 @@ package enum NamespaceMode: String, Sendable, CaseIterable {
 package final class DynamoEngine: Sendable {
     package let storage: StorageLocation
     package let namespaceMode: NamespaceMode
+    /// Transaction conflicts armed in every namespace when its database opens (`serve
+    /// --transaction-conflicts TABLE=N`): table name and count.
+    package let transactionConflicts: [(table: String, count: Int)]
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
-    package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger) throws {
+    package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
+                 transactionConflicts: [(table: String, count: Int)] = []) throws {
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
+        self.transactionConflicts = transactionConflicts
         if case .directory(let path) = storage {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
@@ -54,6 +59,9 @@ package final class DynamoEngine: Sendable {
             case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
             }
             let database = try Database(path: path, region: region)
+            for (table, count) in transactionConflicts {
+                database.injectTransactionConflicts(table: table, count: count)
+            }
             open[name] = database
             logger.debug("opened database", metadata: ["namespace": "\(name)"])
             return database

@@ -28,16 +28,21 @@ public final class LocalDynamoServer: Sendable {
         public var maximumRequestBodyBytes: Int
         /// Threads that run SQLite calls.
         public var databaseThreads: Int
+        /// Injected transaction conflicts, armed in every namespace when it opens: the next N
+        /// writes to each named table conflict (`serve --transaction-conflicts TABLE=N`, the
+        /// same as the `X-LocalDynamo-Transaction-Conflicts` request header).
+        public var transactionConflicts: [String: Int]
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
-                    databaseThreads: Int = max(2, System.coreCount)) {
+                    databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:]) {
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
             self.namespace = namespace
             self.maximumRequestBodyBytes = maximumRequestBodyBytes
             self.databaseThreads = databaseThreads
+            self.transactionConflicts = transactionConflicts
         }
     }
 
@@ -67,7 +72,8 @@ public final class LocalDynamoServer: Sendable {
         }
         engine = try DynamoEngine(
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
-            namespaceMode: mode, logger: logger)
+            namespaceMode: mode, logger: logger,
+            transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger)
         http = HTTPServer(

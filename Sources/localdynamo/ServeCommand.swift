@@ -38,6 +38,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(name: .customLong("transaction-conflicts"),
+            help: ArgumentHelp("Make the next N writes to TABLE conflict as if another transaction held its items (repeatable).",
+                               valueName: "TABLE=N"))
+    var transactionConflicts: [String] = []
+
+    /// `--transaction-conflicts` as table → count.
+    var conflictCounts: [String: Int] {
+        get throws {
+            var counts: [String: Int] = [:]
+            for setting in transactionConflicts {
+                let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty, let count = Int(parts[1]), count >= 0 else {
+                    throw ValidationError("--transaction-conflicts takes TABLE=N with N >= 0; got '\(setting)'.")
+                }
+                counts[parts[0]] = count
+            }
+            return counts
+        }
+    }
+
     func validate() throws {
         if sharedDB && perAccessKey {
             throw ValidationError("--shared-db and --per-access-key cannot be used together.")
@@ -48,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else {
             throw ValidationError("Port must be between 0 and 65535.")
         }
+        _ = try conflictCounts
     }
 
     func run() async throws {
@@ -62,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
         let server = try LocalDynamoServer(
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
-                                 namespace: namespace),
+                                 namespace: namespace, transactionConflicts: conflictCounts),
             logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()

@@ -121,3 +121,66 @@ def test_injected_conflicts_cancel_the_next_transactions(ddb, accounts):
     assert balance(ddb, accounts, "a") == "100"
     ddb.transact_write_items(TransactItems=transfer(accounts, 10))
     assert balance(ddb, accounts, "a") == "90"
+
+
+def _armed_client(ddb, header_value: str):
+    """A client whose DescribeTable calls carry X-LocalDynamo-Transaction-Conflicts, without retries."""
+    import boto3
+    from botocore.config import Config
+
+    armed = boto3.client("dynamodb", endpoint_url=ddb.meta.endpoint_url, region_name="us-east-1",
+                         aws_access_key_id="testing", aws_secret_access_key="testing",
+                         config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+    armed.meta.events.register(
+        "before-sign.dynamodb.DescribeTable",
+        lambda request, **_: request.headers.add_header("X-LocalDynamo-Transaction-Conflicts", header_value))
+    return armed
+
+
+def test_injected_conflicts_refuse_plain_writes(ddb, accounts):
+    """An armed table stands for another transaction holding its items: plain writes conflict too."""
+    armed = _armed_client(ddb, f"{accounts}=3")
+    armed.describe_table(TableName=accounts)
+    key = {"pk": {"S": "a"}}
+    attempts = [
+        lambda client: client.put_item(TableName=accounts, Item={"pk": {"S": "a"}, "balance": {"N": "0"}}),
+        lambda client: client.update_item(TableName=accounts, Key=key, UpdateExpression="SET balance = :z",
+                                          ExpressionAttributeValues={":z": {"N": "0"}}),
+        lambda client: client.delete_item(TableName=accounts, Key=key),
+    ]
+    for attempt in attempts:
+        with expect_error("TransactionConflictException", "Transaction is ongoing for the item"):
+            attempt(armed)
+    # Reads never conflict, and nothing was written.
+    assert balance(ddb, accounts, "a") == "100"
+    # Each refused write used up one conflict: the next write goes through.
+    ddb.update_item(TableName=accounts, Key=key, UpdateExpression="SET balance = :b",
+                    ExpressionAttributeValues={":b": {"N": "99"}})
+    assert balance(ddb, accounts, "a") == "99"
+
+
+@pytest.mark.skipif(bool(__import__("os").environ.get("LOCALDYNAMO_ENDPOINT")),
+                    reason="needs to start its own server process")
+def test_transaction_conflicts_flag_arms_tables_at_startup():
+    import boto3
+    from botocore.config import Config
+
+    from conftest import ServerProcess, _resolve_binary
+
+    server = ServerProcess(_resolve_binary(), ["--in-memory", "--transaction-conflicts", "Ledger=1",
+                                               "--transaction-conflicts", "Other=0"])
+    url = server.start()
+    try:
+        client = boto3.client("dynamodb", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="k",
+                              aws_secret_access_key="s", config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+        client.create_table(TableName="Ledger", AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST")
+        put = {"Put": {"TableName": "Ledger", "Item": {"pk": {"S": "a"}}}}
+        with pytest.raises(ClientError) as caught:
+            client.transact_write_items(TransactItems=[put])
+        assert caught.value.response["CancellationReasons"] == [
+            {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"}]
+        client.transact_write_items(TransactItems=[put])
+        assert client.get_item(TableName="Ledger", Key={"pk": {"S": "a"}})["Item"] == {"pk": {"S": "a"}}
+    finally:
+        server.stop()

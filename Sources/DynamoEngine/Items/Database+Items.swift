@@ -71,6 +71,7 @@ extension Database {
         let json = ItemJSON.encode(input.item)
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
+        try checkInjectedConflict(writingTo: table.name)
         return try write { state in
             let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
@@ -99,6 +100,7 @@ extension Database {
         let key = try table.storedKey(fromKey: input.key)
         let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
+        try checkInjectedConflict(writingTo: table.name)
         return try write { state in
             let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
@@ -129,6 +131,7 @@ extension Database {
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
+        try checkInjectedConflict(writingTo: table.name)
         return try write { state in
             let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)

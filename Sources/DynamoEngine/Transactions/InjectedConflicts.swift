@@ -4,8 +4,13 @@ import Synchronization
 /// Transaction conflicts on demand, so client retry code can be tested.
 ///
 /// DynamoDB cancels a transaction with `TransactionConflict` when another transaction is
-/// writing one of its items; with SQLite's single writer that never happens by accident here.
-/// Arming a table makes its next N TransactWriteItems fail that way, as production would.
+/// writing one of its items, and refuses a plain write to such an item with
+/// `TransactionConflictException`; with SQLite's single writer neither happens by accident here.
+/// Arming a table with N stands for another transaction holding the items of that table for the
+/// next N writes to it: each TransactWriteItems touching the table is cancelled (its actions on
+/// the table report `TransactionConflict`), and each PutItem, UpdateItem or DeleteItem on it
+/// fails with `TransactionConflictException`, as production would; every failed write uses up
+/// one. Reads, BatchWriteItem and the writes of other tables are unaffected.
 final class InjectedConflicts: Sendable {
     private let armed = Mutex<[String: Int]>([:])
 
@@ -33,12 +38,22 @@ extension Database {
         injectedConflicts.arm(table: TableReference.name(from: table), count: count)
     }
 
+    /// Throws `TransactionConflictException` for a plain write to `table` if a conflict is armed
+    /// there, using it up.
+    func checkInjectedConflict(writingTo table: String) throws(DynamoError) {
+        guard injectedConflicts.take(forAnyOf: [table]) != nil else { return }
+        throw DynamoError(.transactionConflict, Self.transactionOngoing)
+    }
+
+    /// DynamoDB's words for an item another transaction is writing.
+    static let transactionOngoing = "Transaction is ongoing for the item"
+
     /// Throws DynamoDB's cancellation for a transaction that conflicts on `table`: the actions
     /// on that table report `TransactionConflict`, the others `None`.
     func throwInjectedConflict(table: String, actionTables: [String]) throws -> Never {
         let reasons = actionTables.map { name in
             name == table
-                ? CancellationReason(code: "TransactionConflict", message: "Transaction is ongoing for the item")
+                ? CancellationReason(code: "TransactionConflict", message: Self.transactionOngoing)
                 : CancellationReason(code: "None")
         }
         let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")

@@ -105,10 +105,12 @@ package final class EngineDispatcher: DynamoDispatcher {
 
 extension EngineDispatcher {
     /// A test-only header: `X-LocalDynamo-Transaction-Conflicts: Orders=2, Stock=1` makes the next
-    /// two TransactWriteItems touching `Orders` (and the next one touching `Stock`) in the
-    /// request's namespace fail with `TransactionCanceledException` and a `TransactionConflict`
-    /// reason, as DynamoDB does when transactions collide; `=0` disarms. It is read on any request,
-    /// before the operation runs.
+    /// two writes to `Orders` (and the next one to `Stock`) in the request's namespace conflict
+    /// as if another transaction held the items: a TransactWriteItems fails with
+    /// `TransactionCanceledException` and `TransactionConflict` reasons, a PutItem, UpdateItem or
+    /// DeleteItem with `TransactionConflictException`, as in DynamoDB; `=0` disarms. It is read
+    /// on any request, before the operation runs. `serve --transaction-conflicts` arms the same
+    /// at startup.
     static let conflictHeader = "X-LocalDynamo-Transaction-Conflicts"
 
     static func parseConflicts(_ header: String) throws(DynamoError) -> [(String, Int)] {
