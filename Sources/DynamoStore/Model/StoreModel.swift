@@ -8,6 +8,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         self.problems = problems
     }
 
+    /// `invalid model: ` and the problems, separated by `; `.
     public var description: String {
         "invalid model: " + problems.joined(separator: "; ")
     }
