@@ -95,3 +95,13 @@ def test_batch_get_wrong_key_is_rejected(ddb, make_table):
     table = make_table(("pk", "S"))
     with expect_error("ValidationException", "The provided key element does not match the schema"):
         ddb.batch_get_item(RequestItems={table: {"Keys": [{"pk": {"N": "1"}}]}})
+
+
+def test_batch_write_request_over_16mb_is_refused(ddb, make_table, raw):
+    """Seven items whose control characters JSON-escape to 6 bytes each: 16.8 MB on the wire,
+    though each item is under 400 KB. The request never reaches the engine; nothing is written."""
+    table = make_table(("pk", "S"))
+    requests = [{"PutRequest": {"Item": {"pk": {"S": f"k{i}"}, "v": {"S": "\x01" * 400_000}}}} for i in range(7)]
+    response = raw.call("BatchWriteItem", {"RequestItems": {table: requests}})
+    assert response.status == 413
+    assert ddb.scan(TableName=table, Select="COUNT")["Count"] == 0

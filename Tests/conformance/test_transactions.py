@@ -184,3 +184,17 @@ def test_transaction_conflicts_flag_arms_tables_at_startup():
         assert client.get_item(TableName="Ledger", Key={"pk": {"S": "a"}})["Item"] == {"pk": {"S": "a"}}
     finally:
         server.stop()
+
+
+def test_transaction_aggregate_size_is_limited_to_4mb(ddb, make_table):
+    table = make_table(("pk", "S"))
+    # 11 items of 390,000 bytes: 4.29 MB in all, over 4 MB (4,194,304 bytes); each under 400 KB.
+    big = [{"Put": {"TableName": table, "Item": {"pk": {"S": f"k{i:02d}"}, "v": {"S": "x" * (390_000 - 6)}}}}
+           for i in range(11)]
+    with expect_error("ValidationException", "The aggregate size of the items in the transaction cannot exceed 4 MB"):
+        ddb.transact_write_items(TransactItems=big)
+    assert ddb.scan(TableName=table, Select="COUNT")["Count"] == 0
+    # 10 of them (3.9 MB) commit.
+    ddb.transact_write_items(TransactItems=big[:10])
+    pages = ddb.get_paginator("scan").paginate(TableName=table, Select="COUNT")
+    assert sum(page["Count"] for page in pages) == 10

@@ -30,6 +30,8 @@ private struct PlannedAction {
 extension Database {
     /// The most actions one transaction may hold.
     static let maximumTransactionActions = 100
+    /// DynamoDB's limit on the aggregate size of the items in one transaction.
+    static let maximumTransactionBytes = 4 * 1024 * 1024
 
     /// Applies up to 100 actions over any tables all or nothing, in one SQLite transaction.
     ///
@@ -215,6 +217,16 @@ extension Database {
                 throw DynamoError.validation("Transaction request cannot include multiple operations on one item")
             }
             actions.append(action)
+        }
+        // The items a transaction carries: whole items for Puts, keys for the other actions.
+        let aggregate = items.reduce(0) { total, item in
+            if let put = item.put { return total + ItemSize.of(put.item) }
+            let key = item.update?.key ?? item.delete?.key ?? item.conditionCheck?.key ?? [:]
+            return total + ItemSize.of(key)
+        }
+        if aggregate > Self.maximumTransactionBytes {
+            // The API reference's wording: no captured DynamoDB response for this limit was found.
+            throw DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
         }
         return actions
     }
