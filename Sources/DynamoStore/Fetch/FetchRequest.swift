@@ -54,7 +54,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether objects come back as faults (only keys are read; each fires when touched, or in
     /// batches). Default `false`: objects come back filled from the same read.
     public var returnsObjectsAsFaults = false
-    /// Strongly consistent reads (not available on global secondary indexes).
+    /// Strongly consistent reads. DynamoDB does not offer them on global secondary indexes,
+    /// so the planner then does not use those.
     public var consistentRead = false
     /// Where to continue a previous fetch (its ``FetchResult/cursor``).
     public var cursor: FetchCursor?
@@ -170,7 +171,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// #expect(plan.operation == .query && plan.indexName == "byCity")
     /// ```
     public func explain() -> FetchPlan {
-        FetchPlanner(entity: entity).plan(resolved, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
+        FetchPlanner(entity: entity, allowsGlobalIndexes: !consistentRead)
+            .plan(resolved, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
     }
 }
 

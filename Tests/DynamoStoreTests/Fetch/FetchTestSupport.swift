@@ -4,7 +4,7 @@ import DynamoStore
 import DynamoTestSupport
 
 /// The fetch tests' model: visits of users (hash `user`, range `at`) with a global index by
-/// city and score, a keys-only global index by note, a local index by score; places with
+/// city and score, a keys-only global index by note, a keys-only local index by score; places with
 /// neighbouring places (a to-many relationship). A visit's place is a to-one relationship.
 enum FetchModel {
     static let visit = EntityDescription(
@@ -20,7 +20,7 @@ enum FetchModel {
         indexes: [
             .global("byCity", partitionKey: "city", sortKey: "score"),
             .global("byNote", partitionKey: "note", projection: .keysOnly),
-            .local("byScore", hashKey: "user", sortKey: "score"),
+            .local("byScore", hashKey: "user", sortKey: "score", projection: .keysOnly),
         ])
     static let place = EntityDescription(
         "Place", tableName: "Places", hashKey: "id",

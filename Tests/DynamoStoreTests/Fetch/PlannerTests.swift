@@ -113,7 +113,14 @@ import Testing
             #expect(plan.operation == .query && plan.indexName == "byScore")
             let objects = try await ObjectContext(store: fixture.store).fetch(request)
             #expect(Set(ids(objects)) == ["u1/0", "u1/5"])
+            // The index projects only keys; DynamoDB reads the rest from the table for a local index.
+            #expect(objects.allSatisfy { $0["city"] != nil && $0["score"] != nil })
             #expect(fixture.takeCounts() == ["Query": 1])
+            // Strongly consistent reads are not offered on global indexes: the planner avoids them.
+            var consistent = try fixture.request("Visit", "city == 'Rome' AND score >= 3")
+            #expect(consistent.explain().indexName == "byCity")
+            consistent.consistentRead = true
+            #expect(consistent.explain().operation == .scan)
         }
     }
 

@@ -8,6 +8,9 @@ import DynamoAPI
 /// (the table before an index with the same number of constrained keys); otherwise `Scan`.
 struct FetchPlanner {
     let entity: EntityDescription
+    /// Whether global indexes may be queried (not for strongly consistent reads, which
+    /// DynamoDB does not offer on them).
+    var allowsGlobalIndexes = true
 
     /// The key attributes of something that can be queried: the table or one index.
     private struct KeySchema {
@@ -103,7 +106,8 @@ struct FetchPlanner {
 
     private var schemas: [KeySchema] {
         [KeySchema(index: nil, partition: [storageName(entity.hashKey)], sort: entity.rangeKey.map { [storageName($0)] } ?? [])]
-            + entity.indexes.map { KeySchema(index: $0, partition: $0.partitionKey.map(storageName), sort: $0.sortKey.map(storageName)) }
+            + entity.indexes.filter { allowsGlobalIndexes || $0.kind == .local }
+                .map { KeySchema(index: $0, partition: $0.partitionKey.map(storageName), sort: $0.sortKey.map(storageName)) }
     }
 
     private static func isSortCondition(_ conjunct: StoragePredicate, on attribute: String) -> Bool {
