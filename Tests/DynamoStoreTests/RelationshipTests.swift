@@ -107,4 +107,19 @@ import Testing
             _ = tag
         }
     }
+
+    @Test func addingAFaultToASetMovesItAwayFromItsUnloadedOwner() async throws {
+        try await withStore { fixture in
+            let (home, checkins, _) = try await seed(fixture)
+            let context = fixture.context()
+            let work = context.newLocation("Work")
+            let visit = context.object(with: checkins[0].objectID) as! Checkin
+            #expect(visit.isFault)
+            work.checkins.insert(visit)
+            try await context.save()
+            #expect(try await fixture.item("Checkins", key(checkins[0]))?["location"] == .s(work.id.uuidString))
+            #expect(try await fixture.item("Locations", key(home))?["checkins"] == .ss([checkins[1].id.uuidString]))
+            #expect(try await fixture.item("Locations", key(work))?["checkins"] == .ss([checkins[0].id.uuidString]))
+        }
+    }
 }

@@ -66,8 +66,11 @@ extension ObjectContext {
                 applyDeleteRules(object)
             }
         }
-        let changedFaults = registered.values.filter { $0.isFault && !$0.pending.isEmpty }
-        try await fireFaults(changedFaults)
+        // Loading a fault resolves its deltas, which may record deltas on other faults (a
+        // to-one moved away from an owner not loaded yet): repeat until none is left.
+        while case let changedFaults = registered.values.filter({ $0.isFault && !$0.pending.isEmpty }), !changedFaults.isEmpty {
+            try await fireFaults(changedFaults)
+        }
         undoManager?.closeGroup()
     }
 
