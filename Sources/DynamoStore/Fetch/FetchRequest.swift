@@ -36,7 +36,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public let predicate: FetchPredicate?
     /// The sort keys, most significant first.
     public let sortDescriptors: [FetchSort]
-    /// The properties to read (a ProjectionExpression; keys are always read); `nil` reads all.
+    /// The properties a dictionary fetch reads (a ProjectionExpression; keys are always read);
+    /// `nil` reads all. Objects are always read whole, as Core Data does: an object's values
+    /// are its row.
     public let propertiesToFetch: [String]?
     /// To-one and to-many relationships whose destinations are read along (BatchGetItem).
     public let relationshipKeyPathsForPrefetching: [String]
@@ -157,7 +159,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         switch resultType {
         case .count, .objectIDs: return keys
         case .objects where returnsObjectsAsFaults: return keys
-        case .objects, .dictionaries:
+        // A registered object's snapshot is its whole row: objects are always read whole.
+        case .objects: return nil
+        case .dictionaries:
             guard let projection else { return nil }
             return keys.union(projection).union(sorts.map(\.attribute))
                 .union(entity.relationships.filter { relationshipKeyPathsForPrefetching.contains($0.name) }.map(\.storageName))

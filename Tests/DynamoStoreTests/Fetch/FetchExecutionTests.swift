@@ -189,6 +189,11 @@ import Testing
             #expect(rows[0]["at"] as? Int64 == 0 && rows[0]["score"] as? Double == 0 && rows[0]["city"] == nil)
             #expect(rows[1]["place"] as? ObjectID == ObjectID(entityName: "Place", key: ["id": .s("p2")]))
             #expect(context.registeredObjects.isEmpty)
+            // Objects are read whole even when the request names properties: an object's
+            // snapshot is its row.
+            let whole = try await context.fetch(dictionaries)
+            #expect(whole.count == 2 && whole.allSatisfy { $0["city"] as? String == "Oslo" })
+            context.reset()
             // Faults: only keys are read; the objects fire when touched.
             var faults = try fixture.request("Visit", "user == 'u0'")
             faults.returnsObjectsAsFaults = true
