@@ -134,4 +134,24 @@ import Testing
             #expect(error.issues.count == 2 && error.issues.allSatisfy { $0.message == "must not be empty" })
         }
     }
+
+    @Test func aChildsDeleteReachesTheStoreThroughItsParent() async throws {
+        try await withStore { fixture in
+            let main = fixture.context()
+            let home = main.newLocation("Home")
+            let visits = (0..<2).map { _ in Checkin(context: main) }
+            for visit in visits { visit.location = home }
+            try await main.save()
+
+            let child = ObjectContext(parent: main)
+            child.delete(child.object(with: visits[0].objectID))
+            try await child.save()
+            #expect(main.deletedObjects == [visits[0]])
+            #expect(home.checkins == [visits[1]])
+            #expect(fixture.transport.count("TransactWriteItems") == 1)
+            try await main.save()
+            #expect(try await fixture.item("Checkins", ["id": .s(visits[0].id.uuidString)]) == nil)
+            #expect(try await fixture.item("Locations", ["id": .s(home.id.uuidString)])?["checkins"] == .ss([visits[1].id.uuidString]))
+        }
+    }
 }
