@@ -114,6 +114,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
                 throw PredicateError("the predicate has unsubstituted variables: \(variables.map { "$" + $0 }.joined(separator: ", ")); call substituting(_:) first")
             }
             resolved = try PredicateResolver(entity: entity, model: model).resolve(predicate)
+            // DynamoDB's own checks (e.g. the 4 KB expression size) now, not at the first page.
+            _ = try resolved.compiled()
         } else {
             resolved = .constant(true)
         }

@@ -225,4 +225,65 @@ import Testing
             #expect(plans.isSuperset(of: ["GetItem", "BatchGetItem", "Query", "QuerybyCity", "QuerybyNote", "Scan"]), "\(plans)")
         }
     }
+
+    /// The same with unsaved work in the context: random inserts, changes and deletes, then
+    /// fetches that include them must equal the oracle over the data as the context sees it,
+    /// and fetches that do not must equal the oracle over the stored data.
+    @Test(arguments: [11, 12] as [UInt64])
+    func pendingChangesAgreeWithTheOracle(seed: UInt64) async throws {
+        var random = Generator(state: seed)
+        let stored = Self.dataSet(&random)
+        try await withFetchStore { fixture in
+            try await fixture.put(stored.map(\.item), into: "Visits")
+            let entity = try #require(fixture.model.entity(named: "Visit"))
+            let context = ObjectContext(store: fixture.store)
+            let everything = try FetchRequest("Visit", in: fixture.model)
+            var current = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+            for object in try await context.fetch(everything) {
+                guard case .s(let user)? = object.objectID.key["user"], case .n(let at)? = object.objectID.key["at"] else { continue }
+                let id = "\(user)/\(at)"
+                switch random.int(0 ..< 10) {
+                case 0:
+                    context.delete(object)
+                    current[id] = nil
+                case 1, 2:
+                    let city = random.pick(Self.cities), flag = random.pick(Self.flags)
+                    object["city"] = city
+                    object["flag"] = flag
+                    current[id]?.city = city
+                    current[id]?.flag = flag
+                default:
+                    break
+                }
+            }
+            for n in 0 ..< 8 {
+                let visit = Visit(user: random.pick(Self.users), at: 100 + n, city: random.pick(Self.cities),
+                                  score: random.pick(Self.scores), note: random.pick(Self.notes), flag: random.pick(Self.flags))
+                let object = ManagedObject(entity: entity, context: context)
+                object["user"] = visit.user
+                object["at"] = Int64(visit.at)
+                object["city"] = visit.city
+                object["score"] = visit.score
+                object["note"] = visit.note
+                object["flag"] = visit.flag
+                current[visit.id] = visit
+            }
+            for round in 0 ..< 40 {
+                let predicate = Self.anchored(&random)
+                var request = try FetchRequest("Visit", in: fixture.model, predicate: predicate)
+                request.includesPendingChanges = random.chance(70)
+                let visible = request.includesPendingChanges ? Array(current.values) : stored
+                let expected = Set(visible.filter { Self.holds(predicate, for: $0) }.map(\.id))
+                let fetched = try await context.fetchObjectIDs(request).map { id -> String in
+                    guard case .s(let user)? = id.key["user"], case .n(let at)? = id.key["at"] else { return "?" }
+                    return "\(user)/\(at)"
+                }
+                let label = "seed \(seed) round \(round): \(predicate), pending \(request.includesPendingChanges), plan \(request.explain())"
+                #expect(Set(fetched) == expected && fetched.count == expected.count, "\(label)")
+                if round % 5 == 0 {
+                    #expect(try await context.count(for: request) == expected.count, "count: \(label)")
+                }
+            }
+        }
+    }
 }

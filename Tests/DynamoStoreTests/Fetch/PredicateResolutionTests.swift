@@ -80,6 +80,13 @@ import Testing
         #expect(throws: PredicateError("cannot fetch nope: Visit has no property named nope")) {
             try FetchRequest("Visit", in: model, propertiesToFetch: ["nope"])
         }
+        // DynamoDB's 4 KB limit on an expression's text is checked when the request is built.
+        do {
+            _ = try FetchRequest("Visit", in: model, predicate: FetchPredicate("at IN %@", Array(0 ..< 1_000)))
+            Issue.record("a 1000-value IN was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("the predicate does not compile as a DynamoDB expression: Invalid FilterExpression: Expression size has exceeded the maximum allowed size"))
+        }
         #expect(throws: PredicateError("the model has no entity named Nope")) {
             try FetchRequest("Nope", in: model)
         }

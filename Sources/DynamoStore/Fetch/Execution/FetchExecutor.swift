@@ -132,8 +132,8 @@ struct FetchExecutor<Result: ManagedObject> {
         let values = plan.expressionAttributeValues.isEmpty ? nil : plan.expressionAttributeValues
         let consistent = request.consistentRead ? true : nil
         if plan.operation == .query {
-            // An index query returns only projected attributes unless asked for all; a local
-            // index then reads the rest from the table (global ones were planned to).
+            // An index query returns only projected attributes unless asked for all (planned
+            // only for an index that projects everything; others read the rest from the table).
             let select = select ?? (plan.indexName != nil && projectionExpression == nil ? .allAttributes : nil)
             var input = QueryInput(tableName: plan.tableName, indexName: plan.indexName, select: select, limit: limit,
                                    consistentRead: consistent)

@@ -197,20 +197,19 @@ struct FetchPlanner {
         let keyAttributes = Set(match.schema.partition + match.schema.sort)
         plan.positionAttributes = tableKeys + (match.schema.partition + match.schema.sort).filter { !tableKeys.contains($0) }
         let available = projected(match.schema.index)
-        let isGlobal = match.schema.index?.kind == .global
         var server: [StoragePredicate] = []
         var memory: [StoragePredicate] = []
         for (offset, conjunct) in conjuncts.enumerated() where !match.used.contains(offset) {
             let names = conjunct.attributeNames
-            // A filter may not name the queried key attributes; a global index's filter sees
-            // only projected attributes (a local index reads the rest from the table).
-            if !names.isDisjoint(with: keyAttributes) || (isGlobal && available.map { !names.isSubset(of: $0) } ?? false) {
+            // A filter may not name the queried key attributes, and an index's filter is only
+            // sure to see projected attributes: the rest is tested in memory.
+            if !names.isDisjoint(with: keyAttributes) || (available.map { !names.isSubset(of: $0) } ?? false) {
                 memory.append(conjunct)
             } else {
                 server.append(conjunct)
             }
         }
-        if let available, isGlobal {
+        if let available {
             let wanted = needed ?? []
             plan.fetchesFromTable = needed == nil || !wanted.isSubset(of: available)
                 || !StoragePredicate.all(memory).attributeNames.isSubset(of: available)
