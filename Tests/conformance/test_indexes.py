@@ -190,3 +190,137 @@ def test_item_collection_metrics_on_tables_with_local_indexes(ddb, indexed, make
                                                        ReturnItemCollectionMetrics="SIZE")
     assert ddb.batch_write_item(RequestItems={plain: [{"PutRequest": {"Item": {"pk": {"S": "b"}}}}]},
                                 ReturnItemCollectionMetrics="SIZE")["ItemCollectionMetrics"] == {}
+
+
+# --- Multi-attribute GSI keys (up to 4 HASH and 4 RANGE attributes) ---------------------------
+
+MATCH_KEYS = [{"AttributeName": "tournament", "KeyType": "HASH"}, {"AttributeName": "region", "KeyType": "HASH"},
+              {"AttributeName": "round", "KeyType": "RANGE"}, {"AttributeName": "bracket", "KeyType": "RANGE"}]
+
+
+@pytest.fixture(scope="module")
+def matches(ddb):
+    name = unique_name("multi")
+    ddb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"},
+                              {"AttributeName": "tournament", "AttributeType": "S"},
+                              {"AttributeName": "region", "AttributeType": "S"},
+                              {"AttributeName": "round", "AttributeType": "S"},
+                              {"AttributeName": "bracket", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{"IndexName": "by-match", "KeySchema": MATCH_KEYS,
+                                 "Projection": {"ProjectionType": "ALL"}}])
+    wait_until_active(ddb, name)
+    rows = [("m1", "w24", "na", "semi", 1), ("m2", "w24", "na", "semi", 2), ("m3", "w24", "na", "final", 1),
+            ("m4", "w24", "eu", "semi", 1), ("m5", "w24", "na", "semi", 10)]
+    for id_, tournament, region, round_, bracket in rows:
+        ddb.put_item(TableName=name, Item={"id": {"S": id_}, "tournament": {"S": tournament},
+                                           "region": {"S": region}, "round": {"S": round_},
+                                           "bracket": {"N": str(bracket)}})
+    # Missing one key attribute: not indexed.
+    ddb.put_item(TableName=name, Item={"id": {"S": "m6"}, "tournament": {"S": "w24"}, "region": {"S": "na"},
+                                       "round": {"S": "semi"}})
+    yield name
+    ddb.delete_table(TableName=name)
+
+
+def match_ids(ddb, table, condition, **values):
+    # `region` and `round` are reserved words.
+    condition = condition.replace("#r", "#round").replace("region", "#region")
+    names = {name: name[1:] for name in ("#round", "#region") if name in condition}
+    response = ddb.query(TableName=table, IndexName="by-match", KeyConditionExpression=condition,
+                         **({"ExpressionAttributeNames": names} if names else {}),
+                         ExpressionAttributeValues={f":{k}": v for k, v in values.items()})
+    return [item["id"]["S"] for item in response["Items"]]
+
+
+def test_multi_attribute_key_is_described_in_order(ddb, matches):
+    index = ddb.describe_table(TableName=matches)["Table"]["GlobalSecondaryIndexes"][0]
+    assert index["KeySchema"] == MATCH_KEYS
+    assert index["ItemCount"] == 5
+
+
+def test_multi_attribute_key_queries(ddb, matches):
+    na = {"t": {"S": "w24"}, "g": {"S": "na"}}
+    base = "tournament = :t AND region = :g"
+    # Sorted by round, then bracket (as a number: 10 after 2).
+    assert match_ids(ddb, matches, base + " AND #r >= :a", **na, a={"S": ""}) == ["m3", "m1", "m2", "m5"]
+    assert match_ids(ddb, matches, "region = :g AND tournament = :t", **na) == ["m3", "m1", "m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND #r = :s", **na, s={"S": "semi"}) == ["m1", "m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND #r = :s AND bracket > :b", **na, s={"S": "semi"},
+                     b={"N": "1"}) == ["m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND #r = :s AND bracket BETWEEN :lo AND :hi", **na, s={"S": "semi"},
+                     lo={"N": "2"}, hi={"N": "10"}) == ["m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND begins_with(#r, :p)", **na, p={"S": "se"}) == ["m1", "m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND #r < :s", **na, s={"S": "semi"}) == ["m3"]
+    assert match_ids(ddb, matches, base + " AND #r <= :s", **na, s={"S": "semi"}) == ["m3", "m1", "m2", "m5"]
+    assert match_ids(ddb, matches, base + " AND #r > :f", **na, f={"S": "final"}) == ["m1", "m2", "m5"]
+    eu = {"t": {"S": "w24"}, "g": {"S": "eu"}}
+    assert match_ids(ddb, matches, base, **eu) == ["m4"]
+
+
+def test_multi_attribute_key_paging(ddb, matches):
+    request = dict(TableName=matches, IndexName="by-match", Limit=2,
+                   KeyConditionExpression="tournament = :t AND #region = :g",
+                   ExpressionAttributeNames={"#region": "region"},
+                   ExpressionAttributeValues={":t": {"S": "w24"}, ":g": {"S": "na"}})
+    first = ddb.query(**request)
+    assert set(first["LastEvaluatedKey"]) == {"id", "tournament", "region", "round", "bracket"}
+    assert first["LastEvaluatedKey"]["bracket"] == {"N": "1"}
+    second = ddb.query(**request, ExclusiveStartKey=first["LastEvaluatedKey"])
+    assert [item["id"]["S"] for item in first["Items"] + second["Items"]] == ["m3", "m1", "m2", "m5"]
+
+
+def test_multi_attribute_key_condition_rules(ddb, matches):
+    with expect_error("ValidationException", "Query condition missed key schema element: region"):
+        match_ids(ddb, matches, "tournament = :t", t={"S": "w24"})
+    with expect_error("ValidationException", "Query condition missed key schema element: round"):
+        match_ids(ddb, matches, "tournament = :t AND region = :g AND bracket = :b",
+                  t={"S": "w24"}, g={"S": "na"}, b={"N": "1"})
+    with expect_error("ValidationException", "Query key condition not supported"):
+        match_ids(ddb, matches, "tournament = :t AND region = :g AND #r > :r AND bracket = :b",
+                  t={"S": "w24"}, g={"S": "na"}, r={"S": "a"}, b={"N": "1"})
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: Condition parameter type does not match schema type"):
+        match_ids(ddb, matches, "tournament = :t AND region = :g", t={"S": "w24"}, g={"N": "1"})
+
+
+def test_multi_attribute_key_schema_validation(ddb):
+    definitions = [{"AttributeName": n, "AttributeType": "S"} for n in ("id", "a", "b", "c", "d", "e")]
+
+    def create(keys):
+        ddb.create_table(TableName=unique_name("mk"), BillingMode="PAY_PER_REQUEST", AttributeDefinitions=definitions,
+                         KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                         GlobalSecondaryIndexes=[{"IndexName": "gix", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                                  "KeySchema": [{"AttributeName": n, "KeyType": t} for n, t in keys]}])
+
+    with expect_error("ValidationException", "One or more parameter values were invalid: "
+                      "The KeySchema exceeds the maximum allowed number of HASH key attributes"):
+        create([(n, "HASH") for n in "abcde"])
+    with expect_error("ValidationException", "One or more parameter values were invalid: "
+                      "All HASH key attributes must precede RANGE key attributes in the KeySchema"):
+        create([("a", "HASH"), ("b", "RANGE"), ("c", "HASH")])
+    with expect_error("ValidationException", "The KeySchema contains multiple key attributes with the same name"):
+        create([("a", "HASH"), ("b", "HASH"), ("a", "RANGE")])
+
+
+def test_multi_attribute_index_added_by_update_table(ddb, make_table):
+    table = make_table(("id", "S"))
+    for i in range(600):
+        ddb.put_item(TableName=table, Item={"id": {"S": f"i{i}"}, "a": {"S": f"a{i % 3}"}, "b": {"N": str(i % 2)},
+                                            "c": {"N": str(i)}})
+    ddb.update_table(TableName=table,
+                     AttributeDefinitions=[{"AttributeName": "a", "AttributeType": "S"},
+                                           {"AttributeName": "b", "AttributeType": "N"},
+                                           {"AttributeName": "c", "AttributeType": "N"}],
+                     GlobalSecondaryIndexUpdates=[{"Create": {
+                         "IndexName": "by-ab", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                         "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType": "HASH"},
+                                       {"AttributeName": "c", "KeyType": "RANGE"}]}}])
+    wait_until_active(ddb, table)
+    pages = ddb.get_paginator("query").paginate(
+        TableName=table, IndexName="by-ab", KeyConditionExpression="a = :a AND b = :b AND c < :c",
+        ExpressionAttributeValues={":a": {"S": "a0"}, ":b": {"N": "1"}, ":c": {"N": "100"}})
+    found = [int(item["c"]["N"]) for page in pages for item in page["Items"]]
+    assert found == [i for i in range(100) if i % 3 == 0 and i % 2 == 1]

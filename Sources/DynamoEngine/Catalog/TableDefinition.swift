@@ -36,12 +36,22 @@ package struct IndexDefinition: Codable, Sendable, Hashable {
     package var storageNumber: Int = 0
     /// Whether this is a global secondary index (its own partition key).
     package var isGlobal: Bool = false
+    /// A multi-attribute global index's further partition-key attributes (up to three more), in
+    /// key-schema order.
+    package var extraPartitionKeys: [KeyAttribute]? = nil
+    /// A multi-attribute global index's further sort-key attributes (up to three more), in
+    /// key-schema order.
+    package var extraSortKeys: [KeyAttribute]? = nil
 
-    /// The key attributes of the index, partition key first.
-    package var keyAttributes: [KeyAttribute] {
-        if let sortKey { return [partitionKey, sortKey] }
-        return [partitionKey]
-    }
+    /// Every partition-key attribute, in key-schema order.
+    package var partitionAttributes: [KeyAttribute] { [partitionKey] + (extraPartitionKeys ?? []) }
+    /// Every sort-key attribute, in key-schema order.
+    package var sortAttributes: [KeyAttribute] { (sortKey.map { [$0] } ?? []) + (extraSortKeys ?? []) }
+    /// Whether the partition or the sort key has more than one attribute.
+    package var isMultiAttribute: Bool { partitionAttributes.count > 1 || sortAttributes.count > 1 }
+
+    /// The key attributes of the index, partition key attributes first.
+    package var keyAttributes: [KeyAttribute] { partitionAttributes + sortAttributes }
 }
 
 /// Everything the catalog knows about one table, persisted as JSON in the catalog table.

@@ -1,12 +1,34 @@
 import DynamoAPI
 import DynamoExpressions
 
+/// One condition of a key condition: an attribute and what it must satisfy.
+package struct KeyTerm: Sendable, Equatable {
+    package var name: String
+    package var comparison: KeyComparison
+
+    package init(name: String, comparison: KeyComparison) {
+        self.name = name
+        self.comparison = comparison
+    }
+}
+
 /// A Query's key condition: equality on the partition key, optionally a condition on the sort key.
+///
+/// For an index with multi-attribute keys the conditions stay as written in `terms` (matched
+/// to the key schema by the engine) and the single-key members are unused.
 package struct KeyConditionSpec: Sendable, Equatable {
     package var partitionName: String
     package var partitionValue: AttributeValue
     package var sortName: String?
     package var sortCondition: KeyComparison?
+    /// Every condition as written, for a multi-attribute index key.
+    package var terms: [KeyTerm] = []
+
+    /// A key condition for a multi-attribute index key.
+    package init(terms: [KeyTerm]) {
+        self.init(partitionName: "", partitionValue: .null)
+        self.terms = terms
+    }
 
     package init(partitionName: String, partitionValue: AttributeValue, sortName: String? = nil,
                  sortCondition: KeyComparison? = nil) {
@@ -50,7 +72,9 @@ extension Database {
             }
         }
         let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
-        let (partition, range) = try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
+        let (partition, range) = index.isMultiAttribute
+            ? try index.resolve(keyCondition.terms)
+            : try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
         let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
         return try read { connection in
             try connection.readTransaction {
@@ -97,14 +121,9 @@ extension TableDefinition {
         guard Set(key.keys) == names else { throw invalid }
         let tableKey: StoredKey
         do { tableKey = try storedKey(fromKey: keyOnly(key)) } catch { throw invalid }
-        var encoded: [[UInt8]] = []
-        for attribute in index.keyAttributes {
-            guard let value = key[attribute.name], attribute.type.matches(value),
-                  let bytes = KeyEncoding.encode(value) else { throw invalid }
-            encoded.append(bytes)
-        }
-        let indexKey = StoredKey(hash: KeyEncoding.partitionHash(encoded[0], type: index.partitionKey.type),
-                                 partition: encoded[0], sort: encoded.count > 1 ? encoded[1] : [])
+        let indexKey: StoredKey?
+        do { indexKey = try index.storedKey(of: key) } catch { throw invalid }
+        guard let indexKey else { throw invalid }
         return ItemStore.Row(key: indexKey, json: [], size: 0, tableKey: tableKey)
     }
 }
@@ -131,34 +150,44 @@ extension TableDefinition {
         guard let sortKey, condition.sortName == sortKey.name else {
             throw DynamoError.validation("Query key condition not supported")
         }
+        return (partition, try Self.sortRange(sortCondition, sortKey: sortKey))
+    }
+
+    /// The stored-byte range of a single-attribute sort key that satisfies `condition`.
+    static func sortRange(_ condition: KeyComparison, sortKey: KeyAttribute) throws(DynamoError) -> SortKeyRange {
+        let bounds = try operandBytes(condition, type: sortKey.type)
+        typealias Bound = SortKeyRange.Bound
+        switch condition {
+        case .equal: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
+                                         upper: Bound(bytes: bounds[0], inclusive: true))
+        case .less: return SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: false))
+        case .lessOrEqual: return SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: true))
+        case .greater: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: false), upper: nil)
+        case .greaterOrEqual: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true), upper: nil)
+        case .between: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
+                                           upper: Bound(bytes: bounds[1], inclusive: true))
+        case .beginsWith:
+            return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
+                                upper: prefixSuccessor(bounds[0]).map { Bound(bytes: $0, inclusive: false) })
+        }
+    }
+
+    /// The key bytes of a condition's operands, checked against the key's type (`begins_with`
+    /// takes no numbers).
+    static func operandBytes(_ condition: KeyComparison, type: KeyScalarType) throws(DynamoError) -> [[UInt8]] {
         var bounds: [[UInt8]] = []
-        for operand in sortCondition.values {
-            guard sortKey.type.matches(operand), let bytes = KeyEncoding.encode(operand) else {
+        for operand in condition.values {
+            guard type.matches(operand), let bytes = KeyEncoding.encode(operand) else {
                 throw DynamoError.validation(
                     "One or more parameter values were invalid: Condition parameter type does not match schema type")
             }
             bounds.append(bytes)
         }
-        typealias Bound = SortKeyRange.Bound
-        let range: SortKeyRange
-        switch sortCondition {
-        case .equal: range = SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                          upper: Bound(bytes: bounds[0], inclusive: true))
-        case .less: range = SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: false))
-        case .lessOrEqual: range = SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: true))
-        case .greater: range = SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: false), upper: nil)
-        case .greaterOrEqual: range = SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true), upper: nil)
-        case .between: range = SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                            upper: Bound(bytes: bounds[1], inclusive: true))
-        case .beginsWith:
-            guard sortKey.type != .number else {
-                throw DynamoError.validation(
-                    "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
-            }
-            range = SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                 upper: Self.prefixSuccessor(bounds[0]).map { Bound(bytes: $0, inclusive: false) })
+        if case .beginsWith = condition, type == .number {
+            throw DynamoError.validation(
+                "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
         }
-        return (partition, range)
+        return bounds
     }
 
     /// The smallest byte string greater than every string starting with `prefix` (`nil` when

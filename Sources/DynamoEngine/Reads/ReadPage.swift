@@ -119,10 +119,7 @@ struct ReadPager {
             key[sortKey.name] = KeyEncoding.decode(tableKey.sort, as: sortKey.type)
         }
         if let index {
-            key[index.partitionKey.name] = KeyEncoding.decode(row.key.partition, as: index.partitionKey.type)
-            if let sortKey = index.sortKey {
-                key[sortKey.name] = KeyEncoding.decode(row.key.sort, as: sortKey.type)
-            }
+            key.merge(index.keyItem(of: row.key)) { _, index in index }
         }
         return key
     }

@@ -39,22 +39,7 @@ struct IndexStore {
     ///
     /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.
     func indexKey(of item: Item) throws(DynamoError) -> StoredKey? {
-        var encoded: [[UInt8]] = []
-        for attribute in index.keyAttributes {
-            guard let value = item[attribute.name] else { return nil }
-            guard attribute.type.matches(value), let bytes = KeyEncoding.encode(value) else {
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(index.name)")
-            }
-            if bytes.isEmpty, attribute.type != .number {
-                let kind = attribute.type == .string ? "string" : "binary"
-                throw DynamoError.validation(
-                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(index.name), IndexKey: \(attribute.name)")
-            }
-            encoded.append(bytes)
-        }
-        return StoredKey(hash: KeyEncoding.partitionHash(encoded[0], type: index.partitionKey.type),
-                         partition: encoded[0], sort: encoded.count > 1 ? encoded[1] : [])
+        try index.storedKey(of: item)
     }
 
     /// The attributes of `item` the index projects.

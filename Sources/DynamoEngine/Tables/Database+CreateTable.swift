@@ -106,7 +106,7 @@ extension Database {
             if globalInputs.isEmpty { throw .validation(invalid + "List of GlobalSecondaryIndexes is empty") }
             for index in globalInputs {
                 let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
-                let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
+                let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(indexSchema, definitions: definitions)
                 let projection = try TableValidation.checkProjection(
                     type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
                 let indexThroughput = try TableValidation.indexThroughput(
@@ -114,10 +114,10 @@ extension Database {
                 guard indexNames.insert(index.indexName).inserted else {
                     throw .validation(invalid + "Duplicate index name: \(index.indexName)")
                 }
-                globalIndexes.append(IndexDefinition(
-                    name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
+                globalIndexes.append(TableValidation.globalIndex(
+                    name: index.indexName, partition: partition, sort: sort, projection: projection,
                     nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
-                    storageNumber: indexNames.count, isGlobal: true))
+                    status: "ACTIVE", storageNumber: indexNames.count))
             }
             if globalInputs.count > 20 {
                 throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
@@ -126,7 +126,7 @@ extension Database {
 
         // Every attribute definition must be used by a key of the table or of an index.
         let usedNames = Set([partitionKey.name, sortKey?.name].compactMap { $0 }
-            + (localIndexes + globalIndexes).flatMap { [$0.partitionKey.name, $0.sortKey?.name].compactMap { $0 } })
+            + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) })
         if definitions.contains(where: { !usedNames.contains($0.name) }) {
             throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
         }

@@ -75,7 +75,7 @@ enum IndexUpdates {
                                       type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string))
         }
         let schema = create.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
-        let (hash, range) = try TableValidation.resolveKeySchema(schema, definitions: known)
+        let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: known)
         let projection = try TableValidation.checkProjection(
             type: create.projection.projectionType?.rawValue, nonKeyAttributes: create.projection.nonKeyAttributes)
         let throughput = try TableValidation.indexThroughput(
@@ -85,11 +85,11 @@ enum IndexUpdates {
                               "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
         }
         let number = (definition.indexes.map(\.storageNumber).max() ?? 0) + 1
-        definition.globalIndexes.append(IndexDefinition(
-            name: create.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
+        definition.globalIndexes.append(TableValidation.globalIndex(
+            name: create.indexName, partition: partition, sort: sort, projection: projection,
             nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: "CREATING",
-            storageNumber: number, isGlobal: true))
-        for key in [hash, range].compactMap({ $0 }) where !definition.attributeDefinitions.contains(key) {
+            storageNumber: number))
+        for key in partition + sort where !definition.attributeDefinitions.contains(key) {
             definition.attributeDefinitions.append(key)
         }
     }

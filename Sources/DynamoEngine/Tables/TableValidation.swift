@@ -70,6 +70,58 @@ enum TableValidation {
         return (attribute(keyNames[0]), schema.count == 2 ? attribute(keyNames[1]) : nil)
     }
 
+    /// DynamoDB's limit on each part of a multi-attribute global index key.
+    static let maximumKeyAttributesPerPart = 4
+
+    /// Checks a global index's key schema, which may list up to four HASH and four RANGE
+    /// attributes (multi-attribute keys), and returns its partition and sort attributes in order.
+    /// Schemas of one HASH and at most one RANGE element get the table rules and messages.
+    static func resolveGlobalIndexKeySchema(
+        _ schema: [SchemaElement], definitions: [KeyAttribute]
+    ) throws(DynamoError) -> (partition: [KeyAttribute], sort: [KeyAttribute]) {
+        let hashCount = schema.filter { $0.keyType == "HASH" }.count
+        if schema.count <= 2, hashCount <= 1 {
+            let (hash, range) = try resolveKeySchema(schema, definitions: definitions)
+            return ([hash], range.map { [$0] } ?? [])
+        }
+        let definedNames = definitions.map(\.name)
+        let keyNames = schema.map(\.name)
+        if keyNames.contains(where: { !definedNames.contains($0) }) {
+            throw .validation(invalid + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]")
+        }
+        if Set(keyNames).count != keyNames.count {
+            throw .validation("The KeySchema contains multiple key attributes with the same name")
+        }
+        if schema[0].keyType != "HASH" {
+            throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+        }
+        guard let firstRange = schema.firstIndex(where: { $0.keyType == "RANGE" }) ?? Optional(schema.count),
+              !schema[firstRange...].contains(where: { $0.keyType == "HASH" }) else {
+            throw .validation(invalid + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
+        }
+        if hashCount > maximumKeyAttributesPerPart {
+            throw .validation(invalid + "The KeySchema exceeds the maximum allowed number of HASH key attributes")
+        }
+        if schema.count - hashCount > maximumKeyAttributesPerPart {
+            throw .validation(invalid + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
+        }
+        func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
+        return (keyNames[..<firstRange].map(attribute), keyNames[firstRange...].map(attribute))
+    }
+
+    /// A global index definition from its resolved key attributes.
+    static func globalIndex(name: String, partition: [KeyAttribute], sort: [KeyAttribute], projection: String,
+                            nonKeyAttributes: [String]?, throughput: ThroughputSettings?,
+                            status: String, storageNumber: Int) -> IndexDefinition {
+        var index = IndexDefinition(name: name, partitionKey: partition[0], sortKey: sort.first,
+                                    projectionType: projection, nonKeyAttributes: nonKeyAttributes,
+                                    throughput: throughput, status: status, storageNumber: storageNumber,
+                                    isGlobal: true)
+        if partition.count > 1 { index.extraPartitionKeys = Array(partition.dropFirst()) }
+        if sort.count > 1 { index.extraSortKeys = Array(sort.dropFirst()) }
+        return index
+    }
+
     /// Checks a projection's consistency.
     static func checkProjection(type: String?, nonKeyAttributes: [String]?) throws(DynamoError) -> String {
         guard let type else { throw .validation(invalid + "Unknown ProjectionType: null") }

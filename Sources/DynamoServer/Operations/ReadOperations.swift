@@ -37,15 +37,22 @@ enum ReadOperations {
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                         projection: input.projectionExpression, index: input.indexName)
-        let keySchema = try input.indexName.map { name throws(DynamoError) in
-            let index = try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
-            return (index.partitionKey, index.sortKey)
-        } ?? (table.partitionKey, table.sortKey)
+        let index = try input.indexName.map { name throws(DynamoError) in
+            try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
+        }
+        let keySchema = index.map { ($0.partitionKey, $0.sortKey) } ?? (table.partitionKey, table.sortKey)
         guard let written = compiled.keyCondition else {
             throw DynamoError.validation("Query condition missed key schema element: \(keySchema.0.name)")
         }
-        let keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
-        try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
+        let keyCondition: KeyConditionSpec
+        if let index, index.isMultiAttribute {
+            // Multi-attribute keys: the engine matches every condition to the key schema.
+            keyCondition = KeyConditionSpec(terms: written.terms.map { KeyTerm(name: $0.attribute, comparison: $0.comparison) })
+            try compiled.checkQueryFilter(keys: index.keyAttributes.map(\.name))
+        } else {
+            keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
+            try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
+        }
         let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,

@@ -20,7 +20,7 @@ enum TableDescriptionWriter {
         writer.writeKey("TableName", first: false)
         writer.write(string: definition.name)
         writer.writeKey("KeySchema", first: false)
-        writeKeySchema(partition: definition.partitionKey, sort: definition.sortKey, to: &writer)
+        writeKeySchema(partition: [definition.partitionKey], sort: definition.sortKey.map { [$0] } ?? [], to: &writer)
         writer.writeKey("TableStatus", first: false)
         writer.write(string: table.status)
         writer.writeKey("CreationDateTime", first: false)
@@ -122,7 +122,7 @@ enum TableDescriptionWriter {
         writer.writeKey("IndexName", first: true)
         writer.write(string: index.name)
         writer.writeKey("KeySchema", first: false)
-        writeKeySchema(partition: index.partitionKey, sort: index.sortKey, to: &writer)
+        writeKeySchema(partition: index.partitionAttributes, sort: index.sortAttributes, to: &writer)
         writer.writeKey("Projection", first: false)
         writer.writeRaw(UInt8(ascii: "{"))
         writer.writeKey("ProjectionType", first: true)
@@ -152,14 +152,11 @@ enum TableDescriptionWriter {
         writer.writeRaw(UInt8(ascii: "}"))
     }
 
-    private static func writeKeySchema(partition: KeyAttribute, sort: KeyAttribute?, to writer: inout JSONWriter) {
-        writer.writeRaw(UInt8(ascii: "["))
-        writeKeyElement(partition.name, type: "HASH", to: &writer)
-        if let sort {
-            writer.writeRaw(UInt8(ascii: ","))
-            writeKeyElement(sort.name, type: "RANGE", to: &writer)
-        }
-        writer.writeRaw(UInt8(ascii: "]"))
+    /// `[{"AttributeName": …, "KeyType": "HASH"}, …, {… "RANGE"}, …]`: every partition-key
+    /// attribute, then every sort-key attribute (more than one of each for multi-attribute keys).
+    private static func writeKeySchema(partition: [KeyAttribute], sort: [KeyAttribute], to writer: inout JSONWriter) {
+        let elements = partition.map { ($0.name, "HASH") } + sort.map { ($0.name, "RANGE") }
+        writeArray(elements, to: &writer) { element, writer in writeKeyElement(element.0, type: element.1, to: &writer) }
     }
 
     private static func writeKeyElement(_ name: String, type: String, to writer: inout JSONWriter) {

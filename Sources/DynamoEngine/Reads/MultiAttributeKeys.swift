@@ -1,0 +1,83 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// Key conditions on DynamoDB's multi-attribute GSI keys (up to four partition and four sort
+/// attributes): every partition attribute compared with `=`, conditions on the sort attributes
+/// from the left without gaps, every one but the last an `=`.
+extension IndexDefinition {
+    /// Matches a key condition to this index's multi-attribute key and turns it into a stored
+    /// partition key and a range of stored sort keys.
+    func resolve(_ terms: [KeyTerm]) throws(DynamoError) -> (StoredKey, SortKeyRange) {
+        let keyNames = Set(keyAttributes.map(\.name))
+        if let stray = terms.first(where: { !keyNames.contains($0.name) }) {
+            throw .validation("Query condition missed key schema element: \(stray.name)")
+        }
+        func condition(_ name: String) -> KeyComparison? { terms.first { $0.name == name }?.comparison }
+        let unsupported = DynamoError.validation("Query key condition not supported")
+
+        var partitionBytes: [[UInt8]] = []
+        for attribute in partitionAttributes {
+            guard let comparison = condition(attribute.name) else {
+                throw .validation("Query condition missed key schema element: \(attribute.name)")
+            }
+            guard case .equal = comparison else { throw unsupported }
+            partitionBytes += try TableDefinition.operandBytes(comparison, type: attribute.type)
+        }
+        var given: [(attribute: KeyAttribute, comparison: KeyComparison)] = []
+        var gap: KeyAttribute?
+        for attribute in sortAttributes {
+            if let comparison = condition(attribute.name) {
+                if let gap { throw .validation("Query condition missed key schema element: \(gap.name)") }
+                given.append((attribute, comparison))
+            } else if gap == nil {
+                gap = attribute
+            }
+        }
+        for (_, comparison) in given.dropLast() {
+            guard case .equal = comparison else { throw unsupported }
+        }
+        let partition = storedKey(partition: partitionBytes, sort: [])
+        guard let last = given.last else { return (partition, .all) }
+        if sortAttributes.count == 1 {
+            return (partition, try TableDefinition.sortRange(last.comparison, sortKey: last.attribute))
+        }
+        var prefix: [UInt8] = []
+        for (attribute, comparison) in given.dropLast() {
+            prefix += TupleEncoding.component(try TableDefinition.operandBytes(comparison, type: attribute.type)[0])
+        }
+        let bounds = try TableDefinition.operandBytes(last.comparison, type: last.attribute.type)
+        return (partition, Self.tupleRange(last.comparison, bounds: bounds, prefix: prefix))
+    }
+
+    /// The range of tuple-encoded sort keys that start with `prefix` (the equal components) and
+    /// whose next component satisfies `comparison` (with operand bytes `bounds`).
+    static func tupleRange(_ comparison: KeyComparison, bounds: [[UInt8]], prefix: [UInt8]) -> SortKeyRange {
+        typealias Bound = SortKeyRange.Bound
+        func whole(_ bytes: [UInt8]) -> [UInt8] { prefix + TupleEncoding.component(bytes) }
+        func successor(_ bytes: [UInt8]) -> [UInt8]? { TableDefinition.prefixSuccessor(bytes) }
+        let prefixStart = prefix.isEmpty ? nil : Bound(bytes: prefix, inclusive: true)
+        let prefixEnd = successor(prefix).map { Bound(bytes: $0, inclusive: false) }
+        switch comparison {
+        case .equal:
+            return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true),
+                                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
+        case .less:
+            return SortKeyRange(lower: prefixStart, upper: Bound(bytes: whole(bounds[0]), inclusive: false))
+        case .lessOrEqual:
+            return SortKeyRange(lower: prefixStart,
+                                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
+        case .greater:
+            return SortKeyRange(lower: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: true) },
+                                upper: prefixEnd)
+        case .greaterOrEqual:
+            return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true), upper: prefixEnd)
+        case .between:
+            return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true),
+                                upper: successor(whole(bounds[1])).map { Bound(bytes: $0, inclusive: false) })
+        case .beginsWith:
+            let open = prefix + TupleEncoding.component(bounds[0], open: true)
+            return SortKeyRange(lower: Bound(bytes: open, inclusive: true),
+                                upper: successor(open).map { Bound(bytes: $0, inclusive: false) })
+        }
+    }
+}

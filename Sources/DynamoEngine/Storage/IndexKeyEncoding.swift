@@ -1,0 +1,96 @@
+import DynamoAPI
+
+/// How an index key is stored: a single-attribute key part as `KeyEncoding` bytes, a
+/// multi-attribute one (DynamoDB's multi-attribute GSI keys) as a tuple of them.
+///
+/// A tuple component escapes each 0x00 byte as 0x00 0xFF and ends with 0x00 0x00, so tuples
+/// compare with `memcmp` exactly as their components compare left to right (a shorter component
+/// sorts before a longer one it prefixes), and a prefix of components is a byte prefix.
+enum TupleEncoding {
+    /// One component: escaped, and terminated unless `open` (an open component is the prefix a
+    /// `begins_with` looks for).
+    static func component(_ bytes: [UInt8], open: Bool = false) -> [UInt8] {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count + 2)
+        for byte in bytes {
+            encoded.append(byte)
+            if byte == 0 { encoded.append(0xFF) }
+        }
+        if !open { encoded += [0, 0] }
+        return encoded
+    }
+
+    /// The components of a tuple, unescaped.
+    static func split(_ bytes: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var current: [UInt8] = []
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0, position + 1 < bytes.count {
+                if bytes[position + 1] == 0 {
+                    parts.append(current)
+                    current = []
+                } else {
+                    current.append(0)
+                }
+                position += 2
+            } else {
+                current.append(byte)
+                position += 1
+            }
+        }
+        return parts
+    }
+}
+
+extension IndexDefinition {
+    /// The stored bytes of one key part (partition or sort) from its attribute values' bytes.
+    static func keyPart(_ components: [[UInt8]], multi: Bool) -> [UInt8] {
+        multi ? components.flatMap { TupleEncoding.component($0) } : (components.first ?? [])
+    }
+
+    /// The stored index key of an item, or `nil` when it lacks an index key attribute (sparse).
+    ///
+    /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.
+    func storedKey(of item: Item) throws(DynamoError) -> StoredKey? {
+        var encoded: [[UInt8]] = []
+        for attribute in keyAttributes {
+            guard let value = item[attribute.name] else { return nil }
+            guard attribute.type.matches(value), let bytes = KeyEncoding.encode(value) else {
+                throw DynamoError.validation(
+                    "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(name)")
+            }
+            if bytes.isEmpty, attribute.type != .number {
+                let kind = attribute.type == .string ? "string" : "binary"
+                throw DynamoError.validation(
+                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attribute.name)")
+            }
+            encoded.append(bytes)
+        }
+        let partitionCount = partitionAttributes.count
+        return storedKey(partition: Array(encoded[..<partitionCount]), sort: Array(encoded[partitionCount...]))
+    }
+
+    /// The stored key from the bytes of each partition and sort attribute.
+    func storedKey(partition: [[UInt8]], sort: [[UInt8]]) -> StoredKey {
+        let multiPartition = partitionAttributes.count > 1
+        let partitionBytes = Self.keyPart(partition, multi: multiPartition)
+        return StoredKey(hash: KeyEncoding.partitionHash(partitionBytes, type: multiPartition ? .binary : partitionKey.type),
+                         partition: partitionBytes, sort: Self.keyPart(sort, multi: sortAttributes.count > 1))
+    }
+
+    /// The index key attributes of a stored key (for `LastEvaluatedKey`).
+    func keyItem(of key: StoredKey) -> Item {
+        var item: Item = [:]
+        func decode(_ bytes: [UInt8], _ attributes: [KeyAttribute]) {
+            let parts = attributes.count > 1 ? TupleEncoding.split(bytes) : [bytes]
+            for (attribute, part) in zip(attributes, parts) {
+                item[attribute.name] = KeyEncoding.decode(part, as: attribute.type)
+            }
+        }
+        decode(key.partition, partitionAttributes)
+        decode(key.sort, sortAttributes)
+        return item
+    }
+}
