@@ -19,6 +19,18 @@ public struct StoreChanges: Sendable, Hashable {
         self.deleted = deleted
     }
 
+    /// Equal when the same objects changed (whichever context saved them).
+    public static func == (lhs: StoreChanges, rhs: StoreChanges) -> Bool {
+        lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.deleted == rhs.deleted
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(inserted)
+        hasher.combine(updated)
+        hasher.combine(deleted)
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
