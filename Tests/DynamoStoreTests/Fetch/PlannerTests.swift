@@ -180,3 +180,40 @@ import Testing
         #expect(scan.explain().description == "Scan on Visits, filter #n0 = :v0, sorted in memory")
     }
 }
+
+@Suite struct MultiAttributeIndexPlannerTests {
+    static let score = EntityDescription(
+        "Score", tableName: "Scores", hashKey: "id",
+        attributes: [AttributeDescription("id", .string), AttributeDescription("game", .string),
+                     AttributeDescription("region", .string), AttributeDescription("level", .int32),
+                     AttributeDescription("points", .int64)],
+        indexes: [.global("byGame", partitionKey: ["game", "region"], sortKey: ["level", "points"])])
+
+    @Test func everyPartitionAttributeThenSortAttributesLeftToRight() async throws {
+        let model = try StoreModel([Self.score])
+        try await withFetchStore { fixture in
+            let store = DynamoStore(model: model, client: fixture.client)
+            try await store.createTables(pollInterval: .milliseconds(10))
+            let items: [Item] = (0 ..< 40).map { n in
+                ["id": .s("s\(n)"), "game": .s(n % 2 == 0 ? "chess" : "go"), "region": .s(n % 4 < 2 ? "eu" : "us"),
+                 "level": .n(DynamoNumber(n % 3)), "points": .n(DynamoNumber(n))]
+            }
+            try await fixture.put(items, into: "Scores")
+            let request = try FetchRequest("Score", in: model,
+                                           predicate: FetchPredicate("game == 'chess' AND region == 'eu' AND level == 1 AND points > 10"),
+                                           sortBy: [.descending("points")])
+            let plan = request.explain()
+            #expect(plan.operation == .query && plan.indexName == "byGame")
+            #expect(plan.keyCondition == "#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 > :v3")
+            let objects = try await ObjectContext(store: store).fetch(request)
+            let expected = (0 ..< 40).filter { $0 % 2 == 0 && $0 % 4 < 2 && $0 % 3 == 1 && $0 > 10 }.sorted(by: >)
+            #expect(objects.map { $0["points"] as? Int64 } == expected.map { Int64($0) })
+            #expect(fixture.takeCounts() == ["Query": 1])
+            // Without every partition attribute, or skipping a sort attribute, the index cannot answer.
+            let partial = try FetchRequest("Score", in: model, predicate: FetchPredicate("game == 'chess' AND level == 1"))
+            #expect(partial.explain().operation == .scan)
+            let skipping = try FetchRequest("Score", in: model, predicate: FetchPredicate("game == 'go' AND region == 'us' AND points > 3"))
+            #expect(skipping.explain().operation == .scan)
+        }
+    }
+}
