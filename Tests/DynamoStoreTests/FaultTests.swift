@@ -63,6 +63,13 @@ import Testing
             #expect(home.latitude == 4 && home.name == "Mine" && home.version == 2)
             try await context.refresh(home, mergeChanges: false)
             #expect(home.name == "Home" && !context.hasChanges)
+
+            let again = try #require(try await other.existingObject(with: home.objectID, as: Location.self))
+            again.latitude = 5
+            try await other.save()
+            fixture.transport.resetCounts()
+            try await context.refreshAllObjects()
+            #expect(home.latitude == 5 && fixture.transport.count("GetItem") == 1)
         }
     }
 }

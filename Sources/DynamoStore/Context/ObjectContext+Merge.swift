@@ -142,6 +142,14 @@ extension ObjectContext {
         if !mergeChanges { object.pending = [:] }
     }
 
+    /// Reads every loaded object of the context again (one `BatchGetItem` per 100), keeping
+    /// unsaved changes on top.
+    ///
+    /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
+    public func refreshAllObjects() async throws {
+        try await reload(registered.values.filter { $0.lifecycle == .stored && !$0.isFault && !$0.isDeletedInStore })
+    }
+
     /// Pushes a child context's changes into its parent and records them as saved in the child.
     func push(into parent: ObjectContext) throws {
         let inserted = insertedList.filter { !$0.deleteMark }

@@ -127,6 +127,18 @@ public final class ObjectContext {
         return object.isDeletedInStore ? nil : object
     }
 
+    /// The object with this identity as a model class, loaded; `nil` when the store has no such
+    /// row or the object is not a `T`.
+    ///
+    /// ```swift
+    /// let home = try await context.existingObject(with: id, as: Location.self)
+    /// ```
+    ///
+    /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
+    public func existingObject<T: ManagedObject>(with id: ObjectID, as type: T.Type) async throws -> T? {
+        try await existingObject(with: id) as? T
+    }
+
     /// Loads a fault with `GetItem` (nothing happens for a loaded object).
     ///
     /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
