@@ -136,4 +136,12 @@ import Testing
             #expect(scan.count == 500)
         }
     }
+
+    @Test func datesWithoutMillisecondsFromOtherWritersAreRead() throws {
+        #expect(try Date(storedValue: .s("2023-11-14T22:13:20Z")) == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(try Date(storedValue: .s("2023-11-14T22:13:20.5Z")) == Date(timeIntervalSince1970: 1_700_000_000.5))
+        #expect(throws: StoreError.self) { try Date(storedValue: .s("yesterday")) }
+        #expect(throws: StoreError.self) { try Int16(storedValue: .n(DynamoNumber(70_000))) }
+        #expect(throws: StoreError.self) { try Double.nan.storedValue() }
+    }
 }

@@ -99,7 +99,9 @@ extension Date: PersistentValue {
     static let storageFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
     public func storedValue() throws(StoreError) -> AttributeValue? { .s(formatted(Self.storageFormat)) }
     public init(storedValue: AttributeValue) throws(StoreError) {
-        guard case .s(let text) = storedValue, let date = try? Self.storageFormat.parse(text) else {
+        // Rows written by other programs may lack the milliseconds.
+        guard case .s(let text) = storedValue,
+              let date = (try? Self.storageFormat.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) else {
             throw .mismatch(storedValue, "Date")
         }
         self = date
