@@ -72,7 +72,8 @@ def test_create_index_on_populated_table_backfills_every_item(ddb, populated):
     created = response["GlobalSecondaryIndexes"][0]
     assert created["IndexName"] == "by-group"
     assert created["IndexStatus"] == "CREATING" and created["Backfilling"] is False
-    assert {"AttributeName": "group", "AttributeType": "S"} in response["AttributeDefinitions"]
+    # The new key attributes join the definitions, which DynamoDB lists sorted by name.
+    assert [d["AttributeName"] for d in response["AttributeDefinitions"]] == ["group", "pk", "rank"]
 
     seen = _wait_for_index(ddb, table, "by-group")
     # While it builds the table is ACTIVE and the index says it is backfilling.
@@ -170,7 +171,7 @@ def test_update_index_throughput(ddb, module_tables):
                       "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."):
         ddb.update_table(TableName=table, GlobalSecondaryIndexUpdates=[update])
     with expect_error("ValidationException",
-                      "One or more parameter values were invalid: ProvisionedThroughput is not specified for index: other"):
+                      "One or more parameter values were invalid: Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: other"):
         ddb.update_table(TableName=table, AttributeDefinitions=[{"AttributeName": "o", "AttributeType": "S"}],
                          GlobalSecondaryIndexUpdates=[_create_action("other", "o")])
 
@@ -238,3 +239,47 @@ def test_twenty_first_index_is_a_limit_error(ddb, module_tables):
                       "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of 20"):
         ddb.update_table(TableName=table, AttributeDefinitions=[{"AttributeName": "x", "AttributeType": "S"}],
                          GlobalSecondaryIndexUpdates=[_create_action("gsi20", "x")])
+
+
+def test_index_changes_that_must_be_alone(ddb, module_tables):
+    table = module_tables.create(("pk", "S"), billing_mode="PROVISIONED", throughput=(5, 5))
+    create = dict(TableName=table, AttributeDefinitions=[{"AttributeName": "a", "AttributeType": "S"}],
+                  GlobalSecondaryIndexUpdates=[{"Create": {
+                      "IndexName": "by-a", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}],
+                      "Projection": {"ProjectionType": "KEYS_ONLY"},
+                      "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}])
+    for extra, message in [
+        ({"ProvisionedThroughput": {"ReadCapacityUnits": 6, "WriteCapacityUnits": 6}},
+         "You cannot create or delete index while updating table IOPS"),
+        ({"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}},
+         "You cannot create or delete index while changing stream status"),
+        ({"DeletionProtectionEnabled": True}, "DeletionProtection modification must be the only operation in the request"),
+        ({"TableClass": "STANDARD_INFREQUENT_ACCESS"}, "TableClass modification must be the only operation in the request"),
+    ]:
+        with expect_error("ValidationException", message):
+            ddb.update_table(**create, **extra)
+    assert "GlobalSecondaryIndexes" not in ddb.describe_table(TableName=table)["Table"]
+
+
+def test_billing_switches_carry_index_throughput(ddb, module_tables):
+    table = module_tables.create(
+        ("pk", "S"), AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    update = {"Update": {"IndexName": "by-g", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 3}}}
+    with expect_error("ValidationException",
+                      "The only Updates for index: by-g when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"):
+        ddb.update_table(TableName=table, GlobalSecondaryIndexUpdates=[update])
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: ProvisionedThroughput must be specified for index: by-g"):
+        ddb.update_table(TableName=table, BillingMode="PROVISIONED",
+                         ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    ddb.update_table(TableName=table, BillingMode="PROVISIONED",
+                     ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+                     GlobalSecondaryIndexUpdates=[update])
+    index = wait_until_active(ddb, table)["GlobalSecondaryIndexes"][0]
+    assert index["ProvisionedThroughput"]["ReadCapacityUnits"] == 3
+    ddb.update_table(TableName=table, BillingMode="PAY_PER_REQUEST")
+    index = wait_until_active(ddb, table)["GlobalSecondaryIndexes"][0]
+    assert index["ProvisionedThroughput"]["ReadCapacityUnits"] == 0

@@ -22,12 +22,15 @@ extension Database {
         if input.globalSecondaryIndexUpdates?.isEmpty == true {
             throw DynamoError.validation(invalid + "List of GlobalSecondaryIndexUpdates is empty")
         }
+        if let indexUpdates { try IndexUpdates.checkCombination(indexUpdates, with: input) }
         var statusChanges = false
         var indexChanges = IndexChanges()
         let updated = try updateDefinition(named: input.tableName) { definition, connection in
+            let switchesToProvisioned = input.billingMode?.rawValue == "PROVISIONED" && definition.billingMode != "PROVISIONED"
             if let indexUpdates {
                 indexChanges = try IndexUpdates.apply(indexUpdates, attributeDefinitions: input.attributeDefinitions,
-                                                      to: &definition, now: now)
+                                                      to: &definition, billingMode: input.billingMode?.rawValue ?? definition.billingMode,
+                                                      now: now)
                 if let created = indexChanges.created, let index = definition.index(named: created) {
                     try connection.execute(IndexStore.dropSQL(table: definition, index: index))
                     try connection.execute(IndexStore.createSQL(table: definition, index: index))
@@ -44,6 +47,7 @@ extension Database {
                     definition.billingModeLastUpdate = now
                     definition.throughput.readCapacityUnits = 0
                     definition.throughput.writeCapacityUnits = 0
+                    for position in definition.globalIndexes.indices { definition.globalIndexes[position].throughput = nil }
                     statusChanges = true
                 }
             } else {
@@ -79,6 +83,11 @@ extension Database {
                     definition.throughput.writeCapacityUnits = throughput.writeCapacityUnits
                     statusChanges = true
                 }
+            }
+            if switchesToProvisioned,
+               let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != "DELETING" }) {
+                // Nothing is assigned: every global index needs its own throughput in the same call.
+                throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified for index: \(unset.name)")
             }
             if let stream = input.streamSpecification {
                 if stream.streamEnabled {

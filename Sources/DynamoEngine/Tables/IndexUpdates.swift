@@ -19,10 +19,34 @@ enum IndexUpdates {
     static let onlineIndexLimit = DynamoError(
         .limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 
+    /// DynamoDB's refusals of an index Create or Delete combined with other table changes.
+    static func checkCombination(_ updates: [GlobalSecondaryIndexUpdate], with input: UpdateTableInput) throws(DynamoError) {
+        guard updates.contains(where: { $0.create != nil || $0.delete != nil }) else { return }
+        if input.provisionedThroughput != nil {
+            throw .validation("You cannot create or delete index while updating table IOPS")
+        }
+        if input.streamSpecification != nil {
+            throw .validation("You cannot create or delete index while changing stream status")
+        }
+        if input.deletionProtectionEnabled != nil {
+            throw .validation("DeletionProtection modification must be the only operation in the request")
+        }
+        if input.sseSpecification != nil {
+            throw .validation("Server-Side Encryption modification must be the only operation in the request")
+        }
+        if input.tableClass != nil {
+            throw .validation("TableClass modification must be the only operation in the request")
+        }
+    }
+
     /// Validates `updates` against the table and applies them to `definition`: a created index
     /// is added as CREATING, a deleted one marked DELETING, an updated one gets its throughput.
+    ///
+    /// - Parameter billingMode: the table's billing mode once the request applies (a request
+    ///   may switch it and give the indexes their throughput together).
     static func apply(_ updates: [GlobalSecondaryIndexUpdate], attributeDefinitions: [AttributeDefinition]?,
-                      to definition: inout TableDefinition, now: Double) throws(DynamoError) -> IndexChanges {
+                      to definition: inout TableDefinition, billingMode: String,
+                      now: Double) throws(DynamoError) -> IndexChanges {
         let invalid = TableValidation.invalid
         var names = Set<String>()
         for update in updates {
@@ -44,7 +68,7 @@ enum IndexUpdates {
         var changes = IndexChanges()
         for update in updates {
             if let create = update.create {
-                try self.create(create, attributeDefinitions: attributeDefinitions, in: &definition)
+                try self.create(create, attributeDefinitions: attributeDefinitions, in: &definition, billingMode: billingMode)
                 changes.created = create.indexName
             } else if let delete = update.delete {
                 let position = try globalIndexPosition(delete.indexName, in: definition, verb: "delete")
@@ -52,7 +76,7 @@ enum IndexUpdates {
                 changes.deleted = delete.indexName
             } else if let change = update.update {
                 let position = try globalIndexPosition(change.indexName, in: definition, verb: "update")
-                try updateThroughput(change, of: &definition.globalIndexes[position], table: definition, now: now)
+                try updateThroughput(change, of: &definition.globalIndexes[position], billingMode: billingMode, now: now)
                 changes.updated.append(change.indexName)
             }
         }
@@ -60,7 +84,7 @@ enum IndexUpdates {
     }
 
     private static func create(_ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
-                               in definition: inout TableDefinition) throws(DynamoError) {
+                               in definition: inout TableDefinition, billingMode: String) throws(DynamoError) {
         let invalid = TableValidation.invalid
         if definition.index(named: create.indexName) != nil {
             throw .validation("Attempting to create an index which already exists")
@@ -78,8 +102,12 @@ enum IndexUpdates {
         let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: known)
         let projection = try TableValidation.checkProjection(
             type: create.projection.projectionType?.rawValue, nonKeyAttributes: create.projection.nonKeyAttributes)
+        if billingMode != "PAY_PER_REQUEST", create.provisionedThroughput == nil {
+            // UpdateTable's wording differs from CreateTable's for the same omission.
+            throw .validation(invalid + "Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: \(create.indexName)")
+        }
         let throughput = try TableValidation.indexThroughput(
-            create.provisionedThroughput, index: create.indexName, billingMode: definition.billingMode)
+            create.provisionedThroughput, index: create.indexName, billingMode: billingMode)
         if definition.globalIndexes.count >= maximumGlobalIndexes {
             throw DynamoError(.limitExceeded,
                               "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
@@ -111,10 +139,10 @@ enum IndexUpdates {
     }
 
     private static func updateThroughput(_ change: UpdateGlobalSecondaryIndexAction, of index: inout IndexDefinition,
-                                         table: TableDefinition, now: Double) throws(DynamoError) {
+                                         billingMode: String, now: Double) throws(DynamoError) {
         guard let given = change.provisionedThroughput else { return }
-        if table.billingMode == "PAY_PER_REQUEST" {
-            throw .validation(TableValidation.invalid + "ProvisionedThroughput should not be specified for index: \(index.name) when BillingMode is PAY_PER_REQUEST")
+        if billingMode == "PAY_PER_REQUEST" {
+            throw .validation("The only Updates for index: \(index.name) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
         }
         try TableValidation.checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
         var throughput = index.throughput ?? ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)

@@ -9,7 +9,8 @@ enum TableDescriptionWriter {
         let arn = ResourceNames.tableARN(region: table.region, table: definition.name)
         writer.writeRaw(UInt8(ascii: "{"))
         writer.writeKey("AttributeDefinitions", first: true)
-        writeArray(definition.attributeDefinitions, to: &writer) { attribute, writer in
+        // DynamoDB lists attribute definitions and projected attributes sorted by name.
+        writeArray(definition.attributeDefinitions.sorted { Self.byName($0.name, $1.name) }, to: &writer) { attribute, writer in
             writer.writeRaw(UInt8(ascii: "{"))
             writer.writeKey("AttributeName", first: true)
             writer.write(string: attribute.name)
@@ -116,6 +117,11 @@ enum TableDescriptionWriter {
         return "arn:aws:kms:\(region):\(ResourceNames.accountID):key/\(key)"
     }
 
+    /// Name order as DynamoDB sorts names: by UTF-8 bytes.
+    static func byName(_ left: String, _ right: String) -> Bool {
+        left.utf8.lexicographicallyPrecedes(right.utf8)
+    }
+
     private static func writeIndex(_ index: IndexDefinition, tableARN: String, global: Bool, backfilling: Bool = false,
                                    statistics: (itemCount: Int64, sizeBytes: Int64)?, to writer: inout JSONWriter) {
         writer.writeRaw(UInt8(ascii: "{"))
@@ -129,7 +135,7 @@ enum TableDescriptionWriter {
         writer.write(string: index.projectionType)
         if let nonKey = index.nonKeyAttributes {
             writer.writeKey("NonKeyAttributes", first: false)
-            writeArray(nonKey, to: &writer) { name, writer in writer.write(string: name) }
+            writeArray(nonKey.sorted(by: byName), to: &writer) { name, writer in writer.write(string: name) }
         }
         writer.writeRaw(UInt8(ascii: "}"))
         if global {
