@@ -4,8 +4,8 @@ import DynamoAPI
 /// decides what it costs. ``FetchRequest/explain()`` returns it.
 ///
 /// ```swift
-/// let plan = try request.explain()
-/// print(plan)   // Query on Checkin index byLocation: key #n0 = :v0, sorted by the index
+/// let plan = request.explain()
+/// print(plan)   // Query on Visits index byCity: key #n0 = :v0 AND #n1 >= :v1, in key order
 /// ```
 public struct FetchPlan: Sendable, Hashable, CustomStringConvertible {
     /// The DynamoDB operation a fetch runs.
