@@ -74,7 +74,8 @@ let package = Package(
         .executableTarget(
             name: "Locations",
             dependencies: ["DynamoStore", "DynamoClient", "DynamoAPI"],
-            path: "Examples/Locations"
+            path: "Examples/Locations",
+            exclude: ["README.md"]
         ),
         .target(
             name: "DynamoTestSupport",

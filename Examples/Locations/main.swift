@@ -28,7 +28,7 @@ enum LocationsExample {
             case "--keep-tables": keepTables = true
             case "--table-prefix": tablePrefix = iterator.next() ?? tablePrefix
             case "--help", "-h":
-                print("usage: Locations [--endpoint URL | --aws] [--table-prefix P] [--keep-tables]")
+                say("usage: Locations [--endpoint URL | --aws] [--table-prefix P] [--keep-tables]")
                 return
             default: throw ExampleError("unknown argument \(argument); see --help")
             }
@@ -48,7 +48,7 @@ enum LocationsExample {
                 credentials: environment["AWS_ACCESS_KEY_ID"] == nil ? AWSCredentials(accessKeyID: "local", secretAccessKey: "local") : nil))
         }
         defer { server?.stop() }
-        print("DynamoDB endpoint: \(client.endpoint)")
+        say("DynamoDB endpoint: \(client.endpoint)")
         let store = try DynamoStore(types: [Location.self, Checkin.self], client: client)
         try await store.createTables()
         do {
@@ -78,22 +78,22 @@ enum LocationsExample {
             }
         }
         try await context.save()
-        print("saved \(places.count) locations and 6 check-ins in one save")
+        say("saved \(places.count) locations and 6 check-ins in one save")
 
         // List the locations sorted by name (a Scan: no key is constrained; sorted in memory).
         let reader = ObjectContext(store: store)
         let byName = try FetchRequest<Location>(in: store.model, sortBy: [.ascending("name")])
-        print("locations, by name — \(byName.explain())")
+        say("locations, by name — \(byName.explain())")
         let locations = try await reader.fetch(byName)
-        for location in locations { print("  \(location.name) (\(location.latitude), \(location.longitude))") }
+        for location in locations { say("  \(location.name) (\(location.latitude), \(location.longitude))") }
 
         // The check-ins of one location, newest first.
         let museum = try require(locations.first { $0.name == "Museum" })
         let visits = try FetchRequest<Checkin>(in: store.model, predicate: FetchPredicate("location == %@", museum.objectID),
                                                sortBy: [.descending("checkinTime")])
-        print("check-ins at Museum, newest first — \(visits.explain())")
+        say("check-ins at Museum, newest first — \(visits.explain())")
         for checkin in try await reader.fetch(visits) {
-            print("  \(checkin.checkinTime.formatted(.iso8601)) \(checkin.comment ?? "")")
+            say("  \(checkin.checkinTime.formatted(.iso8601)) \(checkin.comment ?? "")")
         }
 
         // A conflict: two contexts change the Bakery; the second resolves by merge policy.
@@ -109,7 +109,7 @@ enum LocationsExample {
         onTablet.latitude = 59.925
         try await tablet.save()
         let merged = try require(try await ObjectContext(store: store).existingObject(with: bakeryID) as? Location)
-        print("conflict on Bakery resolved by mergeByPropertyStoreTrump: name \"\(merged.name)\" (the store's), latitude \(merged.latitude) (the tablet's), version \(merged.version)")
+        say("conflict on Bakery resolved by mergeByPropertyStoreTrump: name \"\(merged.name)\" (the store's), latitude \(merged.latitude) (the tablet's), version \(merged.version)")
     }
 
     static func deleteTables(_ store: DynamoStore) async throws {
@@ -117,6 +117,11 @@ enum LocationsExample {
             _ = try await store.client.deleteTable(DeleteTableInput(tableName: entity.tableName))
         }
     }
+}
+
+/// Prints a line unbuffered, so it keeps its order next to the store's warnings on stderr.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// `#require` for the example: unwraps or stops with a message.
