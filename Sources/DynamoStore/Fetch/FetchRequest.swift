@@ -46,7 +46,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// whatever `Limit` each page had; no page after the one that reaches it is read.
     public var fetchLimit: Int?
     /// Objects per batch of a lazily paged fetch (``ObjectContext/fetchBatches(_:)``), also the
-    /// `Limit` of each DynamoDB page; `nil` lets DynamoDB fill 1 MB pages.
+    /// `Limit` of each DynamoDB page; `nil` (or 0) lets DynamoDB fill 1 MB pages.
     public var fetchBatchSize: Int?
     /// What the fetch returns.
     public var resultType: FetchResultType = .objects
@@ -152,6 +152,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
                 throw PredicateError("cannot prefetch \(path): \(entity.name) has no relationship named \(path)")
             }
         }
+    }
+
+    /// DynamoDB's `Limit` per page: the batch size when positive (0, as in Core Data, means no
+    /// batching), else `nil` for 1 MB pages.
+    var pageSize: Int? {
+        fetchBatchSize.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The storage names the result needs (`nil`: everything).

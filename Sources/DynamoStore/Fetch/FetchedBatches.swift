@@ -29,7 +29,7 @@ public struct FetchedBatches<Result: ManagedObject>: AsyncSequence {
 
         /// The next batch, or `nil` after the last one.
         public mutating func next() async throws -> [Result]? {
-            let size = Swift.max(1, request.fetchBatchSize ?? 100)
+            let size = request.pageSize ?? 100
             let remaining = request.fetchLimit.map { $0 - delivered } ?? Int.max
             guard !finished, remaining > 0 else { return nil }
             let plan = request.explain()

@@ -147,7 +147,7 @@ extension ObjectContext {
         // Unsaved deletes and changes may drop read items: read that many more so the limit
         // is still met from the store.
         let limit = request.fetchLimit.map { $0 + pending.count }
-        let page = try await executor.items(limit: limit, pageSize: request.fetchBatchSize, after: request.cursor,
+        let page = try await executor.items(limit: limit, pageSize: request.pageSize, after: request.cursor,
                                             attributes: request.neededAttributes)
         guard !pending.isEmpty else { return (page.items.map { FetchedEntry(item: $0) }, page.cursor) }
         let matches = try request.resolved.matcher()

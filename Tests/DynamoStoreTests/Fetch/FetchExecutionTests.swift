@@ -99,6 +99,11 @@ import Testing
             filtered.fetchBatchSize = 25
             #expect(try await context.count(for: filtered) == 30)
             #expect(fixture.takeCounts() == ["Scan": 3])
+            var unbatched = try fixture.request("Visit", "user == 'u0'")
+            unbatched.fetchBatchSize = 0   // Core Data's "no batching": 1 MB pages, not Limit=0
+            #expect(try await context.count(for: unbatched) == 60)
+            #expect(try await context.fetch(unbatched).count == 60)
+            #expect(fixture.takeCounts() == ["Query": 2])
             var limited = try fixture.request("Visit", "user == 'u0'")
             limited.fetchLimit = 12
             limited.fetchBatchSize = 5

@@ -164,7 +164,7 @@ struct FetchExecutor<Result: ManagedObject> {
     func count(limit: Int?) async throws -> Int {
         if let limit, limit <= 0 { return 0 }
         guard plan.operation == .query || plan.operation == .scan, plan.residual == .constant(true) else {
-            return try await items(limit: limit, pageSize: request.fetchBatchSize, after: nil,
+            return try await items(limit: limit, pageSize: request.pageSize, after: nil,
                                    attributes: Set(plan.positionAttributes)).items.count
         }
         if plan.operation == .scan {
@@ -174,7 +174,7 @@ struct FetchExecutor<Result: ManagedObject> {
         var start: Item?
         repeat {
             let remaining = limit.map { $0 - total }
-            let pageLimit = plan.serverFilter == nil ? [request.fetchBatchSize, remaining].compactMap { $0 }.min() : request.fetchBatchSize
+            let pageLimit = plan.serverFilter == nil ? [request.pageSize, remaining].compactMap { $0 }.min() : request.pageSize
             let output = try await page(start: start, limit: pageLimit, attributes: nil, select: .count)
             total += output.count ?? 0
             if let limit, total >= limit { return limit }
