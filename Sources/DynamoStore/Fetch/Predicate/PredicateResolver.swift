@@ -164,8 +164,7 @@ struct PredicateResolver {
         if parts.count == 2 && parts[1] != destination.hashKey || parts.count > 2 {
             throw PredicateError("key path \(path) reads \(destination.name).\(parts[1...].joined(separator: ".")) through \(entity.name).\(relationship.name); DynamoDB cannot join tables, so only \(relationship.name).\(destination.hashKey) (the stored key) can be compared")
         }
-        var keyAttribute = destinationKey
-        keyAttribute.storageName = destinationKey.storageName
-        return Target(storageName: relationship.storageName, attribute: keyAttribute, relationship: relationship, entityName: entity.name)
+        // Compared as the destination's key attribute: that is what the relationship stores.
+        return Target(storageName: relationship.storageName, attribute: destinationKey, relationship: relationship, entityName: entity.name)
     }
 }
