@@ -30,6 +30,14 @@ struct IndexBuildTests {
         return index
     }
 
+    /// Runs the backfill of `index` to the end on the calling thread, from `cursor`.
+    static func build(_ database: Database, _ index: IndexDefinition, from cursor: StoredKey? = nil) throws {
+        var cursor = cursor
+        while case .more(let after) = try database.backfillStep(table: "Things", index: index, after: cursor) {
+            cursor = after
+        }
+    }
+
     static func colored(_ database: Database, _ color: String) throws -> Set<String> {
         var keys = Set<String>()
         var start: Item?
@@ -67,8 +75,7 @@ struct IndexBuildTests {
             _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("k\(number + 1)")]))
             gone.insert("k\(number + 1)")
         }
-        var step = Database.BackfillStep.more(after: cursor)
-        while case .more(let after) = step { step = try database.backfillStep(table: "Things", index: index, after: after) }
+        try Self.build(database, index, from: cursor)
         #expect(try database.table(named: "Things").index(named: "by-color")?.status == "ACTIVE")
         let all = Set((0..<Self.itemCount).map { "k\($0)" })
         #expect(try Self.colored(database, "blue") == blue)
@@ -93,4 +100,21 @@ struct IndexBuildTests {
         }
         #expect(try Self.colored(reopened, "red").count == Self.itemCount)
     } }
+
+    @Test("a read that finds its index's storage dropped under it reports the index as missing")
+    func readRacingADrop() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try Self.populated(database)
+        let index = try Self.addBuildingIndex(database)
+        try Self.build(database, index)
+        // The storage goes first, as a drop running between a request's lookup and its read would.
+        let table = try database.table(named: "Things")
+        try database.write { state in
+            state.connection.clearStatementCache()
+            try state.connection.execute(IndexStore.dropSQL(table: table, index: index))
+        }
+        #expect(throws: DynamoError.validation("The table does not have the specified index: by-color")) {
+            try Self.colored(database, "red")
+        }
+    }
 }

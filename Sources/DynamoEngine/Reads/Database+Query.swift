@@ -76,7 +76,7 @@ extension Database {
             ? try index.resolve(keyCondition.terms)
             : try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
         let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
-        return try read { connection in
+        return try readingIndex(index) { connection in
             try connection.readTransaction {
                 let store = IndexStore(table: table, index: index, connection: connection)
                 var pager = ReadPager(table: table, options: options, index: index)
@@ -86,6 +86,16 @@ extension Database {
                                     limit: count)
                 }
             }
+        }
+    }
+
+    /// Runs an index read; an index deleted (its table dropped) between the lookup of its
+    /// definition and the read is reported as missing, as a read that came a moment later would be.
+    func readingIndex<T: Sendable>(_ index: IndexDefinition, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try read(body)
+        } catch let error as SQLiteError where error.message.hasPrefix("no such table") {
+            throw DynamoError.validation("The table does not have the specified index: \(index.name)")
         }
     }
 

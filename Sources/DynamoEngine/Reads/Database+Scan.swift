@@ -13,7 +13,7 @@ extension Database {
         if let indexName {
             let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
             let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
-            return try read { connection in
+            return try readingIndex(index) { connection in
                 try connection.readTransaction {
                     let store = IndexStore(table: table, index: index, connection: connection)
                     var pager = ReadPager(table: table, options: options, index: index)
