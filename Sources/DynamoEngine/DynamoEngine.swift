@@ -1,5 +1,9 @@
 import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
 
@@ -71,8 +75,19 @@ package final class DynamoEngine: Sendable {
     /// A file name safe on every file system for a namespace.
     static func fileName(for namespace: String) -> String {
         String(namespace.unicodeScalars.map { scalar in
-            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+            Self.isAlphanumeric(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
         })
+    }
+
+    /// Letters, marks and digits of any script (what Foundation's `CharacterSet.alphanumerics` holds).
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default:
+            false
+        }
     }
 
     /// Closes every database (their connections close when released).

@@ -1,8 +1,17 @@
 import ArgumentParser
 import DynamoServer
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `localdynamo serve`: listens for DynamoDB requests until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -95,10 +104,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Unbuffered, so a parent process reading the pipe sees it at once.
         let line = "localdynamo \(LocalDynamoVersion.current) listening on http://\(host):\(boundPort) (\(grouping), \(storage))\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        Self.writeToStandardOutput(line)
         let received = await signals.next()
         logger.info("received signal \(received), shutting down")
         await server.shutdown()
+    }
+
+    /// Writes straight to file descriptor 1 (no stdio buffer to flush).
+    private static func writeToStandardOutput(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }
 

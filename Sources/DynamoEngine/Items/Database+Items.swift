@@ -1,6 +1,10 @@
 import DynamoAPI
 import DynamoExpressions
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// What a read of one item found.

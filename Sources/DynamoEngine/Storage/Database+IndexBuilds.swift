@@ -1,5 +1,15 @@
 import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The background side of UpdateTable's index changes: building a new global index from the
 /// table's items (backfill) and dropping a deleted one.
@@ -37,7 +47,8 @@ extension Database {
 
     /// Builds or drops the index `index` of `table` in the background, by its current status.
     func startIndexWork(table: String, index: String) {
-        Thread.detachNewThread { [self] in
+        // A GCD worker (not Swift's cooperative pool): the build blocks on SQLite for its whole run.
+        DispatchQueue.global(qos: .utility).async { [self] in
             try? runIndexWork(table: table, index: index)
         }
     }
@@ -54,7 +65,7 @@ extension Database {
                 case .more(let after):
                     cursor = after
                     // Let the requests queued on the writer run before the next chunk.
-                    Thread.sleep(forTimeInterval: 0.001)
+                    Self.pause(microseconds: 1000)
                 case .finished, .abandoned:
                     return
                 }
@@ -120,5 +131,10 @@ extension Database {
     func itemStore(_ table: TableDefinition, connection: SQLiteConnection) -> ItemStore {
         let current = cachedDefinition(table.name).flatMap { $0.storageID == table.storageID ? $0 : nil }
         return ItemStore(table: current ?? table, connection: connection)
+    }
+
+    /// Sleeps the calling thread (a build's own worker) so queued writes get the writer.
+    static func pause(microseconds: UInt32) {
+        usleep(microseconds)
     }
 }

@@ -1,5 +1,9 @@
 import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// One namespace's tables in one SQLite database (a file in WAL mode, or memory).

@@ -1,5 +1,9 @@
 import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Database {
     /// Creates a table: validates the request as DynamoDB does, stores the definition in the
@@ -175,9 +179,7 @@ extension Database {
 /// Stream labels look like ISO-8601 timestamps with milliseconds, as DynamoDB's do.
 enum StreamLabel {
     static func make(now: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return String(formatter.string(from: Date(timeIntervalSince1970: now)).dropLast())
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        return String(style.format(Date(timeIntervalSince1970: now)).dropLast())
     }
 }

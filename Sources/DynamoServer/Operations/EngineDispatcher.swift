@@ -1,6 +1,10 @@
 import DynamoAPI
 import DynamoEngine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOPosix
 
@@ -113,10 +117,14 @@ extension EngineDispatcher {
     /// at startup.
     static let conflictHeader = "X-LocalDynamo-Transaction-Conflicts"
 
+    private static func trimmingSpaces(_ text: Substring) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
     static func parseConflicts(_ header: String) throws(DynamoError) -> [(String, Int)] {
         var conflicts: [(String, Int)] = []
         for part in header.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1).map(Self.trimmingSpaces)
             guard pieces.count == 2, !pieces[0].isEmpty, let count = Int(pieces[1]), count >= 0 else {
                 throw DynamoError.validation("\(conflictHeader) must be TABLE=COUNT[, TABLE=COUNT...]; got: \(header)")
             }
