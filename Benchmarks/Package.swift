@@ -9,11 +9,13 @@ let package = Package(
     products: [
         .executable(name: "ceiling-server", targets: ["CeilingServer"]),
         .executable(name: "client-bench", targets: ["ClientBench"]),
+        .executable(name: "store-bench", targets: ["StoreBench"]),
     ],
     dependencies: [
         // The version LocalDynamo itself builds on, so the ceiling is the same HTTP stack.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // LocalDynamo itself, for the client benchmark (DynamoClient against boto3).
+        // LocalDynamo itself, for the client benchmark (DynamoClient against boto3) and the
+        // store benchmark (DynamoStore's saves and fetches).
         .package(name: "LocalDynamo", path: ".."),
     ],
     targets: [
@@ -31,6 +33,15 @@ let package = Package(
                 .product(name: "DynamoClient", package: "LocalDynamo"),
                 .product(name: "DynamoAPI", package: "LocalDynamo"),
             ]
+        ),
+        .executableTarget(
+            name: "StoreBench",
+            dependencies: [
+                .product(name: "DynamoStore", package: "LocalDynamo"),
+                .product(name: "DynamoClient", package: "LocalDynamo"),
+            ],
+            // As the DynamoStore target: a context's async methods run on the caller's actor.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
     ]
 )

@@ -475,14 +475,15 @@ def export_ref(ref: str) -> tuple[Path, str]:
     return source, sha
 
 
-def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path]:
-    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server and the
-    DynamoClient benchmark in release mode, unless `skip`, and returns their paths."""
+def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path, Path]:
+    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server, the
+    DynamoClient benchmark and the DynamoStore benchmark in release mode, unless `skip`, and
+    returns their paths."""
     source = ROOT
     if ref:
         source, _ = export_ref(ref)
     packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server"),
-                (ROOT / "Benchmarks", "client-bench")]
+                (ROOT / "Benchmarks", "client-bench"), (ROOT / "Benchmarks", "store-bench")]
     binaries = []
     for package, product in packages:
         if not skip:
@@ -493,7 +494,7 @@ def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path]:
         if not binary.exists():
             raise SystemExit(f"missing {binary}: build it (drop --no-build)")
         binaries.append(binary)
-    return binaries[0], binaries[1], binaries[2]
+    return binaries[0], binaries[1], binaries[2], binaries[3]
 
 
 def python_with(module: str, venv_name: str, requirement: str) -> str | None:
@@ -676,21 +677,30 @@ def size_sweep(spec: ServerSpec, sizes: list[int], args, logs: Path, scratch: Pa
     return rows
 
 
-def client_comparison(localdynamo: Path, client_bench: Path, args, logs: Path) -> list[dict]:
-    """DynamoClient next to boto3 against one in-memory LocalDynamo with the bench table loaded."""
+def client_comparison(localdynamo: Path, client_bench: Path, store_bench: Path, args,
+                      logs: Path) -> tuple[list[dict], dict]:
+    """DynamoClient next to boto3 against one in-memory LocalDynamo with the bench table loaded,
+    then DynamoStore's saves and fetches (store-bench) against the same server."""
     spec = server_specs(localdynamo, Path("/nonexistent"), ["ld-mem"], {})[0]
     boto3_python = python_with("boto3", "venv-boto3", "boto3")
     server = start(spec, logs)
+    rows: list[dict] = []
+    store: dict = {}
     try:
-        create_table(server.port)
-        preload(server.port, 0, args.items)
-        return clients.bench_clients(server.port, args.items, args.client_seconds, args.client_reps,
-                                     client_bench, boto3_python, log)
-    except (RuntimeError, subprocess.SubprocessError, OSError, ValueError) as error:
-        log(f"client comparison FAILED: {error}")
-        return []
+        try:
+            create_table(server.port)
+            preload(server.port, 0, args.items)
+            rows = clients.bench_clients(server.port, args.items, args.client_seconds, args.client_reps,
+                                         client_bench, boto3_python, log)
+        except (RuntimeError, subprocess.SubprocessError, OSError, ValueError) as error:
+            log(f"client comparison FAILED: {error}")
+        try:
+            store = clients.bench_store(server.port, 5 if args.profile == "full" else 3, store_bench, log)
+        except (RuntimeError, subprocess.SubprocessError, OSError, ValueError, KeyError) as error:
+            log(f"store benchmark FAILED: {error}")
     finally:
         server.stop()
+    return rows, store
 
 
 def perf_lines(report: str, count: int) -> list[str]:
@@ -1049,6 +1059,8 @@ def render(results: dict) -> str:
             add("")
     for line in clients.render_clients(results.get("clients") or [], fmt, fmt_us):
         add(line)
+    for line in clients.render_store(results.get("store") or {}):
+        add(line)
     add(END_MARK)
     return "\n".join(lines) + "\n"
 
@@ -1158,7 +1170,7 @@ def parse_args(argv: list[str]):
                         "into .build-bench/ and built there) instead of the work tree")
     parser.add_argument("--no-build", action="store_true", help="use the existing release builds")
     parser.add_argument("--no-clients", dest="clients", action="store_false",
-                        help="skip the DynamoClient-vs-boto3 comparison")
+                        help="skip the DynamoClient-vs-boto3 comparison and the DynamoStore benchmark")
     parser.add_argument("--no-doc", action="store_true", help="do not touch docs/performance.md")
     parser.add_argument("--doc", type=Path, default=DOC, help="the Markdown file to update")
     parser.add_argument("--note", help="a sentence to put at the top of the report (e.g. about the machine)")
@@ -1207,7 +1219,7 @@ def main(argv: list[str]) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     scratch.mkdir(parents=True, exist_ok=True)
 
-    localdynamo, ceiling, client_bench = build(args.no_build, args.ref)
+    localdynamo, ceiling, client_bench, store_bench = build(args.no_build, args.ref)
     machine = machine_info(args.ref)
     versions: dict[str, str] = {}
     specs = server_specs(localdynamo, ceiling, args.servers, versions)
@@ -1217,7 +1229,7 @@ def main(argv: list[str]) -> int:
         command=shown_command(argv),
         args=dict(duration=args.duration, reps=args.reps, warmup=args.warmup, conns=args.conns,
                   items=args.items, workloads=args.workloads, sizes=args.sizes),
-        servers=[], cold_starts={}, sizes={}, perf={}, clients=[])
+        servers=[], cold_starts={}, sizes={}, perf={}, clients=[], store={})
     log(f"{args.profile}: {len(specs)} servers × {len(args.workloads)} workloads × {len(args.conns)} "
         f"connection counts × {args.reps} runs of {args.duration} s; results in {out_dir.relative_to(ROOT)}")
 
@@ -1233,7 +1245,7 @@ def main(argv: list[str]) -> int:
             if spec.kind == "ours":
                 results["sizes"][spec.key] = size_sweep(spec, args.sizes, args, logs, scratch)
     if args.clients:
-        results["clients"] = client_comparison(localdynamo, client_bench, args, logs)
+        results["clients"], results["store"] = client_comparison(localdynamo, client_bench, store_bench, args, logs)
     if args.perf:
         spec = next((s for s in specs if s.key == "ld-mem"), None) or next((s for s in specs if s.kind == "ours"), None)
         if spec:

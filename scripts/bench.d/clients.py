@@ -1,6 +1,7 @@
 """The client comparison of scripts/bench (issue 6): DynamoClient (Benchmarks/Sources/ClientBench)
 next to boto3 (boto3_bench.py), the same requests against the same in-memory LocalDynamo, one
-client after the other, and the store benchmark (Benchmarks/Sources/StoreBench) when it is built.
+client after the other, and then the store benchmark (Benchmarks/Sources/StoreBench: DynamoStore's
+save of 500 new objects and fetches of 1,000 by Query and by Scan) against the same server.
 
 Used by bench.py; standard library only (boto3 runs in its own interpreter).
 """
@@ -70,5 +71,35 @@ def render_clients(rows: list[dict], fmt, fmt_us) -> list[str]:
             ratio = f"{ours['rps'] / theirs['rps']:.1f}×" if theirs and theirs["rps"] else "–"
             lines.append(f"| {label} | {concurrency} | {fmt(ours['rps'])} | {fmt(theirs['rps']) if theirs else '–'} "
                          f"| {ratio} | {fmt_us(ours['p50_us'])} | {fmt_us(theirs['p50_us']) if theirs else '–'} |")
+    lines.append("")
+    return lines
+
+
+STORE_ROWS = [("save_500_ms", "`save()` of 500 new objects (5 transactions of 100)", 100.0),
+              ("query_1000_ms", "fetch of 1,000 objects planned as a Query (one partition)", None),
+              ("scan_1000_ms", "fetch of 1,000 objects planned as a Scan", None)]
+
+
+def bench_store(port: int, reps: int, store_bench: Path, log) -> dict:
+    """DynamoStore's save and fetch times (medians over `reps`, measured by store-bench)."""
+    result = run_json([str(store_bench), "--endpoint", f"http://127.0.0.1:{port}", "--reps", str(reps)],
+                      timeout=120 + 30 * reps)
+    log(f"store: save 500 {result['save_500_ms']:.1f} ms, query 1,000 {result['query_1000_ms']:.1f} ms, "
+        f"scan 1,000 {result['scan_1000_ms']:.1f} ms (medians of {result['reps']})")
+    return result
+
+
+def render_store(result: dict) -> list[str]:
+    """The Markdown table of the store benchmark, with the save goal of issue 7."""
+    if not result:
+        return []
+    lines = ["### DynamoStore against LocalDynamo (memory)", "",
+             f"One process (`store-bench`, release build), median of {result['reps']} reps, each fetch in a "
+             f"fresh context (every object read and materialized); the scanned table holds "
+             f"{result['scan_table_items']:,} items. Every count is checked.", "",
+             "| operation | ms | goal |", "|---|---:|---|"]
+    for key, label, goal in STORE_ROWS:
+        verdict = "–" if goal is None else f"< {goal:.0f} ms: {'met' if result[key] < goal else 'NOT met'}"
+        lines.append(f"| {label} | {result[key]:.1f} | {verdict} |")
     lines.append("")
     return lines
