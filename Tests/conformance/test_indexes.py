@@ -82,6 +82,20 @@ def test_lsi_keys_only_and_fetch_of_all_attributes(ddb, indexed):
     assert all(item["secret"] == {"S": "x"} for item in full["Items"])
 
 
+def test_lsi_projection_expression_reads_unprojected_attributes_from_the_table(ddb, indexed):
+    # DynamoDB fetches attributes a local index does not project from the table, whether they
+    # are asked for by AttributesToGet or by a ProjectionExpression.
+    response = ddb.query(TableName=indexed, IndexName="by-status",
+                         KeyConditionExpression="customer = :c AND #s = :s",
+                         ExpressionAttributeNames={"#s": "status"},
+                         ExpressionAttributeValues={":c": {"S": "alice"}, ":s": {"S": "open"}},
+                         ProjectionExpression="#s, note, secret")
+    assert response["Items"] == [
+        {"status": {"S": "open"}, "note": {"S": "first"}, "secret": {"S": "x"}},
+        {"status": {"S": "open"}, "note": {"S": "third"}, "secret": {"S": "x"}},
+    ]
+
+
 def test_index_paging_returns_table_and_index_keys(ddb, indexed):
     page = ddb.query(TableName=indexed, IndexName="by-sku", KeyConditions=eq("sku", {"S": "apple"}), Limit=1)
     assert set(page["LastEvaluatedKey"]) == {"customer", "order", "sku", "qty"}

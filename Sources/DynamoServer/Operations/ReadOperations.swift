@@ -16,7 +16,8 @@ enum ReadOperations {
         let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                         projection: input.projectionExpression, index: input.indexName)
         let segment = try checkSegments(segment: input.segment, total: input.totalSegments)
-        let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
+        let fetch = try fetchesTableItems(input.select?.rawValue,
+                                          attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
@@ -53,7 +54,8 @@ enum ReadOperations {
             keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
             try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         }
-        let fetch = try fetchesTableItems(input.select?.rawValue, attributesToGet: input.attributesToGet,
+        let fetch = try fetchesTableItems(input.select?.rawValue,
+                                          attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
                                           index: input.indexName, table: input.tableName, database: context.database)
         let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
                                   consistentRead: input.consistentRead ?? false, countOnly: countOnly,
@@ -120,7 +122,11 @@ enum ReadOperations {
     /// Whether an index read must return the table's full items: `Select=ALL_ATTRIBUTES`, or
     /// named attributes the index does not project. A local index fetches them from the table;
     /// a global index cannot.
-    static func fetchesTableItems(_ select: String?, attributesToGet: [String]?, index indexName: String?,
+    ///
+    /// `attributes` are the top-level names the request asks for (`AttributesToGet`, or the
+    /// first element of each `ProjectionExpression` path): on a local index, any that the index
+    /// does not project are read from the table, as DynamoDB does.
+    static func fetchesTableItems(_ select: String?, attributes: [String]?, index indexName: String?,
                                   table reference: String, database: Database) throws -> Bool {
         guard let indexName else { return false }
         let table = try database.table(named: reference)
@@ -128,7 +134,7 @@ enum ReadOperations {
         let projected = Set(table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
             + (index.nonKeyAttributes ?? []))
         let wantsMore = select == "ALL_ATTRIBUTES"
-            || (attributesToGet.map { !Set($0).isSubset(of: projected) } ?? false)
+            || (attributes.map { !Set($0).isSubset(of: projected) } ?? false)
         guard wantsMore else { return false }
         if index.isGlobal {
             if select == "ALL_ATTRIBUTES" {
