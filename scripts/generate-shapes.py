@@ -56,6 +56,18 @@ REQUIRED_PARAMETER_MESSAGES = {
     ("CreateTableInput", "TableName"): "The parameter 'TableName' is required but was not present in the request",
 }
 
+# Members whose empty value (`{}` or `[]`) DynamoDB reports with a message of its own instead of
+# the minimum-length violation (captured by the dynamodb-conformance suite, 2026).
+EMPTY_PARAMETER_MESSAGES = {
+    ("BatchGetItemInput", "RequestItems"): "The requestItems parameter is required for BatchGetItem",
+    ("BatchWriteItemInput", "RequestItems"): "The requestItems parameter is required for BatchWriteItem",
+}
+
+# Members whose length violations DynamoDB reports without the value (`Value at '<path>' …`).
+VALUELESS_LENGTH_MEMBERS = {
+    ("KeysAndAttributes", "Keys"),
+}
+
 SWIFT_KEYWORDS = {
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
     "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
@@ -448,6 +460,8 @@ class Generator:
         path_arg = swift_string(m["path"])
         extra = []
         rules = self.own_rules(m["key"], owner_name, m["wire"])
+        if rules and (owner_name, m["wire"]) in VALUELESS_LENGTH_MEMBERS:
+            rules = rules[:-1] + ", omitsValue: true)"
         if rules:
             extra.append("rules: %s" % rules)
         if kind == "list":
@@ -469,6 +483,9 @@ class Generator:
         message = REQUIRED_PARAMETER_MESSAGES.get((owner_name, m["wire"]))
         if message:
             extra.append("missing: %s" % swift_string(message))
+        message = EMPTY_PARAMETER_MESSAGES.get((owner_name, m["wire"]))
+        if message:
+            extra.append("empty: %s" % swift_string(message))
         args = ", ".join([json_arg, path_arg] + extra)
         if kind == "integer":
             call = "requiredInteger" if m["required"] else "integer"

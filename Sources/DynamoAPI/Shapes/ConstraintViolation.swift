@@ -11,9 +11,12 @@ struct ConstraintViolation: Sendable, Hashable {
     var value: String?
     /// The constraint, e.g. `Member must not be null`.
     var constraint: String
+    /// Whether DynamoDB leaves the value out (`Value at '<path>' …`; see `ValueRules.omitsValue`).
+    var omitsValue = false
 
     /// The sentence DynamoDB writes for this violation.
     var text: String {
+        if omitsValue { return "Value at '\(path)' failed to satisfy constraint: \(constraint)" }
         let rendered = value.map { "'\($0)'" } ?? "null"
         return "Value \(rendered) at '\(path)' failed to satisfy constraint: \(constraint)"
     }

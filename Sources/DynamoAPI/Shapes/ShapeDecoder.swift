@@ -90,21 +90,29 @@ public struct ShapeDecoder: Sendable {
         let elementFound = value.elementViolations(element: element, key: key)
         if !elementFound.isEmpty { found += elementFound }
         guard !found.isEmpty else { return }
-        let rendered = value.javaDescription
+        let omitsValue = rules?.omitsValue ?? false
+        let rendered = omitsValue ? nil : value.javaDescription
         violations.insert(
-            contentsOf: found.map { ConstraintViolation(path: "", value: rendered, constraint: $0) },
+            contentsOf: found.map {
+                ConstraintViolation(path: "", value: rendered, constraint: $0, omitsValue: omitsValue)
+            },
             at: mark)
     }
 
     /// Decodes a required member; when it is absent, records "Member must not be null" (or
     /// keeps `missing`, a message DynamoDB sends instead of the violation list) and returns a
-    /// placeholder.
+    /// placeholder. When it is an empty map or list and `empty` is given, keeps that message
+    /// instead (BatchGetItem's `The requestItems parameter is required for BatchGetItem`).
     @inline(never)
     mutating func required<T: ShapeValue>(
         _ json: JSONValue?, _ name: String,
         rules: ValueRules? = nil, element: ValueRules? = nil, key: ValueRules? = nil,
-        missing: String? = nil
+        missing: String? = nil, empty: String? = nil
     ) -> T {
+        if validating, let empty, Self.isEmptyCollection(json) {
+            if requiredParameterMessage == nil { requiredParameterMessage = empty }
+            return T.placeholder
+        }
         if let value: T = value(json, name, rules: rules, element: element, key: key) { return value }
         if validating {
             if let missing {
@@ -114,6 +122,14 @@ public struct ShapeDecoder: Sendable {
             }
         }
         return T.placeholder
+    }
+
+    private static func isEmptyCollection(_ json: JSONValue?) -> Bool {
+        switch json {
+        case .object(let members)?: members.isEmpty
+        case .array(let items)?: items.isEmpty
+        default: false
+        }
     }
 
     /// Decodes an optional Java `Integer` member.

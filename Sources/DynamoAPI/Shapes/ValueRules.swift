@@ -11,11 +11,15 @@ struct ValueRules: Sendable {
     var maxValue: Int?
     /// DynamoDB's rule for a `TableName` that may also be a table ARN (see `tableNameOrARN`).
     var tableNameOrARN: Bool
+    /// DynamoDB leaves the value out of this member's violations (`Value at '<path>' …`), as it
+    /// does for more than 100 `Keys` of one table in a BatchGetItem.
+    var omitsValue: Bool
 
     init(
         minLength: Int? = nil, maxLength: Int? = nil, pattern: ShapePattern? = nil,
-        minValue: Int? = nil, maxValue: Int? = nil, tableNameOrARN: Bool = false
+        minValue: Int? = nil, maxValue: Int? = nil, tableNameOrARN: Bool = false, omitsValue: Bool = false
     ) {
+        self.omitsValue = omitsValue
         self.minLength = minLength
         self.maxLength = maxLength
         self.pattern = pattern

@@ -268,7 +268,7 @@ public struct BatchGetItemInput: DynamoShape {
             }
         }
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
-        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 100), key: .tableNameOrARN)
+        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 100), key: .tableNameOrARN, empty: "The requestItems parameter is required for BatchGetItem")
     }
 
     public func encode(to w: inout JSONWriter) {
@@ -333,7 +333,7 @@ public struct KeysAndAttributes: DynamoShape {
             }
         }
         self.attributesToGet = d.value(jAttributesToGet, "attributesToGet", rules: ValueRules(minLength: 1), element: ValueRules(maxLength: 65535))
-        self.keys = d.required(jKeys, "keys", rules: ValueRules(minLength: 1, maxLength: 100))
+        self.keys = d.required(jKeys, "keys", rules: ValueRules(minLength: 1, maxLength: 100, omitsValue: true))
         self.projectionExpression = d.value(jProjectionExpression, "projectionExpression")
         self.expressionAttributeNames = d.value(jExpressionAttributeNames, "expressionAttributeNames", element: ValueRules(maxLength: 65535))
         self.consistentRead = d.value(jConsistentRead, "consistentRead")
@@ -456,7 +456,7 @@ public struct BatchWriteItemInput: DynamoShape {
         }
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
         self.returnItemCollectionMetrics = d.value(jReturnItemCollectionMetrics, "returnItemCollectionMetrics")
-        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 25), element: ValueRules(minLength: 1, maxLength: 25), key: .tableNameOrARN)
+        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 25), element: ValueRules(minLength: 1, maxLength: 25), key: .tableNameOrARN, empty: "The requestItems parameter is required for BatchWriteItem")
     }
 
     public func encode(to w: inout JSONWriter) {

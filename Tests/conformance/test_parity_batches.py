@@ -1,0 +1,45 @@
+"""BatchWriteItem / BatchGetItem messages measured against real DynamoDB by the
+dynamodb-conformance suite (tests/tier3/error-messages, captures/2026-08-12-*)."""
+
+from __future__ import annotations
+
+from ddb_helpers import check_raw_error
+
+
+def test_empty_request_items_has_its_own_message(raw):
+    # Most regions answer with the classic sentence; a few (2026) with the
+    # constraint form on 'RequestItems'. Never the generic Value '{}' dump.
+    for operation in ("BatchGetItem", "BatchWriteItem"):
+        check_raw_error(
+            raw.call(operation, {"RequestItems": {}}),
+            "ValidationException",
+            f"The requestItems parameter is required for {operation}",
+            alternatives=[
+                "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: "
+                "Member must have length greater than or equal to 1"
+            ],
+        )
+
+
+def test_batch_get_over_100_keys_of_one_table_names_no_value(raw, hash_table):
+    keys = [{"pk": {"S": f"k{i}"}} for i in range(101)]
+    response = raw.call("BatchGetItem", {"RequestItems": {hash_table: {"Keys": keys}}})
+    suffix = "failed to satisfy constraint: Member must have length less than or equal to 100"
+    check_raw_error(
+        response,
+        "ValidationException",
+        f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}",
+        alternatives=[f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}"],
+    )
+
+
+def test_batch_write_over_25_requests_dumps_the_map(raw, hash_table):
+    requests = [{"PutRequest": {"Item": {"pk": {"S": f"k{i}"}}}} for i in range(26)]
+    body = check_raw_error(raw.call("BatchWriteItem", {"RequestItems": {hash_table: requests}}),
+                           "ValidationException")
+    message = body["message"]
+    assert message.startswith(f"1 validation error detected: Value '{{{hash_table}=[")
+    assert message.endswith(
+        "]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: "
+        "[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
+    )
