@@ -96,12 +96,7 @@ extension Database {
                     }
                 }
             }
-            if failed {
-                let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
-                throw DynamoError(.transactionCanceled,
-                                  "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
-                                  cancellationReasons: reasons)
-            }
+            if failed { throw DynamoError.transactionCanceled(reasons) }
             var capacity: [String: ConsumedUnits] = [:]
             for (position, action) in actions.enumerated() {
                 let store = itemStore(action.table, connection: state.connection)
@@ -229,5 +224,16 @@ extension Database {
             throw DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
         }
         return actions
+    }
+}
+
+extension DynamoError {
+    /// DynamoDB's `TransactionCanceledException`: the reasons, one per action in request order,
+    /// and their codes listed in the message.
+    static func transactionCanceled(_ reasons: [CancellationReason]) -> DynamoError {
+        let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
+        return DynamoError(.transactionCanceled,
+                           "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
+                           cancellationReasons: reasons)
     }
 }

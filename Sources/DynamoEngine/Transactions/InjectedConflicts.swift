@@ -56,9 +56,6 @@ extension Database {
                 ? CancellationReason(code: "TransactionConflict", message: Self.transactionOngoing)
                 : CancellationReason(code: "None")
         }
-        let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
-        throw DynamoError(.transactionCanceled,
-                          "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
-                          cancellationReasons: reasons)
+        throw DynamoError.transactionCanceled(reasons)
     }
 }
