@@ -43,7 +43,7 @@ struct ServerKillTests {
     static let types: [ManagedObject.Type] = [CrashBatch.self, CrashItem.self, CrashLedger.self]
 
     @Test func savesThatFitOneTransactionSurviveAKillWholeOrNotAtAll() async throws {
-        var random = PredicatePropertyTests.Generator(state: 0x7_5EED)
+        var random = SeededRandom(seed: 0x7_5EED)
         try await withTemporaryDirectory { directory in
             var server = try await ServerProcess.start(dataDirectory: directory)
             defer { server.kill() }

@@ -64,17 +64,8 @@ struct FetchFixture {
 
 /// Runs `body` against a fresh in-process server with ``FetchModel``'s tables.
 func withFetchStore<T>(_ body: (FetchFixture) async throws -> T) async throws -> T {
-    try await withTestServer { endpoint in
-        let transport = RecordingTransport()
-        var configuration = DynamoClient.Configuration(
-            region: "us-east-1", endpoint: endpoint.url,
-            credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
-        configuration.transport = transport
-        let client = try DynamoClient(configuration: configuration)
-        let store = DynamoStore(model: try FetchModel.model(), client: client)
-        try await store.createTables(pollInterval: .milliseconds(10))
-        transport.resetCounts()
-        return try await body(FetchFixture(store: store, client: client, transport: transport))
+    try await withStore(model: try FetchModel.model()) { fixture in
+        try await body(FetchFixture(store: fixture.store, client: fixture.client, transport: fixture.transport))
     }
 }
 

@@ -30,28 +30,13 @@ import Testing
         }
     }
 
-    /// SplitMix64: small, seeded, the same on every platform.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func pick<T>(_ values: [T]) -> T { values[int(0 ..< values.count)] }
-        mutating func chance(_ percent: Int) -> Bool { int(0 ..< 100) < percent }
-    }
-
     static let users = ["u0", "u1", "u2", "u3"]
     static let cities: [String?] = ["Oslo", "Bergen", "Rome", "Bari", nil]
     static let scores: [Double?] = [nil, 0, 0.5, 1, 2.5, 3, 4]
     static let notes: [String?] = [nil, "a", "ab", "b", "ba"]
     static let flags: [Bool?] = [nil, true, false]
 
-    static func dataSet(_ random: inout Generator) -> [Visit] {
+    static func dataSet(_ random: inout SeededRandom) -> [Visit] {
         users.flatMap { user in
             (0 ..< 16).filter { _ in random.chance(60) }.map { at in
                 Visit(user: user, at: at, city: random.pick(cities), score: random.pick(scores),
@@ -62,7 +47,7 @@ import Testing
 
     // MARK: - Random predicates
 
-    static func leaf(_ random: inout Generator) -> FetchPredicate {
+    static func leaf(_ random: inout SeededRandom) -> FetchPredicate {
         let ops: [PredicateOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
         switch random.int(0 ..< 14) {
         case 0: return .compare("user", random.pick([.equal, .equal, .notEqual, .less]), .string(random.pick(users)))
@@ -86,7 +71,7 @@ import Testing
         }
     }
 
-    static func predicate(_ random: inout Generator, depth: Int) -> FetchPredicate {
+    static func predicate(_ random: inout SeededRandom, depth: Int) -> FetchPredicate {
         guard depth > 0, random.chance(55) else { return leaf(&random) }
         switch random.int(0 ..< 5) {
         case 0, 1: return .and((0 ..< random.int(2 ..< 4)).map { _ in predicate(&random, depth: depth - 1) })
@@ -96,7 +81,7 @@ import Testing
     }
 
     /// A predicate, often anchored on a key so that every plan gets exercised.
-    static func anchored(_ random: inout Generator) -> FetchPredicate {
+    static func anchored(_ random: inout SeededRandom) -> FetchPredicate {
         let rest = predicate(&random, depth: 3)
         switch random.int(0 ..< 7) {
         case 0: return .and([.compare("user", .equal, .string(random.pick(users))), rest])
@@ -171,7 +156,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func fetchesAgreeWithTheOracle(seed: UInt64) async throws {
-        var random = Generator(state: seed)
+        var random = SeededRandom(seed: seed)
         let visits = Self.dataSet(&random)
         let byID = Dictionary(uniqueKeysWithValues: visits.map { ($0.id, $0) })
         try await withFetchStore { fixture in
@@ -252,7 +237,7 @@ import Testing
     /// and fetches that do not must equal the oracle over the stored data.
     @Test(arguments: [11, 12] as [UInt64])
     func pendingChangesAgreeWithTheOracle(seed: UInt64) async throws {
-        var random = Generator(state: seed)
+        var random = SeededRandom(seed: seed)
         let stored = Self.dataSet(&random)
         try await withFetchStore { fixture in
             try await fixture.put(stored.map(\.item), into: "Visits")

@@ -58,19 +58,29 @@ struct StoreFixture: Sendable {
     }
 }
 
-/// Runs `body` against a fresh in-process server with the test model's tables.
-func withStore<T>(_ body: (StoreFixture) async throws -> T) async throws -> T {
+/// A client of a test server that sends through `transport` (to count requests) and retries
+/// throttling and transaction conflicts after 1 ms.
+func makeTestClient(_ endpoint: TestEndpoint, transport: RecordingTransport) throws -> DynamoClient {
+    var configuration = DynamoClient.Configuration(
+        region: "us-east-1", endpoint: endpoint.url,
+        credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
+    configuration.transport = transport
+    configuration.retry = RetryConfiguration(baseDelay: .milliseconds(1))
+    return try DynamoClient(configuration: configuration)
+}
+
+/// Runs `body` against a fresh in-process server with the tables of `model` (default: the test
+/// model classes, ``Models/types``) created, and the request counts reset.
+func withStore<T>(model: StoreModel? = nil, _ body: (StoreFixture) async throws -> T) async throws -> T {
     try await withTestServer { endpoint in
         let transport = RecordingTransport()
-        var configuration = DynamoClient.Configuration(
-            region: "us-east-1", endpoint: endpoint.url,
-            credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
-        configuration.transport = transport
-        configuration.retry = RetryConfiguration(baseDelay: .milliseconds(1))
-        let client = try DynamoClient(configuration: configuration)
-        let store = try DynamoStore(
-            types: Models.types, client: client,
-            conflictRetry: RetryConfiguration(maximumAttempts: 3, baseDelay: .milliseconds(1)))
+        let client = try makeTestClient(endpoint, transport: transport)
+        let conflictRetry = RetryConfiguration(maximumAttempts: 3, baseDelay: .milliseconds(1))
+        let store = if let model {
+            DynamoStore(model: model, client: client, conflictRetry: conflictRetry)
+        } else {
+            try DynamoStore(types: Models.types, client: client, conflictRetry: conflictRetry)
+        }
         try await store.createTables(pollInterval: .milliseconds(10))
         transport.resetCounts()
         return try await body(StoreFixture(store: store, client: client, transport: transport))
