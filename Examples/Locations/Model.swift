@@ -15,10 +15,13 @@ final class Location: ManagedObject {
     @Relationship(inverse: "location", deleteRule: .cascade) var checkins: Set<Checkin>
 }
 
-/// A visit to a location.
+/// A visit to a location. The `byLocation` index (partition key: the location relationship,
+/// i.e. the location's key; sort key: the time) makes "the check-ins of a location, newest
+/// first" a Query.
 final class Checkin: ManagedObject {
     override class var mapping: EntityMapping {
-        EntityMapping(hashKey: "checkinId", version: "version", tableName: LocationsExample.tablePrefix + "Checkins")
+        EntityMapping(hashKey: "checkinId", version: "version", tableName: LocationsExample.tablePrefix + "Checkins",
+                      indexes: [.global("byLocation", partitionKey: "location", sortKey: "checkinTime")])
     }
     @Attribute var checkinId = UUID()
     @Attribute var checkinTime = Date()

@@ -87,7 +87,8 @@ enum LocationsExample {
         let locations = try await reader.fetch(byName)
         for location in locations { say("  \(location.name) (\(location.latitude), \(location.longitude))") }
 
-        // The check-ins of one location, newest first.
+        // The check-ins of one location, newest first: a Query on the byLocation index in
+        // reverse key order (no scan, no in-memory sort).
         let museum = try require(locations.first { $0.name == "Museum" })
         let visits = try FetchRequest<Checkin>(in: store.model, predicate: FetchPredicate("location == %@", museum.objectID),
                                                sortBy: [.descending("checkinTime")])

@@ -32,7 +32,7 @@ import Testing
             "Checkin.missing: key attribute is not an attribute of the entity",
             "Checkin.location: inverse 'visits' is not a relationship of Location",
             "Checkin index byAt: a local index's partition key is the table's hash key 'missing'",
-            "Checkin index byBlob: key 'blob' is not an attribute of Checkin",
+            "Checkin index byBlob: key 'blob' is not an attribute or to-one relationship of Checkin",
         ])) {
             try StoreModel([location, broken])
         }

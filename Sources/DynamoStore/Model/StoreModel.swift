@@ -24,7 +24,8 @@ public struct StoreModel: Sendable, Hashable {
     /// - Throws: `ModelError` listing every inconsistency: duplicate entity or property names,
     ///   a missing or unusable key attribute, a version attribute that is not an `Int64`, an
     ///   unknown relationship destination, an inverse that is missing or does not point back,
-    ///   an index over unknown or non-key-typed attributes, two entities sharing a table.
+    ///   an index key that is not a string, number or data attribute or a to-one relationship,
+    ///   two entities sharing a table.
     public init(_ entities: [EntityDescription]) throws(ModelError) {
         let problems = Self.problems(in: entities)
         guard problems.isEmpty else { throw ModelError(problems: problems) }
@@ -49,7 +50,7 @@ public struct StoreModel: Sendable, Hashable {
             }
             problems += propertyProblems(entity)
             problems += relationshipProblems(entity, in: entities)
-            problems += indexProblems(entity)
+            problems += indexProblems(entity, in: entities)
         }
         return problems
     }
@@ -115,7 +116,7 @@ public struct StoreModel: Sendable, Hashable {
         return problems
     }
 
-    private static func indexProblems(_ entity: EntityDescription) -> [String] {
+    private static func indexProblems(_ entity: EntityDescription, in entities: [EntityDescription]) -> [String] {
         var problems: [String] = []
         var indexNames: Set<String> = []
         for index in entity.indexes {
@@ -134,8 +135,18 @@ public struct StoreModel: Sendable, Hashable {
                 problems.append("\(path): a local index's partition key is the table's hash key '\(entity.hashKey)'")
             }
             for key in index.partitionKey + index.sortKey {
+                if let relationship = entity.relationship(named: key) {
+                    // A to-one relationship stores the destination's key: a scalar, so a valid
+                    // index key. A to-many stores a set, which DynamoDB cannot index.
+                    if relationship.isToMany {
+                        problems.append("\(path): key '\(key)' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship")
+                    } else if keyScalarType(of: relationship, in: entities) == nil {
+                        problems.append("\(path): key '\(key)' is a relationship to \(relationship.destination), whose hash key cannot be an index key")
+                    }
+                    continue
+                }
                 guard let attribute = entity.attribute(named: key) else {
-                    problems.append("\(path): key '\(key)' is not an attribute of \(entity.name)")
+                    problems.append("\(path): key '\(key)' is not an attribute or to-one relationship of \(entity.name)")
                     continue
                 }
                 if attribute.type.keyScalarType == nil {
@@ -149,5 +160,13 @@ public struct StoreModel: Sendable, Hashable {
             }
         }
         return problems
+    }
+
+    /// The scalar type (`S`, `N`, `B`) a to-one relationship stores: its destination's hash
+    /// key's. `nil` for a to-many relationship or an unknown destination.
+    static func keyScalarType(of relationship: RelationshipDescription, in entities: [EntityDescription]) -> String? {
+        guard !relationship.isToMany, let destination = entities.first(where: { $0.name == relationship.destination }),
+              let key = destination.attribute(named: destination.hashKey) else { return nil }
+        return key.type.keyScalarType
     }
 }

@@ -14,7 +14,7 @@ extension DynamoStore {
     public func createTables(pollInterval: Duration = .milliseconds(200)) async throws {
         for entity in model.entities {
             do {
-                _ = try await client.createTable(try Self.createTableInput(for: entity))
+                _ = try await client.createTable(try Self.createTableInput(for: entity, in: model))
             } catch let error as DynamoError where error.code == .resourceInUse {
                 // The table exists already.
             }
@@ -25,16 +25,22 @@ extension DynamoStore {
     }
 
     /// The `CreateTable` request for an entity: key schema, the attribute definitions of every
-    /// table and index key, the indexes with their projections, `PAY_PER_REQUEST`.
-    static func createTableInput(for entity: EntityDescription) throws(StoreError) -> CreateTableInput {
+    /// table and index key, the indexes with their projections, `PAY_PER_REQUEST`. An index key
+    /// that is a to-one relationship is its storage name, typed as the destination's hash key.
+    static func createTableInput(for entity: EntityDescription, in model: StoreModel) throws(StoreError) -> CreateTableInput {
         var definitions: [String: AttributeDefinition] = [:]
         func storageName(_ property: String) throws(StoreError) -> String {
-            guard let attribute = entity.attribute(named: property), let type = attribute.type.keyScalarType else {
-                throw .unknownProperty("\(entity.path(property)) (a key must be a string, number or data attribute)")
+            let key: (name: String, type: String)
+            if let attribute = entity.attribute(named: property), let type = attribute.type.keyScalarType {
+                key = (attribute.storageName, type)
+            } else if let relationship = entity.relationship(named: property),
+                      let type = StoreModel.keyScalarType(of: relationship, in: model.entities) {
+                key = (relationship.storageName, type)
+            } else {
+                throw .unknownProperty("\(entity.path(property)) (a key must be a string, number or data attribute, or a to-one relationship)")
             }
-            definitions[attribute.storageName] = AttributeDefinition(
-                attributeName: attribute.storageName, attributeType: ScalarAttributeType(rawValue: type))
-            return attribute.storageName
+            definitions[key.name] = AttributeDefinition(attributeName: key.name, attributeType: ScalarAttributeType(rawValue: key.type))
+            return key.name
         }
         func keySchema(hash: [String], range: [String]) throws(StoreError) -> [KeySchemaElement] {
             var schema: [KeySchemaElement] = []

@@ -32,6 +32,11 @@ struct FetchPlanner {
         entity.attribute(named: property)?.storageName ?? entity.relationship(named: property)?.storageName ?? property
     }
 
+    /// The storage names of the attributes every stored item has (non-optional ones).
+    private var requiredAttributes: Set<String> {
+        Set(entity.attributes.filter { !$0.isOptional }.map(\.storageName))
+    }
+
     /// The storage names of the table's key attributes.
     var tableKeys: [String] { entity.keyAttributeNames.map(storageName) }
 
@@ -155,9 +160,11 @@ struct FetchPlanner {
             break
         }
         // An index holds only the items that have every key attribute (indexes are sparse):
-        // it answers the predicate only when the predicate requires them all to exist.
+        // it answers the predicate only when the predicate requires them all to exist, or the
+        // model does (a non-optional attribute is in every item the store writes).
         if schema.index != nil {
-            for attribute in schema.sort where !conjuncts.contains(where: { Self.requiresExistence(of: attribute, $0) }) {
+            for attribute in schema.sort where !requiredAttributes.contains(attribute)
+                && !conjuncts.contains(where: { Self.requiresExistence(of: attribute, $0) }) {
                 return nil
             }
         }
