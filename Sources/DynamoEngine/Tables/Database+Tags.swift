@@ -3,8 +3,13 @@ import DynamoAPI
 extension Database {
     /// The table a resource ARN names, or DynamoDB's not-found error for tagging calls.
     private func taggedTable(_ arn: String) throws -> String {
+        // Something that is not a table ARN at all (or an index's ARN) is a validation error;
+        // a well-formed ARN of a table that does not exist is "not found".
+        guard arn.hasPrefix("arn:"), !arn.contains("/index/") else {
+            throw DynamoError.validation("Invalid TableArn: Invalid ResourceArn provided as input \(arn)")
+        }
         let name = TableReference.name(from: arn)
-        guard arn.hasPrefix("arn:"), cachedDefinition(name) != nil else {
+        guard cachedDefinition(name) != nil else {
             // DynamoDB's own spelling, "ResourcArn", included.
             throw DynamoError(.resourceNotFound, "Requested resource not found: ResourcArn: \(arn) not found")
         }

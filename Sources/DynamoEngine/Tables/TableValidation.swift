@@ -128,6 +128,9 @@ enum TableValidation {
         if nonKeyAttributes != nil, type != "INCLUDE" {
             throw .validation(invalid + "ProjectionType is \(type), but NonKeyAttributes is specified")
         }
+        if type == "INCLUDE", nonKeyAttributes?.isEmpty ?? true {
+            throw .validation(invalid + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+        }
         return type
     }
 

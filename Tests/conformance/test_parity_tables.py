@@ -1,0 +1,86 @@
+"""CreateTable / tagging behaviour measured against real DynamoDB by the
+dynamodb-conformance suite (tests/tier1/createTable, tests/tier2/tags)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ddb_helpers import expect_error, unique_name
+
+INVALID = "One or more parameter values were invalid: "
+
+
+def _index_table(projection: dict, *, local: bool) -> dict:
+    if local:
+        return dict(
+            AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"} for a in ("pk", "sk", "l")],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            LocalSecondaryIndexes=[{
+                "IndexName": "lsi1",
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "l", "KeyType": "RANGE"}],
+                "Projection": projection,
+            }],
+        )
+    return dict(
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"} for a in ("pk", "g")],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "gsi1",
+            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+            "Projection": projection,
+        }],
+    )
+
+
+@pytest.mark.parametrize("local", [False, True], ids=["gsi", "lsi"])
+def test_include_projection_needs_non_key_attributes(ddb, local):
+    with expect_error("ValidationException",
+                      INVALID + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified"):
+        ddb.create_table(TableName=unique_name("inc"), BillingMode="PAY_PER_REQUEST",
+                         **_index_table({"ProjectionType": "INCLUDE"}, local=local))
+
+
+def test_keys_only_projection_refuses_non_key_attributes(ddb):
+    with expect_error("ValidationException",
+                      INVALID + "ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified"):
+        ddb.create_table(TableName=unique_name("ko"), BillingMode="PAY_PER_REQUEST",
+                         **_index_table({"ProjectionType": "KEYS_ONLY", "NonKeyAttributes": ["x"]}, local=False))
+
+
+def test_index_added_by_update_table_needs_non_key_attributes_for_include(ddb, make_table):
+    table = make_table(("pk", "S"))
+    with expect_error("ValidationException",
+                      INVALID + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified"):
+        ddb.update_table(
+            TableName=table,
+            AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+            GlobalSecondaryIndexUpdates=[{"Create": {
+                "IndexName": "gsi1",
+                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "INCLUDE"},
+            }}],
+        )
+
+
+@pytest.mark.parametrize("operation", ["tag", "untag", "list"])
+def test_a_resource_that_is_no_arn_is_a_validation_error(ddb, operation):
+    calls = {
+        "tag": lambda: ddb.tag_resource(ResourceArn="not-a-valid-arn", Tags=[{"Key": "env", "Value": "test"}]),
+        "untag": lambda: ddb.untag_resource(ResourceArn="not-a-valid-arn", TagKeys=["env"]),
+        "list": lambda: ddb.list_tags_of_resource(ResourceArn="not-a-valid-arn"),
+    }
+    with expect_error("ValidationException", contains=["Invalid TableArn"]):
+        calls[operation]()
+
+
+def test_an_index_arn_is_not_a_taggable_resource(ddb, hash_table):
+    arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"] + "/index/gsi"
+    with expect_error("ValidationException",
+                      f"Invalid TableArn: Invalid ResourceArn provided as input {arn}"):
+        ddb.list_tags_of_resource(ResourceArn=arn)
+
+
+def test_a_well_formed_arn_of_a_missing_table_is_not_found(ddb, hash_table):
+    arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"] + "-gone"
+    with expect_error("ResourceNotFoundException"):
+        ddb.list_tags_of_resource(ResourceArn=arn)
