@@ -65,7 +65,7 @@ struct FetchExecutor<Result: ManagedObject> {
     private func projection(for attributes: Set<String>?) -> (String, [String: String])? {
         guard let attributes else { return nil }
         let all = attributes.union(plan.residual.attributeNames).union(plan.positionAttributes)
-            .union(request.sorts.map { $0.attribute })
+            .union(request.sorts.map { $0.attribute }).union(plan.unprojectedFilterAttributes)
         var builder = ExpressionBuilder(namePrefix: "#p")
         let expression = builder.projection(all.sorted())
         return (expression, builder.names)
@@ -132,8 +132,9 @@ struct FetchExecutor<Result: ManagedObject> {
         let values = plan.expressionAttributeValues.isEmpty ? nil : plan.expressionAttributeValues
         let consistent = request.consistentRead ? true : nil
         if plan.operation == .query {
-            // An index query returns only projected attributes unless asked for all (planned
-            // only for an index that projects everything; others read the rest from the table).
+            // An index query returns only projected attributes unless asked for all: a global
+            // index is asked only if it projects everything (otherwise the rest comes from the
+            // table by BatchGetItem), a local index reads the rest from the table itself.
             let select = select ?? (plan.indexName != nil && projectionExpression == nil ? .allAttributes : nil)
             var input = QueryInput(tableName: plan.tableName, indexName: plan.indexName, select: select, limit: limit,
                                    consistentRead: consistent)
@@ -160,10 +161,12 @@ struct FetchExecutor<Result: ManagedObject> {
     // MARK: - Count
 
     /// How many items match (at most `limit`): `Select=COUNT` summed over every page when the
-    /// server can evaluate the whole predicate; otherwise the keys are read and counted.
+    /// server can evaluate the whole predicate on what it reads; otherwise the keys (with the
+    /// attributes a local index must read from the table for its filter) are read and counted.
     func count(limit: Int?) async throws -> Int {
         if let limit, limit <= 0 { return 0 }
-        guard plan.operation == .query || plan.operation == .scan, plan.residual == .constant(true) else {
+        guard plan.operation == .query || plan.operation == .scan, plan.residual == .constant(true),
+              plan.unprojectedFilterAttributes.isEmpty else {
             return try await items(limit: limit, pageSize: request.pageSize, after: nil,
                                    attributes: Set(plan.positionAttributes)).items.count
         }

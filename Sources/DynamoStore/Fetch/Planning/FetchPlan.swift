@@ -43,9 +43,13 @@ public struct FetchPlan: Sendable, Hashable, CustomStringConvertible {
     public var scanIndexForward: Bool?
     /// Whether the results are sorted in memory after the fetch (every result is read first).
     public var sortsInMemory: Bool
-    /// Whether attributes the index does not project are read from the table afterwards
+    /// Whether attributes a global index does not project are read from the table afterwards
     /// (`BatchGetItem` by the keys the index returned).
     public var fetchesFromTable: Bool
+    /// Whether a local index's `Query` reads attributes the index does not project from the
+    /// table itself (DynamoDB does so for the attributes a request names, at the cost of
+    /// extra read units): no further request is sent.
+    public var indexReadsFromTable: Bool
     /// The expression attribute names of the request.
     public var expressionAttributeNames: [String: String]
     /// The expression attribute values of the request.
@@ -59,6 +63,9 @@ public struct FetchPlan: Sendable, Hashable, CustomStringConvertible {
     var residual: StoragePredicate = .constant(true)
     /// Attribute names that make up a position in the read order (table keys, then index keys).
     var positionAttributes: [String] = []
+    /// Attributes the server filter names that a local index does not project: every read
+    /// names them in its ProjectionExpression so the index reads them from the table.
+    var unprojectedFilterAttributes: Set<String> = []
 
     init(operation: Operation, tableName: String) {
         self.operation = operation
@@ -66,6 +73,7 @@ public struct FetchPlan: Sendable, Hashable, CustomStringConvertible {
         keyCount = 0
         sortsInMemory = false
         fetchesFromTable = false
+        indexReadsFromTable = false
         expressionAttributeNames = [:]
         expressionAttributeValues = [:]
     }
@@ -81,6 +89,7 @@ public struct FetchPlan: Sendable, Hashable, CustomStringConvertible {
         if let filter { text += ", filter \(filter)" }
         if let memoryFilter { text += ", in memory \(memoryFilter)" }
         if fetchesFromTable { text += ", then BatchGetItem from the table" }
+        if indexReadsFromTable { text += ", unprojected attributes read from the table by the index" }
         if let scanIndexForward { text += scanIndexForward ? ", in key order" : ", in reverse key order" }
         if sortsInMemory { text += ", sorted in memory" }
         return text

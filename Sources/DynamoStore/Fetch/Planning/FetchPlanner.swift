@@ -204,13 +204,17 @@ struct FetchPlanner {
         let keyAttributes = Set(match.schema.partition + match.schema.sort)
         plan.positionAttributes = tableKeys + (match.schema.partition + match.schema.sort).filter { !tableKeys.contains($0) }
         let available = projected(match.schema.index)
+        // A local index reads the attributes it does not project from the table itself, within
+        // the Query, when the request names them (in its ProjectionExpression, or by
+        // `Select=ALL_ATTRIBUTES`); a global index cannot.
+        let isLocal = match.schema.index?.kind == .local
         var server: [StoragePredicate] = []
         var memory: [StoragePredicate] = []
         for (offset, conjunct) in conjuncts.enumerated() where !match.used.contains(offset) {
             let names = conjunct.attributeNames
-            // A filter may not name the queried key attributes, and an index's filter is only
-            // sure to see projected attributes: the rest is tested in memory.
-            if !names.isDisjoint(with: keyAttributes) || (available.map { !names.isSubset(of: $0) } ?? false) {
+            // A filter may not name the queried key attributes, and a global index's filter
+            // sees only projected attributes: the rest is tested in memory.
+            if !names.isDisjoint(with: keyAttributes) || (!isLocal && available.map { !names.isSubset(of: $0) } ?? false) {
                 memory.append(conjunct)
             } else {
                 server.append(conjunct)
@@ -218,8 +222,15 @@ struct FetchPlanner {
         }
         if let available {
             let wanted = needed ?? []
-            plan.fetchesFromTable = needed == nil || !wanted.isSubset(of: available)
-                || !StoragePredicate.all(memory).attributeNames.isSubset(of: available)
+            if isLocal {
+                // Named in the ProjectionExpression, so the filter sees them in the fetched item.
+                plan.unprojectedFilterAttributes = StoragePredicate.all(server).attributeNames.subtracting(available)
+                plan.indexReadsFromTable = needed == nil || !wanted.isSubset(of: available)
+                    || !plan.unprojectedFilterAttributes.isEmpty
+            } else {
+                plan.fetchesFromTable = needed == nil || !wanted.isSubset(of: available)
+                    || !StoragePredicate.all(memory).attributeNames.isSubset(of: available)
+            }
         }
         var builder = ExpressionBuilder()
         plan.keyCondition = match.terms.map { builder.render($0) }.joined(separator: " AND ")
