@@ -84,3 +84,16 @@ def test_a_well_formed_arn_of_a_missing_table_is_not_found(ddb, hash_table):
     arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"] + "-gone"
     with expect_error("ResourceNotFoundException"):
         ddb.list_tags_of_resource(ResourceArn=arn)
+
+
+def test_restating_provisioned_mode_with_the_same_throughput_changes_nothing(ddb, make_table):
+    table = make_table(("pk", "S"), billing_mode="PROVISIONED")
+    current = ddb.describe_table(TableName=table)["Table"]["ProvisionedThroughput"]
+    read, write = current["ReadCapacityUnits"], current["WriteCapacityUnits"]
+    with expect_error("ValidationException", contains=["The provisioned throughput for the table will not change."]):
+        ddb.update_table(TableName=table, BillingMode="PROVISIONED",
+                         ProvisionedThroughput={"ReadCapacityUnits": read, "WriteCapacityUnits": write})
+    # Restating the mode with new figures is an ordinary throughput change.
+    ddb.update_table(TableName=table, BillingMode="PROVISIONED",
+                     ProvisionedThroughput={"ReadCapacityUnits": read + 1, "WriteCapacityUnits": write})
+    assert ddb.describe_table(TableName=table)["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"] == read + 1

@@ -51,7 +51,10 @@ extension Database {
                     statusChanges = true
                 }
             } else {
-                if definition.billingMode != mode {
+                // Restating the current mode (BillingMode PROVISIONED on a provisioned table) is
+                // no change: the same throughput beside it is still refused below.
+                let switchesMode = definition.billingMode != mode
+                if switchesMode {
                     guard input.provisionedThroughput != nil else {
                         throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
                     }
@@ -64,7 +67,7 @@ extension Database {
                                                               write: throughput.writeCapacityUnits)
                     let old = definition.throughput
                     if old.readCapacityUnits == throughput.readCapacityUnits,
-                       old.writeCapacityUnits == throughput.writeCapacityUnits, input.billingMode == nil,
+                       old.writeCapacityUnits == throughput.writeCapacityUnits, !switchesMode,
                        input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
                        input.sseSpecification == nil, indexUpdates == nil {
                         throw DynamoError.validation(
