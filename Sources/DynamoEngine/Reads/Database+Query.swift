@@ -40,6 +40,10 @@ package struct KeyConditionSpec: Sendable, Equatable {
 }
 
 extension Database {
+    /// Query's answer to an `ExclusiveStartKey` that does not fit the table (or index) key: the
+    /// bare sentence, where Scan adds the reason (measured by the dynamodb-conformance suite).
+    static let invalidQueryStartKey = DynamoError.validation("The provided starting key is invalid")
+
     /// Reads a page of one partition in sort-key order (reversed when `forward` is false), from
     /// the table or from one of its secondary indexes.
     ///
@@ -55,7 +59,8 @@ extension Database {
                                                        sortKey: table.sortKey)
             var start: [UInt8]?
             if let startKey = options.exclusiveStartKey {
-                let stored = try table.startKey(startKey)
+                let stored: StoredKey
+                do { stored = try table.startKey(startKey) } catch { throw Self.invalidQueryStartKey }
                 guard stored.partition == partition.partition else {
                     throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
                 }
@@ -75,7 +80,12 @@ extension Database {
         let (partition, range) = index.isMultiAttribute
             ? try index.resolve(keyCondition.terms)
             : try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
-        let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
+        let start: ItemStore.Row?
+        do {
+            start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
+        } catch {
+            throw Self.invalidQueryStartKey
+        }
         return try readingIndex(index) { connection in
             try connection.readTransaction {
                 let store = IndexStore(table: table, index: index, connection: connection)
