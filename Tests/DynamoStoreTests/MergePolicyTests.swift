@@ -103,4 +103,75 @@ import Testing
             #expect(item["name"] == .s("kept") && item["latitude"] == .n(DynamoNumber(3)))
         }
     }
+
+    /// A check-in moved to `to` in one context while another moved it to L3; under store trump
+    /// the move is dropped, and so is its inverse on `to` (which did not conflict), so every
+    /// row agrees with the store's "at L3".
+    @Test func storeTrumpDropsTheInverseOfADroppedRelationshipChange() async throws {
+        try await withStore { fixture in
+            let setup = fixture.context()
+            let (l1, l2, l3) = (setup.newLocation("L1"), setup.newLocation("L2"), setup.newLocation("L3"))
+            let checkin = Checkin(context: setup)
+            checkin.location = l1
+            try await setup.save()
+
+            let ours = fixture.context(.mergeByPropertyStoreTrump)
+            let mine = try #require(try await ours.existingObject(with: checkin.objectID) as? Checkin)
+            let myL1 = try #require(try await ours.existingObject(with: l1.objectID) as? Location)
+            let myL2 = try #require(try await ours.existingObject(with: l2.objectID) as? Location)
+            checkin.location = l3
+            try await setup.save()
+
+            mine.location = myL2
+            #expect(myL2.checkins == [mine] && myL1.checkins.isEmpty)
+            try await ours.save()
+
+            func row(_ table: String, _ id: UUID) async throws -> Item {
+                try #require(try await fixture.item(table, ["id": .s(id.uuidString)]))
+            }
+            #expect(try await row("Checkins", checkin.id)["location"] == .s(l3.id.uuidString))
+            #expect(try await row("Locations", l3.id)["checkins"] == .ss([checkin.id.uuidString]))
+            #expect(try await row("Locations", l2.id)["checkins"] == nil)
+            #expect(try await row("Locations", l1.id)["checkins"] == nil)
+            #expect(try await row("Locations", l2.id)["version"] == .n(DynamoNumber(1)))
+            #expect(mine.location?.objectID == l3.objectID && myL2.checkins.isEmpty && !ours.hasChanges)
+        }
+    }
+
+    /// Many-to-many: one context replaces T1 by T4 in a location's tags while another adds
+    /// T3. Store trump keeps the store's tags (T1, T2, T3), so T1 keeps the location and T4
+    /// does not get it, though neither tag conflicted.
+    @Test func storeTrumpRestoresBothSidesOfADroppedManyToManyChange() async throws {
+        try await withStore { fixture in
+            let setup = fixture.context()
+            let location = setup.newLocation("L")
+            let tags = (1 ... 4).map { number in
+                let tag = Tag(context: setup)
+                tag.id = Int64(number)
+                tag.label = "T\(number)"
+                return tag
+            }
+            location.tags = [tags[0], tags[1]]
+            try await setup.save()
+
+            let ours = fixture.context(.mergeByPropertyStoreTrump)
+            let mine = try #require(try await ours.existingObject(with: location.objectID) as? Location)
+            var myTags: [Tag] = []
+            for tag in tags { myTags.append(try #require(try await ours.existingObject(with: tag.objectID) as? Tag)) }
+            location.tags.insert(tags[2])
+            try await setup.save()
+
+            mine.tags = [myTags[1], myTags[3]]
+            #expect(myTags[0].locations.isEmpty && myTags[3].locations == [mine])
+            try await ours.save()
+
+            func tagRow(_ id: Int) async throws -> Item? { try await fixture.item("Tag", ["id": .n(DynamoNumber(id))]) }
+            let locationRow = try #require(try await fixture.item("Locations", ["id": .s(location.id.uuidString)]))
+            #expect(locationRow["tags"] == .ns([DynamoNumber(1), DynamoNumber(2), DynamoNumber(3)]))
+            for id in 1 ... 3 { #expect(try await tagRow(id)?["locations"] == .ss([location.id.uuidString]), "T\(id)") }
+            #expect(try await tagRow(4)?["locations"] == nil)
+            #expect(Set(mine.tags.map(\.label)) == ["T1", "T2", "T3"] && myTags[0].locations == [mine] && myTags[3].locations.isEmpty)
+            #expect(!ours.hasChanges)
+        }
+    }
 }

@@ -18,6 +18,9 @@ extension ObjectContext {
             break
         case .mergeByPropertyStoreTrump:
             for name in Array(object.pending.keys) where Self.storeChanged(name, from: read, to: stored) {
+                if let relationship = object.entity.relationship(named: name) {
+                    dropInverseChanges(of: object, relationship, read: read, stored: stored)
+                }
                 object.pending[name] = nil
             }
         case .overwrite:
@@ -35,6 +38,35 @@ extension ObjectContext {
             }
         }
         object.snapshot = stored
+    }
+
+    /// Store trump drops `object`'s change of `relationship`: the inverse changes it made on
+    /// to-many inverses of its destinations are dropped too where the store's value of
+    /// `object` disagrees with them (a destination it added that the store does not have loses
+    /// `object` again; one it removed that the store still has gets it back), so both sides
+    /// follow the store. Not recorded for undo, like the dropped change itself.
+    ///
+    /// A to-one inverse (a to-many change that took a destination from another owner) is left
+    /// as it is: restoring it would move the destination back to an owner whose own row may
+    /// have changed since.
+    private func dropInverseChanges(of object: ManagedObject, _ relationship: RelationshipDescription,
+                                    read: Snapshot?, stored: Snapshot) {
+        guard let inverseName = relationship.inverse, case .objects(let current)? = object.pending[relationship.name] else { return }
+        let readIDs = read?.relationships[relationship.name] ?? []
+        let storedIDs = stored.relationships[relationship.name] ?? []
+        let undo = undoManager
+        undoManager = nil
+        defer { undoManager = undo }
+        for destination in current where !readIDs.contains(destination.objectID) && !storedIDs.contains(destination.objectID) {
+            guard destination.entity.relationship(named: inverseName)?.isToMany == true else { continue }
+            destination.primitiveRemove(object, from: inverseName)
+        }
+        let currentIDs = Set(current.map(\.objectID))
+        for id in readIDs.subtracting(currentIDs).intersection(storedIDs) {
+            guard let destination = registered[id], let inverse = destination.entity.relationship(named: inverseName),
+                  inverse.isToMany else { continue }
+            destination.primitiveAdd(object, to: inverse)
+        }
     }
 
     private static func storeChanged(_ name: String, from read: Snapshot?, to stored: Snapshot) -> Bool {
