@@ -137,10 +137,12 @@ public struct StoreModel: Sendable, Hashable {
             for key in index.partitionKey + index.sortKey {
                 if let relationship = entity.relationship(named: key) {
                     // A to-one relationship stores the destination's key: a scalar, so a valid
-                    // index key. A to-many stores a set, which DynamoDB cannot index.
+                    // index key. A to-many stores a set, which DynamoDB cannot index. (An
+                    // unknown destination is reported with the relationships.)
+                    let known = entities.contains { $0.name == relationship.destination }
                     if relationship.isToMany {
                         problems.append("\(path): key '\(key)' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship")
-                    } else if keyScalarType(of: relationship, in: entities) == nil {
+                    } else if known && keyScalarType(of: relationship, in: entities) == nil {
                         problems.append("\(path): key '\(key)' is a relationship to \(relationship.destination), whose hash key cannot be an index key")
                     }
                     continue

@@ -33,6 +33,10 @@ import Testing
         #expect(throws: ModelError(problems: ["Stop index byNothing: key 'nothing' is not an attribute or to-one relationship of Stop"])) {
             try StoreModel([Self.spot, stop])
         }
+        // A destination without its entity is reported once, by the relationship check.
+        #expect(throws: ModelError(problems: ["Stop.spot: destination entity 'Spot' is not in the model"])) {
+            try StoreModel([Self.stop])
+        }
     }
 
     @Test func createTablesKeysTheIndexByTheRelationshipsStorageNameAndDestinationKeyType() async throws {
