@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from ddb_helpers import expect_error
+from ddb_helpers import check_raw_error, expect_error
 
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons "
 
@@ -47,3 +47,70 @@ def test_cancellation_reasons_are_positional(ddb, hash_table):
     assert [reason["Code"] for reason in reasons] == ["None", "ConditionalCheckFailed"]
     assert reasons[1]["Message"] == "The conditional request failed"
     assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "tw-fresh"}})
+
+
+EMPTY_STRING_KEY = ("One or more parameter values are not valid. The AttributeValue for a key attribute "
+                    "cannot contain an empty string value. Key: pk")
+SCHEMA_MISMATCH = "The provided key element does not match the schema"
+
+
+def _cancelled_with_validation_error(ddb, items):
+    with pytest.raises(ClientError) as caught:
+        ddb.transact_write_items(TransactItems=items)
+    response = caught.value.response
+    assert response["Error"]["Code"] == "TransactionCanceledException"
+    assert response["Error"]["Message"] == CANCELLED + "[ValidationError]"
+    reasons = response["CancellationReasons"]
+    assert [reason["Code"] for reason in reasons] == ["ValidationError"]
+    return reasons[0]["Message"]
+
+
+@pytest.mark.parametrize("value, actual", [({"N": "5"}, "N"), ({"L": [{"S": "x"}]}, "L")])
+def test_put_with_a_wrongly_typed_key_is_cancelled(ddb, hash_table, value, actual):
+    message = _cancelled_with_validation_error(ddb, [{"Put": {"TableName": hash_table, "Item": {"pk": value}}}])
+    assert message == f"One or more parameter values were invalid: Type mismatch for key pk expected: S actual: {actual}"
+
+
+def _keyed_action(kind, table, key):
+    if kind == "Update":
+        return {"Update": {"TableName": table, "Key": {"pk": key}, "UpdateExpression": "SET attr1 = :v",
+                           "ExpressionAttributeValues": {":v": {"S": "x"}}}}
+    if kind == "Delete":
+        return {"Delete": {"TableName": table, "Key": {"pk": key}}}
+    return {"ConditionCheck": {"TableName": table, "Key": {"pk": key},
+                               "ConditionExpression": "attribute_not_exists(pk)"}}
+
+
+@pytest.mark.parametrize("kind", ["Update", "Delete", "ConditionCheck"])
+@pytest.mark.parametrize("value", [{"N": "5"}, {"L": [{"S": "x"}]}], ids=["number", "list"])
+def test_a_wrongly_typed_key_cancels_with_the_schema_mismatch_reason(ddb, hash_table, kind, value):
+    assert _cancelled_with_validation_error(ddb, [_keyed_action(kind, hash_table, value)]) == SCHEMA_MISMATCH
+
+
+@pytest.mark.parametrize("kind", ["Update", "Delete", "ConditionCheck"])
+def test_an_empty_key_value_fails_the_whole_request(ddb, hash_table, kind):
+    with expect_error("ValidationException", EMPTY_STRING_KEY):
+        ddb.transact_write_items(TransactItems=[_keyed_action(kind, hash_table, {"S": ""})])
+    with expect_error("ValidationException", EMPTY_STRING_KEY):
+        ddb.transact_write_items(TransactItems=[{"Put": {"TableName": hash_table, "Item": {"pk": {"S": ""}}}}])
+
+
+def test_request_level_errors_win_over_a_wrongly_typed_key(ddb, hash_table):
+    with expect_error("ValidationException",
+                      "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"):
+        ddb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "5"}}}},
+            {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "x"}},
+                                "ConditionExpression": "attribute_not_exists(pk)",
+                                "ExpressionAttributeValues": {":v": {"S": "x"}}}},
+        ])
+
+
+def test_an_action_with_no_operation_is_refused(raw, hash_table):
+    check_raw_error(
+        raw.call("TransactWriteItems", {"TransactItems": [{}]}),
+        "ValidationException",
+        "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request",
+        alternatives=["1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: "
+                      "TransactWriteRequest should contain Delete or Put or Update or ConditionCheck"],
+    )

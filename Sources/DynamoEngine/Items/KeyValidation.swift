@@ -9,26 +9,40 @@ extension TableDefinition {
     /// Validates a `Key` parameter (GetItem, DeleteItem, UpdateItem): exactly the key attributes,
     /// each of its declared type.
     func storedKey(fromKey key: Item) throws(DynamoError) -> StoredKey {
-        guard key.count == keyAttributes.count else { throw Self.schemaMismatch }
-        for attribute in keyAttributes {
-            guard let value = key[attribute.name], attribute.type.matches(value) else { throw Self.schemaMismatch }
-        }
+        if let error = keyShapeError(fromKey: key) { throw error }
         return try encodeKey(of: key, emptyPrefix: "One or more parameter values are not valid. ")
     }
 
     /// Validates the key attributes of a whole item (PutItem).
     func storedKey(forItem item: Item) throws(DynamoError) -> StoredKey {
+        if let error = keyShapeError(forItem: item) { throw error }
+        return try encodeKey(of: item, emptyPrefix: "One or more parameter values are not valid. ")
+    }
+
+    /// What is wrong with the shape of a `Key` parameter (attributes missing or extra, a wrong
+    /// type), or `nil`. Shape errors are the ones a transaction reports as its action's
+    /// `ValidationError` reason; value errors (empty, too large) fail the whole request.
+    func keyShapeError(fromKey key: Item) -> DynamoError? {
+        guard key.count == keyAttributes.count else { return Self.schemaMismatch }
+        for attribute in keyAttributes {
+            guard let value = key[attribute.name], attribute.type.matches(value) else { return Self.schemaMismatch }
+        }
+        return nil
+    }
+
+    /// What is wrong with the key attributes of a whole item (missing, a wrong type), or `nil`.
+    func keyShapeError(forItem item: Item) -> DynamoError? {
         for attribute in keyAttributes {
             guard let value = item[attribute.name] else {
-                throw DynamoError.validation(
+                return DynamoError.validation(
                     "One or more parameter values were invalid: Missing the key \(attribute.name) in the item")
             }
             guard attribute.type.matches(value) else {
-                throw DynamoError.validation(
+                return DynamoError.validation(
                     "One or more parameter values were invalid: Type mismatch for key \(attribute.name) expected: \(attribute.type.rawValue) actual: \(value.typeDescriptor)")
             }
         }
-        return try encodeKey(of: item, emptyPrefix: "One or more parameter values are not valid. ")
+        return nil
     }
 
     /// The key of an item that is known to carry valid key attributes (e.g. stored items).

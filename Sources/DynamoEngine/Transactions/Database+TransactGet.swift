@@ -14,8 +14,8 @@ extension Database {
             throw DynamoError.validation("Member must have length less than or equal to 100")
         }
         var planned: [(table: TableDefinition, name: String, key: StoredKey, projection: ProjectionPlan?)] = []
-        // A key that does not fit its table cancels the transaction (a `ValidationError` reason at
-        // its position) instead of failing the request, as DynamoDB reports an empty `Key`.
+        // A key that does not fit its table's schema cancels the transaction (a `ValidationError`
+        // reason at its position) instead of failing the request, as DynamoDB reports an empty `Key`.
         var keyErrors: [Int: DynamoError] = [:]
         var seen: Set<String> = []
         for (position, entry) in input.transactItems.enumerated() {
@@ -25,25 +25,18 @@ extension Database {
             expressions.names = get.expressionAttributeNames
             let compiled = try ExpressionCompiler.compile(expressions)
             let table = try table(named: get.tableName)
-            let key: StoredKey
-            do {
-                key = try table.storedKey(fromKey: get.key)
-            } catch {
-                guard error.code == .validation else { throw error }
+            if let error = table.keyShapeError(fromKey: get.key) {
                 keyErrors[position] = error
                 continue
             }
+            let key = try table.storedKey(fromKey: get.key)
             guard seen.insert("\(table.storageID)/\(key.partition)/\(key.sort)").inserted else {
                 throw DynamoError.validation("Transaction request cannot include multiple operations on one item")
             }
             planned.append((table, get.tableName, key, compiled.projection))
         }
         if !keyErrors.isEmpty {
-            let reasons = input.transactItems.indices.map { position in
-                keyErrors[position].map { CancellationReason(code: "ValidationError", message: $0.message) }
-                    ?? CancellationReason(code: "None")
-            }
-            throw DynamoError.transactionCanceled(reasons)
+            throw DynamoError.transactionCanceled(validationErrors: keyErrors, actions: input.transactItems.count)
         }
         return try read { connection in
             try connection.readTransaction {

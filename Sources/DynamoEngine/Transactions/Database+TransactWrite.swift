@@ -146,8 +146,16 @@ extension Database {
         }
         var actions: [PlannedAction] = []
         var seen = Set<String>()
-        for item in items {
+        // A key of the wrong shape (attributes missing, a wrong type) cancels the transaction with
+        // a `ValidationError` reason at its position, once every action passed the request-level
+        // checks; an empty or oversized key value fails the request (as DynamoDB does).
+        var keyErrors: [Int: DynamoError] = [:]
+        for (position, item) in items.enumerated() {
             let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
+            if !present.contains(true) {
+                // us-east-1's sentence (2026); some regions now send a constraint-style message.
+                throw DynamoError.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+            }
             guard present.filter({ $0 }).count == 1 else {
                 throw DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
             }
@@ -159,6 +167,10 @@ extension Database {
                 expressions.values = check.expressionAttributeValues
                 let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: check.tableName)
+                if let error = table.keyShapeError(fromKey: check.key) {
+                    keyErrors[position] = error
+                    continue
+                }
                 action = PlannedAction(table: table, requestedName: check.tableName,
                                        key: try table.storedKey(fromKey: check.key), kind: .check,
                                        condition: compiled.condition,
@@ -170,6 +182,10 @@ extension Database {
                 expressions.values = put.expressionAttributeValues
                 let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: put.tableName)
+                if let error = table.keyShapeError(forItem: put.item) {
+                    keyErrors[position] = error
+                    continue
+                }
                 let key = try table.storedKey(forItem: put.item)
                 let size = ItemSize.of(put.item)
                 if size > ItemSize.maximum {
@@ -187,6 +203,10 @@ extension Database {
                 expressions.values = delete.expressionAttributeValues
                 let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: delete.tableName)
+                if let error = table.keyShapeError(fromKey: delete.key) {
+                    keyErrors[position] = error
+                    continue
+                }
                 action = PlannedAction(table: table, requestedName: delete.tableName,
                                        key: try table.storedKey(fromKey: delete.key), kind: .delete,
                                        condition: compiled.condition,
@@ -201,6 +221,10 @@ extension Database {
                 let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: update.tableName)
                 try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
+                if let error = table.keyShapeError(fromKey: update.key) {
+                    keyErrors[position] = error
+                    continue
+                }
                 action = PlannedAction(table: table, requestedName: update.tableName,
                                        key: try table.storedKey(fromKey: update.key),
                                        kind: .update(compiled.update, keyItem: update.key),
@@ -223,6 +247,9 @@ extension Database {
             // The API reference's wording: no captured DynamoDB response for this limit was found.
             throw DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
         }
+        if !keyErrors.isEmpty {
+            throw DynamoError.transactionCanceled(validationErrors: keyErrors, actions: items.count)
+        }
         return actions
     }
 }
@@ -235,5 +262,16 @@ extension DynamoError {
         return DynamoError(.transactionCanceled,
                            "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
                            cancellationReasons: reasons)
+    }
+}
+
+extension DynamoError {
+    /// The cancellation of a transaction whose actions at some positions failed validation: a
+    /// `ValidationError` reason there (with the error's message), `None` for the others.
+    static func transactionCanceled(validationErrors: [Int: DynamoError], actions: Int) -> DynamoError {
+        transactionCanceled((0..<actions).map { position in
+            validationErrors[position].map { CancellationReason(code: "ValidationError", message: $0.message) }
+                ?? CancellationReason(code: "None")
+        })
     }
 }
