@@ -3,7 +3,9 @@ dynamodb-conformance suite (tests/tier3/error-messages, captures/2026-08-12-*)."
 
 from __future__ import annotations
 
-from ddb_helpers import check_raw_error
+import pytest
+
+from ddb_helpers import check_raw_error, expect_error
 
 
 def test_empty_request_items_has_its_own_message(raw):
@@ -43,3 +45,20 @@ def test_batch_write_over_25_requests_dumps_the_map(raw, hash_table):
         "]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: "
         "[Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
     )
+
+
+@pytest.mark.parametrize("value", [{"N": "5"}, {"L": [{"S": "x"}]}], ids=["number", "list"])
+def test_batch_write_put_with_a_wrongly_typed_key_is_a_schema_mismatch(ddb, hash_table, value):
+    with expect_error("ValidationException", "The provided key element does not match the schema"):
+        ddb.batch_write_item(RequestItems={hash_table: [
+            {"PutRequest": {"Item": {"pk": {"S": "bw-first"}}}},
+            {"PutRequest": {"Item": {"pk": value}}},
+        ]})
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "bw-first"}})
+
+
+def test_batch_write_empty_key_values_keep_their_own_message(ddb, hash_table):
+    with expect_error("ValidationException",
+                      "One or more parameter values are not valid. The AttributeValue for a key attribute "
+                      "cannot contain an empty string value. Key: pk"):
+        ddb.batch_write_item(RequestItems={hash_table: [{"PutRequest": {"Item": {"pk": {"S": ""}}}}]})

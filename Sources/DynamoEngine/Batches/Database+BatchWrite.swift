@@ -37,6 +37,13 @@ extension Database {
                 let write: PlannedWrite
                 switch (request.putRequest, request.deleteRequest) {
                 case (let put?, nil):
+                    // A key attribute of the wrong type is worded like a Key parameter's mismatch
+                    // (a missing one keeps PutItem's "Missing the key" sentence).
+                    if table.keyAttributes.contains(where: { attribute in
+                        put.item[attribute.name].map { !attribute.type.matches($0) } ?? false
+                    }) {
+                        throw TableDefinition.schemaMismatch
+                    }
                     let key = try table.storedKey(forItem: put.item)
                     let size = ItemSize.of(put.item)
                     if size > ItemSize.maximum {
