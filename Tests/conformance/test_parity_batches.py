@@ -62,3 +62,21 @@ def test_batch_write_empty_key_values_keep_their_own_message(ddb, hash_table):
                       "One or more parameter values are not valid. The AttributeValue for a key attribute "
                       "cannot contain an empty string value. Key: pk"):
         ddb.batch_write_item(RequestItems={hash_table: [{"PutRequest": {"Item": {"pk": {"S": ""}}}}]})
+
+
+def test_batch_get_refuses_projection_styles_mixed_across_tables(ddb, hash_table, range_table):
+    with expect_error("ValidationException", contains=["Can not use both expression and non-expression parameters"]):
+        ddb.batch_get_item(RequestItems={
+            hash_table: {"Keys": [{"pk": {"S": "a"}}], "ProjectionExpression": "pk"},
+            range_table: {"Keys": [{"pk": {"S": "b"}, "sk": {"N": "1"}}], "AttributesToGet": ["pk"]},
+        })
+
+
+def test_batch_get_empty_keys_names_no_value(raw, hash_table):
+    suffix = "failed to satisfy constraint: Member must have length greater than or equal to 1"
+    check_raw_error(
+        raw.call("BatchGetItem", {"RequestItems": {hash_table: {"Keys": []}}}),
+        "ValidationException",
+        f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}",
+        alternatives=[f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}"],
+    )

@@ -97,3 +97,12 @@ def test_restating_provisioned_mode_with_the_same_throughput_changes_nothing(ddb
     ddb.update_table(TableName=table, BillingMode="PROVISIONED",
                      ProvisionedThroughput={"ReadCapacityUnits": read + 1, "WriteCapacityUnits": write})
     assert ddb.describe_table(TableName=table)["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"] == read + 1
+
+
+def test_a_disabled_stream_with_a_view_type_is_refused_at_create_table(ddb):
+    with expect_error("ValidationException",
+                      INVALID + "Table is being created with a stream disabled, UpdateViewType should not be specified"):
+        ddb.create_table(TableName=unique_name("stream"), BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         StreamSpecification={"StreamEnabled": False, "StreamViewType": "NEW_AND_OLD_IMAGES"})

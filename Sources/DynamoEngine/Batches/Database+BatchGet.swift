@@ -28,6 +28,14 @@ extension Database {
         }
         var planned: [(name: String, read: PlannedRead)] = []
         var total = 0
+        // One table's ProjectionExpression beside another's AttributesToGet mixes the two styles
+        // across the request, which DynamoDB refuses as it does within one table.
+        let blocks = input.requestItems.values
+        if blocks.contains(where: { $0.projectionExpression != nil || $0.expressionAttributeNames != nil }),
+           blocks.contains(where: { $0.attributesToGet != nil }) {
+            throw DynamoError.validation(
+                "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+        }
         for (requestedName, request) in input.requestItems.sorted(by: { $0.key < $1.key }) {
             var expressions = ExpressionInput(.getItem)
             expressions.projectionExpression = request.projectionExpression

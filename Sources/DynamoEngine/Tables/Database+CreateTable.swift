@@ -159,7 +159,7 @@ extension Database {
             definition.streamViewType = viewType
             definition.streamLabel = StreamLabel.make(now: now)
         } else if let stream = input.streamSpecification, stream.streamViewType != nil {
-            throw .validation(invalid + "StreamViewType cannot be specified when StreamEnabled is false")
+            throw .validation(invalid + "Table is being created with a stream disabled, UpdateViewType should not be specified")
         }
         if let sse = input.sseSpecification, sse.enabled == true {
             definition.sseEnabled = true
