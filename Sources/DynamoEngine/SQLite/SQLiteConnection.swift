@@ -63,22 +63,25 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
     ///
     /// The write is durable (in the WAL) once this returns: callers acknowledge only after it.
+    ///
+    /// `BEGIN`, `COMMIT` and `ROLLBACK` run as cached prepared statements: `execute` would
+    /// compile each of them again on every transaction.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try statement("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? statement("ROLLBACK").run()
             throw error
         }
     }
 
     /// Runs `body` inside a read transaction, so every read in it sees one snapshot.
     package func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
+        try statement("BEGIN DEFERRED").run()
+        defer { try? statement("COMMIT").run() }
         return try body()
     }
 

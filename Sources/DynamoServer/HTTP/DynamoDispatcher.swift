@@ -32,6 +32,23 @@ package protocol DynamoDispatcher: Sendable {
     ///   an unexpected failure, answered `500 InternalServerError` with no detail (the error's
     ///   type is logged) while the server goes on serving.
     func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async throws -> DynamoResult
+
+    /// Runs one request synchronously when the dispatcher can answer it without blocking and
+    /// without suspending; returns `nil` to have it run through ``dispatch(_:body:context:)``.
+    ///
+    /// Called on the connection's event loop, in place of starting a task for
+    /// ``dispatch(_:body:context:)`` (a task, its executor hop and its continuation cost more
+    /// than a small operation itself). Errors are treated as in ``dispatch(_:body:context:)``.
+    /// The default answers `nil`.
+    func dispatchImmediately(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) throws -> DynamoResult?
+}
+
+extension DynamoDispatcher {
+    package func dispatchImmediately(
+        _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
+    ) throws -> DynamoResult? {
+        nil
+    }
 }
 
 /// The outcome of one dispatched request.

@@ -163,6 +163,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
+                if settings.dispatchOnEventLoop,
+                   let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                {
+                    write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
+                    return
+                }
                 startTask(requestID: requestID, onEventLoop: settings.dispatchOnEventLoop) {
                     await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
                 }
@@ -219,25 +225,51 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         dispatcher: any DynamoDispatcher,
         logger: Logger
     ) async -> (HTTPReply, String) {
-        let operation = request.target.operation
         do {
-            switch try await dispatcher.dispatch(request.target, body: request.body, context: request.context) {
-            case .success(let body):
-                return (HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin),
-                        operation)
-            case .failure(let error):
-                return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
-            }
-        } catch let error as DynamoError {
-            return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+            let result = try await dispatcher.dispatch(request.target, body: request.body, context: request.context)
+            return reply(result, to: request)
         } catch {
-            logger.error("dispatcher failed", metadata: [
-                "request_id": "\(request.context.requestID)",
-                "operation": "\(operation)",
-                "error_type": "\(type(of: error))",
-            ])
-            return (.internalServerError(contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+            return reply(throwing: error, to: request, logger: logger)
         }
+    }
+
+    /// ``run(_:dispatcher:logger:)`` without a task, when the dispatcher answers synchronously;
+    /// `nil` when it wants the asynchronous path.
+    private static func runImmediately(
+        _ request: WireProtocol.Dispatch,
+        dispatcher: any DynamoDispatcher,
+        logger: Logger
+    ) -> (HTTPReply, String)? {
+        do {
+            guard let result = try dispatcher.dispatchImmediately(request.target, body: request.body, context: request.context)
+            else { return nil }
+            return reply(result, to: request)
+        } catch {
+            return reply(throwing: error, to: request, logger: logger)
+        }
+    }
+
+    private static func reply(_ result: DynamoResult, to request: WireProtocol.Dispatch) -> (HTTPReply, String) {
+        switch result {
+        case .success(let body):
+            return (HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin),
+                    request.target.operation)
+        case .failure(let error):
+            return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), request.target.operation)
+        }
+    }
+
+    private static func reply(throwing error: any Error, to request: WireProtocol.Dispatch, logger: Logger) -> (HTTPReply, String) {
+        let operation = request.target.operation
+        if let error = error as? DynamoError {
+            return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
+        }
+        logger.error("dispatcher failed", metadata: [
+            "request_id": "\(request.context.requestID)",
+            "operation": "\(operation)",
+            "error_type": "\(type(of: error))",
+        ])
+        return (.internalServerError(contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
     }
 
     /// Frames and writes one answer, then closes the connection if it must not be kept.

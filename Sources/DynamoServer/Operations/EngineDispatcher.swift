@@ -80,30 +80,57 @@ package final class EngineDispatcher: DynamoDispatcher {
         guard let operation = Self.operations[target.operation] else {
             return .failure(DynamoError(.unknownOperation))
         }
-        let engine = engine
-        let now = clock()
-        let region = context.region.isEmpty ? nil : context.region
-        let accessKeyID = context.accessKeyID
-        let conflictHeader = context.headers[Self.conflictHeader]
         do {
-            let conflicts = try conflictHeader.map(Self.parseConflicts) ?? []
-            let run: @Sendable () throws -> [UInt8] = {
-                let database = try engine.database(accessKeyID: accessKeyID, region: region)
-                for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
-                return try operation(body, OperationContext(database: database, now: now))
-            }
+            let run = try prepare(operation, body: body, context: context)
             if Self.inlineOperations.contains(target.operation), MultiThreadedEventLoopGroup.currentEventLoop != nil {
                 return .success(try run())
             }
             return .success(try await threadPool.runIfActive(run))
-        } catch let error as DynamoError {
-            return .failure(error)
         } catch {
-            logger.error("operation failed", metadata: [
-                "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error": "\(error)",
-            ])
-            return .failure(DynamoError(.internalServerError, "Internal server error"))
+            return failure(error, target: target, context: context)
         }
+    }
+
+    /// Runs the ``inlineOperations`` right here when called on an event loop (the server calls
+    /// this on the connection's loop before it would start a task for ``dispatch(_:body:context:)``).
+    package func dispatchImmediately(
+        _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
+    ) -> DynamoResult? {
+        guard Self.inlineOperations.contains(target.operation),
+              let operation = Self.operations[target.operation],
+              MultiThreadedEventLoopGroup.currentEventLoop != nil
+        else { return nil }
+        do {
+            return .success(try prepare(operation, body: body, context: context)())
+        } catch {
+            return failure(error, target: target, context: context)
+        }
+    }
+
+    /// The engine call of one request, ready to run on any thread.
+    private func prepare(
+        _ operation: @escaping Operation, body: JSONValue, context: DynamoRequestContext
+    ) throws -> @Sendable () throws -> [UInt8] {
+        let engine = engine
+        let now = clock()
+        let region = context.region.isEmpty ? nil : context.region
+        let accessKeyID = context.accessKeyID
+        let conflicts = try context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? []
+        return {
+            let database = try engine.database(accessKeyID: accessKeyID, region: region)
+            for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
+            return try operation(body, OperationContext(database: database, now: now))
+        }
+    }
+
+    /// A thrown error as the request's answer: a `DynamoError` as itself, anything else as a
+    /// logged 500.
+    private func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
+        if let error = error as? DynamoError { return .failure(error) }
+        logger.error("operation failed", metadata: [
+            "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error": "\(error)",
+        ])
+        return .failure(DynamoError(.internalServerError, "Internal server error"))
     }
 }
 

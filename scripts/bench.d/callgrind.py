@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Instructions per request of GetItem, PutItem and Query, counted by valgrind's callgrind.
+
+Wall-clock benchmarks on a shared 2-core machine are noisy; instruction counts are not. This
+script runs a release `localdynamo serve --in-memory` under `valgrind --tool=callgrind` several
+times, each run sending a fixed sequence of requests over one keep-alive connection, and reports
+
+    instructions per request = (total of the run - total of the setup-only run) / requests
+
+for each operation, measured in its own run. Every run does the same setup first (CreateTable,
+PutItem of the preloaded items, one GetItem and one Query to warm lazy paths), so the
+difference is the measured requests alone, including HTTP parsing and response writing.
+
+Usage (from the repository root):
+
+    swift build -c release --scratch-path .build-perf --product localdynamo
+    python3 scripts/bench.d/callgrind.py                      # all operations
+    python3 scripts/bench.d/callgrind.py --ops get --keep     # keep callgrind.out files
+
+Then, for the hot spots of a kept run:
+
+    callgrind_annotate --inclusive=yes .build-perf/callgrind/get.out | head -60
+
+The counts change by well under 1% between runs of the same binary (the request ids and
+Swift's per-process hash seeds differ); a change of a few percent is real.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+HEADERS_AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request, "
+                "SignedHeaders=host, Signature=x")
+PAYLOAD = "abcdefghij" * 12  # 120 bytes, as in scripts/bench.d/dynamo.lua
+TABLE = "bench"
+PARTITIONS = 20
+PER_PARTITION = 10
+
+
+def headers(target):
+    return {
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810." + target,
+        "X-Amz-Date": "20260101T000000Z",
+        "Authorization": HEADERS_AUTH,
+    }
+
+
+def item(pk, sk, n):
+    return {"pk": {"S": pk}, "sk": {"N": str(sk)}, "data": {"S": PAYLOAD}, "n": {"N": str(n)}}
+
+
+def pk_of(p):
+    return "p%08d" % p
+
+
+class Client:
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+
+    def call(self, target, body):
+        data = json.dumps(body, separators=(",", ":")).encode()
+        self.conn.request("POST", "/", body=data, headers=headers(target))
+        response = self.conn.getresponse()
+        payload = response.read()
+        if response.status != 200:
+            sys.exit("%s answered %d: %s" % (target, response.status, payload[:300]))
+        return json.loads(payload)
+
+
+def setup(client):
+    client.call("CreateTable", {
+        "TableName": TABLE,
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "N"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "BillingMode": "PAY_PER_REQUEST",
+    })
+    for p in range(PARTITIONS):
+        for s in range(PER_PARTITION):
+            client.call("PutItem", {"TableName": TABLE, "Item": item(pk_of(p), s, p * 100 + s)})
+    get_once(client, 0)
+    query_once(client, 0)
+
+
+def get_once(client, i):
+    answer = client.call("GetItem", {"TableName": TABLE, "Key": {
+        "pk": {"S": pk_of(i % PARTITIONS)}, "sk": {"N": str((i // PARTITIONS) % PER_PARTITION)}}})
+    if "Item" not in answer:
+        sys.exit("GetItem found no item")
+
+
+def query_once(client, i):
+    answer = client.call("Query", {"TableName": TABLE, "KeyConditions": {"pk": {
+        "AttributeValueList": [{"S": pk_of(i % PARTITIONS)}], "ComparisonOperator": "EQ"}}})
+    if answer.get("Count") != PER_PARTITION:
+        sys.exit("Query returned %r items" % answer.get("Count"))
+
+
+def put_once(client, i):
+    client.call("PutItem", {"TableName": TABLE, "Item": item("n%08d" % i, i % 10, i)})
+
+
+OPERATIONS = {
+    # name: (function, default number of requests)
+    "get": (get_once, 1000),
+    "put": (put_once, 200),
+    "query": (query_once, 200),
+}
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def thread_cpu_ns(pid):
+    """CPU time of every thread of `pid` so far, in ns (/proc/PID/task/*/schedstat)."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass  # the thread ended
+    return total
+
+
+# valgrind 3.19 (Debian 12) crashes when the main thread parks in libdispatch's dispatch_main
+# (Swift's async main ends there: pthread_exit, then sigsuspend). Preloaded under valgrind only,
+# this replacement drains the main queue on the main thread instead, as a run loop does.
+MAIN_LOOP_SHIM = r"""
+#include <poll.h>
+#include <stdint.h>
+#include <unistd.h>
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *);
+void dispatch_main(void) {
+    int fd = _dispatch_get_main_queue_handle_4CF();
+    for (;;) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        poll(&p, 1, -1);
+        uint64_t value;
+        (void)!read(fd, &value, sizeof value);
+        _dispatch_main_queue_callback_4CF(0);
+    }
+}
+"""
+
+
+def prepare_valgrind(binary, out_dir):
+    """The shim library and a copy of `binary` without DWARF 5 debug info (which valgrind 3.19
+    cannot read; the symbol table stays, so callgrind still names every function)."""
+    source = os.path.join(out_dir, "mainloop.c")
+    shim = os.path.join(out_dir, "libmainloop.so")
+    with open(source, "w") as f:
+        f.write(MAIN_LOOP_SHIM)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", shim, source,
+                    "-Wl,--unresolved-symbols=ignore-all"], check=True)
+    stripped = os.path.join(out_dir, "localdynamo")
+    subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
+    return stripped, shim
+
+
+def run(binary, out_file, op, count, mode="callgrind", shim=None):
+    """Runs the server (under callgrind, or plain with mode "cpu"), sends setup (+ count
+    requests of op) and returns the run's instructions (callgrind) or CPU nanoseconds (cpu)."""
+    port = free_port()
+    command = [binary, "serve", "--in-memory", "--port", str(port)]
+    environment = dict(os.environ)
+    if mode == "callgrind":
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file] + command
+        environment["LD_PRELOAD"] = shim
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env=environment)
+    try:
+        line = server.stdout.readline()
+        if "listening" not in line:
+            sys.exit("server did not start: %r" % line)
+        client = Client(port)
+        setup(client)
+        cpu_before = thread_cpu_ns(server.pid)
+        if op is not None:
+            function = OPERATIONS[op][0]
+            for i in range(count):
+                function(client, i)
+        cpu_after = thread_cpu_ns(server.pid)
+        client.conn.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=600)
+    if mode == "cpu":
+        return cpu_after - cpu_before
+    with open(out_file) as f:
+        for text in f:
+            match = re.match(r"^(?:summary|totals): (\d+)", text)
+            if match:
+                return int(match.group(1))
+    sys.exit("no totals in " + out_file)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=".build-perf/release/localdynamo")
+    parser.add_argument("--ops", default="get,put,query", help="comma-separated: get,put,query")
+    parser.add_argument("--out-dir", default=".build-perf/callgrind")
+    parser.add_argument("--keep", action="store_true", help="keep the callgrind.out files")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--mode", choices=["callgrind", "cpu"], default="callgrind",
+                        help="cpu: no valgrind; the server's CPU time per request (all threads, "
+                             "/proc/PID/task/*/schedstat around the measured requests) instead "
+                             "of instructions; noisy on a shared machine: use --scale and --reps")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="multiply every operation's request count (use 20 or more with --mode cpu)")
+    parser.add_argument("--reps", type=int, default=1,
+                        help="runs of each kind; the minimum is reported (use 3 or more with --mode cpu)")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(args.binary + " is missing: swift build -c release --scratch-path .build-perf "
+                 "--product localdynamo")
+    os.makedirs(args.out_dir, exist_ok=True)
+
+    files = []
+    started = time.time()
+    binary, shim = args.binary, None
+    if args.mode == "callgrind":
+        binary, shim = prepare_valgrind(args.binary, args.out_dir)
+
+    def measure(op, count):
+        out_file = os.path.join(args.out_dir, (op or "setup") + ".out")
+        if args.mode == "callgrind":
+            files.append(out_file)
+        return min(run(binary, out_file, op, count, args.mode, shim) for _ in range(args.reps))
+
+    base = measure(None, 0) if args.mode == "callgrind" else 0
+    results = {"setup": base}
+    unit = "instructions" if args.mode == "callgrind" else "ns of CPU"
+    for op in args.ops.split(","):
+        count = OPERATIONS[op][1] * args.scale
+        results[op] = round((measure(op, count) - base) / count)
+    if args.json:
+        print(json.dumps(results))
+    else:
+        if args.mode == "callgrind":
+            print("setup run: %d %s" % (base, unit))
+        for op in args.ops.split(","):
+            print("%-6s %9d %s per request (%d requests)"
+                  % (op, results[op], unit, OPERATIONS[op][1] * args.scale))
+        print("(%.0f s)" % (time.time() - started))
+    if not args.keep:
+        for f in files:
+            if os.path.exists(f):
+                os.remove(f)
+
+
+if __name__ == "__main__":
+    main()
