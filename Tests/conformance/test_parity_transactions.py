@@ -95,15 +95,17 @@ def test_an_empty_key_value_fails_the_whole_request(ddb, hash_table, kind):
         ddb.transact_write_items(TransactItems=[{"Put": {"TableName": hash_table, "Item": {"pk": {"S": ""}}}}])
 
 
-def test_request_level_errors_win_over_a_wrongly_typed_key(ddb, hash_table):
+def test_an_unused_value_on_a_later_action_fails_the_request_and_writes_nothing(ddb, hash_table):
+    first = {"pk": {"S": "tw-unused-first"}}
     with expect_error("ValidationException",
                       "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"):
         ddb.transact_write_items(TransactItems=[
-            {"Put": {"TableName": hash_table, "Item": {"pk": {"N": "5"}}}},
+            {"Put": {"TableName": hash_table, "Item": first}},
             {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "x"}},
                                 "ConditionExpression": "attribute_not_exists(pk)",
                                 "ExpressionAttributeValues": {":v": {"S": "x"}}}},
         ])
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key=first, ConsistentRead=True)
 
 
 def test_an_action_with_no_operation_is_refused(raw, hash_table):
