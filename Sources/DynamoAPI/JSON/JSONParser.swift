@@ -240,6 +240,11 @@ struct JSONParser {
     }
 
     private func validatedUTF8(_ slice: ArraySlice<UInt8>) throws(JSONParseError) -> String {
+        // Most names and values are ASCII, which is valid UTF-8 as it is: checking that is far
+        // cheaper than the generic validation.
+        if slice.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
         guard let text = String(validating: slice, as: UTF8.self) else { throw error("Invalid UTF-8") }
         return text
     }

@@ -62,15 +62,24 @@ struct AuthorizationHeader {
                 let valueEnd = parameters[(equals + 1)..<segmentEnd].firstIndex(of: UInt8(ascii: "=")) ?? segmentEnd
                 guard valueEnd > equals + 1 else { continue }
                 let key = UnsafeBufferPointer(rebasing: parameters[segmentStart..<equals])
-                if key.elementsEqual("Credential".utf8) {
+                if Self.equals(key, "Credential") {
                     hasCredential = true
                     readScope(UnsafeBufferPointer(rebasing: parameters[(equals + 1)..<valueEnd]))
-                } else if key.elementsEqual("Signature".utf8) {
+                } else if Self.equals(key, "Signature") {
                     hasSignature = true
-                } else if key.elementsEqual("SignedHeaders".utf8) {
+                } else if Self.equals(key, "SignedHeaders") {
                     hasSignedHeaders = true
                 }
             }
+        }
+        return true
+    }
+
+    /// Whether `bytes` are exactly `literal` (lengths first: most keys differ in length).
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        for offset in 0..<bytes.count where bytes[offset] != literal.utf8Start[offset] {
+            return false
         }
         return true
     }

@@ -46,11 +46,22 @@ struct RequestHeaderSummary {
 
     /// ASCII case-insensitive comparison with a lowercase literal.
     static func equals(_ text: String, _ lowercase: StaticString) -> Bool {
-        guard text.utf8.count == lowercase.utf8CodeUnitCount else { return false }
+        let count = lowercase.utf8CodeUnitCount
+        guard text.utf8.count == count else { return false }
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: count)
+        // Header names and values are native strings, so their bytes are contiguous; iterating
+        // `utf8` byte by byte cost several times more.
+        if let equal = text.utf8.withContiguousStorageIfAvailable({ Self.foldedEquals($0, expected) }) {
+            return equal
+        }
+        return Self.foldedEquals(Array(text.utf8), expected)
+    }
+
+    private static func foldedEquals(_ bytes: some Collection<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if folded != lowercase.utf8Start[index] { return false }
+            if folded != expected[index] { return false }
             index += 1
         }
         return true
