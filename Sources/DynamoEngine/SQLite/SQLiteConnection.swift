@@ -8,6 +8,7 @@ import CSQLite
 package final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    private var keyedStatements: [StatementKey: SQLiteStatement] = [:]
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
@@ -26,6 +27,7 @@ package final class SQLiteConnection: @unchecked Sendable {
     }
 
     deinit {
+        keyedStatements.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -55,9 +57,23 @@ package final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// A prepared statement found by a small key rather than by its SQL text, for the statements
+    /// of every item read and write: building their text (it names the table) and hashing it
+    /// cost more than SQLite's own lookup of the row. `sql` is called only to prepare it.
+    package func statement(_ key: StatementKey, sql: () -> String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = keyedStatements[key] {
+            cached.reset()
+            return cached
+        }
+        let statement = try statement(sql())
+        keyedStatements[key] = statement
+        return statement
+    }
+
     /// Forgets every cached statement (after a schema change that drops tables).
     package func clearStatementCache() {
         statements.removeAll()
+        keyedStatements.removeAll()
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
@@ -90,5 +106,17 @@ package final class SQLiteConnection: @unchecked Sendable {
 
     func lastError(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// The key of a statement cached with `SQLiteConnection.statement(_:sql:)`: which statement
+/// (`kind`, one value per SQL text shape) for which table (`table`, e.g. a storage id).
+package struct StatementKey: Hashable, Sendable {
+    package var kind: UInt8
+    package var table: Int64
+
+    package init(kind: UInt8, table: Int64) {
+        self.kind = kind
+        self.table = table
     }
 }

@@ -31,9 +31,20 @@ struct ItemStore {
 
     static func dropSQL(storageID: Int64) -> String { "DROP TABLE IF EXISTS items_\(storageID)" }
 
+    /// The item statements, cached by kind and storage id (see `SQLiteConnection.statement(_:sql:)`).
+    private enum StatementKind: UInt8 {
+        case get = 1, put, delete
+    }
+
+    private func statementKey(_ kind: StatementKind) -> StatementKey {
+        StatementKey(kind: kind.rawValue, table: table.storageID)
+    }
+
     /// The stored JSON and size of the item with this key, if any.
     func get(_ key: StoredKey) throws -> (json: [UInt8], size: Int)? {
-        let statement = try connection.statement("SELECT item, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
+        let statement = try connection.statement(statementKey(.get)) {
+            "SELECT item, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
+        }
         statement.bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
         guard try statement.step() else { return nil }
         return (statement.blob(0), Int(statement.int64(1)))
@@ -48,7 +59,9 @@ struct ItemStore {
         if !table.indexes.isEmpty {
             units = try updateIndexes(tableKey: key, oldJSON: get(key)?.json, newJSON: json)
         }
-        try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)")
+        try connection.statement(statementKey(.put)) {
+            "INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)"
+        }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
             .run()
         return units
@@ -63,7 +76,9 @@ struct ItemStore {
         if !table.indexes.isEmpty, let old = try get(key) {
             units = try updateIndexes(tableKey: key, oldJSON: old.json, newJSON: nil)
         }
-        try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?")
+        try connection.statement(statementKey(.delete)) {
+            "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
+        }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()
         return units
