@@ -31,3 +31,63 @@ def test_scan_keeps_the_reason_for_a_malformed_start_key(ddb, range_table):
     with expect_error("ValidationException",
                       "The provided starting key is invalid: The provided key element does not match the schema"):
         ddb.scan(TableName=range_table, ExclusiveStartKey={"bad": {"S": "p"}})
+
+
+# KeyConditionExpression checks measured against real DynamoDB by the paritysuite
+# dynamodb-conformance suite (tests/tier3/error-messages/queryKeyConditionOperands.test.ts
+# and tests/tier3/validation-ordering/queryKeyCondition.test.ts).
+
+def _operand(op: str, type_: str) -> str:
+    return ("Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
+            f"operator or function: {op}, operand type: {type_}")
+
+
+def test_query_refuses_two_conditions_on_the_sort_key_as_an_invalid_expression(ddb, range_table):
+    with expect_error("ValidationException",
+                      "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND sk > :a AND sk < :b",
+                  ExpressionAttributeValues={":p": {"S": "q"}, ":a": {"N": "1"}, ":b": {"N": "5"}})
+
+
+def test_query_counts_conditions_against_the_key_attributes_before_matching_them(ddb, range_table):
+    with expect_error("ValidationException",
+                      "The number of query conditions (3) exceeds the number of key attributes defined in the schema (2)"):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND sk > :a AND extra = :b",
+                  ExpressionAttributeValues={":p": {"S": "q"}, ":a": {"N": "1"}, ":b": {"N": "5"}})
+
+
+def test_query_with_as_many_conditions_as_keys_still_names_the_missed_key(ddb, range_table):
+    with expect_error("ValidationException", "Query condition missed key schema element: sk"):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND extra = :b",
+                  ExpressionAttributeValues={":p": {"S": "q"}, ":b": {"N": "5"}})
+
+
+def test_query_operand_types_no_key_could_match_fail_as_expression_errors(ddb, range_table):
+    # Number sort key: begins_with on N, and BOOL in an ordering comparison, are expression
+    # errors naming the operator; a string beside a number key fails the schema check.
+    values = {":p": {"S": "q"}}
+    with expect_error("ValidationException", _operand("begins_with", "N")):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND begins_with(sk, :v)",
+                  ExpressionAttributeValues={**values, ":v": {"N": "1"}})
+    with expect_error("ValidationException", _operand(">=", "BOOL")):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND :v >= sk",
+                  ExpressionAttributeValues={**values, ":v": {"BOOL": True}})
+    with expect_error("ValidationException", _operand("BETWEEN", "BOOL")):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND sk BETWEEN :a AND :b",
+                  ExpressionAttributeValues={**values, ":a": {"BOOL": False}, ":b": {"BOOL": True}})
+    schema = "One or more parameter values were invalid: Condition parameter type does not match schema type"
+    with expect_error("ValidationException", schema):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND begins_with(sk, :v)",
+                  ExpressionAttributeValues={**values, ":v": {"S": "a"}})
+    with expect_error("ValidationException", schema):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND sk = :v",
+                  ExpressionAttributeValues={**values, ":v": {"BOOL": True}})
+
+
+def test_query_reports_a_bad_operand_before_a_third_condition_or_a_missing_table(ddb, range_table):
+    with expect_error("ValidationException", _operand("begins_with", "N")):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND begins_with(sk, :n) AND sk > :s",
+                  ExpressionAttributeValues={":p": {"S": "q"}, ":n": {"N": "1"}, ":s": {"N": "2"}})
+    with expect_error("ValidationException", _operand("begins_with", "N")):
+        ddb.query(TableName="parity_no_such_table", KeyConditionExpression="pk = :p AND begins_with(sk, :n)",
+                  ExpressionAttributeValues={":p": {"S": "q"}, ":n": {"N": "1"}})

@@ -55,7 +55,7 @@ enum KeyConditionTranslation {
             term = (try attribute(path), .beginsWith(value))
         }
         if condition.attributes.contains(term.0) {
-            throw .validation("KeyConditionExpressions must only contain one condition per key")
+            throw .validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
         }
         condition.attributes.append(term.0)
         condition.comparisons.append(term.1)

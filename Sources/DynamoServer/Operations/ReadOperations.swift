@@ -51,7 +51,8 @@ enum ReadOperations {
             keyCondition = KeyConditionSpec(terms: written.terms.map { KeyTerm(name: $0.attribute, comparison: $0.comparison) })
             try compiled.checkQueryFilter(keys: index.keyAttributes.map(\.name))
         } else {
-            keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1)
+            keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1,
+                                                         fromExpression: input.keyConditionExpression != nil)
             try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         }
         let fetch = try fetchesTableItems(input.select?.rawValue,
@@ -172,8 +173,17 @@ enum ReadOperations {
 /// A key condition as written (KeyConditionExpression or `KeyConditions`), matched to the key
 /// schema of the table or index being queried.
 enum KeyConditionBinding {
+    ///
+    /// A KeyConditionExpression with more conditions than the schema has key attributes is refused
+    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`;
+    /// legacy `KeyConditions` are limited to one or two entries when they are translated).
     static func spec(_ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
-                     sortKey: KeyAttribute?) throws -> KeyConditionSpec {
+                     sortKey: KeyAttribute?, fromExpression: Bool = false) throws -> KeyConditionSpec {
+        let keyCount = sortKey == nil ? 1 : 2
+        if fromExpression && terms.count > keyCount {
+            throw DynamoError.validation(
+                "The number of query conditions (\(terms.count)) exceeds the number of key attributes defined in the schema (\(keyCount))")
+        }
         guard let partition = terms.first(where: { $0.attribute == partitionKey.name }) else {
             throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
         }
