@@ -43,8 +43,10 @@ extension ItemStore {
         if let upper = range.upper { values.append(.blob(upper.bytes)) }
         if let start { values.append(.blob(start)) }
         values.append(.integer(Int64(limit)))
-        let statement = try connection.statement(querySQL(lower: range.lower?.inclusive, upper: range.upper?.inclusive,
-                                                          afterStart: start != nil, forward: forward))
+        let lower = range.lower?.inclusive, upper = range.upper?.inclusive, afterStart = start != nil
+        let statement = try connection.statement(querySQLKey(lower: lower, upper: upper, afterStart: afterStart, forward: forward)) {
+            querySQL(lower: lower, upper: upper, afterStart: afterStart, forward: forward)
+        }
         for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 1)) }
         return try rows(statement)
     }
@@ -64,6 +66,18 @@ extension ItemStore {
             SELECT hash, pk, sk, item, size FROM \(name) WHERE \(clauses.joined(separator: " AND "))
             ORDER BY sk \(forward ? "ASC" : "DESC") LIMIT ?
             """
+    }
+
+    /// The cache key of ``querySQL(lower:upper:afterStart:forward:)``'s statement: one kind per
+    /// combination of its arguments (36, from 16 on, clear of `ItemStore`'s own kinds).
+    func querySQLKey(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) -> StatementKey {
+        StatementKey(kind: Self.querySQLKind(lower: lower, upper: upper, afterStart: afterStart, forward: forward),
+                     table: table.storageID)
+    }
+
+    static func querySQLKind(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) -> UInt8 {
+        func code(_ bound: Bool?) -> UInt8 { bound.map { $0 ? 2 : 1 } ?? 0 }
+        return 16 + code(lower) * 12 + code(upper) * 4 + (afterStart ? 2 : 0) + (forward ? 1 : 0)
     }
 
     private func rows(_ statement: SQLiteStatement) throws -> [Row] {

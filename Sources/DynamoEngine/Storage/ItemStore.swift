@@ -31,7 +31,8 @@ struct ItemStore {
 
     static func dropSQL(storageID: Int64) -> String { "DROP TABLE IF EXISTS items_\(storageID)" }
 
-    /// The item statements, cached by kind and storage id (see `SQLiteConnection.statement(_:sql:)`).
+    /// The item statements, cached by kind and storage id (see `SQLiteConnection.statement(_:sql:)`;
+    /// Query's statements use kinds 16 and up, see `querySQLKey`).
     private enum StatementKind: UInt8 {
         case get = 1, put, delete
     }
