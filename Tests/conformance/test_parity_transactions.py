@@ -116,3 +116,53 @@ def test_an_action_with_no_operation_is_refused(raw, hash_table):
         alternatives=["1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: "
                       "TransactWriteRequest should contain Delete or Put or Update or ConditionCheck"],
     )
+
+
+# Which failure wins when a TransactWriteItems has several, measured by the paritysuite
+# dynamodb-conformance suite (tests/tier3/validation-ordering/transactions.test.ts): every
+# action's expressions and a Put's nesting depth are read, in request order, before any table
+# is looked up.
+
+SYNTAX = 'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "("'
+TOO_DEEP = ("Nesting Levels have exceeded supported limits: "
+            "Attributes in the item have nested levels beyond supported limit")
+
+
+def _malformed_check(table):
+    return {"ConditionCheck": {"TableName": table, "Key": {"pk": {"S": "tw-order-cc"}},
+                               "ConditionExpression": "attribute_not_exists("}}
+
+
+def _deep_put(table):
+    value = {"S": "leaf"}
+    for _ in range(32):
+        value = {"M": {"n": value}}
+    return {"Put": {"TableName": table, "Item": {"pk": {"S": "tw-order-deep"}, "data": value}}}
+
+
+def _missing_table_put():
+    return {"Put": {"TableName": "tw_order_no_such_table", "Item": {"pk": {"S": "a"}}}}
+
+
+def test_a_malformed_condition_on_a_later_action_wins_over_a_missing_table(ddb, hash_table):
+    with expect_error("ValidationException", SYNTAX):
+        ddb.transact_write_items(TransactItems=[_missing_table_put(), _malformed_check(hash_table)])
+
+
+def test_an_unused_value_on_either_action_wins_over_a_missing_table(ddb, hash_table):
+    unused = {"ConditionCheck": {"TableName": hash_table, "Key": {"pk": {"S": "tw-order-cc"}},
+                                 "ConditionExpression": "attribute_not_exists(pk)",
+                                 "ExpressionAttributeValues": {":v": {"S": "x"}}}}
+    message = "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"
+    with expect_error("ValidationException", message):
+        ddb.transact_write_items(TransactItems=[_missing_table_put(), unused])
+    with expect_error("ValidationException", message):
+        ddb.transact_write_items(TransactItems=[unused, _missing_table_put()])
+
+
+def test_between_a_malformed_condition_and_a_too_deep_item_the_first_action_wins(ddb, hash_table):
+    with expect_error("ValidationException", SYNTAX):
+        ddb.transact_write_items(TransactItems=[_malformed_check(hash_table), _deep_put(hash_table)])
+    with expect_error("ValidationException", TOO_DEEP):
+        ddb.transact_write_items(TransactItems=[_deep_put(hash_table), _malformed_check(hash_table)])
+    assert "Item" not in ddb.get_item(TableName=hash_table, Key={"pk": {"S": "tw-order-deep"}}, ConsistentRead=True)

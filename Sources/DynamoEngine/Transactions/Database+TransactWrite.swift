@@ -150,22 +150,17 @@ extension Database {
         // a `ValidationError` reason at its position, once every action passed the request-level
         // checks; an empty or oversized key value fails the request (as DynamoDB does).
         var keyErrors: [Int: DynamoError] = [:]
+        // DynamoDB reads every action (its expressions, a Put's nesting depth) in request order
+        // before it looks up any table: a malformed or unused expression on a later action wins
+        // over a missing table on an earlier one.
+        var compiledActions: [CompiledExpressions] = []
+        for item in items {
+            compiledActions.append(try Self.readAction(item))
+        }
         for (position, item) in items.enumerated() {
-            let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
-            if !present.contains(true) {
-                // us-east-1's sentence (2026); some regions now send a constraint-style message.
-                throw DynamoError.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
-            }
-            guard present.filter({ $0 }).count == 1 else {
-                throw DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
-            }
+            let compiled = compiledActions[position]
             let action: PlannedAction
             if let check = item.conditionCheck {
-                var expressions = ExpressionInput(.putItem)
-                expressions.conditionExpression = check.conditionExpression
-                expressions.names = check.expressionAttributeNames
-                expressions.values = check.expressionAttributeValues
-                let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: check.tableName)
                 if let error = table.keyShapeError(fromKey: check.key) {
                     keyErrors[position] = error
@@ -176,11 +171,6 @@ extension Database {
                                        condition: compiled.condition,
                                        returnsItemOnFailure: check.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
             } else if let put = item.put {
-                var expressions = ExpressionInput(.putItem)
-                expressions.conditionExpression = put.conditionExpression
-                expressions.names = put.expressionAttributeNames
-                expressions.values = put.expressionAttributeValues
-                let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: put.tableName)
                 if let error = table.keyShapeError(forItem: put.item) {
                     keyErrors[position] = error
@@ -191,17 +181,11 @@ extension Database {
                 if size > ItemSize.maximum {
                     throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                 }
-                try ItemSize.checkNesting(put.item)
                 action = PlannedAction(table: table, requestedName: put.tableName, key: key,
                                        kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
                                        condition: compiled.condition,
                                        returnsItemOnFailure: put.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
             } else if let delete = item.delete {
-                var expressions = ExpressionInput(.deleteItem)
-                expressions.conditionExpression = delete.conditionExpression
-                expressions.names = delete.expressionAttributeNames
-                expressions.values = delete.expressionAttributeValues
-                let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: delete.tableName)
                 if let error = table.keyShapeError(fromKey: delete.key) {
                     keyErrors[position] = error
@@ -213,12 +197,6 @@ extension Database {
                                        returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
             } else {
                 let update = item.update!
-                var expressions = ExpressionInput(.updateItem)
-                expressions.updateExpression = update.updateExpression
-                expressions.conditionExpression = update.conditionExpression
-                expressions.names = update.expressionAttributeNames
-                expressions.values = update.expressionAttributeValues
-                let compiled = try ExpressionCompiler.compile(expressions)
                 let table = try table(named: update.tableName)
                 try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
                 if let error = table.keyShapeError(fromKey: update.key) {
@@ -251,6 +229,46 @@ extension Database {
             throw DynamoError.transactionCanceled(validationErrors: keyErrors, actions: items.count)
         }
         return actions
+    }
+
+    /// The request-level reading of one action: exactly one operation, its expressions compiled
+    /// (syntax, names and values), and a Put's item within DynamoDB's nesting depth.
+    private static func readAction(_ item: TransactWriteItem) throws -> CompiledExpressions {
+        let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
+        if !present.contains(true) {
+            // us-east-1's sentence (2026); some regions now send a constraint-style message.
+            throw DynamoError.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+        }
+        guard present.filter({ $0 }).count == 1 else {
+            throw DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
+        }
+        var expressions: ExpressionInput
+        if let check = item.conditionCheck {
+            expressions = ExpressionInput(.putItem)
+            expressions.conditionExpression = check.conditionExpression
+            expressions.names = check.expressionAttributeNames
+            expressions.values = check.expressionAttributeValues
+        } else if let put = item.put {
+            expressions = ExpressionInput(.putItem)
+            expressions.conditionExpression = put.conditionExpression
+            expressions.names = put.expressionAttributeNames
+            expressions.values = put.expressionAttributeValues
+        } else if let delete = item.delete {
+            expressions = ExpressionInput(.deleteItem)
+            expressions.conditionExpression = delete.conditionExpression
+            expressions.names = delete.expressionAttributeNames
+            expressions.values = delete.expressionAttributeValues
+        } else {
+            let update = item.update!
+            expressions = ExpressionInput(.updateItem)
+            expressions.updateExpression = update.updateExpression
+            expressions.conditionExpression = update.conditionExpression
+            expressions.names = update.expressionAttributeNames
+            expressions.values = update.expressionAttributeValues
+        }
+        let compiled = try ExpressionCompiler.compile(expressions)
+        if let put = item.put { try ItemSize.checkNesting(put.item) }
+        return compiled
     }
 }
 
