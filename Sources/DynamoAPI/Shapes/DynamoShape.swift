@@ -108,6 +108,8 @@ protocol ShapeEnum: ShapeValue, RawRepresentable where RawValue == String {
 }
 
 extension ShapeEnum {
+    static var alwaysChecksConstraints: Bool { true }
+
     static func decodeValue(_ json: JSONValue, position: ValuePosition, decoder: inout ShapeDecoder) -> Self {
         Self(rawValue: String.decodeValue(json, position: position, decoder: &decoder))
     }

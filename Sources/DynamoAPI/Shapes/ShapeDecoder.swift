@@ -70,7 +70,7 @@ public struct ShapeDecoder: Sendable {
             valueError = .validation(
                 "ExpressionAttributeValues contains invalid value: \(error.message ?? "") for key \(key)")
         }
-        if validating, rules != nil || element != nil || key != nil || T.self is any ShapeEnum.Type {
+        if validating, rules != nil || element != nil || key != nil || T.alwaysChecksConstraints {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
         }
         if violations.count != mark { prefixViolations(from: mark, with: name) }

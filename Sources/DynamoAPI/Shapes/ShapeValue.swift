@@ -38,9 +38,14 @@ protocol ShapeValue: Sendable, Hashable {
     /// For lists and maps: violations of the element (or map key and value) constraints, each
     /// reported once for the whole collection.
     func elementViolations(element: ValueRules?, key: ValueRules?) -> [String]
+
+    /// Whether a value of this type has constraints even where the model gives no rules
+    /// (enumerations: their value set). A static answer instead of a dynamic cast per field.
+    static var alwaysChecksConstraints: Bool { get }
 }
 
 extension ShapeValue {
+    static var alwaysChecksConstraints: Bool { false }
     func violatedConstraints(_ rules: ValueRules) -> [String] { [] }
     static func constraintTexts(_ rules: ValueRules) -> [String] { rules.texts }
     func elementViolations(element: ValueRules?, key: ValueRules?) -> [String] { [] }
