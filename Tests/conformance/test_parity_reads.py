@@ -91,3 +91,44 @@ def test_query_reports_a_bad_operand_before_a_third_condition_or_a_missing_table
     with expect_error("ValidationException", _operand("begins_with", "N")):
         ddb.query(TableName="parity_no_such_table", KeyConditionExpression="pk = :p AND begins_with(sk, :n)",
                   ExpressionAttributeValues={":p": {"S": "q"}, ":n": {"N": "1"}})
+
+
+# Multi-attribute GSI keys, measured by paritysuite/dynamodb-conformance
+# (tests/tier1/query/multiAttributeGsiKey.test.ts): one HASH and four RANGE attributes.
+
+def _equality_needed(lacking: str, present: str) -> str:
+    return (f"RANGE key attributes {lacking} must have equality conditions specified in the query "
+            f"because a condition is present on key attribute {present}")
+
+
+def test_multi_attribute_sort_conditions_need_equalities_to_their_left(ddb, make_table):
+    table = make_table(
+        ("pk", "S"),
+        AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("pk", "h", "a", "b", "c", "d")],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "gsi",
+            "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}]
+            + [{"AttributeName": n, "KeyType": "RANGE"} for n in "abcd"],
+            "Projection": {"ProjectionType": "ALL"},
+        }],
+    )
+    rows = [("p1", "T", "live", "b"), ("p2", "T", "live", "a"), ("p3", "T", "draft", "c"), ("p4", "F", "live", "a")]
+    for pk, a, b, c in rows:
+        ddb.put_item(TableName=table, Item={"pk": {"S": pk}, "h": {"S": "o"}, "a": {"S": a}, "b": {"S": b},
+                                            "c": {"S": c}, "d": {"S": "r"}})
+    values = {":h": {"S": "o"}, ":a": {"S": "T"}, ":b": {"S": "live"}, ":c": {"S": "a"}}
+
+    def query(condition):
+        used = {k: v for k, v in values.items() if k in condition}
+        page = ddb.query(TableName=table, IndexName="gsi", KeyConditionExpression=condition,
+                         ExpressionAttributeValues=used)
+        return [item["pk"]["S"] for item in page["Items"]]
+
+    assert query("b = :b AND h = :h AND a = :a") == ["p2", "p1"]
+    assert query("h = :h AND a = :a AND b = :b AND c > :c") == ["p1"]
+    with expect_error("ValidationException", _equality_needed("b", "c")):
+        query("h = :h AND a = :a AND c = :c")
+    with expect_error("ValidationException", _equality_needed("b", "c")):
+        query("h = :h AND a = :a AND b > :b AND c = :c")
+    with expect_error("ValidationException", _equality_needed("a", "b")):
+        query("h = :h AND b = :b")

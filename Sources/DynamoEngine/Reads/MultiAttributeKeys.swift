@@ -3,7 +3,8 @@ import DynamoExpressions
 
 /// Key conditions on DynamoDB's multi-attribute GSI keys (up to four partition and four sort
 /// attributes): every partition attribute compared with `=`, conditions on the sort attributes
-/// from the left without gaps, every one but the last an `=`.
+/// from the left without gaps, every one but the last an `=` (DynamoDB's "RANGE key attributes …
+/// must have equality conditions" otherwise).
 extension IndexDefinition {
     /// Matches a key condition to this index's multi-attribute key and turns it into a stored
     /// partition key and a range of stored sort keys.
@@ -23,18 +24,20 @@ extension IndexDefinition {
             guard case .equal = comparison else { throw unsupported }
             partitionBytes += try TableDefinition.operandBytes(comparison, type: attribute.type)
         }
+        // Every sort attribute left of the last one with a condition needs an equality; DynamoDB
+        // names all that lack one (missing or a range condition) and the attribute that needs them.
         var given: [(attribute: KeyAttribute, comparison: KeyComparison)] = []
-        var gap: KeyAttribute?
-        for attribute in sortAttributes {
-            if let comparison = condition(attribute.name) {
-                if let gap { throw .validation("Query condition missed key schema element: \(gap.name)") }
-                given.append((attribute, comparison))
-            } else if gap == nil {
-                gap = attribute
+        if let lastIndex = sortAttributes.lastIndex(where: { condition($0.name) != nil }) {
+            let lacking = sortAttributes[..<lastIndex].filter { attribute in
+                guard let comparison = condition(attribute.name), case .equal = comparison else { return true }
+                return false
             }
-        }
-        for (_, comparison) in given.dropLast() {
-            guard case .equal = comparison else { throw unsupported }
+            if !lacking.isEmpty {
+                throw .validation("RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have "
+                    + "equality conditions specified in the query because a condition is present on key "
+                    + "attribute \(sortAttributes[lastIndex].name)")
+            }
+            given = sortAttributes[...lastIndex].map { ($0, condition($0.name)!) }
         }
         let partition = storedKey(partition: partitionBytes, sort: [])
         guard let last = given.last else { return (partition, .all) }
