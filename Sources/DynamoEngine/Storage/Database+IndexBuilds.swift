@@ -101,7 +101,7 @@ extension Database {
             if rows.count == Self.backfillChunkSize, let last = rows.last { return .more(after: last.key) }
             definition.globalIndexes[position].status = "ACTIVE"
             try saveDefinition(definition, connection: state.connection, isNew: false)
-            cacheDefinition(definition, named: name)
+            state.cacheAfterCommit(definition, named: name)
             return .finished
         }
     }
@@ -120,7 +120,7 @@ extension Database {
             state.connection.clearStatementCache()
             try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
             try saveDefinition(definition, connection: state.connection, isNew: false)
-            cacheDefinition(definition, named: name)
+            state.cacheAfterCommit(definition, named: name)
         }
         invalidateStatements()
     }

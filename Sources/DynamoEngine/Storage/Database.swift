@@ -34,6 +34,15 @@ package final class Database: Sendable {
         let connection: SQLiteConnection
         /// Live item counts and sizes per table, loaded on first use.
         var statistics: [String: TableStatistics] = [:]
+        /// Definitions the running write changed, published to readers once it commits.
+        var catalogChanges: [(name: String, definition: TableDefinition?)] = []
+
+        /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
+        /// running write transaction commits: a reader never sees a definition (a new index, an
+        /// index turned ACTIVE) before the rows that go with it are visible.
+        mutating func cacheAfterCommit(_ definition: TableDefinition?, named name: String) {
+            catalogChanges.append((name, definition))
+        }
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
@@ -131,10 +140,17 @@ package final class Database: Sendable {
     }
 
     /// Runs `body` in one write transaction under the writer's mutex; committed when this returns.
+    /// Catalog changes the body made with `cacheAfterCommit` reach the cache after the commit
+    /// (still under the mutex, so writers always see the current definitions); a rolled-back
+    /// write publishes none.
     func write<T: Sendable>(_ body: (inout WriterState) throws -> T) throws -> T {
         try writer.withLock { state in
             let connection = state.connection
-            return try connection.transaction { try body(&state) }
+            state.catalogChanges = []
+            let result = try connection.transaction { try body(&state) }
+            for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
+            state.catalogChanges = []
+            return result
         }
     }
 

@@ -26,7 +26,7 @@ extension Database {
                 }
                 try saveDefinition(stored, connection: state.connection, isNew: true)
                 state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
-                cacheDefinition(stored, named: stored.name)
+                state.cacheAfterCommit(stored, named: stored.name)
                 return stored
         }
     }

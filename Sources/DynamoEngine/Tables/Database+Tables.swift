@@ -83,7 +83,7 @@ extension Database {
                 try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
             }
             state.statistics[name] = nil
-            cacheDefinition(nil, named: name)
+            state.cacheAfterCommit(nil, named: name)
         }
         invalidateStatements()
         return TableSnapshot(definition: definition, status: "DELETING", itemCount: snapshot.itemCount,
@@ -107,7 +107,7 @@ extension Database {
             guard var definition = cachedDefinition(name) else { throw DynamoError.tableNotFound() }
             try change(&definition, state.connection)
             try saveDefinition(definition, connection: state.connection, isNew: false)
-            cacheDefinition(definition, named: name)
+            state.cacheAfterCommit(definition, named: name)
             return definition
         }
     }
