@@ -47,8 +47,12 @@ package struct IndexDefinition: Codable, Sendable, Hashable {
     package var partitionAttributes: [KeyAttribute] { [partitionKey] + (extraPartitionKeys ?? []) }
     /// Every sort-key attribute, in key-schema order.
     package var sortAttributes: [KeyAttribute] { (sortKey.map { [$0] } ?? []) + (extraSortKeys ?? []) }
+    /// How many attributes the partition key has (counted without building the list).
+    package var partitionAttributeCount: Int { 1 + (extraPartitionKeys?.count ?? 0) }
+    /// How many attributes the sort key has (counted without building the list).
+    package var sortAttributeCount: Int { (sortKey == nil ? 0 : 1) + (extraSortKeys?.count ?? 0) }
     /// Whether the partition or the sort key has more than one attribute.
-    package var isMultiAttribute: Bool { partitionAttributes.count > 1 || sortAttributes.count > 1 }
+    package var isMultiAttribute: Bool { partitionAttributeCount > 1 || sortAttributeCount > 1 }
 
     /// The key attributes of the index, partition key attributes first.
     package var keyAttributes: [KeyAttribute] { partitionAttributes + sortAttributes }

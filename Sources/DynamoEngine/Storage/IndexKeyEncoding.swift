@@ -68,16 +68,16 @@ extension IndexDefinition {
             }
             encoded.append(bytes)
         }
-        let partitionCount = partitionAttributes.count
+        let partitionCount = partitionAttributeCount
         return storedKey(partition: Array(encoded[..<partitionCount]), sort: Array(encoded[partitionCount...]))
     }
 
     /// The stored key from the bytes of each partition and sort attribute.
     func storedKey(partition: [[UInt8]], sort: [[UInt8]]) -> StoredKey {
-        let multiPartition = partitionAttributes.count > 1
+        let multiPartition = partitionAttributeCount > 1
         let partitionBytes = Self.keyPart(partition, multi: multiPartition)
         return StoredKey(hash: KeyEncoding.partitionHash(partitionBytes, type: multiPartition ? .binary : partitionKey.type),
-                         partition: partitionBytes, sort: Self.keyPart(sort, multi: sortAttributes.count > 1))
+                         partition: partitionBytes, sort: Self.keyPart(sort, multi: sortAttributeCount > 1))
     }
 
     /// The index key attributes of a stored key (for `LastEvaluatedKey`).

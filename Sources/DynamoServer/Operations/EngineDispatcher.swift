@@ -81,11 +81,8 @@ package final class EngineDispatcher: DynamoDispatcher {
             return .failure(DynamoError(.unknownOperation))
         }
         do {
-            let run = try prepare(operation, body: body, context: context)
-            if Self.inlineOperations.contains(target.operation), MultiThreadedEventLoopGroup.currentEventLoop != nil {
-                return .success(try run())
-            }
-            return .success(try await threadPool.runIfActive(run))
+            // Inline operations on an event loop were answered by `dispatchImmediately`.
+            return .success(try await threadPool.runIfActive(prepare(operation, body: body, context: context)))
         } catch {
             return failure(error, target: target, context: context)
         }
