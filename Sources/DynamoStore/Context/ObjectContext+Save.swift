@@ -257,7 +257,7 @@ struct Conflict {
         let entity = object.entity
         let ours = context.currentItem(of: object)
         let theirs = storeItem ?? [:]
-        let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
+        let versionName = entity.versionStorageName
         var differences: [MergeConflict.Difference] = []
         let names = entity.attributes.map { ($0.name, $0.storageName) } + entity.relationships.map { ($0.name, $0.storageName) }
         for (name, storageName) in names where storageName != versionName && ours[storageName] != theirs[storageName] {

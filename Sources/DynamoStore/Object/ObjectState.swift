@@ -69,6 +69,11 @@ extension StoreModel {
 }
 
 extension EntityDescription {
+    /// The DynamoDB attribute name of the version attribute, if the entity has one.
+    var versionStorageName: String? {
+        versionAttribute.flatMap { attribute(named: $0)?.storageName }
+    }
+
     /// The DynamoDB attribute name of the hash key.
     var hashKeyStorageName: String {
         get throws(StoreError) {

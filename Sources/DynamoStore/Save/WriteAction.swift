@@ -51,8 +51,8 @@ extension ObjectContext {
     private func insertAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
         var item = currentItem(of: object)
-        if let version = entity.versionAttribute, let attribute = entity.attribute(named: version) {
-            item[attribute.storageName] = .n(DynamoNumber(1))
+        if let versionName = entity.versionStorageName {
+            item[versionName] = .n(DynamoNumber(1))
         }
         var expression = ExpressionBuilder()
         let condition = "attribute_not_exists(\(expression.name(try entity.hashKeyStorageName)))"
@@ -67,7 +67,7 @@ extension ObjectContext {
         let current = currentItem(of: object)
         var expression = ExpressionBuilder()
         var sets: [String] = [], removes: [String] = []
-        let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
+        let versionName = entity.versionStorageName
         let properties = entity.attributes.map(\.storageName) + entity.relationships.map(\.storageName)
         for name in properties where name != versionName && current[name] != snapshotItem[name] {
             if let value = current[name] {
@@ -96,7 +96,7 @@ extension ObjectContext {
     private func deleteAction(_ object: ManagedObject) -> WriteAction {
         let entity = object.entity
         var expression = ExpressionBuilder()
-        let versionName = entity.versionAttribute.flatMap { entity.attribute(named: $0)?.storageName }
+        let versionName = entity.versionStorageName
         let condition = versionCondition(object, versionName: versionName, expression: &expression)
         let delete = Delete(
             key: object.objectID.key, tableName: entity.tableName, conditionExpression: condition,

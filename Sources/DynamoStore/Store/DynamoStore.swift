@@ -104,12 +104,6 @@ public final class DynamoStore: Sendable {
     func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
         classes.types[entity.name] ?? ManagedObject.self
     }
-
-    /// The entity with this name, or a failure naming it.
-    func entity(named name: String) throws(StoreError) -> EntityDescription {
-        guard let entity = model.entity(named: name) else { throw StoreError.unknownEntity(name) }
-        return entity
-    }
 }
 
 private struct Subscribers {

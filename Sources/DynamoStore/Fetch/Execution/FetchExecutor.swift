@@ -11,6 +11,8 @@ struct FetchExecutor<Result: ManagedObject> {
     let plan: FetchPlan
     let residual: (Item) -> Bool
     let logger: Logger
+    /// The table's key attribute names (storage names), for keys taken from items.
+    let tableKeys: [String]
 
     init(client: DynamoClient, request: FetchRequest<Result>, logger: Logger) throws(PredicateError) {
         self.client = client
@@ -18,6 +20,7 @@ struct FetchExecutor<Result: ManagedObject> {
         plan = request.explain()
         self.logger = logger
         residual = try plan.residual.matcher()
+        tableKeys = FetchPlanner(entity: request.entity).tableKeys
     }
 
     /// Items read, and where to continue when the limit stopped the read early.
@@ -81,7 +84,6 @@ struct FetchExecutor<Result: ManagedObject> {
         }
         let items = try await client.batchGetAll([plan.tableName: request])[plan.tableName] ?? []
         // BatchGetItem answers in no particular order: put the items back in the keys' order.
-        let tableKeys = FetchPlanner(entity: self.request.entity).tableKeys
         var byKey: [Item: Item] = [:]
         for item in items { byKey[item.filter { tableKeys.contains($0.key) }] = item }
         return keys.compactMap { byKey[$0] }
@@ -100,7 +102,6 @@ struct FetchExecutor<Result: ManagedObject> {
             let output = try await page(start: start, limit: pageLimit, attributes: readAttributes, select: nil)
             var items = output.items ?? []
             if plan.fetchesFromTable {
-                let tableKeys = FetchPlanner(entity: request.entity).tableKeys
                 items = try await batchGet(items.map { $0.filter { tableKeys.contains($0.key) } }, attributes: attributes)
             }
             for (offset, item) in items.enumerated() where residual(item) {
