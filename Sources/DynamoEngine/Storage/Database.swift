@@ -20,6 +20,8 @@ package final class Database: Sendable {
     package let region: String
     /// The database file, or `nil` in memory.
     package let path: String?
+    /// The server's clock: every time-based behaviour of this namespace reads it.
+    package let clock: ServerClock
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -46,8 +48,9 @@ package final class Database: Sendable {
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
-    package init(path: String?, region: String) throws {
+    package init(path: String?, region: String, clock: ServerClock = ServerClock()) throws {
         self.path = path
+        self.clock = clock
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
