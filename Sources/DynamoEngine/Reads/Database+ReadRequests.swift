@@ -18,12 +18,10 @@ extension Database {
         let countOnly = try ReadRules.checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
                                                   projection: input.projectionExpression, index: input.indexName)
         let segment = try ReadRules.checkSegments(segment: input.segment, total: input.totalSegments)
-        let fetch = try ReadRules.fetchesTableItems(input.select?.rawValue,
-                                                    attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
-                                                    index: input.indexName, table: table)
-        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
-                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  filter: ReadRules.filter(compiled.filter), projection: ReadRules.projection(compiled.projection))
+        let (fetch, options) = try ReadRules.plan(
+            compiled, select: input.select?.rawValue, attributesToGet: input.attributesToGet, index: input.indexName,
+            table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
+            consistentRead: input.consistentRead ?? false, countOnly: countOnly)
         let page = try scan(table: input.tableName, index: input.indexName, segment: segment,
                             fetchTableItems: fetch, options: options)
         return ReadResult(page: page, countOnly: countOnly)
@@ -57,12 +55,10 @@ extension Database {
                                                          fromExpression: input.keyConditionExpression != nil)
             try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         }
-        let fetch = try ReadRules.fetchesTableItems(input.select?.rawValue,
-                                                    attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
-                                                    index: input.indexName, table: table)
-        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
-                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  filter: ReadRules.filter(compiled.filter), projection: ReadRules.projection(compiled.projection))
+        let (fetch, options) = try ReadRules.plan(
+            compiled, select: input.select?.rawValue, attributesToGet: input.attributesToGet, index: input.indexName,
+            table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
+            consistentRead: input.consistentRead ?? false, countOnly: countOnly)
         let page = try query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
                              forward: input.scanIndexForward ?? true, fetchTableItems: fetch, options: options)
         return ReadResult(page: page, countOnly: countOnly)
@@ -71,6 +67,17 @@ extension Database {
 
 /// DynamoDB's request-level rules of Query and Scan.
 enum ReadRules {
+    /// Whether the read fetches table items (see ``fetchesTableItems``) and its page options.
+    static func plan(_ compiled: CompiledExpressions, select: String?, attributesToGet: [String]?, index: String?,
+                     table: TableDefinition, limit: Int?, exclusiveStartKey: Item?, consistentRead: Bool,
+                     countOnly: Bool) throws -> (fetch: Bool, options: ReadOptions) {
+        let fetch = try fetchesTableItems(select, attributes: attributesToGet ?? compiled.projection?.paths.map(\.attribute),
+                                          index: index, table: table)
+        let options = ReadOptions(limit: limit, exclusiveStartKey: exclusiveStartKey, consistentRead: consistentRead,
+                                  countOnly: countOnly, filter: filter(compiled.filter), projection: projection(compiled.projection))
+        return (fetch, options)
+    }
+
     static func projection(_ plan: ProjectionPlan?) -> (@Sendable (Item) -> Item)? {
         guard let plan else { return nil }
         return { @Sendable (item: Item) -> Item in plan.apply(to: item) }
