@@ -66,7 +66,7 @@ package final class DynamoEngine: Sendable {
             case .inMemory: path = nil
             case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
             }
-            let database = try Database(path: path, region: region, clock: clock)
+            let database = try Database(path: path, region: region, clock: clock, logger: logger)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import Synchronization
 
 /// One namespace's tables in one SQLite database (a file in WAL mode, or memory).
@@ -22,6 +23,8 @@ package final class Database: Sendable {
     package let path: String?
     /// The server's clock: every time-based behaviour of this namespace reads it.
     package let clock: ServerClock
+    /// Where background work (index builds, sweeps) reports failures.
+    package let logger: Logger
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -51,9 +54,12 @@ package final class Database: Sendable {
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
-    package init(path: String?, region: String, clock: ServerClock = ServerClock()) throws {
+    package init(path: String?, region: String, clock: ServerClock = ServerClock(),
+                 logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
+                 resumeBackgroundWork: Bool = true) throws {
         self.path = path
         self.clock = clock
+        self.logger = logger
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
@@ -68,8 +74,9 @@ package final class Database: Sendable {
         writer = Mutex(WriterState(connection: connection))
         catalogSnapshot = Mutex(tables)
         idleReaders = Mutex([])
-        // Index builds and drops a previous run left unfinished start over.
-        resumeIndexWork()
+        // Index builds and drops a previous run left unfinished start over (not when the
+        // database is only opened to be inspected, as by `localdynamo check`).
+        if resumeBackgroundWork { resumeIndexWork() }
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
