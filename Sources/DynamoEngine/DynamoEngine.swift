@@ -34,6 +34,8 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
+    package let snapshots = SnapshotRegistry()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 

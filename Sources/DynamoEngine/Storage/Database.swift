@@ -64,6 +64,16 @@ package final class Database: Sendable {
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection)
+        writer = Mutex(WriterState(connection: connection))
+        catalogSnapshot = Mutex(try Self.loadCatalog(connection))
+        idleReaders = Mutex([])
+        // Index builds and drops a previous run left unfinished start over (not when the
+        // database is only opened to be inspected, as by `localdynamo check`).
+        if resumeBackgroundWork { resumeIndexWork() }
+    }
+
+    /// Every table's definition, as the catalog table stores it.
+    static func loadCatalog(_ connection: SQLiteConnection) throws -> [String: TableDefinition] {
         var tables: [String: TableDefinition] = [:]
         let statement = try connection.statement("SELECT definition FROM catalog")
         let decoder = JSONDecoder()
@@ -71,12 +81,7 @@ package final class Database: Sendable {
             let definition = try decoder.decode(TableDefinition.self, from: Data(statement.blob(0)))
             tables[definition.name] = definition
         }
-        writer = Mutex(WriterState(connection: connection))
-        catalogSnapshot = Mutex(tables)
-        idleReaders = Mutex([])
-        // Index builds and drops a previous run left unfinished start over (not when the
-        // database is only opened to be inspected, as by `localdynamo check`).
-        if resumeBackgroundWork { resumeIndexWork() }
+        return tables
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
@@ -89,7 +94,7 @@ package final class Database: Sendable {
         try connection.execute("PRAGMA foreign_keys=OFF")
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws {
+    static func migrate(_ connection: SQLiteConnection) throws {
         let version = try connection.statement("PRAGMA user_version")
         _ = try version.step()
         let current = version.int64(0)
