@@ -43,6 +43,8 @@ final class FakeHTTPServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)/" }
     private let listener: Int32
     private let state: Mutex<(script: [Action], requests: [Request], connections: Set<Int32>, accepted: Int, stopped: Bool)>
+    /// Requests being answered right now, and the most there ever were at once.
+    private let concurrency = Mutex((current: 0, peak: 0))
 
     /// Starts the server with a script.
     init(script: [Action]) throws {
@@ -73,6 +75,9 @@ final class FakeHTTPServer: Sendable {
 
     /// How many connections were accepted.
     var connectionCount: Int { state.withLock { $0.accepted } }
+
+    /// The most requests that were being answered at the same time.
+    var peakConcurrentRequests: Int { concurrency.withLock { $0.peak } }
 
     /// Stops accepting and shuts every open connection down.
     ///
@@ -125,7 +130,13 @@ final class FakeHTTPServer: Sendable {
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {
             state.withLock { $0.requests.append(request) }
-            guard perform(nextAction(), on: connection) else { return }
+            concurrency.withLock { counts in
+                counts.current += 1
+                counts.peak = max(counts.peak, counts.current)
+            }
+            let keepOpen = perform(nextAction(), on: connection)
+            concurrency.withLock { $0.current -= 1 }
+            guard keepOpen else { return }
         }
     }
 
@@ -141,7 +152,10 @@ final class FakeHTTPServer: Sendable {
         case .respond(let status, let headers, let body, let crc):
             let bodyBytes = Array(body.utf8)
             var head = "HTTP/1.1 \(status) Status\r\nContent-Type: application/x-amz-json-1.0\r\n"
-            head += "Content-Length: \(bodyBytes.count)\r\nx-amzn-RequestId: fake-\(UUID().uuidString)\r\n"
+            head += "Content-Length: \(bodyBytes.count)\r\n"
+            if !headers.keys.contains(where: { $0.lowercased() == "x-amzn-requestid" }) {
+                head += "x-amzn-RequestId: fake-\(UUID().uuidString)\r\n"
+            }
             switch crc {
             case .correct: head += "x-amz-crc32: \(Self.crc32(bodyBytes))\r\n"
             case .wrong: head += "x-amz-crc32: \(Self.crc32(bodyBytes) ^ 0xFFFF)\r\n"
