@@ -38,6 +38,9 @@ final class CurlEasy {
     func perform(
         _ request: HTTPRequest, timeouts: HTTPTimeouts, cancellation: CancellationFlag
     ) -> Result<HTTPResponse, TransportError> {
+        guard request.url.isSafeHeaderText else {
+            return .failure(TransportError(.invalidRequest, "the URL contains CR, LF or NUL; not sent"))
+        }
         if let name = request.unsafeHeaderName {
             return .failure(TransportError(.invalidRequest, "header \(name.isSafeHeaderText ? name : "name") contains CR, LF or NUL; not sent"))
         }

@@ -70,6 +70,8 @@ struct MetadataEndpointTests {
                 try await CurlTransport().send(request, timeouts: HTTPTimeouts())
             }
             #expect(error?.kind == .invalidRequest)
+            let badURL = HTTPRequest(method: "GET", url: server.url + "x\r\nX-Injected: 1")
+            await #expect(throws: TransportError.self) { try await CurlTransport().send(badURL, timeouts: HTTPTimeouts()) }
             #expect(server.requests.isEmpty)
         }
     }
