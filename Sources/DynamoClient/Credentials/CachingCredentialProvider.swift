@@ -11,7 +11,8 @@ import Foundation
 /// - A failed refresh (an error, or no credentials at all) is not retried on every call: the
 ///   next attempt waits `failureBackoff`, doubling after each further failure up to
 ///   `maximumFailureBackoff`. Meanwhile unexpired credentials are still returned; without them
-///   the last failure is reported again.
+///   the last failure is reported again. A refresh whose credentials are already inside the
+///   window is repeated only after such a backoff too (once they expire, at once).
 ///
 /// ```swift
 /// let cached = CachingCredentialProvider(CredentialProviderChain.default(transport: CurlTransport()))
@@ -24,10 +25,13 @@ public actor CachingCredentialProvider: CredentialProvider {
     private let now: @Sendable () -> Date
     private var cached: AWSCredentials?
     private var refresh: Task<AWSCredentials?, any Error>?
-    /// Consecutive failed refreshes, the time before which no new one starts, and what the last
-    /// one ended with (`nil`: the base provider found no credentials).
+    /// Consecutive refreshes that failed (or gave credentials already due for refresh), the
+    /// time before which no new one starts, whether that wait follows a failure (then it also
+    /// holds when nothing unexpired is cached), and the last failure (`nil`: the base provider
+    /// found no credentials).
     private var failures = 0
     private var retryAfter: Date?
+    private var lastRefreshFailed = false
     private var lastFailure: (any Error)?
 
     /// Wraps a provider.
@@ -62,11 +66,11 @@ public actor CachingCredentialProvider: CredentialProvider {
             }
             return cached
         }
-        if refresh == nil, let retryAfter, time < retryAfter {
+        if refresh == nil, lastRefreshFailed, let retryAfter, time < retryAfter {
             if let lastFailure { throw lastFailure }
             return nil
         }
-        startRefresh(at: time)
+        startRefresh(at: time, evenInBackoff: !lastRefreshFailed)
         guard let refresh else { return nil }
         return try await refresh.value
     }
@@ -76,9 +80,9 @@ public actor CachingCredentialProvider: CredentialProvider {
         _ = try? await refresh?.value
     }
 
-    /// Starts a refresh unless one runs or a failure's backoff has not passed.
-    private func startRefresh(at time: Date) {
-        guard refresh == nil, retryAfter.map({ time >= $0 }) ?? true else { return }
+    /// Starts a refresh unless one runs or (unless `evenInBackoff`) the backoff has not passed.
+    private func startRefresh(at time: Date, evenInBackoff: Bool = false) {
+        guard refresh == nil, evenInBackoff || retryAfter.map({ time >= $0 }) ?? true else { return }
         let base = self.base
         refresh = Task {
             let result: Result<AWSCredentials?, any Error>
@@ -93,19 +97,28 @@ public actor CachingCredentialProvider: CredentialProvider {
         switch result {
         case .success(let credentials?):
             cached = credentials
-            failures = 0
-            retryAfter = nil
             lastFailure = nil
+            if let expiration = credentials.expiration, expiration.timeIntervalSince(now()) <= refreshWindow {
+                // Already due again (the source rotates late): refresh after a backoff, not on
+                // every call, until it hands out credentials that last longer.
+                backOff(failed: false)
+            } else {
+                failures = 0
+                retryAfter = nil
+                lastRefreshFailed = false
+            }
         case .success(nil):
-            recordFailure(nil)
+            lastFailure = nil
+            backOff(failed: true)
         case .failure(let error):
-            recordFailure(error)
+            lastFailure = error
+            backOff(failed: true)
         }
     }
 
-    private func recordFailure(_ error: (any Error)?) {
+    private func backOff(failed: Bool) {
         failures += 1
-        lastFailure = error
+        lastRefreshFailed = failed
         let delay = min(failureBackoff * pow(2, Double(min(failures - 1, 30))), maximumFailureBackoff)
         retryAfter = now().addingTimeInterval(delay)
     }

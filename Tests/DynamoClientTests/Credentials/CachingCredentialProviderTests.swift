@@ -114,6 +114,27 @@ struct CachingCredentialProviderTests {
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID5")
     }
 
+    /// A source that keeps handing out credentials already inside the refresh window is asked
+    /// again after a backoff, not on every call; expired credentials are replaced at once.
+    @Test func credentialsDueAgainAreNotRefreshedOnEveryCall() async throws {
+        let clock = TestClock()
+        let base = CountingProvider(clock: clock, lifetime: 200)
+        let cache = CachingCredentialProvider(base, refreshWindow: .seconds(300), failureBackoff: .seconds(150),
+                                              maximumFailureBackoff: .seconds(1000), now: { clock.now() })
+        #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
+        for _ in 0..<5 { #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1") }
+        await cache.settled()
+        #expect(base.calls.load(ordering: .relaxed) == 1)
+        clock.advance(151)  // the backoff passed: one background refresh
+        #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
+        await cache.settled()
+        #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID2")
+        #expect(base.calls.load(ordering: .relaxed) == 2)
+        clock.advance(201)  // AKID2 expired inside the (now 300 s) backoff: replaced at once
+        #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID3")
+        #expect(base.calls.load(ordering: .relaxed) == 3)
+    }
+
     @Test func noCredentialsIsNotRetriedOnEveryCall() async throws {
         final class Empty: CredentialProvider {
             let calls = Atomic<Int>(0)
