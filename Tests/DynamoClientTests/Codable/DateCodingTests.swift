@@ -20,6 +20,13 @@ struct DateCodingTests {
         var integer: Int
         var int64: Int64
         var small: UInt8
+        var int8: Int8
+        var int16: Int16
+        var int32: Int32
+        var unsigned: UInt
+        var uint16: UInt16
+        var uint32: UInt32
+        var uint64: UInt64
         var double: Double
         var float: Float
         var flag: Bool
@@ -50,6 +57,10 @@ struct DateCodingTests {
             nested: Nested(label: "n\(random.next() % 100)", when: date(&random)),
             text: String(random.next(), radix: 36), integer: Int.random(in: Int.min...Int.max, using: &random),
             int64: Int64.random(in: Int64.min...Int64.max, using: &random), small: UInt8.random(in: 0...255, using: &random),
+            int8: Int8.random(in: .min ... .max, using: &random), int16: Int16.random(in: .min ... .max, using: &random),
+            int32: Int32.random(in: .min ... .max, using: &random), unsigned: UInt.random(in: 0 ... .max, using: &random),
+            uint16: UInt16.random(in: 0 ... .max, using: &random), uint32: UInt32.random(in: 0 ... .max, using: &random),
+            uint64: UInt64.random(in: 0 ... .max, using: &random),
             double: Double.random(in: -1e12...1e12, using: &random), float: Float.random(in: -1e6...1e6, using: &random),
             flag: Bool.random(using: &random), data: Data((0..<Int.random(in: 1...16, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }),
             uuid: UUID(), url: URL(string: "https://example.com/\(random.next() % 1000)?q=1")!,
