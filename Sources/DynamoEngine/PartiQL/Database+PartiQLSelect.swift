@@ -1,0 +1,70 @@
+import DynamoAPI
+import DynamoExpressions
+import DynamoPartiQL
+
+extension Database {
+    /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
+    func executeSelect(_ statement: PartiQLStatement, input: ExecuteStatementInput,
+                       parameters: [AttributeValue]) throws -> ExecuteStatementOutput {
+        let definition = try table(named: statement.table)
+        let consistent = input.consistentRead ?? false
+        var schema: PartiQLSchema? = definition.partiQLSchema
+        if let indexName = statement.index {
+            guard let index = definition.index(named: indexName) else {
+                throw DynamoError.validation("The table does not have the specified index: \(indexName)")
+            }
+            if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
+            schema = index.partiQLSchema
+        }
+        let plan = try PartiQLTranslator.select(statement, schema: schema, parameters: parameters)
+        let filter = plan.filter.map { predicate in { @Sendable (item: Item) in predicate.evaluate(item) } }
+        let projection = plan.projection.map { paths in { @Sendable (item: Item) in PartiQLProjection.apply(paths, to: item) } }
+        var options = ReadOptions(limit: input.limit, consistentRead: consistent, filter: filter, projection: projection)
+        let token = try input.nextToken.map {
+            try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1)
+        }
+        var items: [[UInt8]] = []
+        var capacity = ConsumedUnits()
+        var next: PartiQLNextToken?
+        if let partitions = plan.partitions, let partitionKey = plan.partitionKey {
+            var position = token?.partition ?? 0
+            var start = token?.startKey
+            var remaining = input.limit
+            while position < partitions.count {
+                options.limit = remaining
+                options.exclusiveStartKey = start
+                let condition = KeyConditionSpec(partitionName: partitionKey, partitionValue: partitions[position],
+                                                 sortName: plan.sortCondition == nil ? nil : plan.sortKey,
+                                                 sortCondition: plan.sortCondition)
+                let page = try query(table: plan.table, index: plan.index, keyCondition: condition,
+                                     forward: !plan.descending, options: options)
+                items += page.items
+                capacity.add(page.capacity)
+                if let last = page.lastEvaluatedKey {
+                    next = PartiQLNextToken(partition: position, startKey: last)
+                    break
+                }
+                position += 1
+                start = nil
+                if let limit = remaining {
+                    remaining = limit - page.scannedCount
+                    if remaining! <= 0 {
+                        if position < partitions.count { next = PartiQLNextToken(partition: position, startKey: nil) }
+                        break
+                    }
+                }
+            }
+        } else if plan.partitions == nil {
+            options.exclusiveStartKey = token?.startKey
+            let page = try scan(table: plan.table, index: plan.index, segment: nil, options: options)
+            items = page.items
+            capacity = page.capacity
+            next = page.lastEvaluatedKey.map { PartiQLNextToken(partition: 0, startKey: $0) }
+        }
+        var decoded: [Item] = []
+        for json in items { decoded.append(try AttributeValue.decodeItem(JSONValue(parsing: json))) }
+        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement))
+        output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
+        return output
+    }
+}

@@ -1,0 +1,154 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// Translates a WHERE clause into DynamoExpressions' `Predicate`, so PartiQL conditions are
+/// evaluated by the same code as ConditionExpression and FilterExpression.
+struct PartiQLConditions {
+    let binder: PartiQLBinder
+
+    /// The predicate of a WHERE clause (or of one of its conjuncts).
+    func predicate(_ expression: PartiQLExpression) throws(DynamoError) -> Predicate {
+        switch expression {
+        case .binary("AND", let left, let right), .binary("OR", let left, let right):
+            guard Self.isBoolean(left), Self.isBoolean(right) else { throw PartiQLMessages.andOrOperand }
+            let (a, b) = (try predicate(left), try predicate(right))
+            if case .binary("AND", _, _) = expression { return .and(a, b) }
+            return .or(a, b)
+        case .not(let inner):
+            guard Self.isBoolean(inner) else { throw PartiQLMessages.notOperand }
+            return .not(try predicate(inner))
+        case .binary(let op, let left, let right):
+            guard let comparator = Self.comparator(op) else { throw PartiQLMessages.conditionOperator(op) }
+            return .compare(comparator, try operand(left), try operand(right))
+        case .between(let value, let lower, let upper):
+            return .between(try operand(value), lower: try operand(lower), upper: try operand(upper))
+        case .isIn(let value, let list):
+            guard case .path = value else { throw PartiQLMessages.invalidIn }
+            let members: [PartiQLExpression]
+            switch list {
+            case .list(let items) where !items.isEmpty: members = items
+            case .parameter:
+                guard case .l(let values)? = try binder.constant(list), !values.isEmpty else { throw PartiQLMessages.invalidIn }
+                return .isIn(try operand(value), values.map { .value($0) })
+            default: throw PartiQLMessages.invalidIn
+            }
+            var operands: [Operand] = []
+            for member in members { operands.append(try operand(member)) }
+            return .isIn(try operand(value), operands)
+        case .isType(let value, let type, let negated):
+            let check = try typeCheck(value, type: type)
+            return negated ? .not(check) : check
+        case .call(let name, let arguments):
+            return try function(name, arguments)
+        case .literal(.bool(let flag)):
+            return .compare(.equal, .value(.bool(true)), .value(.bool(flag)))
+        case .exists:
+            throw PartiQLMessages.existsOutsideTransaction
+        default:
+            throw PartiQLMessages.whereNotBoolean
+        }
+    }
+
+    /// Whether an expression can stand as a condition.
+    static func isBoolean(_ expression: PartiQLExpression) -> Bool {
+        switch expression {
+        case .binary(let op, _, _): ["AND", "OR", "=", "<>", "!=", "<", "<=", ">", ">=", "LIKE"].contains(op)
+        case .not, .between, .isIn, .isType, .call, .exists, .literal(.bool): true
+        default: false
+        }
+    }
+
+    private static func comparator(_ op: String) -> Comparator? {
+        switch op {
+        case "=": .equal
+        case "<>", "!=": .notEqual
+        case "<": .less
+        case "<=": .lessOrEqual
+        case ">": .greater
+        case ">=": .greaterOrEqual
+        default: nil
+        }
+    }
+
+    /// `x IS [NOT] MISSING | NULL | BOOLEAN | …`.
+    private func typeCheck(_ value: PartiQLExpression, type: String) throws(DynamoError) -> Predicate {
+        switch value {
+        case .path, .literal, .parameter: break
+        default: throw PartiQLMessages.isOperand
+        }
+        if type == "MISSING" {
+            guard case .path(let path) = value else {
+                // A literal is never missing.
+                return .compare(.equal, .value(.bool(true)), .value(.bool(false)))
+            }
+            return .notExists(path)
+        }
+        let descriptors: [String]
+        switch type {
+        case "NULL": descriptors = ["NULL"]
+        case "BOOLEAN", "BOOL": descriptors = ["BOOL"]
+        case "BLOB": descriptors = ["B"]
+        case "STRING": descriptors = ["S"]
+        case "NUMERIC": descriptors = ["N"]
+        case "STRUCT", "TUPLE": descriptors = ["M"]
+        case "LIST": descriptors = ["L"]
+        default: throw PartiQLMessages.isType(type)
+        }
+        let operand = try operand(value)
+        return descriptors.dropFirst().reduce(Predicate.hasType(operand, descriptors[0])) { .or($0, .hasType(operand, $1)) }
+    }
+
+    private func function(_ name: String, _ arguments: [PartiQLExpression]) throws(DynamoError) -> Predicate {
+        func arity(_ count: Int) throws(DynamoError) {
+            guard arguments.count == count else {
+                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function '\(name)'")
+            }
+        }
+        switch name {
+        case "begins_with":
+            try arity(2)
+            return .beginsWith(try operand(arguments[0]), try operand(arguments[1]))
+        case "contains":
+            try arity(2)
+            return .contains(try operand(arguments[0]), try operand(arguments[1]))
+        case "attribute_type":
+            try arity(2)
+            guard case .s(let type)? = try binder.constant(arguments[1]) else {
+                throw PartiQLMessages.malformed("Incorrect operand type for function 'attribute_type'")
+            }
+            return .hasType(try operand(arguments[0]), type)
+        case "attribute_exists", "attribute_not_exists", "missing":
+            try arity(1)
+            guard case .path(let path) = arguments[0] else {
+                throw PartiQLMessages.malformed("Incorrect operand type for function '\(name)'")
+            }
+            return name == "attribute_exists" ? .exists(path) : .notExists(path)
+        case "size", "list_append", "set_add", "set_delete", "if_not_exists":
+            throw PartiQLMessages.whereNotBoolean
+        default:
+            throw PartiQLMessages.unrecognizedFunction(name)
+        }
+    }
+
+    /// A value in a condition: a path, a constant or `size(path)`.
+    func operand(_ expression: PartiQLExpression) throws(DynamoError) -> Operand {
+        switch expression {
+        case .path(let path):
+            return .path(path)
+        case .missing:
+            throw PartiQLMessages.missingCompared
+        case .call("size", let arguments):
+            guard arguments.count == 1 else {
+                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'size'")
+            }
+            return .size(try operand(arguments[0]))
+        case .call(let name, _):
+            throw PartiQLMessages.unrecognizedFunction(name)
+        case .binary(let op, _, _):
+            throw PartiQLMessages.conditionOperator(op)
+        default:
+            guard let value = try binder.constant(expression) else { throw PartiQLMessages.whereNotBoolean }
+            return .value(value)
+        }
+    }
+}
