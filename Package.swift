@@ -96,7 +96,12 @@ let package = Package(
         .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
         .testTarget(
             name: "DynamoServerTests",
-            dependencies: ["DynamoServer", "DynamoTestSupport", "DynamoAPI"]
+            dependencies: [
+                "DynamoServer", "DynamoTestSupport", "DynamoAPI", "DynamoEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
     ]
 )
