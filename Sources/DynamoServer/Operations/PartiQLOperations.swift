@@ -1,21 +1,18 @@
 import DynamoAPI
 import DynamoEngine
 
-/// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: decode, run on the engine,
-/// render the generated output shape.
+/// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: generated input shape →
+/// engine → generated output shape.
 enum PartiQLOperations {
-    static let executeStatement: EngineDispatcher.Operation = { body, context in
-        let input = try ExecuteStatementInput.decodeRequest(body)
-        return try context.database.executeStatement(input).jsonBytes
+    static let executeStatement = EngineDispatcher.shaped { (input: ExecuteStatementInput, context) in
+        try context.database.executeStatement(input)
     }
 
-    static let batchExecuteStatement: EngineDispatcher.Operation = { body, context in
-        let input = try BatchExecuteStatementInput.decodeRequest(body)
-        return try context.database.batchExecuteStatement(input).jsonBytes
+    static let batchExecuteStatement = EngineDispatcher.shaped { (input: BatchExecuteStatementInput, context) in
+        try context.database.batchExecuteStatement(input)
     }
 
-    static let executeTransaction: EngineDispatcher.Operation = { body, context in
-        let input = try ExecuteTransactionInput.decodeRequest(body)
-        return try context.database.executeTransaction(input, now: context.now).jsonBytes
+    static let executeTransaction = EngineDispatcher.shaped { (input: ExecuteTransactionInput, context) in
+        try context.database.executeTransaction(input, now: context.now)
     }
 }
