@@ -49,7 +49,9 @@ def test_batch_writes_fail_independently(ddb, table):
     codes = [r.get("Error", {}).get("Code") for r in out["Responses"]]
     assert codes == [None, "DuplicateItem", "ConditionalCheckFailed", "ValidationError", None, "ResourceNotFound"]
     assert out["Responses"][1]["Error"]["Message"] == "Duplicate primary key exists in table"
-    assert out["Responses"][2]["Error"]["Item"]["n"] == {"N": "2"}
+    # The member's ReturnValuesOnConditionCheckFailure does not put the item in a batch's Error.
+    assert out["Responses"][2]["Error"] == {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}
+    assert out["Responses"][2]["TableName"] == table
     assert ddb.get_item(TableName=table, Key={"pk": {"S": "b"}, "sk": {"N": "1"}})["Item"]
     assert "Item" not in ddb.get_item(TableName=table, Key={"pk": {"S": "a"}, "sk": {"N": "0"}})
 

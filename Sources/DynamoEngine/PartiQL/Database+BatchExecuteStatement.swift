@@ -36,14 +36,15 @@ extension Database {
                     response.item = read.item
                     capacity[read.table, default: ConsumedUnits()].add(read.capacity)
                 } else {
-                    let plan = try partiQLWritePlan(statement.statement, parameters: parameters,
-                                                    returnOnFailure: request.returnValuesOnConditionCheckFailure)
+                    // DynamoDB ignores a member's ReturnValuesOnConditionCheckFailure: a failed
+                    // condition never carries the item here (measured against the service, 2026).
+                    let plan = try partiQLWritePlan(statement.statement, parameters: parameters, returnOnFailure: nil)
                     let outcome = try runPartiQLWrite(plan, capacity: input.returnConsumedCapacity)
                     capacity[plan.tableName, default: ConsumedUnits()].add(outcome.capacity)
                 }
                 responses.append(response)
             } catch let error as DynamoError {
-                let failure = BatchStatementError(code: error.batchStatementCode, message: error.message, item: error.item)
+                let failure = BatchStatementError(code: error.batchStatementCode, message: error.message)
                 var response = BatchStatementResponse(error: failure)
                 if case .success(let statement) = entry, error.code != .resourceNotFound {
                     response.tableName = statement.statement.table
