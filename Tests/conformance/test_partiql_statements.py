@@ -212,3 +212,17 @@ def test_consumed_capacity(ddb, orders):
     assert out["ConsumedCapacity"] == {"TableName": orders, "CapacityUnits": 0.5}
     out = run(ddb, f'UPDATE "{orders}" SET n = 3 WHERE pk = \'a\' AND sk = 1', ReturnConsumedCapacity="INDEXES")
     assert out["ConsumedCapacity"]["TableName"] == orders and out["ConsumedCapacity"]["Table"]["CapacityUnits"] == 1.0
+
+
+def test_comparisons_with_a_missing_attribute_match_nothing(ddb, make_table):
+    name = make_table(("pk", "S"))
+    ddb.put_item(TableName=name, Item={"pk": {"S": "with"}, "a": {"S": "x"}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "without"}})
+
+    def keys(where):
+        return sorted(i["pk"]["S"] for i in run(ddb, f'SELECT pk FROM "{name}" WHERE {where}')["Items"])
+
+    assert keys("a <> 'y'") == ["with"]
+    assert keys("NOT (a = 'y')") == ["with"]
+    assert keys("a IS MISSING OR a = 'x'") == ["with", "without"]
+    assert keys("NOT (a IS MISSING)") == ["with"]

@@ -16,10 +16,15 @@ struct PartiQLConditions {
             return .or(a, b)
         case .not(let inner):
             guard Self.isBoolean(inner) else { throw PartiQLMessages.notOperand }
-            return .not(try predicate(inner))
+            // A comparison with a missing attribute is MISSING in PartiQL, and NOT MISSING is
+            // not true: the negation holds only where the compared attributes exist.
+            return Self.requiringPresence(.not(try predicate(inner)), of: Self.comparedPaths(inner))
         case .binary(let op, let left, let right):
             guard let comparator = Self.comparator(op) else { throw PartiQLMessages.conditionOperator(op) }
-            return .compare(comparator, try operand(left), try operand(right))
+            let comparison = Predicate.compare(comparator, try operand(left), try operand(right))
+            // `<>` with a missing attribute matches nothing (where ConditionExpression says true).
+            guard comparator == .notEqual else { return comparison }
+            return Self.requiringPresence(comparison, of: Self.comparedPaths(expression))
         case .between(let value, let lower, let upper):
             return .between(try operand(value), lower: try operand(lower), upper: try operand(upper))
         case .isIn(let value, let list):
@@ -47,6 +52,35 @@ struct PartiQLConditions {
         default:
             throw PartiQLMessages.whereNotBoolean
         }
+    }
+
+    /// `predicate AND attribute_exists(p)` for each path.
+    static func requiringPresence(_ predicate: Predicate, of paths: [DocumentPath]) -> Predicate {
+        paths.reduce(predicate) { .and($0, .exists($1)) }
+    }
+
+    /// The paths compared directly (not inside functions or `IS`) by a condition.
+    static func comparedPaths(_ expression: PartiQLExpression) -> [DocumentPath] {
+        var paths: [DocumentPath] = []
+        func visit(_ expression: PartiQLExpression) {
+            switch expression {
+            case .binary(let op, let left, let right):
+                if comparator(op) != nil {
+                    for side in [left, right] { if case .path(let path) = side, !paths.contains(path) { paths.append(path) } }
+                } else if op == "AND" || op == "OR" {
+                    visit(left)
+                    visit(right)
+                }
+            case .between(.path(let path), _, _), .isIn(.path(let path), _):
+                if !paths.contains(path) { paths.append(path) }
+            case .not(let inner):
+                visit(inner)
+            default:
+                break
+            }
+        }
+        visit(expression)
+        return paths
     }
 
     /// Whether an expression can stand as a condition.
