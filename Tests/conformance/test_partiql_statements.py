@@ -77,7 +77,7 @@ def test_index_read(ddb, orders):
     assert sorted((i["pk"]["S"], i["sk"]["N"]) for i in items) == [("a", "2"), ("a", "4"), ("b", "2"), ("b", "4")]
     with expect_error("ValidationException", "Strongly consistent read is not supported on Global Secondary Indexes"):
         run(ddb, f'SELECT * FROM "{orders}"."by_status" WHERE status = \'done\'', ConsistentRead=True)
-    with expect_error("ValidationException", "The table does not have the specified index: nope"):
+    with expect_error("ValidationException", "The table does not have the specified index"):
         run(ddb, f'SELECT * FROM "{orders}"."nope"')
 
 
@@ -200,6 +200,8 @@ def test_parameters_of_every_type(ddb, make_table, value):
     ("EXISTS(SELECT * FROM \"{t}\" WHERE pk = 'a' AND sk = 1)", None, "ValidationException",
      "EXISTS can only be used in ExecuteTransaction write requests."),
     ("UPDATE \"{t}\".\"by_status\" SET n = 1 WHERE pk = 'a' AND sk = 1", None, "ValidationException",
+     "This operation is not supported on an index"),
+    ("DELETE FROM \"no_such_table\".\"by_status\" WHERE pk = 'a' AND sk = 1", None, "ValidationException",
      "This operation is not supported on an index"),
 ])
 def test_errors(ddb, orders, statement, parameters, code, message):

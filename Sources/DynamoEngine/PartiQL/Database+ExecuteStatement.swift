@@ -30,10 +30,9 @@ extension Database {
     /// Translates a write against its table's key schema.
     func partiQLWritePlan(_ statement: PartiQLStatement, parameters: [AttributeValue],
                           returnOnFailure: ReturnValuesOnConditionCheckFailure?) throws -> PartiQLWritePlan {
+        // DynamoDB refuses a write through an index before it looks the table up.
+        if statement.index != nil, !statement.isCheck { throw PartiQLMessages.indexWrite }
         let definition = try table(named: statement.table)
-        if let index = statement.index, definition.index(named: index) == nil {
-            throw DynamoError.validation("The table does not have the specified index: \(index)")
-        }
         return try PartiQLTranslator.write(statement, schema: definition.partiQLSchema, parameters: parameters,
                                            returnOnFailure: returnOnFailure)
     }

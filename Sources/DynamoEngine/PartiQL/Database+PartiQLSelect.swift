@@ -11,7 +11,8 @@ extension Database {
         var schema: PartiQLSchema? = definition.partiQLSchema
         if let indexName = statement.index {
             guard let index = definition.index(named: indexName) else {
-                throw DynamoError.validation("The table does not have the specified index: \(indexName)")
+                // Unlike Query and Scan, PartiQL's message does not name the index.
+                throw DynamoError.validation("The table does not have the specified index")
             }
             if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
             schema = index.partiQLSchema

@@ -85,6 +85,12 @@ package enum PartiQLStatement: Sendable {
         }
     }
 
+    /// Whether the statement is a transaction's `[NOT] EXISTS` check.
+    package var isCheck: Bool {
+        if case .exists = self { return true }
+        return false
+    }
+
     /// Whether the statement reads (SELECT) rather than writes or checks.
     package var isRead: Bool {
         if case .select = self { return true }
