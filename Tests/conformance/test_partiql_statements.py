@@ -228,3 +228,18 @@ def test_comparisons_with_a_missing_attribute_match_nothing(ddb, make_table):
     assert keys("NOT (a = 'y')") == ["with"]
     assert keys("a IS MISSING OR a = 'x'") == ["with", "without"]
     assert keys("NOT (a IS MISSING)") == ["with"]
+
+
+@pytest.mark.parametrize("value, type_name", [({"BOOL": True}, "BOOL"), ({"NULL": True}, "NULL"), ({"L": []}, "L"),
+                                              ({"M": {}}, "M"), ({"SS": ["a"]}, "SS")])
+def test_ordering_comparisons_refuse_unorderable_operands(ddb, value, type_name):
+    # Refused before the table is looked up: the table does not exist.
+    with expect_error("ValidationException",
+                      f"Incorrect operand type for operator or function; operator or function: <, operand type: {type_name}"):
+        run(ddb, 'SELECT * FROM "no_such_table" WHERE a < ?', [value])
+    with expect_error("ValidationException",
+                      f"Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: {type_name}"):
+        run(ddb, 'SELECT * FROM "no_such_table" WHERE a BETWEEN ? AND ?', [value, value])
+    # = and <> take any type.
+    with expect_error("ResourceNotFoundException"):
+        run(ddb, 'SELECT * FROM "no_such_table" WHERE a <> ?', [value])

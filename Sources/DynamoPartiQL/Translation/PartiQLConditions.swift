@@ -21,12 +21,16 @@ struct PartiQLConditions {
             return Self.requiringPresence(.not(try predicate(inner)), of: Self.comparedPaths(inner))
         case .binary(let op, let left, let right):
             guard let comparator = Self.comparator(op) else { throw PartiQLMessages.conditionOperator(op) }
-            let comparison = Predicate.compare(comparator, try operand(left), try operand(right))
+            let (a, b) = (try operand(left), try operand(right))
+            if comparator != .equal, comparator != .notEqual { try Self.checkOrderable([a, b], op: op) }
+            let comparison = Predicate.compare(comparator, a, b)
             // `<>` with a missing attribute matches nothing (where ConditionExpression says true).
             guard comparator == .notEqual else { return comparison }
             return Self.requiringPresence(comparison, of: Self.comparedPaths(expression))
         case .between(let value, let lower, let upper):
-            return .between(try operand(value), lower: try operand(lower), upper: try operand(upper))
+            let operands = [try operand(value), try operand(lower), try operand(upper)]
+            try Self.checkOrderable(operands, op: "BETWEEN")
+            return .between(operands[0], lower: operands[1], upper: operands[2])
         case .isIn(let value, let list):
             guard case .path = value else { throw PartiQLMessages.invalidIn }
             let members: [PartiQLExpression]
@@ -51,6 +55,15 @@ struct PartiQLConditions {
             throw PartiQLMessages.existsOutsideTransaction
         default:
             throw PartiQLMessages.whereNotBoolean
+        }
+    }
+
+    /// Ordering comparisons take strings, numbers and binary only: a constant of another type
+    /// is refused (as the service does, before it looks at the table).
+    static func checkOrderable(_ operands: [Operand], op: String) throws(DynamoError) {
+        for case .value(let value) in operands where !["S", "N", "B"].contains(value.typeDescriptor) {
+            throw DynamoError.validation(
+                "Incorrect operand type for operator or function; operator or function: \(op), operand type: \(value.typeDescriptor)")
         }
     }
 
