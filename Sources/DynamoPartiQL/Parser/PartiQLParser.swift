@@ -33,12 +33,6 @@ package struct PartiQLParser {
 
     func peek(_ ahead: Int) -> PartiQLToken { tokens[min(position + ahead, tokens.count - 1)] }
 
-    mutating func advance() -> PartiQLToken {
-        let token = tokens[position]
-        if position < tokens.count - 1 { position += 1 }
-        return token
-    }
-
     /// The error for the token at the current position.
     func unexpected() -> DynamoError {
         switch peek.kind {

@@ -78,7 +78,7 @@ struct PartiQLLexer {
             } else if matches("/*") {
                 position += 2
                 while position < bytes.count, !matches("*/") { position += 1 }
-                guard position < bytes.count else { throw PartiQLMessages.malformed("Unexpected end of statement") }
+                guard position < bytes.count else { throw PartiQLMessages.unexpectedEnd }
                 position += 2
             } else {
                 return
@@ -103,7 +103,7 @@ struct PartiQLLexer {
             }
             content.append(byte)
         }
-        throw PartiQLMessages.malformed("Unexpected end of statement")
+        throw PartiQLMessages.unexpectedEnd
     }
 
     /// Digits, an optional fraction and an optional exponent.

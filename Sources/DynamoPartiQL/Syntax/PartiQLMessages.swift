@@ -85,9 +85,6 @@ package enum PartiQLMessages {
     package static func keyType(_ key: String) -> DynamoError {
         .validation("Key attribute's data type should match its data type in table's schema: Key \(key)")
     }
-    package static func keyNested(_ key: String) -> DynamoError {
-        .validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key \(key)")
-    }
     package static func tupleKeyType(_ type: String) -> DynamoError {
         .validation("Tuple keys must be of type String. Actual type: \(type)")
     }
