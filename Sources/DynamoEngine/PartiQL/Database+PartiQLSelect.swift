@@ -24,6 +24,9 @@ extension Database {
         let token = try input.nextToken.map {
             try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1)
         }
+        if input.nextToken == nil, let key = plan.fullKey(of: definition) {
+            return try selectItem(key: key, plan: plan, input: input)
+        }
         var items: [[UInt8]] = []
         var capacity = ConsumedUnits()
         var next: PartiQLNextToken?
@@ -67,5 +70,34 @@ extension Database {
         var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement))
         output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
         return output
+    }
+
+    /// A SELECT that names one item of the table by its whole key: a GetItem.
+    private func selectItem(key: Item, plan: PartiQLSelectPlan, input: ExecuteStatementInput) throws -> ExecuteStatementOutput {
+        let result = try getItem(GetItemInput(tableName: plan.table, key: key, consistentRead: input.consistentRead))
+        var items: [Item] = []
+        if let json = result.json {
+            let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+            if plan.filter?.evaluate(item) ?? true {
+                items.append(plan.projection.map { PartiQLProjection.apply($0, to: item) } ?? item)
+            }
+        }
+        var output = ExecuteStatementOutput(items: items)
+        output.consumedCapacity = result.capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
+        return output
+    }
+}
+
+extension PartiQLSelectPlan {
+    /// The table key the plan names with `=` on every key attribute, if it reads one item of
+    /// the table (not an index).
+    func fullKey(of table: TableDefinition) -> Item? {
+        guard index == nil, let partitions, partitions.count == 1, let partitionKey else { return nil }
+        var key: Item = [partitionKey: partitions[0]]
+        if let sortKey = table.sortKey {
+            guard case .equal(let value)? = sortCondition, self.sortKey == sortKey.name else { return nil }
+            key[sortKey.name] = value
+        }
+        return key
     }
 }
