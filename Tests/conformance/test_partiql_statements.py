@@ -100,6 +100,7 @@ def test_paging_with_limit_and_next_token(ddb, orders):
     # A scan page with a filter counts the items read, not the matches.
     page = run(ddb, f'SELECT * FROM "{orders}" WHERE n > 1000', Limit=4)
     assert page["Items"] == [] and "NextToken" in page
+    assert sorted(page["LastEvaluatedKey"]) == ["pk", "sk"]
     with expect_error("ValidationException", "Invalid NextToken"):
         run(ddb, f'SELECT * FROM "{orders}"', NextToken="bm90IGEgdG9rZW4=")
     other = run(ddb, f'SELECT * FROM "{orders}"', Limit=1)["NextToken"]

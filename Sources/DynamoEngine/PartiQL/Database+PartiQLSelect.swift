@@ -67,7 +67,9 @@ extension Database {
         }
         var decoded: [Item] = []
         for json in items { decoded.append(try AttributeValue.decodeItem(JSONValue(parsing: json))) }
-        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement))
+        // LastEvaluatedKey: the key the page stopped at, as the API reference describes it.
+        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement),
+                                            lastEvaluatedKey: next?.startKey)
         output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
         return output
     }
