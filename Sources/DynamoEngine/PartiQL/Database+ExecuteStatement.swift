@@ -9,12 +9,13 @@ extension Database {
     ///
     /// - Throws: DynamoDB's PartiQL errors: `ValidationException` (syntax, parameters, keys),
     ///   `ResourceNotFoundException`, `ConditionalCheckFailedException`, `DuplicateItemException`.
-    package func executeStatement(_ input: ExecuteStatementInput) throws -> ExecuteStatementOutput {
+    /// - Parameter now: the request's time on the server's clock (NextToken expiry).
+    package func executeStatement(_ input: ExecuteStatementInput, now: Double) throws -> ExecuteStatementOutput {
         let parsed = try PartiQLTranslator.parse(input.statement, parameters: input.parameters)
         let parameters = input.parameters ?? []
         switch parsed.statement {
         case .select:
-            return try executeSelect(parsed.statement, input: input, parameters: parameters)
+            return try executeSelect(parsed.statement, input: input, parameters: parameters, now: now)
         case .exists:
             throw PartiQLMessages.existsOutsideTransaction
         default:

@@ -5,7 +5,7 @@ import DynamoPartiQL
 extension Database {
     /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
     func executeSelect(_ statement: PartiQLStatement, input: ExecuteStatementInput,
-                       parameters: [AttributeValue]) throws -> ExecuteStatementOutput {
+                       parameters: [AttributeValue], now: Double) throws -> ExecuteStatementOutput {
         let definition = try table(named: statement.table)
         let consistent = input.consistentRead ?? false
         var schema: PartiQLSchema? = definition.partiQLSchema
@@ -22,7 +22,7 @@ extension Database {
         let projection = plan.projection.map { paths in { @Sendable (item: Item) in PartiQLProjection.apply(paths, to: item) } }
         var options = ReadOptions(limit: input.limit, consistentRead: consistent, filter: filter, projection: projection)
         let token = try input.nextToken.map {
-            try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1)
+            try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1, now: now)
         }
         if input.nextToken == nil, let key = plan.fullKey(of: definition) {
             return try selectItem(key: key, plan: plan, input: input)
@@ -68,7 +68,7 @@ extension Database {
         var decoded: [Item] = []
         for json in items { decoded.append(try AttributeValue.decodeItem(JSONValue(parsing: json))) }
         // LastEvaluatedKey: the key the page stopped at, as the API reference describes it.
-        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement),
+        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement, now: now),
                                             lastEvaluatedKey: next?.startKey)
         output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
         return output

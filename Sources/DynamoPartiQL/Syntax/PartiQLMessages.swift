@@ -108,6 +108,7 @@ package enum PartiQLMessages {
     package static let batchMixed = DynamoError.validation("Read and write requests together in the same batch is not supported.")
     package static let batchSingleItem = DynamoError.validation("Only single item select is supported")
     package static let invalidNextToken = DynamoError.validation("Invalid NextToken")
+    package static let expiredNextToken = DynamoError.validation("Given NextToken has already expired")
     package static let foreignNextToken = DynamoError.validation("The provided starting key is invalid")
     package static let consistentReadOnGSI = DynamoError.validation(
         "Strongly consistent read is not supported on Global Secondary Indexes")

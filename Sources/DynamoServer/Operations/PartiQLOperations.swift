@@ -5,7 +5,7 @@ import DynamoEngine
 /// engine → generated output shape.
 enum PartiQLOperations {
     static let executeStatement = EngineDispatcher.shaped { (input: ExecuteStatementInput, context) in
-        try context.database.executeStatement(input)
+        try context.database.executeStatement(input, now: context.now)
     }
 
     static let batchExecuteStatement = EngineDispatcher.shaped { (input: BatchExecuteStatementInput, context) in

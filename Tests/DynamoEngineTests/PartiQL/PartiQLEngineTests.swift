@@ -7,7 +7,26 @@ struct PartiQLEngineTests {
     private func run(_ database: Database, _ statement: String, _ parameters: [AttributeValue]? = nil,
                      limit: Int? = nil, nextToken: String? = nil) throws -> ExecuteStatementOutput {
         try database.executeStatement(ExecuteStatementInput(statement: statement, parameters: parameters,
-                                                            nextToken: nextToken, limit: limit))
+                                                            nextToken: nextToken, limit: limit),
+                                      now: database.clock.now())
+    }
+
+    @Test("a NextToken expires after an hour of the server's clock")
+    func nextTokenExpires() throws {
+        let clock = ServerClock(startingAt: 1_767_225_600)
+        let database = try Database(path: nil, region: "us-east-1", clock: clock)
+        try DatabaseTests.makeTable(database)
+        for key in ["a", "b", "c"] {
+            _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s(key)]))
+        }
+        let first = try run(database, "SELECT * FROM Things", limit: 1)
+        let token = try #require(first.nextToken)
+        _ = try clock.advance(by: 3500)
+        #expect(try run(database, "SELECT * FROM Things", limit: 1, nextToken: token).items?.count == 1)
+        _ = try clock.advance(by: 200)
+        #expect(throws: DynamoError.validation("Given NextToken has already expired")) {
+            _ = try run(database, "SELECT * FROM Things", limit: 1, nextToken: token)
+        }
     }
 
     @Test("writes go through the engine's item operations: statistics follow them")
