@@ -34,6 +34,8 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
+    package let snapshots = SnapshotRegistry()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
@@ -66,7 +68,7 @@ package final class DynamoEngine: Sendable {
             case .inMemory: path = nil
             case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
             }
-            let database = try Database(path: path, region: region, clock: clock)
+            let database = try Database(path: path, region: region, clock: clock, logger: logger)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

@@ -105,7 +105,7 @@ import Testing
     /// throw a `ValidationException`, never anything else (and never crash).
     @Test(arguments: [1, 2, 3, 4, 5])
     func mutatedStatementsOnlyThrowValidationErrors(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let templates = [
             "SELECT a, b.c[1] FROM \"T\".\"I\" WHERE pk IN ['a', ?] AND sk BETWEEN 1 AND 5 AND begins_with(s, 'x') ORDER BY sk",
             "INSERT INTO t VALUE {'pk': ?, 'sk': 2, 'm': {'l': [1, 2.5e3, <<'a'>>, NULL, TRUE]}}",
@@ -136,18 +136,5 @@ import Testing
                 #expect(error.code == .validation, "\(text): \(error)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64) so failures reproduce.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,18 +1,14 @@
+import DynamoAPI
+
 /// The tests' random source: SplitMix64, small, seeded, the same sequence on every platform,
 /// so a failing case is reproduced by its seed.
 struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
+    private var base: SplitMix64
 
     /// Starts the sequence of `seed`.
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { base = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { base.next() }
 
     /// A number in `range` (not empty).
     mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
