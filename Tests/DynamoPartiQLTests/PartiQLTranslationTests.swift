@@ -25,6 +25,12 @@ import Testing
         let scan = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE sk = 1 OR pk = 'a'"), schema: schema,
                                                 parameters: [])
         #expect(scan.partitions == nil)
+        let alternatives = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE (pk = 'a' OR pk = 'b') AND sk > 1"),
+                                                        schema: schema, parameters: [])
+        #expect(alternatives.partitions == [.s("a"), .s("b")])
+        #expect(alternatives.sortCondition == .greater(.n(DynamoNumber(1))))
+        let mixed = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE pk = 'a' OR n = 1"), schema: schema, parameters: [])
+        #expect(mixed.partitions == nil)
         let both = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE pk IN ['b', 'a', 'b'] ORDER BY pk DESC"),
                                                 schema: schema, parameters: [])
         #expect(both.partitions == [.s("b"), .s("a")])

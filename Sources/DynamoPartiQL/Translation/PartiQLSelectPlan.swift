@@ -77,9 +77,12 @@ extension PartiQLTranslator {
             }
             if case .isIn(.path(let path), let list) = conjunct, path.elements.count == 1, path.attribute == partition.name,
                case .l(let values)? = try binder.constant(list) {
-                var unique: [AttributeValue] = []
-                for value in values where !unique.contains(value) { unique.append(value) }
-                plan.partitions = unique
+                plan.partitions = unique(values)
+                break
+            }
+            // `pk = 'a' OR pk = 'b'` reads the same partitions as `pk IN ['a', 'b']`.
+            if case .binary("OR", _, _) = conjunct, let values = try partitionAlternatives(conjunct, schema: schema, binder: binder) {
+                plan.partitions = unique(values)
                 break
             }
         }
@@ -95,6 +98,25 @@ extension PartiQLTranslator {
                 break
             }
         }
+    }
+
+    private static func unique(_ values: [AttributeValue]) -> [AttributeValue] {
+        var unique: [AttributeValue] = []
+        for value in values where !unique.contains(value) { unique.append(value) }
+        return unique
+    }
+
+    /// The partition key values of a disjunction whose every branch is `pk = constant`.
+    private static func partitionAlternatives(_ expression: PartiQLExpression, schema: PartiQLSchema,
+                                              binder: PartiQLBinder) throws(DynamoError) -> [AttributeValue]? {
+        if case .binary("OR", let left, let right) = expression {
+            guard let a = try partitionAlternatives(left, schema: schema, binder: binder),
+                  let b = try partitionAlternatives(right, schema: schema, binder: binder) else { return nil }
+            return a + b
+        }
+        guard let (name, value) = try KeyedWhere.keyEquality(expression, schema: schema, binder: binder),
+              name == schema.partitionKey.name else { return nil }
+        return [value]
     }
 
     /// A conjunct that narrows the sort key: a comparison, BETWEEN or begins_with.
