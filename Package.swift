@@ -30,10 +30,11 @@ let package = Package(
         ),
         .target(name: "DynamoAPI"),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
+        .target(name: "DynamoPartiQL", dependencies: ["DynamoAPI", "DynamoExpressions"]),
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "CSQLite",
+                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -83,6 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
+        .testTarget(name: "DynamoPartiQLTests", dependencies: ["DynamoPartiQL", "DynamoExpressions", "DynamoAPI"]),
         .testTarget(
             name: "DynamoClientTests",
             dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI", .product(name: "Logging", package: "swift-log")]

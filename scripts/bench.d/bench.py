@@ -58,12 +58,14 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 WORKLOADS = {
     "get": "GetItem (random existing key)",
     "query": "Query (10 items, KeyConditions)",
+    "ql-get": "PartiQL SELECT by full key (ExecuteStatement)",
+    "ql-query": "PartiQL SELECT of a partition (10 items, ExecuteStatement)",
     "mix": "80% GetItem / 20% PutItem",
     "put": "PutItem (new key)",
     "batch": "BatchWriteItem (25 new items)",
 }
 # Reads first, so they see the preloaded table before the writes grow it.
-WORKLOAD_ORDER = ["get", "query", "mix", "put", "batch"]
+WORKLOAD_ORDER = ["get", "query", "ql-get", "ql-query", "mix", "put", "batch"]
 
 PROFILES = {
     "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
@@ -326,6 +328,13 @@ def probe(port: int, workload: str, items: int, ceiling: bool) -> str | None:
                                      "ComparisonOperator": "EQ"}}})
         if status != 200 or len(body.get("Items", [])) != PER_PARTITION:
             return f"Query: {status}, {len(body.get('Items', []))} items: {str(body)[:200]}"
+    if workload in ("ql-get", "ql-query"):
+        where, parameters, expected = ("pk = ? AND sk = ?", [{"S": "p%08d" % (partitions - 1)}, {"N": "3"}], 1) \
+            if workload == "ql-get" else ("pk = ?", [{"S": "p%08d" % (partitions // 2)}], PER_PARTITION)
+        status, body = dynamo_request(port, "ExecuteStatement", {
+            "Statement": f'SELECT * FROM "{TABLE}" WHERE {where}', "Parameters": parameters})
+        if status != 200 or len(body.get("Items", [])) != expected:
+            return f"ExecuteStatement: {status}, {len(body.get('Items', []))} items: {str(body)[:200]}"
     if workload == "batch":
         requests = [{"PutRequest": {"Item": {"pk": {"S": "probe-batch"}, "sk": {"N": str(i)}, "data": {"S": PAYLOAD}}}}
                     for i in range(25)]

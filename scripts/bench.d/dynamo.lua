@@ -2,7 +2,7 @@
 -- key `pk` and a number sort key `sk`, preloaded as partitions p00000000.. with sort keys 0..K-1.
 --
 -- Configured by environment variables (wrk passes none of its own):
---   BENCH_OP          get | put | query | batch | mix
+--   BENCH_OP          get | put | query | ql-get | ql-query | batch | mix
 --   BENCH_TABLE       table name
 --   BENCH_PARTITIONS  number of preloaded partitions
 --   BENCH_PER_PART    items per partition (the query's expected item count)
@@ -65,6 +65,21 @@ local function queryRequest()
   return wrk.format("POST", "/", headers("Query"), body)
 end
 
+-- PartiQL: the same reads as GetItem and Query, as ExecuteStatement with parameters.
+local function statementRequest(byKey)
+  local p = math.random(0, partitions - 1)
+  local body
+  if byKey then
+    body = string.format(
+      '{"Statement":"SELECT * FROM \\"%s\\" WHERE pk = ? AND sk = ?","Parameters":[{"S":"%s"},{"N":"%d"}]}',
+      tableName, pkOf(p), math.random(0, perPartition - 1))
+  else
+    body = string.format('{"Statement":"SELECT * FROM \\"%s\\" WHERE pk = ?","Parameters":[{"S":"%s"}]}',
+      tableName, pkOf(p))
+  end
+  return wrk.format("POST", "/", headers("ExecuteStatement"), body)
+end
+
 -- Overwrites an existing item (the mix keeps the table's size steady).
 local function overwriteRequest()
   local p = math.random(0, partitions - 1)
@@ -108,6 +123,8 @@ function init(args)
     for i = 1, poolSize do pool[i] = getRequest() end
   elseif op == "query" then
     for i = 1, poolSize do pool[i] = queryRequest() end
+  elseif op == "ql-get" or op == "ql-query" then
+    for i = 1, poolSize do pool[i] = statementRequest(op == "ql-get") end
   elseif op == "mix" then
     -- 80% GetItem, 20% PutItem overwriting an existing item, shuffled.
     for i = 1, poolSize do

@@ -42,9 +42,7 @@ extension Database {
     package func transactWriteItems(_ input: TransactWriteItemsInput, now: Double) throws -> TransactWriteResult {
         if let token = input.clientRequestToken {
             // The actions identify the request; asking for capacity or metrics does not change it.
-            var identity = JSONWriter()
-            for item in input.transactItems { item.encode(to: &identity) }
-            return try idempotency.run(token: token, request: identity.bytes, now: now) {
+            return try idempotency.run(token: token, request: input.transactItems, now: now) {
                 try applyTransaction(input)
             }
         }

@@ -9,7 +9,8 @@ final class IdempotencyTokens: Sendable {
     static let lifetime: Double = 600
 
     private struct Entry {
-        var request: [UInt8]
+        /// The actions, compared by value (their JSON's member order is not stable).
+        var request: [TransactWriteItem]
         var result: TransactWriteResult
         var recorded: Double
     }
@@ -20,7 +21,7 @@ final class IdempotencyTokens: Sendable {
     ///
     /// The check and the record happen around `body`, which runs under the database's writer
     /// lock, so two concurrent calls with one token cannot both write.
-    func run(token: String, request: [UInt8], now: Double,
+    func run(token: String, request: [TransactWriteItem], now: Double,
              _ body: () throws -> TransactWriteResult) throws -> TransactWriteResult {
         let known: Entry? = entries.withLock { entries in
             entries = entries.filter { now - $0.value.recorded < Self.lifetime }

@@ -47,6 +47,9 @@ package final class EngineDispatcher: DynamoDispatcher {
         "UpdateTimeToLive": ManagementOperations.updateTimeToLive,
         "DescribeEndpoints": ManagementOperations.describeEndpoints,
         "DescribeLimits": ManagementOperations.describeLimits,
+        "ExecuteStatement": PartiQLOperations.executeStatement,
+        "BatchExecuteStatement": PartiQLOperations.batchExecuteStatement,
+        "ExecuteTransaction": PartiQLOperations.executeTransaction,
     ]
 
     /// The operations run on the event loop (see the type's documentation).

@@ -1,0 +1,73 @@
+import DynamoAPI
+import DynamoExpressions
+import DynamoPartiQL
+
+extension Database {
+    /// Runs up to 100 statements all or nothing: writes (INSERT, UPDATE, DELETE, `[NOT]
+    /// EXISTS(SELECT …)` checks) as one TransactWriteItems, so `ClientRequestToken` follows its
+    /// rules; reads (single-item SELECTs) as one TransactGetItems, answered in `Responses`.
+    ///
+    /// - Throws: `TransactionCanceledException` with one reason per statement (`DuplicateItem`
+    ///   for an INSERT of an existing key), `ValidationException` for a mix of reads and writes.
+    package func executeTransaction(_ input: ExecuteTransactionInput, now: Double) throws -> ExecuteTransactionOutput {
+        var statements: [PartiQLStatement] = []
+        for request in input.transactStatements {
+            let parsed = try PartiQLTranslator.parse(request.statement, parameters: request.parameters)
+            if let first = statements.first, first.isRead != parsed.statement.isRead {
+                throw PartiQLMessages.transactionMixed
+            }
+            statements.append(parsed.statement)
+        }
+        let requests = zip(statements, input.transactStatements)
+        if statements.first?.isRead == true {
+            var gets: [TransactGetItem] = []
+            var reads: [PartiQLKeyedRead] = []
+            for (statement, request) in requests {
+                if statement.index != nil { throw PartiQLMessages.transactionIndexRead }
+                let definition = try table(named: statement.table)
+                let read = try PartiQLTranslator.keyedRead(statement, schema: definition.partiQLSchema,
+                                                           parameters: request.parameters ?? [],
+                                                           incomplete: PartiQLMessages.transactionReadKey)
+                if read.condition != nil { throw PartiQLMessages.transactionReadKey }
+                reads.append(read)
+                gets.append(TransactGetItem(get: Get(key: read.key, tableName: read.table)))
+            }
+            let result = try transactGetItems(TransactGetItemsInput(transactItems: gets))
+            var responses: [ItemResponse] = []
+            for (json, read) in zip(result.items, reads) {
+                guard let json else {
+                    responses.append(ItemResponse())
+                    continue
+                }
+                let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+                responses.append(ItemResponse(item: read.projection.map { PartiQLProjection.apply($0, to: item) } ?? item))
+            }
+            return ExecuteTransactionOutput(responses: responses,
+                                            consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
+        }
+        var plans: [PartiQLWritePlan] = []
+        for (statement, request) in requests {
+            if statement.index != nil { throw PartiQLMessages.transactionIndexWrite }
+            let plan = try partiQLWritePlan(statement, parameters: request.parameters ?? [],
+                                            returnOnFailure: request.returnValuesOnConditionCheckFailure)
+            if plan.returning != nil { throw PartiQLMessages.unsupportedClause("RETURNING") }
+            plans.append(plan)
+        }
+        let transaction = TransactWriteItemsInput(transactItems: plans.map(\.action),
+                                                  returnConsumedCapacity: input.returnConsumedCapacity,
+                                                  clientRequestToken: input.clientRequestToken)
+        do {
+            let result = try transactWriteItems(transaction, now: now)
+            return ExecuteTransactionOutput(consumedCapacity: ConsumedUnits.shapes(result.capacity,
+                                                                                   mode: input.returnConsumedCapacity))
+        } catch let error as DynamoError where error.code == .transactionCanceled {
+            // An INSERT's failed "no such key" condition is a duplicate key.
+            guard var reasons = error.cancellationReasons, reasons.count == plans.count else { throw error }
+            for (position, plan) in plans.enumerated() where plan.isInsert && reasons[position].code == "ConditionalCheckFailed" {
+                reasons[position] = CancellationReason(item: reasons[position].item, code: "DuplicateItem",
+                                                       message: PartiQLMessages.duplicateItem.message)
+            }
+            throw DynamoError.transactionCanceled(reasons)
+        }
+    }
+}

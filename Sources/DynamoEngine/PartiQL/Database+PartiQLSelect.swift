@@ -1,0 +1,105 @@
+import DynamoAPI
+import DynamoExpressions
+import DynamoPartiQL
+
+extension Database {
+    /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
+    func executeSelect(_ statement: PartiQLStatement, input: ExecuteStatementInput,
+                       parameters: [AttributeValue], now: Double) throws -> ExecuteStatementOutput {
+        let definition = try table(named: statement.table)
+        let consistent = input.consistentRead ?? false
+        var schema: PartiQLSchema? = definition.partiQLSchema
+        if let indexName = statement.index {
+            guard let index = definition.index(named: indexName) else {
+                // Unlike Query and Scan, PartiQL's message does not name the index.
+                throw DynamoError.validation("The table does not have the specified index")
+            }
+            if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
+            schema = index.partiQLSchema
+        }
+        let plan = try PartiQLTranslator.select(statement, schema: schema, parameters: parameters)
+        let filter = plan.filter.map { predicate in { @Sendable (item: Item) in predicate.evaluate(item) } }
+        let projection = plan.projection.map { paths in { @Sendable (item: Item) in PartiQLProjection.apply(paths, to: item) } }
+        var options = ReadOptions(limit: input.limit, consistentRead: consistent, filter: filter, projection: projection)
+        let token = try input.nextToken.map {
+            try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1, now: now)
+        }
+        if input.nextToken == nil, let key = plan.fullKey(of: definition) {
+            return try selectItem(key: key, plan: plan, input: input)
+        }
+        var items: [[UInt8]] = []
+        var capacity = ConsumedUnits()
+        var next: PartiQLNextToken?
+        if let partitions = plan.partitions, let partitionKey = plan.partitionKey {
+            var position = token?.partition ?? 0
+            var start = token?.startKey
+            var remaining = input.limit
+            while position < partitions.count {
+                options.limit = remaining
+                options.exclusiveStartKey = start
+                let condition = KeyConditionSpec(partitionName: partitionKey, partitionValue: partitions[position],
+                                                 sortName: plan.sortCondition == nil ? nil : plan.sortKey,
+                                                 sortCondition: plan.sortCondition)
+                let page = try query(table: plan.table, index: plan.index, keyCondition: condition,
+                                     forward: !plan.descending, options: options)
+                items += page.items
+                capacity.add(page.capacity)
+                if let last = page.lastEvaluatedKey {
+                    next = PartiQLNextToken(partition: position, startKey: last)
+                    break
+                }
+                position += 1
+                start = nil
+                if let limit = remaining {
+                    remaining = limit - page.scannedCount
+                    if remaining! <= 0 {
+                        if position < partitions.count { next = PartiQLNextToken(partition: position, startKey: nil) }
+                        break
+                    }
+                }
+            }
+        } else if plan.partitions == nil {
+            options.exclusiveStartKey = token?.startKey
+            let page = try scan(table: plan.table, index: plan.index, segment: nil, options: options)
+            items = page.items
+            capacity = page.capacity
+            next = page.lastEvaluatedKey.map { PartiQLNextToken(partition: 0, startKey: $0) }
+        }
+        var decoded: [Item] = []
+        for json in items { decoded.append(try AttributeValue.decodeItem(JSONValue(parsing: json))) }
+        // LastEvaluatedKey: the key the page stopped at, as the API reference describes it.
+        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement, now: now),
+                                            lastEvaluatedKey: next?.startKey)
+        output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
+        return output
+    }
+
+    /// A SELECT that names one item of the table by its whole key: a GetItem.
+    private func selectItem(key: Item, plan: PartiQLSelectPlan, input: ExecuteStatementInput) throws -> ExecuteStatementOutput {
+        let result = try getItem(GetItemInput(tableName: plan.table, key: key, consistentRead: input.consistentRead))
+        var items: [Item] = []
+        if let json = result.json {
+            let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+            if plan.filter?.evaluate(item) ?? true {
+                items.append(plan.projection.map { PartiQLProjection.apply($0, to: item) } ?? item)
+            }
+        }
+        var output = ExecuteStatementOutput(items: items)
+        output.consumedCapacity = result.capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
+        return output
+    }
+}
+
+extension PartiQLSelectPlan {
+    /// The table key the plan names with `=` on every key attribute, if it reads one item of
+    /// the table (not an index).
+    func fullKey(of table: TableDefinition) -> Item? {
+        guard index == nil, let partitions, partitions.count == 1, let partitionKey else { return nil }
+        var key: Item = [partitionKey: partitions[0]]
+        if let sortKey = table.sortKey {
+            guard case .equal(let value)? = sortCondition, self.sortKey == sortKey.name else { return nil }
+            key[sortKey.name] = value
+        }
+        return key
+    }
+}

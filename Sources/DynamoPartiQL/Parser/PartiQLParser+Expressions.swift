@@ -1,0 +1,242 @@
+import DynamoAPI
+import DynamoExpressions
+
+extension PartiQLParser {
+    /// `OR` binds loosest, then `AND`, `NOT`, the predicates (comparisons, `BETWEEN`, `IN`,
+    /// `IS`, `LIKE`), `+ - ||`, `* / %`, unary signs, and the primaries.
+    mutating func expression() throws(DynamoError) -> PartiQLExpression {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth { throw PartiQLMessages.malformed("Expression nested too deeply") }
+        var left = try conjunction()
+        while accept(keyword: "OR") { left = .binary("OR", left, try conjunction()) }
+        return left
+    }
+
+    private mutating func conjunction() throws(DynamoError) -> PartiQLExpression {
+        var left = try negation()
+        while accept(keyword: "AND") { left = .binary("AND", left, try negation()) }
+        return left
+    }
+
+    private mutating func negation() throws(DynamoError) -> PartiQLExpression {
+        if peek.isKeyword("NOT"), !peek(1).isKeyword("EXISTS") {
+            position += 1
+            depth += 1
+            defer { depth -= 1 }
+            if depth > Self.maximumDepth { throw PartiQLMessages.malformed("Expression nested too deeply") }
+            return .not(try negation())
+        }
+        return try predicate()
+    }
+
+    private static let comparisons = ["=", "<>", "!=", "<", "<=", ">", ">="]
+
+    private mutating func predicate() throws(DynamoError) -> PartiQLExpression {
+        let left = try additive()
+        if case .symbol(let op) = peek.kind, Self.comparisons.contains(op) {
+            position += 1
+            return .binary(op, left, try additive())
+        }
+        let negated = accept(keyword: "NOT")
+        if accept(keyword: "BETWEEN") {
+            let lower = try additive()
+            try expect(keyword: "AND")
+            let between = PartiQLExpression.between(left, lower, try additive())
+            return negated ? .not(between) : between
+        }
+        if accept(keyword: "IN") {
+            let membership = PartiQLExpression.isIn(left, try additive())
+            return negated ? .not(membership) : membership
+        }
+        if accept(keyword: "LIKE") {
+            let like = PartiQLExpression.binary("LIKE", left, try additive())
+            return negated ? .not(like) : like
+        }
+        if negated { throw unexpected() }
+        if accept(keyword: "IS") {
+            let isNegated = accept(keyword: "NOT")
+            let type: String
+            switch peek.kind {
+            case .keyword(let word), .identifier(let word): type = word.uppercased()
+            default: throw unexpected()
+            }
+            position += 1
+            return .isType(left, type: type, negated: isNegated)
+        }
+        return left
+    }
+
+    private mutating func additive() throws(DynamoError) -> PartiQLExpression {
+        var left = try multiplicative()
+        while case .symbol(let op) = peek.kind, op == "+" || op == "-" || op == "||" {
+            position += 1
+            left = .binary(op, left, try multiplicative())
+        }
+        return left
+    }
+
+    private mutating func multiplicative() throws(DynamoError) -> PartiQLExpression {
+        var left = try unary()
+        while case .symbol(let op) = peek.kind, op == "*" || op == "/" || op == "%" {
+            position += 1
+            left = .binary(op, left, try unary())
+        }
+        return left
+    }
+
+    private mutating func unary() throws(DynamoError) -> PartiQLExpression {
+        if accept(symbol: "-") { return .negate(try nested { (parser: inout PartiQLParser) throws(DynamoError) in try parser.unary() }) }
+        if accept(symbol: "+") { return try nested { (parser: inout PartiQLParser) throws(DynamoError) in try parser.unary() } }
+        return try primary()
+    }
+
+    /// Runs `body` one level deeper, refusing statements that nest past the limit.
+    private mutating func nested<T>(_ body: (inout PartiQLParser) throws(DynamoError) -> T) throws(DynamoError) -> T {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth { throw PartiQLMessages.malformed("Expression nested too deeply") }
+        return try body(&self)
+    }
+
+    private mutating func primary() throws(DynamoError) -> PartiQLExpression {
+        let token = peek
+        switch token.kind {
+        case .string(let text):
+            position += 1
+            return .literal(.s(text))
+        case .number(let text):
+            position += 1
+            return .literal(.n(try DynamoNumber(parsing: text)))
+        case .parameter:
+            position += 1
+            parameters += 1
+            return .parameter(parameters - 1)
+        case .keyword("TRUE"):
+            position += 1
+            return .literal(.bool(true))
+        case .keyword("FALSE"):
+            position += 1
+            return .literal(.bool(false))
+        case .keyword("NULL"):
+            position += 1
+            return .literal(.null)
+        case .keyword("MISSING"):
+            position += 1
+            return .missing
+        case .keyword("EXISTS"):
+            position += 1
+            try expect(symbol: "(")
+            guard peek.isKeyword("SELECT") else { throw unexpected() }
+            let select = try select()
+            try expect(symbol: ")")
+            return .exists(select)
+        case .keyword(let word) where peek(1).isSymbol("("):
+            // Functions whose names are reserved words (`size`, `count`, …).
+            position += 1
+            return try call(word.lowercased())
+        case .identifier(let name) where peek(1).isSymbol("("):
+            position += 1
+            return try call(name.lowercased())
+        case .identifier, .quotedIdentifier:
+            return try primaryPath()
+        case .symbol("("):
+            position += 1
+            var members = [try expression()]
+            while accept(symbol: ",") { members.append(try expression()) }
+            try expect(symbol: ")")
+            return members.count == 1 ? members[0] : .list(members)
+        case .symbol("["):
+            position += 1
+            return .list(try members(closing: "]"))
+        case .symbol("<<"):
+            position += 1
+            return .bag(try members(closing: ">>"))
+        case .symbol("{"):
+            position += 1
+            return try tuple()
+        default:
+            throw unexpected()
+        }
+    }
+
+    private mutating func members(closing: String) throws(DynamoError) -> [PartiQLExpression] {
+        var members: [PartiQLExpression] = []
+        if accept(symbol: closing) { return members }
+        repeat { members.append(try expression()) } while accept(symbol: ",")
+        try expect(symbol: closing)
+        return members
+    }
+
+    private mutating func tuple() throws(DynamoError) -> PartiQLExpression {
+        var pairs: [(key: PartiQLExpression, value: PartiQLExpression)] = []
+        if accept(symbol: "}") { return .tuple(pairs) }
+        repeat {
+            let key = try expression()
+            try expect(symbol: ":")
+            pairs.append((key, try expression()))
+        } while accept(symbol: ",")
+        try expect(symbol: "}")
+        return .tuple(pairs)
+    }
+
+    private mutating func call(_ name: String) throws(DynamoError) -> PartiQLExpression {
+        try expect(symbol: "(")
+        if name == "count", accept(symbol: "*") {
+            try expect(symbol: ")")
+            throw PartiQLMessages.unsupportedOperation("COUNT(*)")
+        }
+        let arguments = try members(closing: ")")
+        return .call(name, arguments)
+    }
+
+    /// A name followed by path steps: `a.b[2]."c d"`.
+    mutating func primaryPath() throws(DynamoError) -> PartiQLExpression {
+        if peek.isSymbol("[") { throw PartiQLMessages.pathStartsWithIndex }
+        let root = try name()
+        if root.isEmpty { throw PartiQLMessages.emptyPathComponent }
+        var elements: [PathElement] = [.attribute(root)]
+        while true {
+            if accept(symbol: ".") {
+                switch peek.kind {
+                case .identifier(let name), .quotedIdentifier(let name):
+                    if name.isEmpty { throw PartiQLMessages.emptyPathComponent }
+                    elements.append(.attribute(name))
+                case .keyword:
+                    elements.append(.attribute(peek.raw))
+                case .symbol("*"):
+                    throw PartiQLMessages.unpivotPath
+                default:
+                    throw PartiQLMessages.expectedIdentifier
+                }
+                position += 1
+            } else if accept(symbol: "[") {
+                switch peek.kind {
+                case .number(let digits):
+                    guard let index = Int(digits), index >= 0, index <= Int(Int32.max) else {
+                        throw DynamoError.validation("List index is not within the allowable range; index: [\(digits)]")
+                    }
+                    elements.append(.index(index))
+                case .string(let key):
+                    if key.isEmpty { throw PartiQLMessages.emptyPathComponent }
+                    elements.append(.attribute(key))
+                case .symbol("*"):
+                    throw PartiQLMessages.wildcardPath
+                case .symbol("-"):
+                    throw DynamoError.validation("List index is not within the allowable range; index: [-\(tokenText(peek(1)))]")
+                default:
+                    throw unexpected()
+                }
+                position += 1
+                try expect(symbol: "]")
+            } else {
+                return .path(DocumentPath(elements))
+            }
+        }
+    }
+
+    private func tokenText(_ token: PartiQLToken) -> String {
+        if case .number(let digits) = token.kind { return digits }
+        return ""
+    }
+}

@@ -1,0 +1,228 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// A recursive-descent parser for DynamoDB's PartiQL dialect: one SELECT, INSERT, UPDATE,
+/// DELETE or `[NOT] EXISTS(SELECT …)` per statement, an optional `;` at the end.
+///
+/// ```swift
+/// let parsed = try PartiQLParser.parse(#"SELECT * FROM "Orders" WHERE pk = ?"#)
+/// parsed.parameterCount   // 1
+/// ```
+package struct PartiQLParser {
+    /// How deep expressions may nest before the statement is refused (guards the stack).
+    static let maximumDepth = 100
+
+    var tokens: [PartiQLToken]
+    var position = 0
+    var parameters = 0
+    var depth = 0
+
+    /// Parses one statement.
+    ///
+    /// - Throws: `ValidationException` with DynamoDB's PartiQL wording ("Statement wasn't well
+    ///   formed, can't be processed: …", "Unsupported clause: LIMIT", …).
+    package static func parse(_ text: String) throws(DynamoError) -> ParsedStatement {
+        var parser = PartiQLParser(tokens: try PartiQLLexer.tokenize(text))
+        let statement = try parser.statement()
+        if parser.peek.isSymbol(";") { parser.position += 1 }
+        guard parser.peek.kind == .end else { throw parser.unexpected() }
+        return ParsedStatement(statement: statement, parameterCount: parser.parameters)
+    }
+
+    var peek: PartiQLToken { tokens[position] }
+
+    func peek(_ ahead: Int) -> PartiQLToken { tokens[min(position + ahead, tokens.count - 1)] }
+
+    /// The error for the token at the current position.
+    func unexpected() -> DynamoError {
+        switch peek.kind {
+        case .keyword(let word):
+            switch word {
+            case "LIMIT", "OFFSET", "HAVING": return PartiQLMessages.unsupportedClause(word)
+            case "GROUP": return PartiQLMessages.unsupportedClause("GROUP BY")
+            default: return PartiQLMessages.unexpectedKeyword
+            }
+        case .end: return PartiQLMessages.unexpectedTerm
+        default: return PartiQLMessages.unexpectedToken
+        }
+    }
+
+    mutating func accept(keyword: String) -> Bool {
+        guard peek.isKeyword(keyword) else { return false }
+        position += 1
+        return true
+    }
+
+    mutating func accept(symbol: String) -> Bool {
+        guard peek.isSymbol(symbol) else { return false }
+        position += 1
+        return true
+    }
+
+    mutating func expect(keyword: String) throws(DynamoError) {
+        guard accept(keyword: keyword) else { throw unexpected() }
+    }
+
+    mutating func expect(symbol: String) throws(DynamoError) {
+        guard accept(symbol: symbol) else { throw unexpected() }
+    }
+
+    // MARK: Statements
+
+    private mutating func statement() throws(DynamoError) -> PartiQLStatement {
+        switch peek.kind {
+        case .keyword("SELECT"): return .select(try select())
+        case .keyword("INSERT"): return try insert()
+        case .keyword("UPDATE"): return try update()
+        case .keyword("DELETE"): return try delete()
+        case .keyword("EXISTS"):
+            return .exists(try existsCheck(), negated: false)
+        case .keyword("NOT") where peek(1).isKeyword("EXISTS"):
+            position += 1
+            return .exists(try existsCheck(), negated: true)
+        default:
+            throw PartiQLMessages.expectedDataManipulation
+        }
+    }
+
+    private mutating func existsCheck() throws(DynamoError) -> PartiQLSelect {
+        try expect(keyword: "EXISTS")
+        try expect(symbol: "(")
+        guard peek.isKeyword("SELECT") else { throw unexpected() }
+        let select = try select()
+        try expect(symbol: ")")
+        return select
+    }
+
+    mutating func select() throws(DynamoError) -> PartiQLSelect {
+        try expect(keyword: "SELECT")
+        if peek.isKeyword("VALUE") || peek.isKeyword("PIVOT") || peek.isKeyword("DISTINCT") {
+            throw DynamoError.validation("Select projection doesn't support value or pivot keywords")
+        }
+        var projection: [DocumentPath]?
+        if accept(symbol: "*") {
+            if peek.isSymbol(",") { throw PartiQLMessages.starAndOthers }
+        } else {
+            var paths: [DocumentPath] = []
+            repeat {
+                if peek.isSymbol("*") { throw PartiQLMessages.starAndOthers }
+                guard case .path(let path) = try primaryPath() else { throw unexpected() }
+                if peek.isKeyword("AS") { throw DynamoError.validation("Aliasing is not supported") }
+                paths.append(path)
+            } while accept(symbol: ",")
+            projection = paths
+        }
+        try expect(keyword: "FROM")
+        let (table, index) = try source()
+        if peek.isSymbol(",") || peek.isKeyword("JOIN") || peek.isKeyword("CROSS") || peek.isKeyword("INNER")
+            || peek.isKeyword("LEFT") {
+            throw DynamoError.validation("Only select from a single table or index is supported.")
+        }
+        if peek.isKeyword("AS") || peek.isKeyword("AT") { throw DynamoError.validation("Aliasing is not supported") }
+        var select = PartiQLSelect(projection: projection, table: table, index: index)
+        if accept(keyword: "WHERE") { select.whereClause = try expression() }
+        if accept(keyword: "ORDER") {
+            try expect(keyword: "BY")
+            repeat {
+                let name = try name()
+                var descending = false
+                if accept(keyword: "DESC") { descending = true } else { _ = accept(keyword: "ASC") }
+                select.orderBy.append((name, descending))
+            } while accept(symbol: ",")
+        }
+        return select
+    }
+
+    private mutating func insert() throws(DynamoError) -> PartiQLStatement {
+        try expect(keyword: "INSERT")
+        try expect(keyword: "INTO")
+        let (table, index) = try source()
+        if peek.isKeyword("VALUES") || peek.isSymbol("<<") || peek.isKeyword("SELECT") { throw PartiQLMessages.insertMultiple }
+        if peek.isKeyword("AT") { throw DynamoError.validation("AT is not supported in insert statements.") }
+        try expect(keyword: "VALUE")
+        let item = try expression()
+        switch item {
+        case .tuple, .parameter: break
+        default: throw PartiQLMessages.insertItemFormat
+        }
+        if peek.isKeyword("RETURNING") { throw PartiQLMessages.returningInInsert }
+        if peek.isKeyword("WHERE") || peek.isKeyword("FROM") {
+            throw DynamoError.validation("Unsupported FROM ... WHERE ... clause in INSERT statement.")
+        }
+        return .insert(table: table, index: index, item: item)
+    }
+
+    private mutating func update() throws(DynamoError) -> PartiQLStatement {
+        try expect(keyword: "UPDATE")
+        let (table, index) = try source()
+        var clauses: [PartiQLUpdateClause] = []
+        while true {
+            if accept(keyword: "SET") {
+                repeat {
+                    guard case .path(let path) = try primaryPath() else { throw unexpected() }
+                    try expect(symbol: "=")
+                    clauses.append(.set(path, try expression()))
+                } while accept(symbol: ",")
+            } else if accept(keyword: "REMOVE") {
+                repeat {
+                    guard case .path(let path) = try primaryPath() else { throw unexpected() }
+                    clauses.append(.remove(path))
+                } while accept(symbol: ",")
+            } else if peek.isKeyword("ADD") || peek.isKeyword("DELETE") {
+                throw PartiQLMessages.updateAction
+            } else {
+                break
+            }
+        }
+        guard !clauses.isEmpty else { throw unexpected() }
+        let whereClause = accept(keyword: "WHERE") ? try expression() : nil
+        return .update(table: table, index: index, clauses: clauses, whereClause: whereClause, returning: try returning())
+    }
+
+    private mutating func delete() throws(DynamoError) -> PartiQLStatement {
+        try expect(keyword: "DELETE")
+        try expect(keyword: "FROM")
+        let (table, index) = try source()
+        let whereClause = accept(keyword: "WHERE") ? try expression() : nil
+        let returning = try returning()
+        if let returning, returning != .allOld { throw PartiQLMessages.returningInDelete(returning.rawValue) }
+        return .delete(table: table, index: index, whereClause: whereClause, returning: returning)
+    }
+
+    private mutating func returning() throws(DynamoError) -> PartiQLReturning? {
+        guard accept(keyword: "RETURNING") else { return nil }
+        let all: Bool
+        if accept(keyword: "ALL") { all = true } else if accept(keyword: "MODIFIED") { all = false } else { throw unexpected() }
+        let old: Bool
+        if accept(keyword: "OLD") { old = true } else if accept(keyword: "NEW") { old = false } else { throw unexpected() }
+        guard accept(symbol: "*") else { throw PartiQLMessages.returningStar }
+        if peek.isSymbol(",") { throw DynamoError.validation("Invalid syntax with multiple returning elements in RETURNING clause") }
+        switch (all, old) {
+        case (true, true): return .allOld
+        case (false, true): return .modifiedOld
+        case (true, false): return .allNew
+        case (false, false): return .modifiedNew
+        }
+    }
+
+    /// `"Table"` or `"Table"."Index"` (names may be unquoted).
+    private mutating func source() throws(DynamoError) -> (String, String?) {
+        if case .parameter = peek.kind { throw unexpected() }
+        let table = try name()
+        guard accept(symbol: ".") else { return (table, nil) }
+        let index = try name()
+        if peek.isSymbol(".") { throw PartiQLMessages.fromPathLength }
+        return (table, index)
+    }
+
+    /// An unquoted or quoted name.
+    mutating func name() throws(DynamoError) -> String {
+        switch peek.kind {
+        case .identifier(let name), .quotedIdentifier(let name):
+            position += 1
+            return name
+        default:
+            throw unexpected()
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// Splits a PartiQL statement into tokens: names, quoted names, strings, numbers, `?`,
+/// operators; `--` and `/* */` comments are skipped.
+struct PartiQLLexer {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ text: String) {
+        bytes = Array(text.utf8)
+    }
+
+    /// Every token of the statement, ending with `.end`.
+    ///
+    /// - Throws: `ValidationException` "Statement wasn't well formed, can't be processed: …" for
+    ///   a character no token starts with or an unterminated string, name or comment.
+    static func tokenize(_ text: String) throws(DynamoError) -> [PartiQLToken] {
+        var lexer = PartiQLLexer(text)
+        var tokens: [PartiQLToken] = []
+        while true {
+            let token = try lexer.next()
+            tokens.append(token)
+            if token.kind == .end { return tokens }
+        }
+    }
+
+    private mutating func next() throws(DynamoError) -> PartiQLToken {
+        try skipSpaceAndComments()
+        let start = position
+        guard position < bytes.count else { return PartiQLToken(kind: .end, offset: start) }
+        let byte = bytes[position]
+        if Self.isIdentifierStart(byte) {
+            while position < bytes.count, Self.isIdentifierPart(bytes[position]) { position += 1 }
+            let word = String(decoding: bytes[start..<position], as: UTF8.self)
+            let upper = word.uppercased()
+            let kind: PartiQLToken.Kind = PartiQLKeywords.reserved.contains(upper) ? .keyword(upper) : .identifier(word)
+            return PartiQLToken(kind: kind, offset: start, raw: word)
+        }
+        if Self.isDigit(byte) || (byte == UInt8(ascii: ".") && position + 1 < bytes.count && Self.isDigit(bytes[position + 1])) {
+            return PartiQLToken(kind: .number(try number()), offset: start)
+        }
+        switch byte {
+        case UInt8(ascii: "'"):
+            return PartiQLToken(kind: .string(try quoted(UInt8(ascii: "'"))), offset: start)
+        case UInt8(ascii: "\""):
+            return PartiQLToken(kind: .quotedIdentifier(try quoted(UInt8(ascii: "\""))), offset: start)
+        case UInt8(ascii: "?"):
+            position += 1
+            return PartiQLToken(kind: .parameter, offset: start)
+        default:
+            break
+        }
+        for symbol in Self.symbols where matches(symbol) {
+            position += symbol.utf8.count
+            return PartiQLToken(kind: .symbol(symbol), offset: start)
+        }
+        throw PartiQLMessages.malformed("Unexpected character")
+    }
+
+    /// Two-character operators first, so `<=` is not read as `<`.
+    private static let symbols = ["<<", ">>", "<>", "!=", "<=", ">=", "||", "(", ")", "[", "]", "{", "}", ",", ".",
+                                  ":", ";", "*", "+", "-", "/", "%", "=", "<", ">"]
+
+    private func matches(_ symbol: String) -> Bool {
+        let utf8 = Array(symbol.utf8)
+        guard position + utf8.count <= bytes.count else { return false }
+        return Array(bytes[position..<position + utf8.count]) == utf8
+    }
+
+    private mutating func skipSpaceAndComments() throws(DynamoError) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                position += 1
+            } else if matches("--") {
+                while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+            } else if matches("/*") {
+                position += 2
+                while position < bytes.count, !matches("*/") { position += 1 }
+                guard position < bytes.count else { throw PartiQLMessages.unexpectedEnd }
+                position += 2
+            } else {
+                return
+            }
+        }
+    }
+
+    /// A quoted string or name; the quote doubled stands for itself.
+    private mutating func quoted(_ quote: UInt8) throws(DynamoError) -> String {
+        position += 1
+        var content: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == quote {
+                if position < bytes.count, bytes[position] == quote {
+                    content.append(quote)
+                    position += 1
+                    continue
+                }
+                return String(decoding: content, as: UTF8.self)
+            }
+            content.append(byte)
+        }
+        throw PartiQLMessages.unexpectedEnd
+    }
+
+    /// Digits, an optional fraction and an optional exponent.
+    private mutating func number() throws(DynamoError) -> String {
+        let start = position
+        while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, Self.isDigit(bytes[position]) else {
+                throw PartiQLMessages.malformed("Invalid numeric literal")
+            }
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, Self.isIdentifierStart(bytes[position]) {
+            throw PartiQLMessages.malformed("Invalid numeric literal")
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x24
+    }
+
+    private static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+}

@@ -1,0 +1,33 @@
+import DynamoAPI
+import DynamoExpressions
+
+/// The entry point from a statement's text to what the engine runs.
+///
+/// ```swift
+/// let parsed = try PartiQLTranslator.parse(#"UPDATE "T" SET n = n + 1 WHERE pk = ?"#, parameters: [.s("a")])
+/// let plan = try PartiQLTranslator.write(parsed.statement, schema: schema, parameters: [.s("a")])
+/// ```
+package enum PartiQLTranslator {
+    /// Parses a statement and checks `Parameters` against its `?`s: too few is DynamoDB's
+    /// "Number of parameters in request and statement don't match." (extra ones are ignored,
+    /// as the service does).
+    package static func parse(_ text: String, parameters: [AttributeValue]?) throws(DynamoError) -> ParsedStatement {
+        let parsed = try PartiQLParser.parse(text)
+        if (parameters?.count ?? 0) < parsed.parameterCount { throw PartiQLMessages.parameterCount }
+        try checkConditions(parsed.statement, parameters: parameters ?? [])
+        return parsed
+    }
+
+    /// Translates the statement's WHERE clause once without a table, so its own errors (operand
+    /// types, functions, `MISSING`) come before the table is looked up, as in DynamoDB.
+    private static func checkConditions(_ statement: PartiQLStatement, parameters: [AttributeValue]) throws(DynamoError) {
+        let whereClause: PartiQLExpression? = switch statement {
+        case .select(let select), .exists(let select, _): select.whereClause
+        case .update(_, _, _, let whereClause, _), .delete(_, _, let whereClause, _): whereClause
+        case .insert: nil
+        }
+        guard let whereClause else { return }
+        guard PartiQLConditions.isBoolean(whereClause) else { throw PartiQLMessages.whereNotBoolean }
+        _ = try PartiQLConditions(binder: PartiQLBinder(parameters: parameters)).predicate(whereClause)
+    }
+}
