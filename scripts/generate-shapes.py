@@ -98,7 +98,9 @@ GROUPS = [
     ("Streams", None),   # the DynamoDB Streams operations
     ("Errors", "errors"),  # structures that error shapes carry (errors themselves are DynamoError)
 ]
-MAX_FILE_LINES = 520  # hand-written files aim under 600 lines; generated ones too
+# The generated file of each family: one per family, named for what it holds.
+FILE_STEMS = {"Items": "Item", "Tables": "Table", "Backups": "Backup", "GlobalTables": "GlobalTable",
+              "ImportExport": "ImportExport", "Management": "Management", "Streams": "Stream", "Errors": "Error"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -773,25 +775,13 @@ class Generator:
             entries = blocks.get(group, [])
             if not entries:
                 continue
-            total = sum(len(block) + 1 for _, block in entries)
-            target = total / max(1, -(-total // MAX_FILE_LINES))
-            chunks, current, size = [], [], 0
-            for type_name, block in entries:
-                if current and size + len(block) / 2 > target:
-                    chunks.append(current)
-                    current, size = [], 0
-                current.append((type_name, block))
-                size += len(block) + 1
-            chunks.append(current)
-            for index, chunk in enumerate(chunks):
-                suffix = "" if len(chunks) == 1 else str(index + 1)
-                file_name = "%sShapes%s.swift" % (group, suffix)
-                first, last = chunk[0][0], chunk[-1][0]
-                lines = self.header(version, "Shapes of the %s operations (%s ... %s)." % (group, first, last))
-                for _, block in chunk:
-                    lines.extend(block)
-                    lines.append("")
-                out[file_name] = "\n".join(lines).rstrip("\n") + "\n"
+            # One file per operation family, named for it (ItemShapes.swift, TableShapes.swift …).
+            file_name = "%sShapes.swift" % FILE_STEMS[group]
+            lines = self.header(version, "Shapes of the %s operations." % group)
+            for _, block in entries:
+                lines.extend(block)
+                lines.append("")
+            out[file_name] = "\n".join(lines).rstrip("\n") + "\n"
         lines = self.header(version, "The operation tables of DynamoDB and DynamoDB Streams.")
         lines.extend(self.operation_table())
         out["Operations.swift"] = "\n".join(lines).rstrip("\n") + "\n"
