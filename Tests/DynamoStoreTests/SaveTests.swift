@@ -127,7 +127,7 @@ import Testing
             let context = fixture.context()
             context.undoManager = nil
             for number in 0..<500 {
-                let tag = context.newTag(Int64(number), "tag \(number)")
+                _ = context.newTag(Int64(number), "tag \(number)")
             }
             try await context.save()
             #expect(fixture.transport.count("TransactWriteItems") == 5)
