@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "DynamoPartiQLTests", dependencies: ["DynamoPartiQL", "DynamoExpressions", "DynamoAPI"]),
         .testTarget(
             name: "DynamoClientTests",
-            dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI"]
+            dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DynamoStoreTests",

@@ -37,11 +37,18 @@ public final class LocalDynamoServer: Sendable {
         public var clockStart: Double?
         /// Whether the admin API (`/_localdynamo/…`) answers callers that are not on loopback.
         public var adminFromAnywhere: Bool
+        /// Faults armed at start, in `serve --fault` form (`table=Orders,error=InternalServerError,rate=0.1`).
+        public var faults: [String]
+        /// The seed of the faults' random draws (`serve --fault-seed`).
+        public var faultSeed: UInt64
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
                     databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
-                    clockStart: Double? = nil, adminFromAnywhere: Bool = false) {
+                    clockStart: Double? = nil, adminFromAnywhere: Bool = false, faults: [String] = [],
+                    faultSeed: UInt64 = 0) {
+            self.faults = faults
+            self.faultSeed = faultSeed
             self.clockStart = clockStart
             self.adminFromAnywhere = adminFromAnywhere
             self.host = host
@@ -70,7 +77,7 @@ public final class LocalDynamoServer: Sendable {
     private let http: HTTPServer
 
     /// Opens the storage; nothing listens until ``start()``.
-    /// - Throws: when the data directory cannot be created.
+    /// - Throws: when the data directory cannot be created, or a fault rule is malformed.
     public init(configuration: Configuration, logger: Logger = Logger(label: "localdynamo")) throws {
         self.configuration = configuration
         let mode: NamespaceMode = switch configuration.namespace {
@@ -84,9 +91,12 @@ public final class LocalDynamoServer: Sendable {
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             clock: ServerClock(startingAt: configuration.clockStart))
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
-        let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger)
+        let faults = FaultInjector(seed: configuration.faultSeed,
+                                   rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
+        let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger, faults: faults)
         let admin = AdminRouter(routes: AdminRoutes.all,
-                                environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger),
+                                environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger,
+                                                              faults: faults),
                                 allowRemote: configuration.adminFromAnywhere)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,

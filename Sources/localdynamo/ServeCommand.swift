@@ -61,6 +61,14 @@ struct ServeCommand: AsyncParsableCommand {
           help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
 
+    @Option(name: .customLong("fault"),
+            help: ArgumentHelp("Inject a fault (repeatable): table=T,operation=Op,error=InternalServerError,rate=0.1 (also latency-ms=N, count=N, message=TEXT last).",
+                               valueName: "SPEC"))
+    var faults: [String] = []
+
+    @Option(name: .customLong("fault-seed"), help: "Seed of the faults' random draws, so a run is reproducible.")
+    var faultSeed: UInt64 = 0
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -87,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("Port must be between 0 and 65535.")
         }
         _ = try conflictCounts
+        for fault in faults {
+            do { _ = try FaultInjector.Rule(spec: fault) } catch { throw ValidationError("--fault '\(fault)': \(error)") }
+        }
         if let clockStart, !clockStart.isFinite || clockStart < 0 {
             throw ValidationError("--clock-start takes seconds since 1970 (a number >= 0).")
         }
@@ -105,7 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = try LocalDynamoServer(
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
                                  namespace: namespace, transactionConflicts: conflictCounts,
-                                 clockStart: clockStart, adminFromAnywhere: adminFromAnywhere),
+                                 clockStart: clockStart, adminFromAnywhere: adminFromAnywhere,
+                                 faults: faults, faultSeed: faultSeed),
             logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()

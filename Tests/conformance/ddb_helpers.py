@@ -352,3 +352,19 @@ class TableFactory:
             except Exception:  # pragma: no cover - cleanup must never mask a test result
                 pass
         self.created.clear()
+
+
+def admin_call(url: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    """Calls the admin API (`/_localdynamo/...`): returns the HTTP status and the JSON answer,
+    for errors too."""
+    import urllib.error
+    import urllib.request
+
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())

@@ -3,13 +3,10 @@ snapshots restored in place (WAL files), checked with `localdynamo check` afterw
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import tempfile
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import boto3
@@ -17,21 +14,11 @@ import pytest
 from botocore.config import Config
 
 from conftest import ServerProcess, _resolve_binary
+from ddb_helpers import admin_call as admin
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="needs to start its own server process"
 )
-
-
-def admin(url: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 @pytest.fixture

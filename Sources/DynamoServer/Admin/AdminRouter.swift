@@ -59,6 +59,15 @@ package struct AdminEnvironment: Sendable {
     /// Where blocking work (SQLite) runs; handlers must not block their task's thread.
     package let threadPool: NIOThreadPool
     package let logger: Logger
+    /// The faults every DynamoDB request is checked against.
+    package let faults: FaultInjector
+
+    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger, faults: FaultInjector = FaultInjector()) {
+        self.engine = engine
+        self.threadPool = threadPool
+        self.logger = logger
+        self.faults = faults
+    }
 
     /// Runs blocking work on the thread pool.
     package func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

@@ -21,6 +21,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
     private let logger: Logger
+    private let faults: FaultInjector
 
     /// Every operation this server implements, by wire name.
     static let operations: [String: Operation] = [
@@ -79,10 +80,12 @@ package final class EngineDispatcher: DynamoDispatcher {
         { body, context in try run(Input.decodeRequest(body), context).jsonBytes }
     }
 
-    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger) {
+    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
+                 faults: FaultInjector = FaultInjector()) {
         self.engine = engine
         self.threadPool = threadPool
         self.logger = logger
+        self.faults = faults
     }
 
     /// The operation a target names, if this server implements it.
@@ -101,9 +104,16 @@ package final class EngineDispatcher: DynamoDispatcher {
         guard let operation = Self.operation(for: target) else {
             return .failure(DynamoError(.unknownOperation))
         }
+        var conflict: String?
+        if let fault = faults.fault(operation: target.operation, tables: FaultInjector.tables(in: body)) {
+            if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
+            if let error = fault.error { return .failure(error) }
+            conflict = fault.conflictTable
+        }
         do {
             // Inline operations on an event loop were answered by `dispatchImmediately`.
-            return .success(try await threadPool.runIfActive(prepare(operation, body: body, context: context)))
+            return .success(try await threadPool.runIfActive(prepare(operation, body: body, context: context,
+                                                                     conflict: conflict)))
         } catch {
             return failure(error, target: target, context: context)
         }
@@ -114,7 +124,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
     ) -> DynamoResult? {
-        guard target.service == .dynamoDB, Self.inlineOperations.contains(target.operation),
+        guard !faults.isArmed, target.service == .dynamoDB, Self.inlineOperations.contains(target.operation),
               let operation = Self.operations[target.operation],
               MultiThreadedEventLoopGroup.currentEventLoop != nil
         else { return nil }
@@ -127,13 +137,14 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// The engine call of one request, ready to run on any thread.
     private func prepare(
-        _ operation: @escaping Operation, body: JSONValue, context: DynamoRequestContext
+        _ operation: @escaping Operation, body: JSONValue, context: DynamoRequestContext, conflict: String? = nil
     ) throws -> @Sendable () throws -> [UInt8] {
         let engine = engine
         let now = engine.clock.now()
         let region = context.region.isEmpty ? nil : context.region
         let accessKeyID = context.accessKeyID
-        let conflicts = try context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? []
+        let conflicts = try (context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? [])
+            + (conflict.map { [($0, 1)] } ?? [])
         return {
             let database = try engine.database(accessKeyID: accessKeyID, region: region)
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
