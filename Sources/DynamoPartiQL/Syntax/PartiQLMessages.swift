@@ -7,98 +7,98 @@ import DynamoExpressions
 /// peers' 2026 reports quote from the real service.
 package enum PartiQLMessages {
     /// `ValidationException` "Statement wasn't well formed, can't be processed: <detail>".
-    package static func malformed(_ detail: String) -> DynamoError {
+    static func malformed(_ detail: String) -> DynamoError {
         .validation("Statement wasn't well formed, can't be processed: \(detail)")
     }
 
-    package static let unexpectedToken = malformed("Unexpected token")
-    package static let unexpectedKeyword = malformed("Unexpected keyword")
-    package static let unexpectedTerm = malformed("Unexpected term")
-    package static let unexpectedEnd = malformed("Unexpected end of statement")
-    package static let expectedDataManipulation = malformed("Expected data manipulation")
-    package static let expectedIdentifier = malformed("Expected identifier for simple path")
+    static let unexpectedToken = malformed("Unexpected token")
+    static let unexpectedKeyword = malformed("Unexpected keyword")
+    static let unexpectedTerm = malformed("Unexpected term")
+    static let unexpectedEnd = malformed("Unexpected end of statement")
+    static let expectedDataManipulation = malformed("Expected data manipulation")
+    static let expectedIdentifier = malformed("Expected identifier for simple path")
 
     /// Too few `Parameters` for the statement's `?`.
-    package static let parameterCount = DynamoError.validation("Number of parameters in request and statement don't match.")
+    static let parameterCount = DynamoError.validation("Number of parameters in request and statement don't match.")
     /// An UPDATE or DELETE (or a transaction's read) whose WHERE does not fix the whole key.
-    package static let incompleteKey = DynamoError.validation(
+    static let incompleteKey = DynamoError.validation(
         "Where clause does not contain a mandatory equality on all key attributes")
     package static func unsupportedClause(_ clause: String) -> DynamoError { .validation("Unsupported clause: \(clause)") }
-    package static func unsupportedOperation(_ operation: String) -> DynamoError { .validation("Unsupported operation: \(operation)") }
-    package static func unrecognizedFunction(_ name: String) -> DynamoError { .validation("Unrecognized function: \(name)") }
-    package static let missingCompared = DynamoError.validation("MISSING must be compared using IS operator")
-    package static let invalidIn = DynamoError.validation(
+    static func unsupportedOperation(_ operation: String) -> DynamoError { .validation("Unsupported operation: \(operation)") }
+    static func unrecognizedFunction(_ name: String) -> DynamoError { .validation("Unrecognized function: \(name)") }
+    static let missingCompared = DynamoError.validation("MISSING must be compared using IS operator")
+    static let invalidIn = DynamoError.validation(
         "IN operator must have a left hand argument of type Variable Reference and right hand argument of type Seq with at least one member")
-    package static let isOperand = DynamoError.validation(
+    static let isOperand = DynamoError.validation(
         "The left hand side argument to IS must be a Variable Reference, Literal, or Path")
-    package static func isType(_ type: String) -> DynamoError {
+    static func isType(_ type: String) -> DynamoError {
         .validation("Unsupported data type for IS operator: \(type). Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]")
     }
-    package static let whereNotBoolean = DynamoError.validation("WHERE clause must contain an expression that resolves to a boolean")
-    package static let andOrOperand = DynamoError.validation("The arguments to AND/OR must be Expressions")
-    package static let notOperand = DynamoError.validation("The argument to NOT must be a Type or Expression")
-    package static func conditionOperator(_ op: String) -> DynamoError {
+    static let whereNotBoolean = DynamoError.validation("WHERE clause must contain an expression that resolves to a boolean")
+    static let andOrOperand = DynamoError.validation("The arguments to AND/OR must be Expressions")
+    static let notOperand = DynamoError.validation("The argument to NOT must be a Type or Expression")
+    static func conditionOperator(_ op: String) -> DynamoError {
         .validation("Unsupported operator in Condition Expression. Operator: \(op)")
     }
-    package static func updateOperator(_ op: String) -> DynamoError {
+    static func updateOperator(_ op: String) -> DynamoError {
         .validation("Unsupported operator in Update Expression. Operator: \(op)")
     }
-    package static let emptyBag = DynamoError.validation("Empty bags are not supported")
-    package static let bagType = DynamoError.validation(
+    static let emptyBag = DynamoError.validation("Empty bags are not supported")
+    static let bagType = DynamoError.validation(
         "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags")
-    package static let bagDuplicates = DynamoError.validation("Input collection contains duplicates")
-    package static let starAndOthers = DynamoError.validation("Other attributes should not be present in the projection when '*' is used.")
-    package static func duplicateIdentifier(_ name: String) -> DynamoError {
+    static let bagDuplicates = DynamoError.validation("Input collection contains duplicates")
+    static let starAndOthers = DynamoError.validation("Other attributes should not be present in the projection when '*' is used.")
+    static func duplicateIdentifier(_ name: String) -> DynamoError {
         .validation("Duplicate identifiers in select clause: \(name)")
     }
-    package static let fromPathLength = DynamoError.validation("A path may contain at most 2 components in the FROM clause")
+    static let fromPathLength = DynamoError.validation("A path may contain at most 2 components in the FROM clause")
     package static let indexWrite = DynamoError.validation("This operation is not supported on an index")
-    package static let pathStartsWithIndex = DynamoError.validation("A path cannot start with a list index")
-    package static let wildcardPath = DynamoError.validation("Wildcard path component like a[*].b are not supported")
-    package static let unpivotPath = DynamoError.validation("Unpivot path component like a.*.b are not supported")
-    package static let emptyPathComponent = DynamoError.validation("Path component cannot be an empty string")
-    package static let insertMultiple = DynamoError.validation(
+    static let pathStartsWithIndex = DynamoError.validation("A path cannot start with a list index")
+    static let wildcardPath = DynamoError.validation("Wildcard path component like a[*].b are not supported")
+    static let unpivotPath = DynamoError.validation("Unpivot path component like a.*.b are not supported")
+    static let emptyPathComponent = DynamoError.validation("Path component cannot be an empty string")
+    static let insertMultiple = DynamoError.validation(
         "Unsupported operation: Inserting multiple items in a single statement is not supported, use \"INSERT INTO tableName VALUE item\" instead")
-    package static let insertItemFormat = DynamoError.validation(
+    static let insertItemFormat = DynamoError.validation(
         "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.")
-    package static let returningInInsert = DynamoError.validation("RETURNING is not supported in INSERT")
-    package static func returningInDelete(_ variant: String) -> DynamoError {
+    static let returningInInsert = DynamoError.validation("RETURNING is not supported in INSERT")
+    static func returningInDelete(_ variant: String) -> DynamoError {
         .validation("Invalid returning clause: RETURNING \(variant) *. Only RETURNING ALL OLD * is allowed in DELETE statements.")
     }
-    package static let returningStar = DynamoError.validation("Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause")
-    package static let updateAction = DynamoError.validation("Only SET and REMOVE are supported in update expressions at this time")
-    package static func setFunctionArguments(_ name: String) -> DynamoError {
+    static let returningStar = DynamoError.validation("Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause")
+    static let updateAction = DynamoError.validation("Only SET and REMOVE are supported in update expressions at this time")
+    static func setFunctionArguments(_ name: String) -> DynamoError {
         .validation("SET_\(name) must have exactly two arguments")
     }
-    package static func setFunctionFirst(_ name: String) -> DynamoError {
+    static func setFunctionFirst(_ name: String) -> DynamoError {
         .validation("The first argument to SET_\(name) must equal the assignment value")
     }
-    package static func setFunctionSecond(_ name: String) -> DynamoError {
+    static func setFunctionSecond(_ name: String) -> DynamoError {
         .validation("The second argument to SET_\(name) must be a value with type SET")
     }
-    package static func multipleKeyConditions(_ key: String) -> DynamoError {
+    static func multipleKeyConditions(_ key: String) -> DynamoError {
         .validation("Multiple conditions on same key \(key). Only single item Update/Insert/Delete are supported")
     }
-    package static func keyAbsent(_ key: String) -> DynamoError {
+    static func keyAbsent(_ key: String) -> DynamoError {
         .validation("Key attribute should be present in the item: Key \(key)")
     }
-    package static func keyType(_ key: String) -> DynamoError {
+    static func keyType(_ key: String) -> DynamoError {
         .validation("Key attribute's data type should match its data type in table's schema: Key \(key)")
     }
-    package static func tupleKeyType(_ type: String) -> DynamoError {
+    static func tupleKeyType(_ type: String) -> DynamoError {
         .validation("Tuple keys must be of type String. Actual type: \(type)")
     }
-    package static func duplicateTupleKey(_ key: String) -> DynamoError { .validation("Duplicate keys in tuple. Key: \(key)") }
-    package static let orderByWithoutWhere = DynamoError.validation("Must have WHERE clause in the statement when using ORDER BY clause.")
-    package static let orderByWithoutHashKey = DynamoError.validation(
+    static func duplicateTupleKey(_ key: String) -> DynamoError { .validation("Duplicate keys in tuple. Key: \(key)") }
+    static let orderByWithoutWhere = DynamoError.validation("Must have WHERE clause in the statement when using ORDER BY clause.")
+    static let orderByWithoutHashKey = DynamoError.validation(
         "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.")
-    package static func orderByNotKey(_ name: String) -> DynamoError {
+    static func orderByNotKey(_ name: String) -> DynamoError {
         .validation("Variable reference \(name) in ORDER BY clause must be part of the primary key")
     }
-    package static let orderByHashKeyNeeded = DynamoError.validation(
+    static let orderByHashKeyNeeded = DynamoError.validation(
         "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.")
     package static let existsOutsideTransaction = DynamoError.validation("EXISTS can only be used in ExecuteTransaction write requests.")
-    package static let existsShape = DynamoError.validation("EXISTS() must contain a single item read with additional condition")
+    static let existsShape = DynamoError.validation("EXISTS() must contain a single item read with additional condition")
     package static let transactionReadKey = DynamoError.validation(
         "Select statements within ExecuteTransaction must specify the primary key in the where clause.")
     package static let transactionIndexRead = DynamoError.validation("Reads on indices are not supported within transactions.")
