@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "localdynamo",
             dependencies: [
-                "DynamoServer",
+                "DynamoServer", "DynamoEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -79,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "DynamoTestSupport",
-            dependencies: ["DynamoServer", "DynamoAPI"]
+            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
@@ -91,7 +91,13 @@ let package = Package(
             name: "DynamoStoreTests",
             dependencies: ["DynamoStore", "DynamoClient", "DynamoTestSupport", "DynamoAPI", "DynamoExpressions"]
         ),
-        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
+        .testTarget(
+            name: "DynamoEngineTests",
+            dependencies: [
+                "DynamoEngine", "DynamoAPI", "DynamoExpressions", "DynamoTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "DynamoServerTests",
             dependencies: ["DynamoServer", "DynamoTestSupport", "DynamoAPI"]

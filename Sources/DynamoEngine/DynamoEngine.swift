@@ -60,7 +60,7 @@ package final class DynamoEngine: Sendable {
             let path: String?
             switch storage {
             case .inMemory: path = nil
-            case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
+            case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
             let database = try Database(path: path, region: region)
             for (table, count) in transactionConflicts {
@@ -70,6 +70,18 @@ package final class DynamoEngine: Sendable {
             logger.debug("opened database", metadata: ["namespace": "\(name)"])
             return database
         }
+    }
+
+    /// The file that holds a namespace's database in `directory`: `<namespace>.db`, unless that
+    /// name holds one of DynamoDB Local's own files (its data directory served in place), then
+    /// `<namespace>.localdynamo.db` beside it (see `DynamoDBLocalImport`).
+    package static func databasePath(directory: String, namespace: String) -> String {
+        let base = "\(directory)/\(fileName(for: namespace))"
+        let plain = base + ".db"
+        guard FileManager.default.fileExists(atPath: plain),
+              (try? DynamoDBLocalFile.kind(of: plain)) == .dynamoDBLocal
+        else { return plain }
+        return base + ".localdynamo.db"
     }
 
     /// A file name safe on every file system for a namespace.

@@ -32,6 +32,8 @@ public final class LocalDynamoServer: Sendable {
         /// writes to each named table conflict (`serve --transaction-conflicts TABLE=N`, the
         /// same as the `X-LocalDynamo-Transaction-Conflicts` request header).
         public var transactionConflicts: [String: Int]
+        /// Which browser origins get CORS headers (DynamoDB Local's `-cors`); every origin by default.
+        public var cors: CORSPolicy = .anyOrigin
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -78,7 +80,8 @@ public final class LocalDynamoServer: Sendable {
         let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
-                                 maximumRequestBodyBytes: configuration.maximumRequestBodyBytes),
+                                 maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
+                                 cors: configuration.cors),
             dispatcher: dispatcher, logger: logger)
     }
 

@@ -90,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "localdynamo")
         let namespace: LocalDynamoServer.Namespace =
             sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
+        if !inMemory { try DataDirectoryMigration.migrate(directory: dbPath, namespace: namespace, logger: logger) }
         let server = try LocalDynamoServer(
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
                                  namespace: namespace, transactionConflicts: conflictCounts),
@@ -111,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Writes straight to file descriptor 1 (no stdio buffer to flush).
-    private static func writeToStandardOutput(_ text: String) {
+    static func writeToStandardOutput(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

@@ -1,12 +1,12 @@
 /// The tests' random source: SplitMix64, small, seeded, the same sequence on every platform,
 /// so a failing case is reproduced by its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
+public struct SeededRandom: RandomNumberGenerator {
+    public var state: UInt64
 
     /// Starts the sequence of `seed`.
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,9 +15,9 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// A number in `range` (not empty).
-    mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    public mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     /// One of `values` (not empty).
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0 ..< values.count)] }
+    public mutating func pick<T>(_ values: [T]) -> T { values[int(0 ..< values.count)] }
     /// True `percent` times in 100.
-    mutating func chance(_ percent: Int) -> Bool { int(0 ..< 100) < percent }
+    public mutating func chance(_ percent: Int) -> Bool { int(0 ..< 100) < percent }
 }
