@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "DynamoExpressions",
+                "DynamoAPI", "DynamoEngine",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -100,7 +100,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DynamoServerTests",
-            dependencies: ["DynamoServer", "DynamoTestSupport", "DynamoAPI"]
+            dependencies: [
+                "DynamoServer", "DynamoTestSupport", "DynamoAPI", "DynamoEngine",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
     ]
 )

@@ -32,11 +32,15 @@ package final class DynamoEngine: Sendable {
     /// Transaction conflicts armed in every namespace when its database opens (`serve
     /// --transaction-conflicts TABLE=N`): table name and count.
     package let transactionConflicts: [(table: String, count: Int)]
+    /// The server's one clock, shared by every namespace's database.
+    package let clock: ServerClock
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
-                 transactionConflicts: [(table: String, count: Int)] = []) throws {
+                 transactionConflicts: [(table: String, count: Int)] = [],
+                 clock: ServerClock = ServerClock()) throws {
+        self.clock = clock
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
@@ -62,7 +66,7 @@ package final class DynamoEngine: Sendable {
             case .inMemory: path = nil
             case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
-            let database = try Database(path: path, region: region)
+            let database = try Database(path: path, region: region, clock: clock)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }
@@ -101,6 +105,9 @@ package final class DynamoEngine: Sendable {
             false
         }
     }
+
+    /// Every database opened so far, by namespace name.
+    package var openDatabases: [String: Database] { databases.withLock { $0 } }
 
     /// Closes every database (their connections close when released).
     package func close() {

@@ -34,10 +34,18 @@ public final class LocalDynamoServer: Sendable {
         public var transactionConflicts: [String: Int]
         /// Which browser origins get CORS headers (DynamoDB Local's `-cors`); every origin by default.
         public var cors: CORSPolicy = .anyOrigin
+        /// Where the server's clock starts, in seconds since 1970 (`serve --clock-start`); `nil`
+        /// starts it at the system time. Tests move it with `POST /_localdynamo/clock`.
+        public var clockStart: Double?
+        /// Whether the admin API (`/_localdynamo/…`) answers callers that are not on loopback.
+        public var adminFromAnywhere: Bool
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
-                    databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:]) {
+                    databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
+                    clockStart: Double? = nil, adminFromAnywhere: Bool = false) {
+            self.clockStart = clockStart
+            self.adminFromAnywhere = adminFromAnywhere
             self.host = host
             self.port = port
             self.dataDirectory = dataDirectory
@@ -75,14 +83,18 @@ public final class LocalDynamoServer: Sendable {
         engine = try DynamoEngine(
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
             namespaceMode: mode, logger: logger,
-            transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            clock: ServerClock(startingAt: configuration.clockStart))
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger)
+        let admin = AdminRouter(routes: AdminRoutes.all,
+                                environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger),
+                                allowRemote: configuration.adminFromAnywhere)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
                                  cors: configuration.cors),
-            dispatcher: dispatcher, logger: logger)
+            dispatcher: dispatcher, admin: admin, logger: logger)
     }
 
     /// Starts listening.

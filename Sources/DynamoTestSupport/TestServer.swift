@@ -16,14 +16,16 @@ public struct TestEndpoint: Sendable {
 /// - Parameters:
 ///   - namespace: how requests map to sets of tables.
 ///   - dataDirectory: `nil` (the default) keeps everything in memory.
+///   - clockStart: where the server's clock starts (seconds since 1970); `nil` for now.
 ///   - body: receives the endpoint.
 public func withTestServer<T>(
     namespace: LocalDynamoServer.Namespace = .perRegion,
     dataDirectory: String? = nil,
+    clockStart: Double? = nil,
     _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
     let server = try LocalDynamoServer(configuration: .init(
-        host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace))
+        host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart))
     let port = try await server.start()
     do {
         let result = try await body(TestEndpoint(host: "127.0.0.1", port: port))

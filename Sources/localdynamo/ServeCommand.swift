@@ -52,6 +52,15 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "TABLE=N"))
     var transactionConflicts: [String] = []
 
+    @Option(name: .customLong("clock-start"),
+            help: ArgumentHelp("Start the server's clock at this time (seconds since 1970) instead of now; it ticks from there.",
+                               valueName: "EPOCH_SECONDS"))
+    var clockStart: Double?
+
+    @Flag(name: .customLong("admin-from-anywhere"),
+          help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
+    var adminFromAnywhere = false
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -78,6 +87,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("Port must be between 0 and 65535.")
         }
         _ = try conflictCounts
+        if let clockStart, !clockStart.isFinite || clockStart < 0 {
+            throw ValidationError("--clock-start takes seconds since 1970 (a number >= 0).")
+        }
     }
 
     func run() async throws {
@@ -93,7 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         if !inMemory { try DataDirectoryMigration.migrate(directory: dbPath, namespace: namespace, logger: logger) }
         let server = try LocalDynamoServer(
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
-                                 namespace: namespace, transactionConflicts: conflictCounts),
+                                 namespace: namespace, transactionConflicts: conflictCounts,
+                                 clockStart: clockStart, adminFromAnywhere: adminFromAnywhere),
             logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()

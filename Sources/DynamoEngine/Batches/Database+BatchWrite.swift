@@ -76,8 +76,8 @@ extension Database {
                 } else if old != nil {
                     units = try store.delete(write.key)
                 }
-                try updateStatistics(&state, table: write.table, store: store,
-                                     removed: old?.size, added: write.put?.size)
+                try recordChange(&state, table: write.table, store: store, key: write.key, old: old,
+                                 new: write.put.map { ($0.json, $0.size) })
                 let size = max(write.put?.size ?? 0, old?.size ?? 0)
                 units.table = Capacity.writeUnits(size: size)
                 capacity[write.requestedName, default: ConsumedUnits()].add(units)

@@ -83,7 +83,7 @@ extension Database {
             try check.verify(oldItem)
             var capacity = try store.put(key, json: json, size: size)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
-            try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
+            try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
                                          returnedAttributes: wantsOld ? oldItem : nil)
             result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
@@ -115,7 +115,7 @@ extension Database {
             }
             var capacity = try store.delete(key)
             capacity.table = Capacity.writeUnits(size: old.size)
-            try updateStatistics(&state, table: table, store: store, removed: old.size, added: nil)
+            try recordChange(&state, table: table, store: store, key: key, old: old, new: nil)
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
                                          returnedAttributes: wantsOld ? oldItem : nil)
             result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
@@ -151,9 +151,10 @@ extension Database {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
             try ItemSize.checkNesting(newItem)
-            var capacity = try store.put(key, json: ItemJSON.encode(newItem), size: size)
+            let newJSON = ItemJSON.encode(newItem)
+            var capacity = try store.put(key, json: newJSON, size: size)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
-            try updateStatistics(&state, table: table, store: store, removed: old?.size, added: size)
+            try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
             let returned: Item? = switch returnValues {
             case "ALL_OLD": oldItem
@@ -171,6 +172,21 @@ extension Database {
     }
 
     // MARK: Statistics
+
+    /// Records one item's change inside the running write transaction: keeps the table's item
+    /// count and size current and, when the change is real (an item appeared, disappeared or
+    /// was rewritten), hands it to the change capture (``ItemChange``) that streams and other
+    /// consumers read before the transaction commits. Every write path calls this once per
+    /// item it wrote; `old` and `new` are the stored JSON and size before and after (`nil` for
+    /// no item).
+    func recordChange(_ state: inout WriterState, table: TableDefinition, store: ItemStore, key: StoredKey,
+                      old: (json: [UInt8], size: Int)?, new: (json: [UInt8], size: Int)?,
+                      origin: ItemChange.Origin = .request) throws {
+        try updateStatistics(&state, table: table, store: store, removed: old?.size, added: new?.size)
+        guard old != nil || new != nil else { return }
+        state.itemChanges.append(ItemChange(table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,
+                                            origin: origin))
+    }
 
     /// Keeps a table's item count and size current within the write transaction's lock.
     func updateStatistics(_ state: inout WriterState, table: TableDefinition, store: ItemStore,

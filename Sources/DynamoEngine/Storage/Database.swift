@@ -20,6 +20,8 @@ package final class Database: Sendable {
     package let region: String
     /// The database file, or `nil` in memory.
     package let path: String?
+    /// The server's clock: every time-based behaviour of this namespace reads it.
+    package let clock: ServerClock
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -36,6 +38,9 @@ package final class Database: Sendable {
         var statistics: [String: TableStatistics] = [:]
         /// Definitions the running write changed, published to readers once it commits.
         var catalogChanges: [(name: String, definition: TableDefinition?)] = []
+        /// The item changes the running write made, in order (see ``ItemChange``); handed to
+        /// the change consumers before the transaction commits.
+        var itemChanges: [ItemChange] = []
 
         /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
         /// running write transaction commits: a reader never sees a definition (a new index, an
@@ -46,8 +51,9 @@ package final class Database: Sendable {
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
-    package init(path: String?, region: String) throws {
+    package init(path: String?, region: String, clock: ServerClock = ServerClock()) throws {
         self.path = path
+        self.clock = clock
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
@@ -147,7 +153,13 @@ package final class Database: Sendable {
         try writer.withLock { state in
             let connection = state.connection
             state.catalogChanges = []
-            let result = try connection.transaction { try body(&state) }
+            state.itemChanges = []
+            defer { state.itemChanges = [] }
+            let result = try connection.transaction {
+                let result = try body(&state)
+                try consumeItemChanges(&state)
+                return result
+            }
             for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
             state.catalogChanges = []
             return result

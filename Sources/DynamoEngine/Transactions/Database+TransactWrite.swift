@@ -108,18 +108,19 @@ extension Database {
                     break
                 case .put(let json, let size, _):
                     units = try store.put(action.key, json: json, size: size)
-                    try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
+                    try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 case .delete:
                     if old != nil {
                         units = try store.delete(action.key)
-                        try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: nil)
+                        try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: nil)
                     }
                 case .update:
                     let item = newItems[position]!
                     let size = ItemSize.of(item)
-                    units = try store.put(action.key, json: ItemJSON.encode(item), size: size)
-                    try updateStatistics(&state, table: action.table, store: store, removed: old?.size, added: size)
+                    let json = ItemJSON.encode(item)
+                    units = try store.put(action.key, json: json, size: size)
+                    try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 }
                 // Transactions cost twice the plain units, on the table and on its indexes.

@@ -15,6 +15,8 @@ struct HTTPHandlerSettings: Sendable {
     var dispatchOnEventLoop: Bool
     /// Which origins get CORS headers.
     var cors: CORSPolicy = .anyOrigin
+    /// Answers `/_localdynamo/…`; `nil` leaves those paths to the DynamoDB protocol checks.
+    var admin: AdminRouter? = nil
 }
 
 /// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
@@ -159,6 +161,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func process(_ head: HTTPRequestHead, _ summary: RequestHeaderSummary, body: ByteBuffer?) {
         let requestID = requestIDs.makeID()
         let settings = self.settings
+        if let admin = settings.admin, AdminRouter.handles(uri: head.uri) {
+            processAdmin(head, body: body, router: admin, requestID: requestID)
+            return
+        }
         let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes
         if inline {
             switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
@@ -185,6 +191,26 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         }
+    }
+
+    /// Answers an admin request from a task (its handlers may wait for blocking work).
+    private func processAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, router: AdminRouter, requestID: String) {
+        let request = AdminRequest(method: head.method.rawValue, uri: head.uri,
+                                   body: body.map { Array($0.readableBytesView) } ?? [])
+        let fromLoopback = Self.isLoopback(context?.channel.remoteAddress)
+        startTask(requestID: requestID, onEventLoop: false) {
+            let (status, body) = await router.respond(to: request, fromLoopback: fromLoopback)
+            return (HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: WireProtocol.plainJSON, body: body),
+                    "admin \(request.path)")
+        }
+    }
+
+    /// Whether a peer address is on this machine (127.0.0.0/8, ::1, or a Unix socket).
+    static func isLoopback(_ address: SocketAddress?) -> Bool {
+        guard let address else { return false }
+        if case .unixDomainSocket = address { return true }
+        guard let ip = address.ipAddress else { return false }
+        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
     }
 
     /// Runs `work` in a task and writes its answer back on this channel's event loop.

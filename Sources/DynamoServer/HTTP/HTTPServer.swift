@@ -70,6 +70,7 @@ package actor HTTPServer {
 
     package nonisolated let configuration: Configuration
     private let dispatcher: any DynamoDispatcher
+    private let admin: AdminRouter?
     private let logger: Logger
     private var listener: (any Channel)?
     private var tracker: NIOLoopBound<ConnectionTracker>?
@@ -83,15 +84,18 @@ package actor HTTPServer {
     /// - Parameters:
     ///   - configuration: where to listen and what to accept.
     ///   - dispatcher: runs the operations.
+    ///   - admin: answers `/_localdynamo/…` (the admin API); `nil` serves none.
     ///   - logger: gets one debug line per request (operation, status, duration, request id;
     ///     never credentials or bodies). The default discards everything.
     package init(
         configuration: Configuration,
         dispatcher: any DynamoDispatcher,
+        admin: AdminRouter? = nil,
         logger: Logger = Logger(label: "localdynamo.http", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
+        self.admin = admin
         self.logger = logger
     }
 
@@ -109,7 +113,8 @@ package actor HTTPServer {
             maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
             inlineBodyBytes: configuration.inlineBodyBytes,
             dispatchOnEventLoop: configuration.dispatchOnEventLoop,
-            cors: configuration.cors
+            cors: configuration.cors,
+            admin: admin
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()

@@ -1,10 +1,5 @@
 import DynamoAPI
 import DynamoEngine
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Logging
 import NIOPosix
 
@@ -26,7 +21,6 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
     private let logger: Logger
-    private let clock: @Sendable () -> Double
 
     /// Every operation this server implements, by wire name.
     static let operations: [String: Operation] = [
@@ -64,20 +58,44 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// One operation: decodes its input from the body and runs it against a database.
     typealias Operation = @Sendable (JSONValue, OperationContext) throws -> [UInt8]
 
-    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
-                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    /// The operations of DynamoDB Streams (`X-Amz-Target: DynamoDBStreams_20120810.<name>`),
+    /// served on the same port; all of them run on the thread pool.
+    static let streamsOperations: [String: Operation] = [:]
+
+    /// The usual row of the operation table: decode the generated input shape (DynamoDB's
+    /// serialization and constraint checks), run the engine, encode the generated output shape.
+    ///
+    /// ```swift
+    /// "DescribeLimits": shaped { (input: DescribeLimitsInput, context) in
+    ///     context.database.describeLimits(input)
+    /// },
+    /// ```
+    static func shaped<Input: DynamoShape, Output: DynamoShape>(
+        _ run: @escaping @Sendable (Input, OperationContext) throws -> Output
+    ) -> Operation {
+        { body, context in try run(Input.decodeRequest(body), context).jsonBytes }
+    }
+
+    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger) {
         self.engine = engine
         self.threadPool = threadPool
         self.logger = logger
-        self.clock = clock
+    }
+
+    /// The operation a target names, if this server implements it.
+    static func operation(for target: DynamoTarget) -> Operation? {
+        switch target.service {
+        case .dynamoDB: operations[target.operation]
+        case .dynamoDBStreams: streamsOperations[target.operation]
+        }
     }
 
     package func supports(target: DynamoTarget) -> Bool {
-        target.service == .dynamoDB && Self.operations[target.operation] != nil
+        Self.operation(for: target) != nil
     }
 
     package func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async -> DynamoResult {
-        guard let operation = Self.operations[target.operation] else {
+        guard let operation = Self.operation(for: target) else {
             return .failure(DynamoError(.unknownOperation))
         }
         do {
@@ -93,7 +111,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
     ) -> DynamoResult? {
-        guard Self.inlineOperations.contains(target.operation),
+        guard target.service == .dynamoDB, Self.inlineOperations.contains(target.operation),
               let operation = Self.operations[target.operation],
               MultiThreadedEventLoopGroup.currentEventLoop != nil
         else { return nil }
@@ -109,7 +127,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         _ operation: @escaping Operation, body: JSONValue, context: DynamoRequestContext
     ) throws -> @Sendable () throws -> [UInt8] {
         let engine = engine
-        let now = clock()
+        let now = engine.clock.now()
         let region = context.region.isEmpty ? nil : context.region
         let accessKeyID = context.accessKeyID
         let conflicts = try context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? []

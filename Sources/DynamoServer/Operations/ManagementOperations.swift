@@ -15,40 +15,35 @@ enum ManagementOperations {
         return Array("{}".utf8)
     }
 
-    static let listTagsOfResource: EngineDispatcher.Operation = { body, context in
-        let input = try ListTagsOfResourceInput.decodeRequest(body)
+    static let listTagsOfResource = EngineDispatcher.shaped { (input: ListTagsOfResourceInput, context) in
         let tags = try context.database.listTags(arn: input.resourceArn)
-        return ListTagsOfResourceOutput(tags: tags.map { Tag(key: $0.key, value: $0.value) }).jsonBytes
+        return ListTagsOfResourceOutput(tags: tags.map { Tag(key: $0.key, value: $0.value) })
     }
 
-    static let describeTimeToLive: EngineDispatcher.Operation = { body, context in
-        let input = try DescribeTimeToLiveInput.decodeRequest(body)
+    static let describeTimeToLive = EngineDispatcher.shaped { (input: DescribeTimeToLiveInput, context) in
         let definition = try TableOperations.requireTable(input.tableName, in: context.database)
         let description = TimeToLiveDescription(
-            timeToLiveStatus: .init(rawValue: definition.ttlEnabled ? "ENABLED" : "DISABLED"),
+            timeToLiveStatus: definition.ttlEnabled ? .enabled : .disabled,
             attributeName: definition.ttlEnabled ? definition.ttlAttribute : nil)
-        return DescribeTimeToLiveOutput(timeToLiveDescription: description).jsonBytes
+        return DescribeTimeToLiveOutput(timeToLiveDescription: description)
     }
 
-    static let updateTimeToLive: EngineDispatcher.Operation = { body, context in
-        let input = try UpdateTimeToLiveInput.decodeRequest(body)
+    static let updateTimeToLive = EngineDispatcher.shaped { (input: UpdateTimeToLiveInput, context) in
         _ = try TableOperations.requireTable(input.tableName, in: context.database)
         let specification = input.timeToLiveSpecification
         try context.database.updateTimeToLive(table: input.tableName, enabled: specification.enabled,
                                               attributeName: specification.attributeName)
-        return UpdateTimeToLiveOutput(timeToLiveSpecification: specification).jsonBytes
+        return UpdateTimeToLiveOutput(timeToLiveSpecification: specification)
     }
 
-    static let describeEndpoints: EngineDispatcher.Operation = { body, context in
-        _ = try DescribeEndpointsRequest.decodeRequest(body)
-        return DescribeEndpointsResponse(endpoints: [
+    static let describeEndpoints = EngineDispatcher.shaped { (_: DescribeEndpointsRequest, context) in
+        DescribeEndpointsResponse(endpoints: [
             Endpoint(address: "dynamodb.\(context.database.region).amazonaws.com", cachePeriodInMinutes: 1440),
-        ]).jsonBytes
+        ])
     }
 
-    static let describeLimits: EngineDispatcher.Operation = { body, _ in
-        _ = try DescribeLimitsInput.decodeRequest(body)
-        return DescribeLimitsOutput(accountMaxReadCapacityUnits: 80000, accountMaxWriteCapacityUnits: 80000,
-                                    tableMaxReadCapacityUnits: 40000, tableMaxWriteCapacityUnits: 40000).jsonBytes
+    static let describeLimits = EngineDispatcher.shaped { (_: DescribeLimitsInput, _) in
+        DescribeLimitsOutput(accountMaxReadCapacityUnits: 80000, accountMaxWriteCapacityUnits: 80000,
+                             tableMaxReadCapacityUnits: 40000, tableMaxWriteCapacityUnits: 40000)
     }
 }

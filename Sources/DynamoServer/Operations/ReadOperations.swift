@@ -1,157 +1,27 @@
 import DynamoAPI
 import DynamoEngine
-import DynamoExpressions
 
-/// Query and Scan: decode, check DynamoDB's request rules, read a page, render.
-///
-/// Expressions and their legacy forms (KeyConditions, QueryFilter/ScanFilter, AttributesToGet)
-/// are compiled once per request by `ExpressionCompiler`; the engine receives the filter and the
-/// projection as closures.
+/// Query and Scan: decode, run on the engine (which owns every rule), render.
 enum ReadOperations {
     static let scan: EngineDispatcher.Operation = { body, context in
         let input = try ScanInput.decodeRequest(body)
-        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
-        let table = try context.database.table(named: input.tableName)
-        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
-                                        projection: input.projectionExpression, index: input.indexName)
-        let segment = try checkSegments(segment: input.segment, total: input.totalSegments)
-        let fetch = try fetchesTableItems(input.select?.rawValue,
-                                          attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
-                                          index: input.indexName, table: input.tableName, database: context.database)
-        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
-                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  filter: filter(compiled.filter), projection: projection(compiled.projection))
-        let page = try context.database.scan(table: input.tableName, index: input.indexName, segment: segment,
-                                             fetchTableItems: fetch, options: options)
-        return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
-                      table: input.tableName)
+        let result = try context.database.scan(input)
+        return render(result, capacity: input.returnConsumedCapacity?.rawValue, table: input.tableName)
     }
 
     static let query: EngineDispatcher.Operation = { body, context in
         let input = try QueryInput.decodeRequest(body)
-        if input.keyConditions == nil && input.keyConditionExpression == nil {
-            throw DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-        }
-        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
-        let table = try context.database.table(named: input.tableName)
-        try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
-                                        projection: input.projectionExpression, index: input.indexName)
-        let index = try input.indexName.map { name throws(DynamoError) in
-            try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
-        }
-        let keySchema = index.map { ($0.partitionKey, $0.sortKey) } ?? (table.partitionKey, table.sortKey)
-        guard let written = compiled.keyCondition else {
-            throw DynamoError.validation("Query condition missed key schema element: \(keySchema.0.name)")
-        }
-        let keyCondition: KeyConditionSpec
-        if let index, index.isMultiAttribute {
-            // Multi-attribute keys: the engine matches every condition to the key schema.
-            keyCondition = KeyConditionSpec(terms: written.terms.map { KeyTerm(name: $0.attribute, comparison: $0.comparison) })
-            try compiled.checkQueryFilter(keys: index.keyAttributes.map(\.name))
-        } else {
-            keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1,
-                                                         fromExpression: input.keyConditionExpression != nil)
-            try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
-        }
-        let fetch = try fetchesTableItems(input.select?.rawValue,
-                                          attributes: input.attributesToGet ?? compiled.projection?.paths.map(\.attribute),
-                                          index: input.indexName, table: input.tableName, database: context.database)
-        let options = ReadOptions(limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
-                                  consistentRead: input.consistentRead ?? false, countOnly: countOnly,
-                                  filter: filter(compiled.filter), projection: projection(compiled.projection))
-        let page = try context.database.query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
-                                               forward: input.scanIndexForward ?? true, fetchTableItems: fetch,
-                                               options: options)
-        return render(page, countOnly: countOnly, capacity: input.returnConsumedCapacity?.rawValue,
-                      table: input.tableName)
-    }
-
-    private static func projection(_ plan: ProjectionPlan?) -> (@Sendable (Item) -> Item)? {
-        guard let plan else { return nil }
-        return { @Sendable (item: Item) -> Item in plan.apply(to: item) }
-    }
-
-    private static func filter(_ predicate: DynamoExpressions.Predicate?) -> (@Sendable (Item) -> Bool)? {
-        guard let predicate else { return nil }
-        return { @Sendable (item: Item) -> Bool in predicate.evaluate(item) }
-    }
-
-    /// DynamoDB's rules between `Select` and the projection parameters; `true` for COUNT.
-    static func checkSelect(_ select: String?, attributesToGet: [String]?, projection: String?,
-                            index: String?) throws(DynamoError) -> Bool {
-        if let attributesToGet, Set(attributesToGet).count != attributesToGet.count {
-            let duplicate = attributesToGet.first { name in attributesToGet.filter { $0 == name }.count > 1 }!
-            throw .validation("One or more parameter values were invalid: Duplicate value in attribute name: \(duplicate)")
-        }
-        guard let select else { return false }
-        let choosing = select == "COUNT" ? "only the Count" : select
-        if select != "SPECIFIC_ATTRIBUTES" {
-            if projection != nil {
-                throw .validation("Cannot specify the ProjectionExpression when choosing to get \(choosing)")
-            }
-            if attributesToGet != nil {
-                throw .validation("Cannot specify the AttributesToGet when choosing to get \(choosing)")
-            }
-        } else if projection == nil && attributesToGet == nil {
-            throw .validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
-        }
-        if select == "ALL_PROJECTED_ATTRIBUTES" && index == nil {
-            throw .validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
-        }
-        return select == "COUNT"
-    }
-
-    /// DynamoDB's rules for parallel scans.
-    static func checkSegments(segment: Int?, total: Int?) throws(DynamoError) -> (index: Int, total: Int)? {
-        switch (segment, total) {
-        case (nil, nil):
-            return nil
-        case (.some, nil):
-            throw .validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
-        case (nil, .some):
-            throw .validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
-        case (let segment?, let total?):
-            guard segment < total else {
-                throw .validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)")
-            }
-            return (segment, total)
-        }
-    }
-
-    /// Whether an index read must return the table's full items: `Select=ALL_ATTRIBUTES`, or
-    /// named attributes the index does not project. A local index fetches them from the table;
-    /// a global index cannot.
-    ///
-    /// `attributes` are the top-level names the request asks for (`AttributesToGet`, or the
-    /// first element of each `ProjectionExpression` path): on a local index, any that the index
-    /// does not project are read from the table, as DynamoDB does.
-    static func fetchesTableItems(_ select: String?, attributes: [String]?, index indexName: String?,
-                                  table reference: String, database: Database) throws -> Bool {
-        guard let indexName else { return false }
-        let table = try database.table(named: reference)
-        guard let index = table.index(named: indexName), index.projectionType != "ALL" else { return false }
-        let projected = Set(table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
-            + (index.nonKeyAttributes ?? []))
-        let wantsMore = select == "ALL_ATTRIBUTES"
-            || (attributes.map { !Set($0).isSubset(of: projected) } ?? false)
-        guard wantsMore else { return false }
-        if index.isGlobal {
-            if select == "ALL_ATTRIBUTES" {
-                throw DynamoError.validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(index.name) because its projection type is not ALL")
-            }
-            return false
-        }
-        return true
+        let result = try context.database.query(input)
+        return render(result, capacity: input.returnConsumedCapacity?.rawValue, table: input.tableName)
     }
 
     /// `{"Items": […], "Count": n, "ScannedCount": n, "LastEvaluatedKey": {…}, "ConsumedCapacity": {…}}`.
-    static func render(_ page: ReadPage, countOnly: Bool, capacity: String?, table: String) -> [UInt8] {
+    static func render(_ result: ReadResult, capacity: String?, table: String) -> [UInt8] {
+        let page = result.page
         var writer = JSONWriter(reservingCapacity: page.items.reduce(128) { $0 + $1.count + 1 })
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        if !countOnly {
+        if !result.countOnly {
             writer.writeKey("Items", first: true)
             TableDescriptionWriter.writeArray(page.items, to: &writer) { item, writer in writer.writeRaw(item) }
             first = false
@@ -167,37 +37,5 @@ enum ReadOperations {
         CapacityWriter.writeMember(capacity, table: table, units: page.capacity, first: false, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
         return writer.bytes
-    }
-}
-
-/// A key condition as written (KeyConditionExpression or `KeyConditions`), matched to the key
-/// schema of the table or index being queried.
-enum KeyConditionBinding {
-    ///
-    /// A KeyConditionExpression with more conditions than the schema has key attributes is refused
-    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`;
-    /// legacy `KeyConditions` are limited to one or two entries when they are translated).
-    static func spec(_ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
-                     sortKey: KeyAttribute?, fromExpression: Bool = false) throws -> KeyConditionSpec {
-        let keyCount = sortKey == nil ? 1 : 2
-        if fromExpression && terms.count > keyCount {
-            throw DynamoError.validation(
-                "The number of query conditions (\(terms.count)) exceeds the number of key attributes defined in the schema (\(keyCount))")
-        }
-        guard let partition = terms.first(where: { $0.attribute == partitionKey.name }) else {
-            throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
-        }
-        guard case .equal(let value) = partition.comparison else {
-            throw DynamoError.validation("Query key condition not supported")
-        }
-        var spec = KeyConditionSpec(partitionName: partitionKey.name, partitionValue: value)
-        let others = terms.filter { $0.attribute != partitionKey.name }
-        guard let other = others.first else { return spec }
-        guard let sortKey, other.attribute == sortKey.name, others.count == 1 else {
-            throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? other.attribute)")
-        }
-        spec.sortName = sortKey.name
-        spec.sortCondition = other.comparison
-        return spec
     }
 }

@@ -1,0 +1,11 @@
+extension Database {
+    /// Hands the running write's item changes to every consumer, inside the same transaction
+    /// (called by `write` after its body, before the commit). A consumer that throws rolls the
+    /// whole write back.
+    ///
+    /// Consumers add one line here each; they look at `state.itemChanges` (in write order) and
+    /// write what they keep with `state.connection`.
+    func consumeItemChanges(_ state: inout WriterState) throws {
+        guard !state.itemChanges.isEmpty else { return }
+    }
+}
