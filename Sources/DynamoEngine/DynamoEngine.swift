@@ -34,13 +34,17 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Seconds transitional statuses stay visible in every namespace (DynamoDB Local's
+    /// `-delayTransientStatuses`); `0` holds none.
+    package let transientStatusDelay: Double
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
-                 clock: ServerClock = ServerClock()) throws {
+                 clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0) throws {
         self.clock = clock
+        self.transientStatusDelay = transientStatusDelay
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
@@ -67,6 +71,7 @@ package final class DynamoEngine: Sendable {
             case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
             let database = try Database(path: path, region: region, clock: clock)
+            database.transientStatuses.delay = transientStatusDelay
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

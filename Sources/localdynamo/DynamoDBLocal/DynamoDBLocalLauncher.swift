@@ -49,6 +49,7 @@ enum DynamoDBLocalLauncher {
             dataDirectory: options.inMemory ? nil : (options.dbPath ?? "."),
             namespace: options.sharedDB ? .shared : .perAccessKey)
         configuration.cors = options.cors.map(CORSPolicy.init(allowList:)) ?? .anyOrigin
+        configuration.transientStatusDelay = options.delayTransientStatuses ? DynamoDBLocalOptions.transientStatusDelay : 0
         return configuration
     }
 

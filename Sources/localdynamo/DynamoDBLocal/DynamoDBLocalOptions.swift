@@ -19,6 +19,10 @@ struct DynamoDBLocalOptions: Equatable {
     var optimizeDBBeforeStartup = false
     var disableTelemetry = false
 
+    /// Seconds `-delayTransientStatuses` keeps CREATING, UPDATING and DELETING visible (on the
+    /// server clock, so tests move past it with `POST /_localdynamo/clock`).
+    static let transientStatusDelay: Double = 5
+
     /// What the command line asks for.
     enum Request: Equatable {
         case serve(DynamoDBLocalOptions)
