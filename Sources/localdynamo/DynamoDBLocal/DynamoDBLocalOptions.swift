@@ -59,7 +59,10 @@ struct DynamoDBLocalOptions: Equatable {
         // The JVM's own words, up to and including `-jar <file>`.
         while let first = words.first, isJVMWord(first) {
             words = words.dropFirst()
-            if first == "-jar" { words = words.dropFirst() }
+            if first == "-jar" {
+                words = words.dropFirst()
+                break
+            }
         }
         var present = Set<String>()
         var values: [String: String] = [:]
