@@ -37,6 +37,8 @@ package final class DynamoEngine: Sendable {
     /// Seconds transitional statuses stay visible in every namespace (DynamoDB Local's
     /// `-delayTransientStatuses`); `0` holds none.
     package let transientStatusDelay: Double
+    /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
+    package let snapshots = SnapshotRegistry()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
@@ -70,7 +72,7 @@ package final class DynamoEngine: Sendable {
             case .inMemory: path = nil
             case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
-            let database = try Database(path: path, region: region, clock: clock)
+            let database = try Database(path: path, region: region, clock: clock, logger: logger)
             database.transientStatuses.delay = transientStatusDelay
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)

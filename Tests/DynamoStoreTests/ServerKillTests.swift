@@ -1,7 +1,6 @@
 import DynamoAPI
 import DynamoClient
 import DynamoStore
-import DynamoTestSupport
 import Foundation
 import Synchronization
 import Testing

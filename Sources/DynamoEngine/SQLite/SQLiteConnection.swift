@@ -7,6 +7,8 @@ import CSQLite
 /// SQLite is opened in multi-thread mode, which allows exactly that.
 package final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// The `sqlite3*` handle, for the few C calls made outside this file (the backup API).
+    var rawHandle: OpaquePointer { handle }
     private var statements: [String: SQLiteStatement] = [:]
     private var keyedStatements: [StatementKey: SQLiteStatement] = [:]
 

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,11 +47,31 @@ extension Database {
     }
 
     /// Builds or drops the index `index` of `table` in the background, by its current status.
-    func startIndexWork(table: String, index: String) {
+    ///
+    /// A failure (a full disk, an I/O error) is logged and the work is retried with a growing
+    /// pause (up to a minute), as the service keeps an index CREATING or DELETING until its
+    /// work is done: the index never silently stays in a transitional state.
+    func startIndexWork(table: String, index: String, attempt: Int = 1) {
         // A GCD worker (not Swift's cooperative pool): the build blocks on SQLite for its whole run.
         DispatchQueue.global(qos: .utility).async { [self] in
-            try? runIndexWork(table: table, index: index)
+            do {
+                try runIndexWork(table: table, index: index)
+            } catch {
+                let delay = Self.retryDelay(attempt: attempt)
+                logger.error("index work failed; retrying", metadata: [
+                    "table": "\(table)", "index": "\(index)", "attempt": "\(attempt)",
+                    "retry_in_seconds": "\(delay)", "error": "\(error)",
+                ])
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(delay)) { [self] in
+                    startIndexWork(table: table, index: index, attempt: attempt + 1)
+                }
+            }
         }
+    }
+
+    /// Seconds before retry `attempt + 1` of failed index work: 1, 2, 4 … capped at 60.
+    static func retryDelay(attempt: Int) -> Int {
+        min(60, 1 << min(max(attempt - 1, 0), 6))
     }
 
     /// Builds or drops one index on the calling thread, until done.

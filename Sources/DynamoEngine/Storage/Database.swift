@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import Synchronization
 
 /// One namespace's tables in one SQLite database (a file in WAL mode, or memory).
@@ -22,6 +23,8 @@ package final class Database: Sendable {
     package let path: String?
     /// The server's clock: every time-based behaviour of this namespace reads it.
     package let clock: ServerClock
+    /// Where background work (index builds, sweeps) reports failures.
+    package let logger: Logger
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -53,13 +56,26 @@ package final class Database: Sendable {
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
-    package init(path: String?, region: String, clock: ServerClock = ServerClock()) throws {
+    package init(path: String?, region: String, clock: ServerClock = ServerClock(),
+                 logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
+                 resumeBackgroundWork: Bool = true) throws {
         self.path = path
         self.clock = clock
+        self.logger = logger
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection)
+        writer = Mutex(WriterState(connection: connection))
+        catalogSnapshot = Mutex(try Self.loadCatalog(connection))
+        idleReaders = Mutex([])
+        // Index builds and drops a previous run left unfinished start over (not when the
+        // database is only opened to be inspected, as by `localdynamo check`).
+        if resumeBackgroundWork { resumeIndexWork() }
+    }
+
+    /// Every table's definition, as the catalog table stores it.
+    static func loadCatalog(_ connection: SQLiteConnection) throws -> [String: TableDefinition] {
         var tables: [String: TableDefinition] = [:]
         let statement = try connection.statement("SELECT definition FROM catalog")
         let decoder = JSONDecoder()
@@ -67,11 +83,7 @@ package final class Database: Sendable {
             let definition = try decoder.decode(TableDefinition.self, from: Data(statement.blob(0)))
             tables[definition.name] = definition
         }
-        writer = Mutex(WriterState(connection: connection))
-        catalogSnapshot = Mutex(tables)
-        idleReaders = Mutex([])
-        // Index builds and drops a previous run left unfinished start over.
-        resumeIndexWork()
+        return tables
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
@@ -84,7 +96,7 @@ package final class Database: Sendable {
         try connection.execute("PRAGMA foreign_keys=OFF")
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws {
+    static func migrate(_ connection: SQLiteConnection) throws {
         let version = try connection.statement("PRAGMA user_version")
         _ = try version.step()
         let current = version.int64(0)

@@ -37,4 +37,9 @@ final class IdempotencyTokens: Sendable {
         entries.withLock { $0[token] = Entry(request: request, result: result, recorded: now) }
         return result
     }
+
+    /// Forgets every token (the database was restored from a snapshot).
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
 }

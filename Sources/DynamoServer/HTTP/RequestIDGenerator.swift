@@ -1,3 +1,5 @@
+import DynamoAPI
+
 /// Makes `x-amzn-RequestId` values shaped like DynamoDB's: 52 characters from `[A-Z0-9]`.
 ///
 /// Request ids only need to be unique in practice, not unpredictable, so each connection owns a
@@ -7,10 +9,10 @@ struct RequestIDGenerator: RandomNumberGenerator {
     /// The length of a DynamoDB request id.
     static let length = 52
 
-    private var state: UInt64
+    private var random: SplitMix64
 
     init(seed: UInt64) {
-        self.state = seed
+        random = SplitMix64(seed: seed)
     }
 
     init() {
@@ -19,11 +21,7 @@ struct RequestIDGenerator: RandomNumberGenerator {
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     /// A fresh request id.

@@ -9,23 +9,23 @@ import Testing
 /// and checked table by table and item by item.
 @Suite("DynamoDB Local import")
 struct DynamoDBLocalImportTests {
-    static func number(_ random: inout SeededRandom) -> DynamoNumber {
+    static func number(_ random: inout SplitMix64) -> DynamoNumber {
         let texts = ["0", "-1", "3.14159", "1E+125", "-1E-130", "12345678901234567890123456789012345678", "0.000001", "42"]
         if Bool.random(using: &random) { return try! DynamoNumber(parsing: texts.randomElement(using: &random)!) }
         return DynamoNumber(Int.random(in: -1_000_000...1_000_000, using: &random))
     }
 
-    static func bytes(_ random: inout SeededRandom) -> [UInt8] {
+    static func bytes(_ random: inout SplitMix64) -> [UInt8] {
         (0..<Int.random(in: 1...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
-    static func string(_ random: inout SeededRandom) -> String {
+    static func string(_ random: inout SplitMix64) -> String {
         ["a", "ß", "日本", "emoji 🎉", "with \"quotes\" and \\ slash", "line\nbreak", "x"].randomElement(using: &random)!
             + String(Int.random(in: 0...999, using: &random))
     }
 
     /// A value of any of the ten types, nested up to `depth`.
-    static func value(_ random: inout SeededRandom, depth: Int = 2) -> AttributeValue {
+    static func value(_ random: inout SplitMix64, depth: Int = 2) -> AttributeValue {
         switch Int.random(in: 0..<(depth > 0 ? 10 : 8), using: &random) {
         case 0: return .s(string(&random))
         case 1: return .n(number(&random))
@@ -53,7 +53,7 @@ struct DynamoDBLocalImportTests {
         table.streamViewType = "NEW_AND_OLD_IMAGES"
         table.ttlAttribute = "expires"
         table.deletionProtection = version == .v2_4_0
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         for number in 0..<60 {
             var item: Item = ["pk": .s("customer-\(number % 7)"), "sk": .n(DynamoNumber(number))]
             if number % 2 == 0 { item["placed"] = .s("2024-01-\(number)") }

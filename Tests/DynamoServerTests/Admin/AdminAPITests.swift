@@ -111,3 +111,73 @@ import Testing
                          threadPool: .singleton, logger: .init(label: "t"))
     }
 }
+
+/// `/_localdynamo/snapshots`: a seeded state restored in place, per namespace or for all.
+@Suite struct SnapshotAdminTests {
+    let admin = AdminAPITests()
+    let dynamo = LocalDynamoServerTests()
+
+    func itemCount(_ port: Int, region: String = "us-east-1") async throws -> JSONValue? {
+        let scan = try await dynamo.call("Scan", #"{"TableName":"Things","Select":"COUNT"}"#, port: port, region: region)
+        return scan.json["Count"] ?? scan.json["__type"]
+    }
+
+    @Test func restoreBringsBackTheSnapshotState() async throws {
+        try await withTestServer { endpoint in
+            let port = endpoint.port
+            _ = try await dynamo.call("CreateTable", LocalDynamoServerTests.createTable, port: port)
+            _ = try await dynamo.call("PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"seed"}}}"#, port: port)
+            let taken = try await admin.request("POST", "/_localdynamo/snapshots", body: #"{"name":"clean"}"#, port: port)
+            #expect(taken.status == 200)
+            #expect(taken.json["namespaces"]?["us-east-1"] == .array([.string("Things")]))
+
+            for key in ["a", "b", "c"] {
+                _ = try await dynamo.call("PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"\#(key)"}}}"#, port: port)
+            }
+            _ = try await dynamo.call("DeleteItem", #"{"TableName":"Things","Key":{"pk":{"S":"seed"}}}"#, port: port)
+            // A namespace opened after an every-namespace snapshot is emptied by its restore.
+            _ = try await dynamo.call("CreateTable", LocalDynamoServerTests.createTable, port: port, region: "eu-west-1")
+            #expect(try await itemCount(port) == .number("3"))
+
+            let restored = try await admin.request("POST", "/_localdynamo/snapshots/clean/restore", port: port)
+            #expect(restored.status == 200)
+            #expect(try await itemCount(port) == .number("1"))
+            let seed = try await dynamo.call("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"seed"}}}"#, port: port)
+            #expect(seed.json["Item"] != nil)
+            #expect(try await itemCount(port, region: "eu-west-1") == .string("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"))
+            let described = try await dynamo.call("DescribeTable", #"{"TableName":"Things"}"#, port: port)
+            #expect(described.json["Table"]?["ItemCount"] == .number("1"))
+
+            // Restoring twice gives the same state again.
+            _ = try await dynamo.call("PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"z"}}}"#, port: port)
+            _ = try await admin.request("POST", "/_localdynamo/snapshots/clean/restore", port: port)
+            #expect(try await itemCount(port) == .number("1"))
+        }
+    }
+
+    @Test func snapshotsCanBeListedDeletedAndRefused() async throws {
+        try await withTestServer { endpoint in
+            let port = endpoint.port
+            _ = try await dynamo.call("CreateTable", LocalDynamoServerTests.createTable, port: port)
+            let one = try await admin.request("POST", "/_localdynamo/snapshots",
+                                              body: #"{"name":"one","namespace":"us-east-1"}"#, port: port)
+            #expect(one.status == 200)
+            let list = try await admin.request("GET", "/_localdynamo/snapshots", port: port)
+            #expect(list.json["snapshots"]?.arrayCount == 1)
+            #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{"name":"x","namespace":"mars-1"}"#,
+                                            port: port).status == 404)
+            #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{"name":"a b"}"#, port: port).status == 400)
+            #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{}"#, port: port).status == 400)
+            #expect(try await admin.request("POST", "/_localdynamo/snapshots/nope/restore", port: port).status == 404)
+            #expect(try await admin.request("DELETE", "/_localdynamo/snapshots/one", port: port).status == 200)
+            #expect(try await admin.request("DELETE", "/_localdynamo/snapshots/one", port: port).status == 404)
+        }
+    }
+}
+
+extension JSONValue {
+    var arrayCount: Int? {
+        if case .array(let values) = self { return values.count }
+        return nil
+    }
+}

@@ -1,0 +1,17 @@
+/// SplitMix64: a small, fast, seeded random number generator with the same sequence on every
+/// platform. Request ids use it (seeded once from the system), and every seeded randomized test
+/// does, so a failing case is reproduced by its seed. Not for secrets.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Starts the sequence of `seed`.
+    package init(seed: UInt64) { state = seed }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,170 @@
+import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// One storage invariant that does not hold.
+package struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The DynamoDB table concerned, if any.
+    package var table: String?
+    /// What is wrong, in words.
+    package var message: String
+
+    package var description: String {
+        table.map { "table \($0): \(message)" } ?? message
+    }
+}
+
+/// What the checker saw, for `localdynamo check`.
+package struct InvariantReport: Sendable {
+    package var tables = 0
+    package var items = 0
+    package var indexEntries = 0
+    package var violations: [InvariantViolation] = []
+}
+
+extension Database {
+    /// Checks every invariant of the stored data under the writer's lock (so it sees one
+    /// consistent state and nothing changes meanwhile):
+    ///
+    /// - SQLite's own `PRAGMA integrity_check`;
+    /// - every catalog row decodes, storage ids are unique, and the cached catalog matches it;
+    /// - every item row parses, its key columns are the encoding of the item's key attributes,
+    ///   and its `size` is the item's DynamoDB size;
+    /// - every entry of every ACTIVE index is exactly the entry its item implies (key, projected
+    ///   attributes, size), with no entry missing and none left over;
+    /// - the live item counts and sizes (DescribeTable) equal the stored ones;
+    /// - no SQLite item or index table is left without a catalog entry.
+    ///
+    /// Used by engine tests after randomized workloads, by the crash tests after restarts, and by
+    /// `localdynamo check`. Reads every row: O(items) time and memory per index.
+    package func checkInvariants() throws -> InvariantReport {
+        try writer.withLock { state in
+            var report = InvariantReport()
+            let connection = state.connection
+            let integrity = try connection.statement("PRAGMA integrity_check")
+            while try integrity.step() {
+                let line = integrity.text(0)
+                if line != "ok" { report.violations.append(InvariantViolation(message: "integrity_check: \(line)")) }
+            }
+            let catalog = try Self.readCatalog(connection, report: &report)
+            let cached = catalogSnapshot.withLock { $0 }
+            if Set(cached.keys) != Set(catalog.keys) {
+                report.violations.append(InvariantViolation(
+                    message: "cached catalog \(cached.keys.sorted()) differs from stored \(catalog.keys.sorted())"))
+            }
+            var expectedTables: Set<String> = []
+            for definition in catalog.values.sorted(by: { $0.name < $1.name }) {
+                report.tables += 1
+                let store = ItemStore(table: definition, connection: connection)
+                expectedTables.insert(store.name)
+                let items = try checkItems(store, report: &report)
+                for index in definition.indexes {
+                    expectedTables.insert(IndexStore.name(table: definition, index: index))
+                    guard index.status == "ACTIVE" else { continue }
+                    try checkIndex(IndexStore(table: definition, index: index, connection: connection),
+                                   items: items, report: &report)
+                }
+                if let live = state.statistics[definition.name] {
+                    let stored = try store.statistics()
+                    if live.itemCount != stored.itemCount || live.sizeBytes != stored.sizeBytes {
+                        report.violations.append(InvariantViolation(
+                            table: definition.name,
+                            message: "live statistics \(live.itemCount) items / \(live.sizeBytes) bytes, stored \(stored.itemCount) / \(stored.sizeBytes)"))
+                    }
+                }
+            }
+            let names = try connection.statement(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\')")
+            while try names.step() {
+                let name = names.text(0)
+                if !expectedTables.contains(name) {
+                    report.violations.append(InvariantViolation(message: "orphan SQLite table \(name)"))
+                }
+            }
+            return report
+        }
+    }
+
+    private static func readCatalog(_ connection: SQLiteConnection,
+                                    report: inout InvariantReport) throws -> [String: TableDefinition] {
+        var catalog: [String: TableDefinition] = [:]
+        var storageIDs: Set<Int64> = []
+        let rows = try connection.statement("SELECT name, storage_id, definition FROM catalog")
+        while try rows.step() {
+            let name = rows.text(0)
+            guard let definition = try? JSONDecoder().decode(TableDefinition.self, from: Data(rows.blob(2))) else {
+                report.violations.append(InvariantViolation(table: name, message: "catalog definition does not decode"))
+                continue
+            }
+            if definition.name != name || definition.storageID != rows.int64(1) {
+                report.violations.append(InvariantViolation(table: name, message: "catalog row and definition disagree"))
+            }
+            if !storageIDs.insert(definition.storageID).inserted {
+                report.violations.append(InvariantViolation(table: name, message: "storage id \(definition.storageID) used twice"))
+            }
+            catalog[name] = definition
+        }
+        return catalog
+    }
+
+    /// Checks every item row; returns the decoded items by stored key.
+    private func checkItems(_ store: ItemStore, report: inout InvariantReport) throws -> [StoredKey: Item] {
+        var items: [StoredKey: Item] = [:]
+        let table = store.table
+        let rows = try store.connection.statement("SELECT hash, pk, sk, size, item FROM \(store.name)")
+        while try rows.step() {
+            report.items += 1
+            let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
+            guard let item = try? AttributeValue.decodeItem(JSONValue(parsing: rows.blob(4))) else {
+                report.violations.append(InvariantViolation(table: table.name, message: "an item's JSON does not parse"))
+                continue
+            }
+            let expectedKey = try? table.storedKey(forItem: item)
+            if expectedKey != key {
+                report.violations.append(InvariantViolation(
+                    table: table.name, message: "item \(table.keyOnly(item)) is stored under another key"))
+            }
+            if Int(rows.int64(3)) != ItemSize.of(item) {
+                report.violations.append(InvariantViolation(
+                    table: table.name, message: "item \(table.keyOnly(item)) has size \(rows.int64(3)), not \(ItemSize.of(item))"))
+            }
+            items[key] = item
+        }
+        return items
+    }
+
+    /// Checks an index's entries against the entries its table's items imply.
+    private func checkIndex(_ index: IndexStore, items: [StoredKey: Item], report: inout InvariantReport) throws {
+        struct EntryKey: Hashable { var index: StoredKey; var partition: [UInt8]; var sort: [UInt8] }
+        var expected: [EntryKey: Item] = [:]
+        for (tableKey, item) in items {
+            // An item whose index key has the wrong type has no entry (as DynamoDB's backfill).
+            guard let key = try? index.indexKey(of: item) else { continue }
+            expected[EntryKey(index: key, partition: tableKey.partition, sort: tableKey.sort)] = index.project(item)
+        }
+        let label = "index \(index.index.name)"
+        let rows = try index.connection.statement("SELECT hash, pk, sk, tpk, tsk, size, item FROM \(index.name)")
+        while try rows.step() {
+            report.indexEntries += 1
+            let key = EntryKey(index: StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)),
+                               partition: rows.blob(3), sort: rows.blob(4))
+            guard let want = expected.removeValue(forKey: key) else {
+                report.violations.append(InvariantViolation(table: index.table.name, message: "\(label) has an entry with no item"))
+                continue
+            }
+            let entry = try? AttributeValue.decodeItem(JSONValue(parsing: rows.blob(6)))
+            if entry != want || Int(rows.int64(5)) != ItemSize.of(want) {
+                report.violations.append(InvariantViolation(
+                    table: index.table.name, message: "\(label) entry of \(index.table.keyOnly(want)) differs from its item"))
+            }
+        }
+        for want in expected.values {
+            report.violations.append(InvariantViolation(
+                table: index.table.name, message: "\(label) misses the entry of \(index.table.keyOnly(want))"))
+        }
+    }
+}
