@@ -107,6 +107,9 @@ struct DynamoDBLocalImportTests {
     static func expectMigrated(_ tables: [DynamoDBLocalFileWriter.Table], in database: Database,
                                version: DynamoDBLocalFileWriter.FormatVersion) throws {
         #expect(database.tables.keys.sorted() == tables.map(\.name).sorted())
+        let invariants = try database.checkInvariants()
+        #expect(invariants.violations.isEmpty)
+        #expect(invariants.items == tables.map(\.items.count).reduce(0, +))
         for table in tables {
             let snapshot = try database.describeTable(named: table.name)
             let definition = snapshot.definition
