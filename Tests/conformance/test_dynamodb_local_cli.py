@@ -332,3 +332,31 @@ def test_health_command():
     closed = run(["health", "--port", str(free_port())])
     assert closed.returncode == 1
     assert "unhealthy" in closed.stdout
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_option_order_does_not_matter(seed):
+    import random
+
+    words = [["-sharedDb"], ["-inMemory"], ["-delayTransientStatuses"], ["-cors", "http://x.example"], ["-disableTelemetry"]]
+    random.Random(seed).shuffle(words)
+    with DynamoDBLocal([word for option in words for word in option]) as server:
+        lines = "".join(server.lines).splitlines()
+        for expected in ["InMemory:\ttrue", "SharedDb:\ttrue", "shouldDelayTransientStatuses:\ttrue",
+                         "CorsParams:\thttp://x.example", "DbPath:\tnull"]:
+            assert expected in lines
+
+
+def test_serve_migrates_a_db_path_of_dynamodb_local_files(tmp_path):
+    from conftest import ServerProcess
+
+    write_file(tmp_path / "shared-local-instance.db", [MUSIC])
+    server = ServerProcess(_resolve_binary(), ["--shared-db", "--db-path", str(tmp_path)])
+    url = server.start()
+    try:
+        client = boto3.session.Session().client("dynamodb", endpoint_url=url, region_name="us-west-2",
+                                                aws_access_key_id="k", aws_secret_access_key="s")
+        assert client.describe_table(TableName="Music")["Table"]["ItemCount"] == 2
+        assert "migrated DynamoDB Local file" in server.stderr_text()
+    finally:
+        server.stop()
