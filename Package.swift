@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
         .testTarget(
             name: "DynamoClientTests",
-            dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI"]
+            dependencies: ["DynamoClient", "DynamoTestSupport", "DynamoAPI", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "DynamoStoreTests",

@@ -720,6 +720,7 @@ class Generator:
                 lines.append("    public static var target: String { %s }" % swift_string(prefix + "." + name))
                 lines.append("}")
                 lines.append("")
+            lines.extend(self.idempotent_inputs(service, inputs))
         lines.append("/// The output of an operation whose model declares none (`TagResource`, `UntagResource`).")
         lines.append("public struct EmptyOutput: DynamoShape {")
         lines.append('    public static var shapeName: String { "EmptyOutput" }')
@@ -737,6 +738,22 @@ class Generator:
         lines.append("extension EmptyOutput: ShapeValue {")
         lines.append('    func appendJava(to text: inout String) { text += "EmptyOutput()" }')
         lines.append("}")
+        return lines
+
+    def idempotent_inputs(self, service, inputs):
+        """IdempotentOperationInput conformances: one per input member the model marks
+        `idempotencyToken`, which clients fill with a fresh UUID when the caller left it out."""
+        lines = []
+        for key in sorted((k for k, users in inputs.items() if len(users) == 1), key=self.m.swift_type_name):
+            for m in self.member_info(key):
+                if not self.m.shapes[key]["members"][m["wire"]].get("idempotencyToken"):
+                    continue
+                if m["type"] != "String":
+                    raise SystemExit("idempotency token %s.%s is not a string" % (key[1], m["wire"]))
+                lines.append("extension %s: IdempotentOperationInput {" % self.m.swift_type_name(key))
+                lines.append("    public static var idempotencyToken: WritableKeyPath<Self, String?> { \\.%s }" % m["swift"])
+                lines.append("}")
+                lines.append("")
         return lines
 
     def header(self, version, what):

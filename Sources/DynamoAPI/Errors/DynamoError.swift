@@ -11,18 +11,30 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
     public var item: [String: AttributeValue]?
     /// For `TransactionCanceledException`: one reason per action, in action order.
     public var cancellationReasons: [CancellationReason]?
+    /// For the throttling errors (`ProvisionedThroughputExceededException`,
+    /// `RequestLimitExceeded`, `ThrottlingException`): what was throttled and why.
+    public var throttlingReasons: [ThrottlingReason]?
+    /// The HTTP response a client decoded this error from; `nil` for an error raised locally.
+    public var response: ResponseMetadata?
 
     public init(_ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil,
-                cancellationReasons: [CancellationReason]? = nil) {
+                cancellationReasons: [CancellationReason]? = nil, throttlingReasons: [ThrottlingReason]? = nil,
+                response: ResponseMetadata? = nil) {
         self.code = code
         self.message = message
         self.item = item
         self.cancellationReasons = cancellationReasons
+        self.throttlingReasons = throttlingReasons
+        self.response = response
     }
 
+    /// `Code: message`; for an error decoded from a response, prefixed with its status and
+    /// request id as the AWS SDK for Go prints them:
+    /// `https response error StatusCode: 400, RequestID: 4KBN…, ConditionalCheckFailedException: …`.
     public var description: String {
-        if let message { return "\(code.rawValue): \(message)" }
-        return code.rawValue
+        let error = message.map { "\(code.rawValue): \($0)" } ?? code.rawValue
+        guard let response else { return error }
+        return "https response error StatusCode: \(response.httpStatus), RequestID: \(response.requestID ?? ""), \(error)"
     }
 
     /// A `ValidationException` with the given message.
@@ -65,6 +77,16 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
             }
             writer.writeRaw(UInt8(ascii: "]"))
         }
+        if let throttlingReasons {
+            // The model spells the member `throttlingReasons` on ThrottlingException only.
+            writer.writeKey(code == .throttling ? "throttlingReasons" : "ThrottlingReasons", first: false)
+            writer.writeRaw(UInt8(ascii: "["))
+            for (position, reason) in throttlingReasons.enumerated() {
+                if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                reason.encode(to: &writer)
+            }
+            writer.writeRaw(UInt8(ascii: "]"))
+        }
         writer.writeRaw(UInt8(ascii: "}"))
     }
 
@@ -73,5 +95,19 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
         var writer = JSONWriter()
         encode(to: &writer)
         return writer.bytes
+    }
+}
+
+/// What a client keeps of the HTTP response an error came from.
+public struct ResponseMetadata: Sendable, Hashable {
+    /// The `x-amzn-RequestId` header: what AWS support asks for.
+    public var requestID: String?
+    /// The HTTP status code.
+    public var httpStatus: Int
+
+    /// Creates response metadata.
+    public init(requestID: String?, httpStatus: Int) {
+        self.requestID = requestID
+        self.httpStatus = httpStatus
     }
 }

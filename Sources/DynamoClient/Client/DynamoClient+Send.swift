@@ -9,6 +9,12 @@ extension DynamoClient {
     /// SigV4; retryable failures are retried in the standard mode; the output is decoded from
     /// the response. Every per-operation method calls this.
     ///
+    /// An input with an idempotency token member (``IdempotentOperationInput``: the
+    /// `ClientRequestToken` of `TransactWriteItems` and `ExecuteTransaction`, the `ClientToken`
+    /// of `ExportTableToPointInTime` and `ImportTable`) that the caller left `nil` gets a new
+    /// UUID, once per call: every retry sends the same token, so DynamoDB applies the request
+    /// once even when a response was lost. A token set by the caller is sent as it is.
+    ///
     /// ```swift
     /// let output = try await client.send(DescribeTableInput(tableName: "Notes"))
     /// ```
@@ -37,7 +43,8 @@ extension DynamoClient {
         _ input: Input, target: String, output: Output.Type
     ) async throws -> Output {
         let isStreams = target.hasPrefix(DynamoStreamsOperation.targetPrefix + ".")
-        let response = try await perform(target: target, body: input.jsonBytes,
+        // The body is built once per call, so every attempt carries the same idempotency token.
+        let response = try await perform(target: target, body: Self.withIdempotencyToken(input).jsonBytes,
                                          endpoint: isStreams ? streamsEndpoint : endpoint)
         let json: JSONValue
         do {
@@ -64,8 +71,11 @@ extension DynamoClient {
             try Task.checkCancellation()
             let failure: any Error
             var failureStatus: Int?
+            var failureRequestID: String?
+            // Outside the `do`: a credential failure is reported as such, never retried as if
+            // DynamoDB had failed.
+            let credentials = try await resolvedCredentials()
             do {
-                let credentials = try await resolvedCredentials()
                 let request = signer.sign(unsigned, credentials: credentials, date: clock())
                 let response = try await transport.send(request, timeouts: timeouts)
                 logger.debug("DynamoClient attempt", metadata: [
@@ -82,6 +92,7 @@ extension DynamoClient {
                     failure = Self.decodeError(response)
                     failureStatus = response.status
                 }
+                failureRequestID = response.header("x-amzn-requestid")
             } catch let error as TransportError {
                 logger.debug("DynamoClient attempt failed", metadata: [
                     "target": .string(target), "attempt": .stringConvertible(attempt), "error": .string("\(error)"),
@@ -93,8 +104,26 @@ extension DynamoClient {
             let cost = classification == .timeout ? retry.timeoutRetryCost : retry.retryCost
             guard retryTokens.acquire(cost) else { throw failure }
             retryCostPaid = cost
-            try await retry.sleep(retry.backoff(attempt: attempt))
+            let delay = retry.backoff(attempt: attempt)
+            logger.debug("DynamoClient retrying", metadata: [
+                "target": .string(target), "attempt": .stringConvertible(attempt),
+                "errorCode": .string(Self.errorCode(failure)), "requestId": .string(failureRequestID ?? "-"),
+                "delay": .stringConvertible(delay),
+            ])
+            try await retry.sleep(delay)
             attempt += 1
+        }
+    }
+
+    /// A short name for a failed attempt's error in logs: DynamoDB's code, the transport
+    /// failure's kind, or the client error's case.
+    static func errorCode(_ failure: any Error) -> String {
+        switch failure {
+        case let error as DynamoError: error.code.rawValue
+        case let error as TransportError: "TransportError.\(error.kind)"
+        case DynamoClientError.checksumMismatch: "ChecksumMismatch"
+        case DynamoClientError.unexpectedResponse(let status, _, _): "UnexpectedResponse(\(status))"
+        default: "\(type(of: failure))"
         }
     }
 
@@ -123,21 +152,31 @@ extension DynamoClient {
     }
 
     /// Decodes an error response into `DynamoError` (code from `__type` or the
-    /// `x-amzn-ErrorType` header, `message` or `Message`, the `Item` of a failed condition).
-    /// A body that is not such an error becomes ``DynamoClientError/unexpectedResponse(status:body:)``.
+    /// `x-amzn-ErrorType` header, `message` or `Message`, the `Item` of a failed condition, the
+    /// `CancellationReasons` of a cancelled transaction, the `ThrottlingReasons` of a throttling
+    /// error) carrying the response's request id and status. A body that is not such an error
+    /// becomes ``DynamoClientError/unexpectedResponse(status:requestID:body:)``.
     static func decodeError(_ response: HTTPResponse) -> any Error {
         let members = (try? JSONValue(parsing: response.body))?.objectValue ?? [:]
         let headerType = response.header("x-amzn-errortype").map { String($0.prefix { $0 != ":" }) }
+        let requestID = response.header("x-amzn-requestid")
         guard let type = members["__type"]?.stringValue ?? headerType, !type.isEmpty else {
             return DynamoClientError.unexpectedResponse(
-                status: response.status, body: String(decoding: response.body.prefix(500), as: UTF8.self))
+                status: response.status, requestID: requestID,
+                body: String(decoding: response.body.prefix(500), as: UTF8.self))
         }
         let message = members["message"]?.stringValue ?? members["Message"]?.stringValue
         let item = members["Item"].flatMap { try? AttributeValue.decodeItem($0) }
-        let reasons: [CancellationReason]? = members["CancellationReasons"].flatMap { json in
-            guard case .array(let elements) = json else { return nil }
-            return elements.compactMap { try? CancellationReason(json: $0) }
-        }
-        return DynamoError(DynamoErrorCode(wireType: type), message, item: item, cancellationReasons: reasons)
+        return DynamoError(
+            DynamoErrorCode(wireType: type), message, item: item,
+            cancellationReasons: decodeList(members["CancellationReasons"]),
+            throttlingReasons: decodeList(members["ThrottlingReasons"] ?? members["throttlingReasons"]),
+            response: ResponseMetadata(requestID: requestID, httpStatus: response.status))
+    }
+
+    /// The decodable elements of a JSON array of shapes; `nil` when the member is absent.
+    private static func decodeList<Shape: DynamoShape>(_ json: JSONValue?) -> [Shape]? {
+        guard case .array(let elements)? = json else { return nil }
+        return elements.compactMap { try? Shape(json: $0) }
     }
 }

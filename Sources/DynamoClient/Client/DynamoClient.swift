@@ -41,7 +41,8 @@ public final class DynamoClient: Sendable {
 
     /// Creates a client, resolving what the configuration leaves open.
     ///
-    /// - Region: code, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`.
+    /// - Region: code, `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region` (the async
+    ///   ``init(resolving:)`` then also asks the instance metadata service).
     /// - Endpoint: code, `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL`, the profile's
     ///   `[services]` `dynamodb.endpoint_url`, the profile's `endpoint_url`, else
     ///   `https://dynamodb.<region>.amazonaws.com`.
@@ -49,7 +50,8 @@ public final class DynamoClient: Sendable {
     ///   metadata, cached and refreshed before expiry.
     ///
     /// - Parameter configuration: What is fixed in code.
-    /// - Throws: ``DynamoClientError/missingRegion`` or ``DynamoClientError/invalidEndpoint(_:)``.
+    /// - Throws: ``DynamoClientError/missingRegion``, ``DynamoClientError/invalidRegion(_:)`` or
+    ///   ``DynamoClientError/invalidEndpoint(_:)``.
     public convenience init(configuration: Configuration = Configuration()) throws(DynamoClientError) {
         let sources = configuration.sources
         let shared = SharedConfiguration(sources: sources, profile: configuration.profile)

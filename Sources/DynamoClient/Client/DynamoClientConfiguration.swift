@@ -12,7 +12,8 @@ extension DynamoClient {
     /// let client = try DynamoClient(configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
-        /// The region; `nil` resolves `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`.
+        /// The region; `nil` resolves `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`
+        /// (and, with ``DynamoClient/init(resolving:)``, the instance metadata service).
         public var region: String?
         /// The DynamoDB endpoint URL; `nil` resolves `AWS_ENDPOINT_URL_DYNAMODB`,
         /// `AWS_ENDPOINT_URL`, the profile, else the regional AWS endpoint.

@@ -4,14 +4,28 @@ import Foundation
 /// Decodes DynamoDB items into `Decodable` Swift values: the inverse of ``ItemEncoder``.
 ///
 /// A missing attribute or `NULL` decodes as `nil` for an optional, a missing set as an empty
-/// ``DynamoSet``; arrays decode from lists and from sets; dates from ISO 8601 text or epoch
-/// seconds (whichever the attribute holds); numbers must fit the Swift type exactly.
+/// ``DynamoSet``; arrays decode from lists and from sets; dates from ISO 8601 text or an epoch
+/// number (whichever the attribute holds, the number read per ``dateStrategy``); numbers must
+/// fit the Swift type exactly.
 ///
 /// ```swift
 /// let note = try ItemDecoder().decode(Note.self, from: item)
 /// ```
 public struct ItemDecoder: Sendable {
-    /// Creates a decoder.
+    /// How dates are read: the encoder's strategies, one enum for both.
+    public typealias DateStrategy = ItemEncoder.DateStrategy
+
+    /// How a date stored as a number is read: seconds since 1970 for ``DateStrategy/iso8601``
+    /// (the default) and ``DateStrategy/secondsSince1970``, milliseconds for
+    /// ``DateStrategy/millisecondsSince1970``. ISO 8601 text is read under every strategy.
+    ///
+    /// ```swift
+    /// var decoder = ItemDecoder()
+    /// decoder.dateStrategy = .millisecondsSince1970
+    /// ```
+    public var dateStrategy: DateStrategy = .iso8601
+
+    /// Creates a decoder with the default strategies.
     public init() {}
 
     /// Decodes a value from an item.
@@ -25,7 +39,7 @@ public struct ItemDecoder: Sendable {
     ///
     /// - Throws: `DecodingError` on a type mismatch.
     public func decode<T: Decodable>(_ type: T.Type, fromAttribute value: AttributeValue) throws -> T {
-        try ItemDecoding(value: value, codingPath: []).decodeValue(type)
+        try ItemDecoding(value: value, codingPath: [], strategy: dateStrategy).decodeValue(type)
     }
 }
 
@@ -33,11 +47,12 @@ public struct ItemDecoder: Sendable {
 struct ItemDecoding: Decoder {
     let value: AttributeValue
     let codingPath: [any CodingKey]
+    let strategy: ItemDecoder.DateStrategy
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .m(let members) = value else { throw mismatch([String: AttributeValue].self, "a map (M)") }
-        return KeyedDecodingContainer(KeyedItemDecoding<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedItemDecoding<Key>(members: members, codingPath: codingPath, strategy: strategy))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -49,7 +64,7 @@ struct ItemDecoding: Decoder {
         case .bs(let blobs): elements = blobs.map { .b($0) }
         default: throw mismatch([AttributeValue].self, "a list (L) or set")
         }
-        return UnkeyedItemDecoding(elements: elements, codingPath: codingPath)
+        return UnkeyedItemDecoding(elements: elements, codingPath: codingPath, strategy: strategy)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleItemDecoding(decoder: self) }
@@ -90,13 +105,15 @@ struct ItemDecoding: Decoder {
     private func decodeDate() throws -> Date {
         switch value {
         case .s(let text):
-            if let date = CredentialsDocument.parseTimestamp(text) { return date }
+            if let date = ISO8601Milliseconds.date(from: text) { return date }
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
         case .n(let number):
-            guard let seconds = Double(number.description) else { throw mismatch(Date.self, "epoch seconds (N)") }
-            return Date(timeIntervalSince1970: seconds)
+            let unit = strategy == .millisecondsSince1970 ? "epoch milliseconds (N)" : "epoch seconds (N)"
+            guard let count = Double(number.description), count.isFinite else { throw mismatch(Date.self, unit) }
+            return strategy == .millisecondsSince1970
+                ? Date(timeIntervalSince1970: count / 1000) : Date(timeIntervalSince1970: count)
         default:
-            throw mismatch(Date.self, "an ISO 8601 string (S) or epoch seconds (N)")
+            throw mismatch(Date.self, "an ISO 8601 string (S) or an epoch number (N)")
         }
     }
 }
@@ -104,6 +121,7 @@ struct ItemDecoding: Decoder {
 struct KeyedItemDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: AttributeValue]
     let codingPath: [any CodingKey]
+    let strategy: ItemDecoder.DateStrategy
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
@@ -118,7 +136,7 @@ struct KeyedItemDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if let setType = type as? any AnyDynamoSet.Type { return setType.init() as! T }
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no attribute \(key.stringValue)"))
         }
-        return try ItemDecoding(value: value, codingPath: codingPath + [key]).decodeValue(type)
+        return try ItemDecoding(value: value, codingPath: codingPath + [key], strategy: strategy).decodeValue(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -130,7 +148,7 @@ struct KeyedItemDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        ItemDecoding(value: members["super"] ?? .null, codingPath: codingPath + [ItemCodingKey("super")])
+        ItemDecoding(value: members["super"] ?? .null, codingPath: codingPath + [ItemCodingKey("super")], strategy: strategy)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
@@ -139,20 +157,22 @@ struct KeyedItemDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = members[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no attribute \(key.stringValue)"))
         }
-        return ItemDecoding(value: value, codingPath: codingPath + [key])
+        return ItemDecoding(value: value, codingPath: codingPath + [key], strategy: strategy)
     }
 }
 
 struct UnkeyedItemDecoding: UnkeyedDecodingContainer {
     let elements: [AttributeValue]
     let codingPath: [any CodingKey]
+    let strategy: ItemDecoder.DateStrategy
     var currentIndex = 0
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    init(elements: [AttributeValue], codingPath: [any CodingKey]) {
+    init(elements: [AttributeValue], codingPath: [any CodingKey], strategy: ItemDecoder.DateStrategy) {
         self.elements = elements
         self.codingPath = codingPath
+        self.strategy = strategy
     }
 
     private mutating func nextDecoder(_ type: Any.Type) throws -> ItemDecoding {
@@ -160,7 +180,7 @@ struct UnkeyedItemDecoding: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "list is exhausted"))
         }
         defer { currentIndex += 1 }
-        return ItemDecoding(value: elements[currentIndex], codingPath: codingPath + [ItemCodingKey(index: currentIndex)])
+        return ItemDecoding(value: elements[currentIndex], codingPath: codingPath + [ItemCodingKey(index: currentIndex)], strategy: strategy)
     }
 
     mutating func decodeNil() throws -> Bool {

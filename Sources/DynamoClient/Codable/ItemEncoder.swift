@@ -14,14 +14,18 @@ import Foundation
 /// let item = try ItemEncoder().encode(Note(id: "1", text: "hi", created: .now))
 /// ```
 public struct ItemEncoder: Sendable {
-    /// How dates are stored.
+    /// How dates are stored, and (for ``ItemDecoder``) how a stored number is read.
+    ///
+    /// Every date at millisecond precision reads back equal to the one written, under every
+    /// strategy, when the decoder uses the encoder's strategy.
     public enum DateStrategy: Sendable, Hashable {
-        /// `S` as ISO 8601 with milliseconds in UTC (`2024-05-01T12:00:00.000Z`); the default.
+        /// `S` as ISO 8601 with milliseconds in UTC (`2024-05-01T12:00:00.000Z`), rounded to
+        /// the nearest millisecond; the default. Decoding reads a number as seconds.
         case iso8601
         /// `N` as seconds since 1970, with a fraction when there is one (what TTL attributes need,
         /// after rounding to whole seconds).
         case secondsSince1970
-        /// `N` as whole milliseconds since 1970.
+        /// `N` as whole milliseconds since 1970 (rounded); decoding reads a number as milliseconds.
         case millisecondsSince1970
     }
 
@@ -118,14 +122,35 @@ struct ItemEncoding: Encoder {
     func encodeDate(_ date: Date) throws -> AttributeValue {
         switch strategy {
         case .iso8601:
-            return .s(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            return .s(ISO8601Milliseconds.string(from: date))
         case .secondsSince1970:
             let seconds = date.timeIntervalSince1970
-            let text = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : "\(seconds)"
-            return .n(try number(text, date))
+            let milliseconds = (seconds * 1000).rounded()
+            // A date at millisecond precision is written as its exact decimal (`1700000000.123`),
+            // which reads back as the same `Date`; Swift's shortest text for the binary value
+            // (`1700000000.1229999`) might not.
+            if abs(milliseconds) < 1e15, Date(timeIntervalSince1970: milliseconds / 1000) == date {
+                return .n(try number(Self.decimalSeconds(milliseconds: Int64(milliseconds)), date))
+            }
+            return .n(try number("\(seconds)", date))
         case .millisecondsSince1970:
-            return .n(try number(String(Int64((date.timeIntervalSince1970 * 1000).rounded())), date))
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            guard abs(milliseconds) < 9e18 else { return .n(try number("\(milliseconds)", date)) }
+            return .n(try number(String(Int64(milliseconds)), date))
         }
+    }
+
+    /// `milliseconds / 1000` as exact decimal text without trailing zeros (`-12.5`, `1700000000`).
+    static func decimalSeconds(milliseconds: Int64) -> String {
+        let magnitude = milliseconds.magnitude
+        var text = (milliseconds < 0 ? "-" : "") + String(magnitude / 1000)
+        let fraction = magnitude % 1000
+        guard fraction != 0 else { return text }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        text += "." + digits
+        return text
     }
 
     /// A DynamoDB number from Swift's text for it.

@@ -23,16 +23,17 @@ struct ServiceLocation: Sendable, Hashable {
     /// also serves Streams when no Streams endpoint is given (`localdynamo` and DynamoDB Local
     /// serve both on one port).
     ///
-    /// - Throws: ``DynamoClientError/missingRegion`` when no step yields a region, and
+    /// - Throws: ``DynamoClientError/missingRegion`` when no step yields a region,
+    ///   ``DynamoClientError/invalidRegion(_:)`` for a region that is not a DNS label, and
     ///   ``DynamoClientError/invalidEndpoint(_:)`` for an endpoint that is not an `http(s)` URL.
     init(
         region codeRegion: String?, endpoint codeEndpoint: String?, streamsEndpoint codeStreamsEndpoint: String?,
         sources: ConfigurationSources, profile: SharedConfiguration
     ) throws(DynamoClientError) {
-        guard let region = codeRegion ?? sources.value("AWS_REGION") ?? sources.value("AWS_DEFAULT_REGION")
-                ?? profile["region"] else {
+        guard let region = Self.region(code: codeRegion, sources: sources, profile: profile) else {
             throw .missingRegion
         }
+        guard Self.isValidRegion(region) else { throw .invalidRegion(region) }
         self.region = region
         let ignoreConfigured = sources.flag("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
             || profile["ignore_configured_endpoint_urls"]?.lowercased() == "true"
@@ -47,6 +48,19 @@ struct ServiceLocation: Sendable, Hashable {
         streamsEndpoint = try Self.validated(codeStreamsEndpoint ?? codeEndpoint
             ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
             ?? "https://streams.dynamodb.\(region).\(domain)")
+    }
+
+    /// The region from code, `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile's `region`.
+    static func region(code: String?, sources: ConfigurationSources, profile: SharedConfiguration) -> String? {
+        code ?? sources.value("AWS_REGION") ?? sources.value("AWS_DEFAULT_REGION") ?? profile["region"]
+    }
+
+    /// Whether a region is a DNS label (letters, digits, inner hyphens), as botocore requires;
+    /// it becomes part of the endpoint host and of the signature's credential scope.
+    static func isValidRegion(_ region: String) -> Bool {
+        let bytes = Array(region.utf8)
+        guard (1...63).contains(bytes.count), bytes.first != 0x2D, bytes.last != 0x2D else { return false }
+        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D }
     }
 
     /// Checks the URL has an `http`/`https` scheme and a host, and ends the path with `/`.

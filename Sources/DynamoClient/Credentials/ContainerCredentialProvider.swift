@@ -30,8 +30,10 @@ public struct ContainerCredentialProvider: CredentialProvider {
 
     /// Fetches credentials; `nil` when neither URI variable is set.
     ///
-    /// - Throws: ``CredentialError`` for a disallowed URI, an unreadable token file or a bad
-    ///   answer; ``TransportError`` when the endpoint is unreachable (after one retry).
+    /// The request never goes through a proxy from the environment and is tried twice.
+    ///
+    /// - Throws: ``CredentialError`` for a disallowed URI, an unreadable token file, a token with
+    ///   a line break (never sent), an unreachable endpoint or a bad answer.
     public func resolveCredentials() async throws -> AWSCredentials? {
         let url: String
         if let relative = sources.value("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") {
@@ -46,22 +48,32 @@ public struct ContainerCredentialProvider: CredentialProvider {
             return nil
         }
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let token = try authorizationToken() { headers.append(("Authorization", token)) }
+        let request = HTTPRequest(method: "GET", url: url, headers: headers)
+        let body: [UInt8]
+        do {
+            body = try await transport.fetch(request, timeouts: timeouts, source: Self.source)
+        } catch is CredentialError {
+            body = try await transport.fetch(request, timeouts: timeouts, source: Self.source)
+        }
+        return try CredentialsDocument.decode(body, source: Self.source)
+    }
+
+    static let source = "container credentials endpoint"
+
+    /// The `Authorization` value: the token file's content (surrounding whitespace trimmed),
+    /// else `AWS_CONTAINER_AUTHORIZATION_TOKEN`; `nil` when neither is set.
+    ///
+    /// - Throws: ``CredentialError`` for an unreadable file or a token with CR or LF.
+    private func authorizationToken() throws(CredentialError) -> String? {
         if let tokenFile = sources.value("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE") {
             guard let token = sources.readFile(tokenFile)?.trimmingASCIIWhitespace() else {
                 throw CredentialError("cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(tokenFile)")
             }
-            headers.append(("Authorization", token))
-        } else if let token = sources.value("AWS_CONTAINER_AUTHORIZATION_TOKEN") {
-            headers.append(("Authorization", token))
+            return try CredentialError.headerSafe(token, "the token in AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(tokenFile)")
         }
-        let request = HTTPRequest(method: "GET", url: url, headers: headers)
-        let body: [UInt8]
-        do {
-            body = try await transport.fetch(request, timeouts: timeouts, source: "container credentials endpoint")
-        } catch is TransportError {
-            body = try await transport.fetch(request, timeouts: timeouts, source: "container credentials endpoint")
-        }
-        return try CredentialsDocument.decode(body, source: "container credentials endpoint")
+        guard let token = sources.value("AWS_CONTAINER_AUTHORIZATION_TOKEN") else { return nil }
+        return try CredentialError.headerSafe(token, "AWS_CONTAINER_AUTHORIZATION_TOKEN")
     }
 
     static func isAllowedHTTPHost(_ host: String) -> Bool {

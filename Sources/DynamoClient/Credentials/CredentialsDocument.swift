@@ -28,8 +28,9 @@ enum CredentialsDocument {
             }
             expiration = date
         }
-        return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                              sessionToken: members["Token"]?.stringValue, expiration: expiration)
+        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
+                                  sessionToken: members["Token"]?.stringValue, expiration: expiration)
+            .headerSafe(source: source)
     }
 
     /// Parses an ISO 8601 timestamp with or without fractional seconds.
@@ -41,11 +42,21 @@ enum CredentialsDocument {
 
 /// Small helpers the endpoint-based providers share.
 extension HTTPTransport {
-    /// Sends a request and returns the body of a 200 response.
+    /// Sends a request to a credentials or metadata endpoint (never through a proxy from the
+    /// environment) and returns the body of a 200 response.
     ///
-    /// - Throws: ``CredentialError`` for another status; ``TransportError`` when unreachable.
+    /// - Throws: ``CredentialError`` naming `source` for another status and when the endpoint
+    ///   cannot be reached (so the failure is not mistaken for one of DynamoDB's);
+    ///   `CancellationError` when the task was cancelled.
     func fetch(_ request: HTTPRequest, timeouts: HTTPTimeouts, source: String) async throws -> [UInt8] {
-        let response = try await send(request, timeouts: timeouts)
+        var direct = request
+        direct.bypassesProxy = true
+        let response: HTTPResponse
+        do {
+            response = try await send(direct, timeouts: timeouts)
+        } catch let error as TransportError {
+            throw CredentialError("\(source) \(request.url) could not be reached: \(error)")
+        }
         guard response.status == 200 else {
             throw CredentialError("\(source) answered HTTP \(response.status): "
                 + String(decoding: response.body.prefix(200), as: UTF8.self))

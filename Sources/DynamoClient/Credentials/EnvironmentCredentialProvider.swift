@@ -13,14 +13,16 @@ public struct EnvironmentCredentialProvider: CredentialProvider {
 
     /// The environment's credentials, `nil` when `AWS_ACCESS_KEY_ID` is unset.
     ///
-    /// - Throws: ``CredentialError`` when the key id is set without a secret key.
+    /// - Throws: ``CredentialError`` when the key id is set without a secret key, or when the
+    ///   key id or token contains a line break.
     public func resolveCredentials() async throws -> AWSCredentials? {
         guard let keyID = sources.value("AWS_ACCESS_KEY_ID") else { return nil }
         guard let secret = sources.value("AWS_SECRET_ACCESS_KEY") else {
             throw CredentialError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")
         }
-        return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                              sessionToken: sources.value("AWS_SESSION_TOKEN"))
+        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
+                                  sessionToken: sources.value("AWS_SESSION_TOKEN"))
+            .headerSafe(source: "the environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)")
     }
 }
 
@@ -57,7 +59,8 @@ public struct ProfileCredentialProvider: CredentialProvider {
             guard let secret = shared["aws_secret_access_key"] else {
                 throw CredentialError("profile '\(shared.profileName)' has aws_access_key_id but no aws_secret_access_key")
             }
-            return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: shared["aws_session_token"])
+            return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: shared["aws_session_token"])
+                .headerSafe(source: "profile '\(shared.profileName)'")
         }
         for unsupported in ["role_arn", "credential_process", "sso_session", "sso_start_url", "web_identity_token_file"]
         where shared[unsupported] != nil {

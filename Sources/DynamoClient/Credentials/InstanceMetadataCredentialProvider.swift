@@ -1,6 +1,6 @@
 /// Credentials of the EC2 instance role from the instance metadata service, IMDSv2 only:
 /// `PUT /latest/api/token`, then `GET /latest/meta-data/iam/security-credentials/` for the role
-/// name and `GET …/<role>` for the keys, each with the session token.
+/// name and `GET …/<role>` for the keys, each with the session token, never through a proxy.
 ///
 /// The endpoint is `AWS_EC2_METADATA_SERVICE_ENDPOINT`, else the profile's
 /// `ec2_metadata_service_endpoint`, else `http://169.254.169.254` (`http://[fd00:ec2::254]` when
@@ -11,9 +11,6 @@ public struct InstanceMetadataCredentialProvider: CredentialProvider {
     private let transport: any HTTPTransport
     private let timeouts: HTTPTimeouts
     private let profile: String?
-
-    /// Seconds a metadata session token lives (botocore's value).
-    static let tokenTTL = "21600"
 
     /// Creates the provider.
     ///
@@ -30,42 +27,23 @@ public struct InstanceMetadataCredentialProvider: CredentialProvider {
         self.timeouts = timeouts
     }
 
-    /// The metadata endpoint in use, without a trailing slash.
-    var endpoint: String {
-        let shared = SharedConfiguration(sources: sources, profile: profile)
-        let configured = sources.value("AWS_EC2_METADATA_SERVICE_ENDPOINT") ?? shared["ec2_metadata_service_endpoint"]
-        let mode = sources.value("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE") ?? shared["ec2_metadata_service_endpoint_mode"]
-        var url = configured ?? (mode?.lowercased() == "ipv6" ? "http://[fd00:ec2::254]" : "http://169.254.169.254")
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
+    /// The metadata service client, `nil` when disabled.
+    var client: InstanceMetadataClient? {
+        InstanceMetadataClient(sources: sources, profile: profile, transport: transport, timeouts: timeouts)
     }
 
     /// Fetches the role's credentials; `nil` when disabled or when the service is unreachable.
     ///
-    /// - Throws: ``CredentialError`` when the service answers but with an error or no role.
+    /// - Throws: ``CredentialError`` naming the instance metadata service when it answers with
+    ///   an error or no role, or stops answering after the token.
     public func resolveCredentials() async throws -> AWSCredentials? {
-        guard !sources.flag("AWS_EC2_METADATA_DISABLED") else { return nil }
-        let base = endpoint
-        let token: [UInt8]
-        do {
-            token = try await transport.fetch(
-                HTTPRequest(method: "PUT", url: base + "/latest/api/token",
-                            headers: [("X-aws-ec2-metadata-token-ttl-seconds", Self.tokenTTL)]),
-                timeouts: timeouts, source: "instance metadata token endpoint")
-        } catch is TransportError {
-            return nil
-        }
-        let tokenHeader: [(name: String, value: String)] = [("X-aws-ec2-metadata-token", String(decoding: token, as: UTF8.self))]
-        let listing = try await transport.fetch(
-            HTTPRequest(method: "GET", url: base + "/latest/meta-data/iam/security-credentials/", headers: tokenHeader),
-            timeouts: timeouts, source: "instance metadata")
-        guard let role = String(decoding: listing, as: UTF8.self).split(whereSeparator: \.isNewline).first
-                .map({ $0.trimmingASCIIWhitespace() }), !role.isEmpty else {
+        guard let client, let token = try await client.sessionToken() else { return nil }
+        let listing = try await client.get("/latest/meta-data/iam/security-credentials/", token: token)
+        guard let role = listing.split(whereSeparator: \.isNewline).first.map({ $0.trimmingASCIIWhitespace() }),
+              !role.isEmpty else {
             throw CredentialError("instance metadata lists no IAM role")
         }
-        let document = try await transport.fetch(
-            HTTPRequest(method: "GET", url: base + "/latest/meta-data/iam/security-credentials/" + role, headers: tokenHeader),
-            timeouts: timeouts, source: "instance metadata")
-        return try CredentialsDocument.decode(document, source: "instance metadata")
+        let document = try await client.get("/latest/meta-data/iam/security-credentials/" + role, token: token)
+        return try CredentialsDocument.decode(Array(document.utf8), source: "instance metadata")
     }
 }

@@ -72,7 +72,7 @@ enum RetryClassification: Equatable {
             return transport.kind == .timedOut ? .timeout : .retryable
         case DynamoClientError.checksumMismatch:
             return .retryable
-        case DynamoClientError.unexpectedResponse(let status, _):
+        case DynamoClientError.unexpectedResponse(let status, _, _):
             return transientStatuses.contains(status) ? .retryable : .fatal
         default:
             return .fatal

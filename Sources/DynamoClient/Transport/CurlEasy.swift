@@ -38,6 +38,12 @@ final class CurlEasy {
     func perform(
         _ request: HTTPRequest, timeouts: HTTPTimeouts, cancellation: CancellationFlag
     ) -> Result<HTTPResponse, TransportError> {
+        guard request.url.isSafeHeaderText else {
+            return .failure(TransportError(.invalidRequest, "the URL contains CR, LF or NUL; not sent"))
+        }
+        if let name = request.unsafeHeaderName {
+            return .failure(TransportError(.invalidRequest, "header \(name.isSafeHeaderText ? name : "name") contains CR, LF or NUL; not sent"))
+        }
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         let sink = ResponseSink(cancellation: cancellation)
@@ -86,6 +92,8 @@ final class CurlEasy {
             { ld_curl_easy_setopt_long(self.handle, CURLOPT_TCP_KEEPALIVE, 1) },
             { ld_curl_easy_setopt_long(self.handle, CURLOPT_TCP_NODELAY, 1) },
             { ld_curl_easy_setopt_slist(self.handle, CURLOPT_HTTPHEADER, headers) },
+            // An empty proxy turns off the proxies libcurl would take from the environment.
+            { request.bypassesProxy ? ld_curl_easy_setopt_string(self.handle, CURLOPT_PROXY, "") : CURLE_OK },
             { ld_curl_easy_setopt_write_callback(self.handle, CURLOPT_WRITEFUNCTION, curlWriteBody) },
             { ld_curl_easy_setopt_pointer(self.handle, CURLOPT_WRITEDATA, sink) },
             { ld_curl_easy_setopt_write_callback(self.handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) },

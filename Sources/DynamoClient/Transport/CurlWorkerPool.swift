@@ -6,6 +6,11 @@ import Foundation
 /// at most `maximumThreads` threads picks it up. Threads start on demand (when no thread is idle)
 /// and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
 /// the thread count wait in FIFO order: that is the transport's bound on concurrency.
+///
+/// Handing a job to an idle thread reserves that thread at once, before it has woken: a burst
+/// of N jobs after an idle period therefore wakes one idle thread per job and starts new threads
+/// for the rest, running min(N, `maximumThreads`) transfers at once instead of queueing all of
+/// them behind the one thread that was idle.
 final class CurlWorkerPool: Sendable {
     /// A unit of work; it receives the thread's easy handle, or `nil` if none could be created.
     typealias Job = @Sendable (CurlEasy?) -> Void
@@ -28,12 +33,16 @@ final class CurlWorkerPool: Sendable {
 
     /// The shared queue. Safe to share: every mutable member is read and written with
     /// `condition` locked.
+    ///
+    /// Invariant: `idleCount + wakeups` is the number of threads inside `condition.wait()`;
+    /// `idleCount` of them are free, `wakeups` are reserved for jobs submitted meanwhile.
     private final class State: @unchecked Sendable {
         private let condition = NSCondition()
         private var jobs: [Job] = []
         private var nextJob = 0
         private var threadCount = 0
         private var idleCount = 0
+        private var wakeups = 0
         private var isShutDown = false
         private let maximumThreads: Int
 
@@ -44,8 +53,14 @@ final class CurlWorkerPool: Sendable {
         func submit(_ job: @escaping Job) {
             condition.lock()
             jobs.append(job)
-            let startThread = idleCount == 0 && threadCount < maximumThreads
-            if startThread { threadCount += 1 }
+            var startThread = false
+            if idleCount > 0 {
+                idleCount -= 1
+                wakeups += 1
+            } else if threadCount < maximumThreads {
+                threadCount += 1
+                startThread = true
+            }
             condition.signal()
             condition.unlock()
             if startThread {
@@ -81,7 +96,8 @@ final class CurlWorkerPool: Sendable {
                 }
                 idleCount += 1
                 condition.wait()
-                idleCount -= 1
+                // Woken for a reserved job, or spuriously: either way this thread is no longer idle.
+                if wakeups > 0 { wakeups -= 1 } else { idleCount -= 1 }
             }
             let job = jobs[nextJob]
             nextJob += 1

@@ -11,6 +11,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [(name: String, value: String)]
     /// The body bytes (empty for none).
     public var body: [UInt8]
+    /// Whether the request goes straight to its host, ignoring `http_proxy`, `https_proxy` and
+    /// `all_proxy` (the instance and container metadata endpoints are link-local or loopback
+    /// addresses a proxy cannot reach, and must never see their tokens forwarded).
+    public var bypassesProxy: Bool
 
     /// Creates a request.
     ///
@@ -19,11 +23,20 @@ public struct HTTPRequest: Sendable, Hashable {
     ///   - url: The absolute URL.
     ///   - headers: Header fields in sending order.
     ///   - body: The body bytes.
-    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    ///   - bypassesProxy: Whether to ignore proxies from the environment (default `false`).
+    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                bypassesProxy: Bool = false) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.bypassesProxy = bypassesProxy
+    }
+
+    /// The first header whose name or value contains CR, LF or NUL (which would end the field
+    /// and let the rest be read as further header lines), or `nil` when every field is safe.
+    public var unsafeHeaderName: String? {
+        headers.first { !$0.name.isSafeHeaderText || !$0.value.isSafeHeaderText }?.name
     }
 
     /// The first value of a header, compared case-insensitively.
@@ -32,9 +45,9 @@ public struct HTTPRequest: Sendable, Hashable {
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
-    /// Equal when method, URL, body and the ordered header fields are equal.
+    /// Equal when method, URL, body, proxy use and the ordered header fields are equal.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.bypassesProxy == rhs.bypassesProxy
             && lhs.headers.map(\.name) == rhs.headers.map(\.name)
             && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
@@ -44,6 +57,7 @@ public struct HTTPRequest: Sendable, Hashable {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(body)
+        hasher.combine(bypassesProxy)
         for header in headers {
             hasher.combine(header.name)
             hasher.combine(header.value)
@@ -104,4 +118,9 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: ``TransportError`` when no response arrived; `CancellationError` when the task
     ///   was cancelled.
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse
+}
+
+extension String {
+    /// Whether the text can be sent inside one HTTP header field: no CR, LF or NUL.
+    var isSafeHeaderText: Bool { !utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
 }

@@ -95,13 +95,13 @@ extension URL: PersistentValue {
 extension Date: PersistentValue {
     public static var attributeType: AttributeType { .date }
     public static var placeholder: Date { Date(timeIntervalSince1970: 0) }
-    /// ISO 8601 with milliseconds in UTC, e.g. `2026-11-22T04:02:24.123Z`: sorts as it compares.
-    static let storageFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-    public func storedValue() throws(StoreError) -> AttributeValue? { .s(formatted(Self.storageFormat)) }
+    /// ISO 8601 with milliseconds in UTC, e.g. `2026-11-22T04:02:24.123Z`, rounded to the nearest
+    /// millisecond (the client's ``ItemEncoder`` form): sorts as it compares, and a date at
+    /// millisecond precision reads back equal.
+    public func storedValue() throws(StoreError) -> AttributeValue? { .s(ISO8601Milliseconds.string(from: self)) }
     public init(storedValue: AttributeValue) throws(StoreError) {
-        // Rows written by other programs may lack the milliseconds.
-        guard case .s(let text) = storedValue,
-              let date = (try? Self.storageFormat.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) else {
+        // Rows written by other programs may lack the milliseconds or use an offset.
+        guard case .s(let text) = storedValue, let date = ISO8601Milliseconds.date(from: text) else {
             throw .mismatch(storedValue, "Date")
         }
         self = date

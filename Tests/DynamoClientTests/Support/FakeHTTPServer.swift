@@ -43,6 +43,25 @@ final class FakeHTTPServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)/" }
     private let listener: Int32
     private let state: Mutex<(script: [Action], requests: [Request], connections: Set<Int32>, accepted: Int, stopped: Bool)>
+    /// Requests being answered right now, and the most there ever were at once.
+    private let concurrency = Mutex((current: 0, peak: 0))
+    /// Delays the client gave up on: it closed the connection before the delayed answer.
+    private let abandoned = Mutex(0)
+
+    /// How many delayed answers the client abandoned (closed its connection before the delay
+    /// ended): the timing-free proof that a timeout or a cancellation ended the transfer.
+    var abandonedDelays: Int { abandoned.withLock { $0 } }
+
+    /// Waits until the server has seen `count` abandoned delays, or `limit` passed (a delay
+    /// the client did not abandon ends with its answer, so a limit as long as the delay
+    /// decides without racing the server's thread).
+    func abandonedDelays(reaching count: Int, within limit: Duration) async throws -> Int {
+        let deadline = ContinuousClock.now + limit
+        while abandonedDelays < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return abandonedDelays
+    }
 
     /// Starts the server with a script.
     init(script: [Action]) throws {
@@ -73,6 +92,9 @@ final class FakeHTTPServer: Sendable {
 
     /// How many connections were accepted.
     var connectionCount: Int { state.withLock { $0.accepted } }
+
+    /// The most requests that were being answered at the same time.
+    var peakConcurrentRequests: Int { concurrency.withLock { $0.peak } }
 
     /// Stops accepting and shuts every open connection down.
     ///
@@ -125,7 +147,13 @@ final class FakeHTTPServer: Sendable {
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {
             state.withLock { $0.requests.append(request) }
-            guard perform(nextAction(), on: connection) else { return }
+            concurrency.withLock { counts in
+                counts.current += 1
+                counts.peak = max(counts.peak, counts.current)
+            }
+            let keepOpen = perform(nextAction(), on: connection)
+            concurrency.withLock { $0.current -= 1 }
+            guard keepOpen else { return }
         }
     }
 
@@ -135,13 +163,28 @@ final class FakeHTTPServer: Sendable {
         case .dropConnection:
             return false
         case .delay(let duration, let next):
-            let (seconds, attoseconds) = duration.components
-            usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            // Waits for the delay or for the client to close its side, whichever comes first.
+            let deadline = ContinuousClock.now + duration
+            while ContinuousClock.now < deadline {
+                let remaining = deadline - ContinuousClock.now
+                let milliseconds = Int32(min(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000, 100))
+                var watch = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+                guard poll(&watch, 1, max(milliseconds, 1)) > 0 else { continue }
+                var byte: UInt8 = 0
+                if recv(connection, &byte, 1, Int32(MSG_PEEK)) <= 0 {
+                    abandoned.withLock { $0 += 1 }
+                    return false
+                }
+                usleep(10_000)  // more request bytes (pipelining): keep waiting out the delay
+            }
             return perform(next, on: connection)
         case .respond(let status, let headers, let body, let crc):
             let bodyBytes = Array(body.utf8)
             var head = "HTTP/1.1 \(status) Status\r\nContent-Type: application/x-amz-json-1.0\r\n"
-            head += "Content-Length: \(bodyBytes.count)\r\nx-amzn-RequestId: fake-\(UUID().uuidString)\r\n"
+            head += "Content-Length: \(bodyBytes.count)\r\n"
+            if !headers.keys.contains(where: { $0.lowercased() == "x-amzn-requestid" }) {
+                head += "x-amzn-RequestId: fake-\(UUID().uuidString)\r\n"
+            }
             switch crc {
             case .correct: head += "x-amz-crc32: \(Self.crc32(bodyBytes))\r\n"
             case .wrong: head += "x-amz-crc32: \(Self.crc32(bodyBytes) ^ 0xFFFF)\r\n"

@@ -22,8 +22,9 @@ enum TestClients {
     /// A client for `endpoint` that reads nothing from the machine: empty environment, no files.
     static func client(endpoint: String, retry: RetryConfiguration = SleepRecorder().retry(),
                        timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(2), request: .seconds(10)),
-                       environment: [String: String] = [:]) throws -> DynamoClient {
+                       environment: [String: String] = [:], transport: (any HTTPTransport)? = nil) throws -> DynamoClient {
         var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: endpoint, credentials: credentials)
+        configuration.transport = transport
         configuration.sources = ConfigurationSources(environment: environment)
         configuration.retry = retry
         configuration.timeouts = timeouts

@@ -477,6 +477,22 @@ extension UpdateTimeToLiveInput: DynamoOperationInput {
     public static var target: String { "DynamoDB_20120810.UpdateTimeToLive" }
 }
 
+extension ExecuteTransactionInput: IdempotentOperationInput {
+    public static var idempotencyToken: WritableKeyPath<Self, String?> { \.clientRequestToken }
+}
+
+extension ExportTableToPointInTimeInput: IdempotentOperationInput {
+    public static var idempotencyToken: WritableKeyPath<Self, String?> { \.clientToken }
+}
+
+extension ImportTableInput: IdempotentOperationInput {
+    public static var idempotencyToken: WritableKeyPath<Self, String?> { \.clientToken }
+}
+
+extension TransactWriteItemsInput: IdempotentOperationInput {
+    public static var idempotencyToken: WritableKeyPath<Self, String?> { \.clientRequestToken }
+}
+
 /// The operations of DynamoDB Streams, named as on the wire (`X-Amz-Target: DynamoDBStreams_20120810.<name>`).
 public enum DynamoStreamsOperation: String, CaseIterable, Sendable {
     case describeStream = "DescribeStream"
