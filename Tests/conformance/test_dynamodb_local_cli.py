@@ -360,3 +360,16 @@ def test_serve_migrates_a_db_path_of_dynamodb_local_files(tmp_path):
         assert "migrated DynamoDB Local file" in server.stderr_text()
     finally:
         server.stop()
+
+
+def test_check_leaves_dynamodb_local_files_alone(tmp_path):
+    source = tmp_path / "shared-local-instance.db"
+    write_file(source, [MUSIC])
+    before = sha(source)
+    with DynamoDBLocal(["-sharedDb", "-dbPath", str(tmp_path)]):
+        pass
+    check = run(["check", "--db-path", str(tmp_path)])
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "shared-local-instance.localdynamo.db" in check.stdout
+    assert sha(source) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if "shared-local-instance.db" in p.name) == ["shared-local-instance.db"]
