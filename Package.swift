@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "localdynamo",
             dependencies: [
-                "DynamoServer",
+                "DynamoServer", "DynamoEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "DynamoTestSupport",
-            dependencies: ["DynamoServer", "DynamoAPI"]
+            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
@@ -93,7 +93,13 @@ let package = Package(
             name: "DynamoStoreTests",
             dependencies: ["DynamoStore", "DynamoClient", "DynamoTestSupport", "DynamoAPI", "DynamoExpressions"]
         ),
-        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
+        .testTarget(
+            name: "DynamoEngineTests",
+            dependencies: [
+                "DynamoEngine", "DynamoAPI", "DynamoExpressions", "DynamoTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "DynamoServerTests",
             dependencies: [

@@ -34,6 +34,9 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Seconds transitional statuses stay visible in every namespace (DynamoDB Local's
+    /// `-delayTransientStatuses`); `0` holds none.
+    package let transientStatusDelay: Double
     /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
     package let snapshots = SnapshotRegistry()
     private let databases = Mutex<[String: Database]>([:])
@@ -41,8 +44,9 @@ package final class DynamoEngine: Sendable {
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
-                 clock: ServerClock = ServerClock()) throws {
+                 clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0) throws {
         self.clock = clock
+        self.transientStatusDelay = transientStatusDelay
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
@@ -66,9 +70,10 @@ package final class DynamoEngine: Sendable {
             let path: String?
             switch storage {
             case .inMemory: path = nil
-            case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
+            case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
             let database = try Database(path: path, region: region, clock: clock, logger: logger)
+            database.transientStatuses.delay = transientStatusDelay
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }
@@ -76,6 +81,18 @@ package final class DynamoEngine: Sendable {
             logger.debug("opened database", metadata: ["namespace": "\(name)"])
             return database
         }
+    }
+
+    /// The file that holds a namespace's database in `directory`: `<namespace>.db`, unless that
+    /// name holds one of DynamoDB Local's own files (its data directory served in place), then
+    /// `<namespace>.localdynamo.db` beside it (see `DynamoDBLocalImport`).
+    package static func databasePath(directory: String, namespace: String) -> String {
+        let base = "\(directory)/\(fileName(for: namespace))"
+        let plain = base + ".db"
+        guard FileManager.default.fileExists(atPath: plain),
+              (try? DynamoDBLocalFile.kind(of: plain)) == .dynamoDBLocal
+        else { return plain }
+        return base + ".localdynamo.db"
     }
 
     /// A file name safe on every file system for a namespace.

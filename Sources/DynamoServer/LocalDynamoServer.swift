@@ -32,6 +32,12 @@ public final class LocalDynamoServer: Sendable {
         /// writes to each named table conflict (`serve --transaction-conflicts TABLE=N`, the
         /// same as the `X-LocalDynamo-Transaction-Conflicts` request header).
         public var transactionConflicts: [String: Int]
+        /// Which browser origins get CORS headers (DynamoDB Local's `-cors`); every origin by default.
+        public var cors: CORSPolicy = .anyOrigin
+        /// Seconds DescribeTable keeps showing CREATING, UPDATING and DELETING (tables and global
+        /// indexes) on the server clock, as DynamoDB does, where LocalDynamo finishes at once
+        /// (DynamoDB Local's `-delayTransientStatuses`); `0`, the default, holds none.
+        public var transientStatusDelay: Double = 0
         /// Where the server's clock starts, in seconds since 1970 (`serve --clock-start`); `nil`
         /// starts it at the system time. Tests move it with `POST /_localdynamo/clock`.
         public var clockStart: Double?
@@ -89,7 +95,8 @@ public final class LocalDynamoServer: Sendable {
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
             namespaceMode: mode, logger: logger,
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-            clock: ServerClock(startingAt: configuration.clockStart))
+            clock: ServerClock(startingAt: configuration.clockStart),
+            transientStatusDelay: configuration.transientStatusDelay)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(seed: configuration.faultSeed,
                                    rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
@@ -100,7 +107,8 @@ public final class LocalDynamoServer: Sendable {
                                 allowRemote: configuration.adminFromAnywhere)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
-                                 maximumRequestBodyBytes: configuration.maximumRequestBodyBytes),
+                                 maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
+                                 cors: configuration.cors),
             dispatcher: dispatcher, admin: admin, logger: logger)
     }
 

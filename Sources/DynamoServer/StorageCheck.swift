@@ -20,11 +20,14 @@ public enum StorageCheck {
 
     /// Checks every `*.db` file in `directory` (see `Database.checkInvariants()`), opening each
     /// without resuming background work, so nothing is written but a pending schema upgrade.
+    /// DynamoDB Local's own files (its data directory served in place) are not LocalDynamo's
+    /// and are left unopened for writing.
     ///
     /// - Throws: when the directory cannot be listed or a file cannot be opened as a database.
     public static func run(directory: String) throws -> [FileReport] {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".db") }.sorted()
+            .filter { (try? DynamoDBLocalFile.kind(of: "\(directory)/\($0)")) != .dynamoDBLocal }
         return try files.map { file in
             let database = try Database(path: "\(directory)/\(file)", region: String(file.dropLast(3)),
                                         resumeBackgroundWork: false)

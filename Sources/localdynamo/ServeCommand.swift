@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port (the startup line prints it).")
     var port = 8000
 
-    @Option(name: .customLong("db-path"), help: "Directory for the database files (created if missing).")
+    @Option(name: .customLong("db-path"), help: "Directory for the database files (created if missing); DynamoDB Local's files found there are migrated first.")
     var dbPath = ".localdynamo"
 
     @Flag(name: .customLong("in-memory"), help: "Keep everything in memory; nothing is written to disk.")
@@ -113,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "localdynamo")
         let namespace: LocalDynamoServer.Namespace =
             sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
+        if !inMemory { try DataDirectoryMigration.migrate(directory: dbPath, namespace: namespace, logger: logger) }
         let server = try LocalDynamoServer(
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
                                  namespace: namespace, transactionConflicts: conflictCounts,
@@ -136,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Writes straight to file descriptor 1 (no stdio buffer to flush).
-    private static func writeToStandardOutput(_ text: String) {
+    static func writeToStandardOutput(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

@@ -33,6 +33,8 @@ package final class Database: Sendable {
     let idempotency = IdempotencyTokens()
     /// Transaction conflicts armed for tests (`X-LocalDynamo-Transaction-Conflicts`).
     let injectedConflicts = InjectedConflicts()
+    /// Transitional statuses held for DynamoDB Local's `-delayTransientStatuses`.
+    let transientStatuses = TransientStatuses()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {

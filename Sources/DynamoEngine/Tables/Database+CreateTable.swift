@@ -12,7 +12,7 @@ extension Database {
     /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
     package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
         let definition = try Self.validatedDefinition(input, now: now)
-        return try write { state in
+        let created = try write { state in
                 if cachedDefinition(definition.name) != nil {
                     throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
                 }
@@ -29,6 +29,8 @@ extension Database {
                 state.cacheAfterCommit(stored, named: stored.name)
                 return stored
         }
+        transientStatuses.hold(table: created.name, status: "CREATING", now: now)
+        return created
     }
 
     /// Writes a definition into the catalog (inside the caller's transaction).

@@ -29,7 +29,15 @@ package struct TableSnapshot: Sendable {
 extension Database {
     /// Describes one table.
     package func describeTable(named name: String) throws -> TableSnapshot {
-        let definition = try table(named: name)
+        let now = clock.now()
+        let definition: TableDefinition
+        do {
+            definition = try table(named: name)
+        } catch {
+            // A table deleted moments ago, still shown DELETING under -delayTransientStatuses.
+            if let deleted = transientStatuses.deletedTable(named: TableReference.name(from: name), now: now) { return deleted }
+            throw error
+        }
         let statistics = try statistics(of: definition)
         // DynamoDB reports the table UPDATING while an index is being deleted; while one is
         // backfilling the table itself is ACTIVE.
@@ -46,6 +54,7 @@ extension Database {
                 return result
             }
         }
+        transientStatuses.apply(to: &snapshot, now: now)
         return snapshot
     }
 
@@ -86,8 +95,10 @@ extension Database {
             state.cacheAfterCommit(nil, named: name)
         }
         invalidateStatements()
-        return TableSnapshot(definition: definition, status: "DELETING", itemCount: snapshot.itemCount,
-                             sizeBytes: snapshot.sizeBytes, region: region)
+        let deleted = TableSnapshot(definition: definition, status: "DELETING", itemCount: snapshot.itemCount,
+                                    sizeBytes: snapshot.sizeBytes, region: region)
+        transientStatuses.holdDeleted(deleted, now: clock.now())
+        return deleted
     }
 
     /// Replaces a table's definition in the catalog (UpdateTable, tagging, TTL).

@@ -124,6 +124,7 @@ extension Database {
         for name in [indexChanges.created, indexChanges.deleted].compactMap({ $0 }) {
             startIndexWork(table: updated.name, index: name)
         }
+        holdTransientStatuses(of: updated, changes: indexChanges, statusChanges: statusChanges, now: now)
         var snapshot = try describeTable(named: updated.name)
         // The response shows the table as the request left it, before any background work.
         snapshot.definition = updated
@@ -131,5 +132,18 @@ extension Database {
         snapshot.backfilling = false
         for name in indexChanges.updated { snapshot.indexStatus[name] = "UPDATING" }
         return snapshot
+    }
+
+    /// What `-delayTransientStatuses` keeps visible after an UpdateTable: a new index CREATING,
+    /// a deleted one DELETING, otherwise the table UPDATING.
+    private func holdTransientStatuses(of updated: TableDefinition, changes: IndexChanges, statusChanges: Bool, now: Double) {
+        if let created = changes.created {
+            transientStatuses.hold(index: created, of: updated.name, status: "CREATING", now: now)
+        } else if let deleted = changes.deleted {
+            transientStatuses.hold(index: deleted, of: updated.name, status: "DELETING",
+                                   deleted: updated.index(named: deleted), now: now)
+        } else if statusChanges {
+            transientStatuses.hold(table: updated.name, status: "UPDATING", now: now)
+        }
     }
 }

@@ -11,13 +11,13 @@ struct HTTPReply: Sendable {
     /// empty 413 and the CORS preflight.
     var contentType: String?
     var body: [UInt8]
-    /// Adds `Access-Control-Allow-Origin: *` (the request carried an `Origin`).
-    var allowOrigin = false
+    /// The `Access-Control-Allow-Origin` value (the request carried an allowed `Origin`).
+    var allowOrigin: String? = nil
     /// Further headers (CORS preflight).
     var extraHeaders: [(String, String)] = []
 
     /// An error answer: `code.httpStatus` with DynamoDB's error JSON.
-    static func error(_ error: DynamoError, contentType: String, allowOrigin: Bool) -> HTTPReply {
+    static func error(_ error: DynamoError, contentType: String, allowOrigin: String?) -> HTTPReply {
         HTTPReply(
             status: HTTPResponseStatus(statusCode: error.code.httpStatus),
             contentType: contentType,
@@ -30,7 +30,7 @@ struct HTTPReply: Sendable {
     static let requestEntityTooLarge = HTTPReply(status: .payloadTooLarge, contentType: nil, body: [])
 
     /// What an unexpected failure is answered with; nothing about the failure leaks.
-    static func internalServerError(contentType: String, allowOrigin: Bool) -> HTTPReply {
+    static func internalServerError(contentType: String, allowOrigin: String?) -> HTTPReply {
         error(DynamoError(.internalServerError, "Internal server error"), contentType: contentType, allowOrigin: allowOrigin)
     }
 }

@@ -13,6 +13,8 @@ struct HTTPHandlerSettings: Sendable {
     /// so a 16 MiB `BatchWriteItem` never stalls the other connections of its loop.
     var inlineBodyBytes: Int
     var dispatchOnEventLoop: Bool
+    /// Which origins get CORS headers.
+    var cors: CORSPolicy = .anyOrigin
     /// Answers `/_localdynamo/…`; `nil` leaves those paths to the DynamoDB protocol checks.
     var admin: AdminRouter? = nil
 }
@@ -165,7 +167,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes
         if inline {
-            switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher) {
+            switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
@@ -181,7 +183,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         } else {
             startTask(requestID: requestID, onEventLoop: false) {
-                switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher) {
+                switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):
@@ -309,8 +311,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "Content-Type", value: contentType)
         }
         headers.add(name: "Content-Length", value: String(reply.body.count))
-        if reply.allowOrigin {
-            headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        if let origin = reply.allowOrigin {
+            headers.add(name: "Access-Control-Allow-Origin", value: origin)
         }
         for (name, value) in reply.extraHeaders {
             headers.add(name: name, value: value)

@@ -41,6 +41,8 @@ package actor HTTPServer {
         /// The event loops to serve on; `nil` uses NIO's shared `MultiThreadedEventLoopGroup.singleton`
         /// (one loop per core). The server never shuts a group down.
         package var eventLoopGroup: (any EventLoopGroup)?
+        /// Which origins get CORS headers (DynamoDB Local's `-cors`).
+        package var cors: CORSPolicy = .anyOrigin
 
         package init(
             host: String = "127.0.0.1",
@@ -49,7 +51,8 @@ package actor HTTPServer {
             shutdownGracePeriod: Duration = .seconds(30),
             dispatchOnEventLoop: Bool = true,
             inlineBodyBytes: Int = 64 * 1024,
-            eventLoopGroup: (any EventLoopGroup)? = nil
+            eventLoopGroup: (any EventLoopGroup)? = nil,
+            cors: CORSPolicy = .anyOrigin
         ) {
             self.host = host
             self.port = port
@@ -58,6 +61,7 @@ package actor HTTPServer {
             self.dispatchOnEventLoop = dispatchOnEventLoop
             self.inlineBodyBytes = inlineBodyBytes
             self.eventLoopGroup = eventLoopGroup
+            self.cors = cors
         }
     }
 
@@ -109,6 +113,7 @@ package actor HTTPServer {
             maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
             inlineBodyBytes: configuration.inlineBodyBytes,
             dispatchOnEventLoop: configuration.dispatchOnEventLoop,
+            cors: configuration.cors,
             admin: admin
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton

@@ -5,7 +5,8 @@ import NIOHTTP1
 /// Looking each up with `HTTPHeaders.first(name:)` scans every header once per name; with the
 /// eight names below that was a visible share of a request's cost.
 struct RequestHeaderSummary {
-    var hasOrigin = false
+    /// The `Origin` header's value.
+    var origin: String?
     var contentType: String?
     var target: String?
     var authorization: String?
@@ -22,7 +23,7 @@ struct RequestHeaderSummary {
                 if Self.equals(name, "date") { hasDate = true }
             case 6:
                 if Self.equals(name, "origin") {
-                    hasOrigin = true
+                    origin = value
                 } else if Self.equals(name, "expect") {
                     expectsContinue = Self.equals(value, "100-continue")
                 }

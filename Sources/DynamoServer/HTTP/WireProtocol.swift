@@ -10,8 +10,9 @@ import NIOHTTP1
 /// 1. Body over the size limit → 413, empty body (checked while the body streams in, by
 ///    `HTTPRequestHandler`, before anything here). dynalite keeps the connection; we answer
 ///    `Connection: close` and close once the rest of the body is drained.
-/// 2. `Origin` present → every answer carries `Access-Control-Allow-Origin: *`; an `OPTIONS`
-///    with `Origin` is a CORS preflight answered 200 here.
+/// 2. `Origin` present → every answer carries `Access-Control-Allow-Origin: *` (or, under a
+///    ``CORSPolicy`` allow-list, the origin itself when listed and nothing otherwise); an
+///    `OPTIONS` with an allowed `Origin` is a CORS preflight answered 200 here.
 /// 3. `GET /` → our health check (see ``healthBody``); not in DynamoDB's protocol.
 /// 4. Not `POST`, or a non-empty body with a content type other than
 ///    `application/x-amz-json-1.0` / `application/json` → 404 `<UnknownOperationException/>`.
@@ -48,7 +49,8 @@ enum WireProtocol {
         var context: DynamoRequestContext
         /// The content type the answer uses.
         var contentType: String
-        var allowOrigin: Bool
+        /// The `Access-Control-Allow-Origin` value, if any.
+        var allowOrigin: String?
     }
 
     /// The `GET /` health answer: `200 {"status":"ok"}` as `application/json`. Real DynamoDB
@@ -65,14 +67,15 @@ enum WireProtocol {
         summary: RequestHeaderSummary,
         body: ByteBuffer?,
         requestID: String,
-        dispatcher: any DynamoDispatcher
+        dispatcher: any DynamoDispatcher,
+        cors: CORSPolicy = .anyOrigin
     ) -> Decision {
         let headers = head.headers
         let bodyLength = body?.readableBytes ?? 0
 
         // 2. CORS.
-        let allowOrigin = summary.hasOrigin
-        if allowOrigin, head.method == .OPTIONS {
+        let allowOrigin = cors.allowedOrigin(for: summary.origin)
+        if allowOrigin != nil, head.method == .OPTIONS {
             var extra: [(String, String)] = []
             if let requested = headers.first(name: "access-control-request-headers") {
                 extra.append(("Access-Control-Allow-Headers", requested))
@@ -82,7 +85,7 @@ enum WireProtocol {
             }
             extra.append(("Access-Control-Max-Age", "172800"))
             return .respond(
-                HTTPReply(status: .ok, contentType: nil, body: [], allowOrigin: true, extraHeaders: extra),
+                HTTPReply(status: .ok, contentType: nil, body: [], allowOrigin: allowOrigin, extraHeaders: extra),
                 operation: "CORS preflight"
             )
         }

@@ -1,0 +1,68 @@
+import DynamoAPI
+import Synchronization
+
+extension Database {
+    /// Recreates one of DynamoDB Local's tables: an ordinary CreateTable (as of the table's own
+    /// creation time), its TTL setting and pay-per-request date, then its items.
+    ///
+    /// - Returns: how many items were written.
+    func importTable(_ table: DynamoDBLocalTable, from file: DynamoDBLocalFile) throws -> Int {
+        _ = try createTable(table.input, now: table.creationDateTime)
+        if table.ttlAttribute != nil || table.billingModeLastUpdate != nil {
+            _ = try updateDefinition(named: table.name) { definition in
+                if let attribute = table.ttlAttribute {
+                    definition.ttlAttribute = attribute
+                    definition.ttlEnabled = true
+                }
+                if let since = table.billingModeLastUpdate { definition.billingModeLastUpdate = since }
+            }
+        }
+        var count = 0
+        try file.forEachItemChunk(of: table.name) { items in
+            try importItems(items, into: table.name)
+            count += items.count
+        }
+        return count
+    }
+
+    /// Writes items as they are (no conditions, no return values) in one transaction, keeping
+    /// every index and the table's statistics current, as PutItem does.
+    func importItems(_ items: [Item], into name: String) throws {
+        let table = try table(named: name)
+        let prepared = try items.map { item in
+            let size = ItemSize.of(item)
+            if size > ItemSize.maximum {
+                throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+            }
+            return (key: try table.storedKey(forItem: item), json: ItemJSON.encode(item), size: size)
+        }
+        try write { state in
+            let store = itemStore(table, connection: state.connection)
+            for item in prepared {
+                let old = try store.get(item.key)
+                _ = try store.put(item.key, json: item.json, size: item.size)
+                try updateStatistics(&state, table: table, store: store, removed: old?.size, added: item.size)
+            }
+        }
+    }
+
+    /// Moves everything in the write-ahead log into the database file, so the file alone holds
+    /// every committed write (before it is renamed into place).
+    func checkpoint() throws {
+        try writer.withLock { state in
+            // A checkpoint needs no statement of this connection to be reading.
+            state.connection.clearStatementCache()
+            try state.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    /// Rebuilds the file compactly (`VACUUM`) and refreshes the query planner's statistics
+    /// (`PRAGMA optimize`).
+    package func compact() throws {
+        try writer.withLock { state in
+            state.connection.clearStatementCache()
+            try state.connection.execute("VACUUM")
+            try state.connection.execute("PRAGMA optimize")
+        }
+    }
+}
