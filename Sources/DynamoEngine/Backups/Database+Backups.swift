@@ -56,6 +56,7 @@ extension Database {
         let record = try write { state -> BackupRecord in
             let record = try backup(arn: input.backupArn, connection: state.connection)
             try state.connection.statement("DELETE FROM backups WHERE arn = ?").bind(.text(record.arn)).run()
+            state.connection.clearStatementCache()
             try state.connection.execute("DROP TABLE IF EXISTS \(record.storageName)")
             return record
         }
