@@ -28,12 +28,17 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "DynamoAPI"),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "CSQLite",
+                "DynamoAPI", "DynamoExpressions", "CSQLite", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

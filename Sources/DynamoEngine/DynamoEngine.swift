@@ -34,13 +34,16 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Where exports write and imports read (`serve --s3-dir`); `nil` fails them.
+    package let objectStore: (any ObjectStore)?
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
-                 clock: ServerClock = ServerClock()) throws {
+                 clock: ServerClock = ServerClock(), objectStore: (any ObjectStore)? = nil) throws {
         self.clock = clock
+        self.objectStore = objectStore
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
@@ -67,6 +70,7 @@ package final class DynamoEngine: Sendable {
             case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
             }
             let database = try Database(path: path, region: region, clock: clock)
+            database.dataJobs.configure(objectStore: objectStore, logger: logger)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

@@ -37,12 +37,16 @@ public final class LocalDynamoServer: Sendable {
         public var clockStart: Double?
         /// Whether the admin API (`/_localdynamo/…`) answers callers that are not on loopback.
         public var adminFromAnywhere: Bool
+        /// The directory that stands in for S3 (`serve --s3-dir`): `s3://bucket/prefix` is
+        /// `<dir>/bucket/prefix`. `nil` makes exports and imports fail with `S3NoSuchBucket`.
+        public var s3Directory: String?
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
                     databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
-                    clockStart: Double? = nil, adminFromAnywhere: Bool = false) {
+                    clockStart: Double? = nil, adminFromAnywhere: Bool = false, s3Directory: String? = nil) {
             self.clockStart = clockStart
+            self.s3Directory = s3Directory
             self.adminFromAnywhere = adminFromAnywhere
             self.host = host
             self.port = port
@@ -82,7 +86,8 @@ public final class LocalDynamoServer: Sendable {
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
             namespaceMode: mode, logger: logger,
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-            clock: ServerClock(startingAt: configuration.clockStart))
+            clock: ServerClock(startingAt: configuration.clockStart),
+            objectStore: configuration.s3Directory.map { DirectoryObjectStore(root: $0) })
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger)
         let admin = AdminRouter(routes: AdminRoutes.all,

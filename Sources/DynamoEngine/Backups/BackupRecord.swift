@@ -26,9 +26,6 @@ package struct BackupRecord: Codable, Sendable {
     /// A backup ARN as DynamoDB makes them: the table's ARN, `/backup/`, the creation time in
     /// milliseconds (14 digits), a dash and eight hex digits.
     static func arn(tableARN: String, now: Double) -> String {
-        let millis = String(Int64(now * 1000))
-        let padded = String(repeating: "0", count: max(0, 14 - millis.count)) + millis
-        let suffix = UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(8)
-        return "\(tableARN)/backup/\(padded)-\(suffix)"
+        "\(tableARN)/backup/\(TimestampedID.make(now: now))"
     }
 }

@@ -30,6 +30,8 @@ package final class Database: Sendable {
     let idempotency = IdempotencyTokens()
     /// Transaction conflicts armed for tests (`X-LocalDynamo-Transaction-Conflicts`).
     let injectedConflicts = InjectedConflicts()
+    /// Export and import jobs: their object store, logger and background queue.
+    package let dataJobs = DataJobs()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {

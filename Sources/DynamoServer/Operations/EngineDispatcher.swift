@@ -25,6 +25,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// Every operation this server implements, by wire name.
     static let operations: [String: Operation] = coreOperations
         .merging(BackupOperations.rows) { core, _ in core }
+        .merging(DataTransferOperations.rows) { core, _ in core }
 
     /// The operations of the first release (item, table, batch and transaction operations …).
     private static let coreOperations: [String: Operation] = [
