@@ -20,6 +20,9 @@ package final class DataJobs: Sendable {
     private let settings = Mutex(Settings())
     private let queue = DispatchQueue(label: "localdynamo.data-jobs", qos: .utility)
     private let running = Mutex(0)
+    /// The jobs this process started and has not finished (a job recorded IN_PROGRESS that is
+    /// not here was cut short by a restart).
+    private let active = Mutex<Set<String>>([])
 
     package init() {}
 
@@ -44,14 +47,28 @@ package final class DataJobs: Sendable {
         return store
     }
 
-    /// Runs `work` on the jobs' queue, one job after another.
-    func start(_ work: @escaping @Sendable () -> Void) {
+    /// Marks a job as running in this process (before its IN_PROGRESS description is stored).
+    func claim(_ arn: String) {
+        active.withLock { _ = $0.insert(arn) }
+    }
+
+    /// Whether this process is running the job.
+    func isActive(_ arn: String) -> Bool {
+        active.withLock { $0.contains(arn) }
+    }
+
+    /// Runs a claimed job's `work` on the jobs' queue, one job after another.
+    func start(_ arn: String, _ work: @escaping @Sendable () -> Void) {
         running.withLock { $0 += 1 }
         queue.async { [self] in
             work()
+            active.withLock { _ = $0.remove(arn) }
             running.withLock { $0 -= 1 }
         }
     }
+
+    /// The message of a job the server stopped before it finished.
+    static let interrupted = "The server stopped before the job finished"
 
     /// Blocks until every job started so far has finished (tests).
     package func waitUntilIdle() {

@@ -68,9 +68,10 @@ extension Database {
             specification.exportViewType = specification.exportViewType ?? .newAndOldImages
             description.incrementalExportSpecification = specification
         }
+        dataJobs.claim(description.exportArn!)
         try saveJob(arn: description.exportArn!, kind: Self.exportKind, started: now, description: description.jsonBytes)
         let started = description
-        dataJobs.start { [self] in runExport(started, table: table) }
+        dataJobs.start(started.exportArn!) { [self] in runExport(started, table: table) }
         return ExportTableToPointInTimeOutput(exportDescription: description)
     }
 
@@ -97,7 +98,15 @@ extension Database {
     }
 
     private func exports() throws -> [ExportDescription] {
-        try jobs(kind: Self.exportKind).map { try ExportDescription(json: $0.description) }
+        try jobs(kind: Self.exportKind).map { job in
+            var description = try ExportDescription(json: job.description)
+            if description.exportStatus == .inProgress, !dataJobs.isActive(job.arn) {
+                description.exportStatus = .failed
+                description.failureCode = "UNKNOWN"
+                description.failureMessage = DataJobs.interrupted
+            }
+            return description
+        }
     }
 
     static func arn(_ region: String, _ table: String) -> String {

@@ -49,9 +49,10 @@ extension Database {
         description.processedSizeBytes = 0
         description.processedItemCount = 0
         description.importedItemCount = 0
+        dataJobs.claim(description.importArn!)
         try saveJob(arn: description.importArn!, kind: Self.importKind, started: now, description: description.jsonBytes)
         let started = description
-        dataJobs.start { [self] in runImport(started, definition: definition) }
+        dataJobs.start(started.importArn!) { [self] in runImport(started, definition: definition) }
         return ImportTableOutput(importTableDescription: description)
     }
 
@@ -81,6 +82,14 @@ extension Database {
     }
 
     private func imports() throws -> [ImportTableDescription] {
-        try jobs(kind: Self.importKind).map { try ImportTableDescription(json: $0.description) }
+        try jobs(kind: Self.importKind).map { job in
+            var description = try ImportTableDescription(json: job.description)
+            if description.importStatus == .inProgress, !dataJobs.isActive(job.arn) {
+                description.importStatus = .failed
+                description.failureCode = "UNKNOWN"
+                description.failureMessage = DataJobs.interrupted
+            }
+            return description
+        }
     }
 }
