@@ -203,3 +203,30 @@ def test_export_errors(s3_server, source_table):
                             TableCreationParameters={
                                 "TableName": TABLE, "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
                                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"})
+
+
+def test_export_and_list_through_the_cli(s3_server, source_table):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    _, url, _ = s3_server
+    exe = shutil.which("aws")
+    base = [exe] if exe else [sys.executable, "-m", "awscli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(AWS_ACCESS_KEY_ID="k", AWS_SECRET_ACCESS_KEY="s", AWS_DEFAULT_REGION="us-east-1",
+               AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull, AWS_PAGER="")
+
+    def cli(*args: str) -> dict:
+        proc = subprocess.run([*base, "dynamodb", *args, "--endpoint-url", url, "--output", "json"],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout) if proc.stdout.strip() else {}
+
+    started = cli("export-table-to-point-in-time", "--table-arn", source_table, "--s3-bucket", "exports",
+                  "--s3-prefix", "cli", "--export-format", "ION")
+    arn = started["ExportDescription"]["ExportArn"]
+    done = wait_for(lambda: cli("describe-export", "--export-arn", arn), "ExportDescription", "ExportStatus")
+    assert done["ExportStatus"] == "COMPLETED" and done["ExportFormat"] == "ION"
+    assert arn in [s["ExportArn"] for s in cli("list-exports", "--table-arn", source_table)["ExportSummaries"]]
