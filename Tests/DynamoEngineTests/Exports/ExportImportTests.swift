@@ -50,7 +50,7 @@ import Testing
                 now: time.read())
             database.dataJobs.waitUntilIdle()
             let importArn = try #require(imported.importTableDescription.importArn)
-            let finished = try #require(database.describeImport(.init(importArn: importArn)).importTableDescription)
+            let finished = try database.describeImport(.init(importArn: importArn)).importTableDescription
             #expect(finished.importStatus == .completed)
             #expect(finished.importedItemCount == 30)
             let copy = try PointInTimeRestoreTests.items(of: "Copy", in: database)
