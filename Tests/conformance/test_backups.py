@@ -5,7 +5,25 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from ddb_helpers import expect_error, unique_name, wait_until_active
+import boto3
+import pytest
+from botocore.config import Config
+
+from conftest import ServerProcess, _resolve_binary
+from ddb_helpers import TableFactory, expect_error, unique_name, wait_until_active
+
+
+@pytest.fixture(scope="module")
+def clock_server():
+    """A server of this module's own: its clock is moved, which the shared server's tests must not see."""
+    server = ServerProcess(_resolve_binary(), ["--in-memory"])
+    url = server.start()
+    client = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1", aws_access_key_id="k",
+                          aws_secret_access_key="s", config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+    try:
+        yield client, url
+    finally:
+        server.stop()
 
 
 def advance_clock(endpoint_url: str, seconds: float) -> float:
@@ -150,8 +168,9 @@ def test_backup_errors(ddb):
         ddb.restore_table_from_backup(TargetTableName="anything", BackupArn=missing)
 
 
-def test_point_in_time_restore_to_a_second_between_two_writes(ddb, make_table, endpoint_url):
-    name = make_table(("pk", "S"))
+def test_point_in_time_restore_to_a_second_between_two_writes(clock_server):
+    ddb, endpoint_url = clock_server
+    name = TableFactory(ddb, "pitr").create(("pk", "S"))
     with expect_error("PointInTimeRecoveryUnavailableException",
                       f"Point in time recovery is not enabled for table '{name}'"):
         ddb.restore_table_to_point_in_time(SourceTableName=name, TargetTableName=unique_name("x"),
