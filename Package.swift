@@ -28,13 +28,18 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "DynamoAPI"),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoPartiQL", dependencies: ["DynamoAPI", "DynamoExpressions"]),
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite",
+                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -39,14 +39,18 @@ package final class DynamoEngine: Sendable {
     package let transientStatusDelay: Double
     /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
     package let snapshots = SnapshotRegistry()
+    /// Where exports write and imports read (`serve --s3-dir`); `nil` fails them.
+    package let objectStore: (any ObjectStore)?
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
-                 clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0) throws {
+                 clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
+                 objectStore: (any ObjectStore)? = nil) throws {
         self.clock = clock
         self.transientStatusDelay = transientStatusDelay
+        self.objectStore = objectStore
         self.storage = storage
         self.namespaceMode = namespaceMode
         self.logger = logger
@@ -74,6 +78,7 @@ package final class DynamoEngine: Sendable {
             }
             let database = try Database(path: path, region: region, clock: clock, logger: logger)
             database.transientStatuses.delay = transientStatusDelay
+            database.dataJobs.configure(objectStore: objectStore, logger: logger)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

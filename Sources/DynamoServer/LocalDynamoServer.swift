@@ -47,15 +47,19 @@ public final class LocalDynamoServer: Sendable {
         public var faults: [String]
         /// The seed of the faults' random draws (`serve --fault-seed`).
         public var faultSeed: UInt64
+        /// The directory that stands in for S3 (`serve --s3-dir`): `s3://bucket/prefix` is
+        /// `<dir>/bucket/prefix`. `nil` makes exports and imports fail with `S3NoSuchBucket`.
+        public var s3Directory: String?
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
                     databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
                     clockStart: Double? = nil, adminFromAnywhere: Bool = false, faults: [String] = [],
-                    faultSeed: UInt64 = 0) {
+                    faultSeed: UInt64 = 0, s3Directory: String? = nil) {
             self.faults = faults
             self.faultSeed = faultSeed
             self.clockStart = clockStart
+            self.s3Directory = s3Directory
             self.adminFromAnywhere = adminFromAnywhere
             self.host = host
             self.port = port
@@ -96,7 +100,8 @@ public final class LocalDynamoServer: Sendable {
             namespaceMode: mode, logger: logger,
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             clock: ServerClock(startingAt: configuration.clockStart),
-            transientStatusDelay: configuration.transientStatusDelay)
+            transientStatusDelay: configuration.transientStatusDelay,
+            objectStore: configuration.s3Directory.map { DirectoryObjectStore(root: $0) })
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(seed: configuration.faultSeed,
                                    rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })

@@ -57,6 +57,11 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "EPOCH_SECONDS"))
     var clockStart: Double?
 
+    @Option(name: .customLong("s3-dir"),
+            help: ArgumentHelp("A directory that stands in for S3 in exports and imports: s3://BUCKET/PREFIX is DIR/BUCKET/PREFIX (a bucket is a subdirectory that must exist).",
+                               valueName: "DIR"))
+    var s3Directory: String?
+
     @Flag(name: .customLong("admin-from-anywhere"),
           help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
@@ -118,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
                                  namespace: namespace, transactionConflicts: conflictCounts,
                                  clockStart: clockStart, adminFromAnywhere: adminFromAnywhere,
-                                 faults: faults, faultSeed: faultSeed),
+                                 faults: faults, faultSeed: faultSeed, s3Directory: s3Directory),
             logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()

@@ -89,6 +89,10 @@ package struct TableDefinition: Codable, Sendable {
     package var onDemandMaxWrite: Int?
     package var ttlAttribute: String?
     package var ttlEnabled: Bool = false
+    /// Point-in-time recovery, while it is enabled (see `PITRSettings`).
+    package var pointInTimeRecovery: PITRSettings?
+    /// Where a restored table came from (DescribeTable's `RestoreSummary`).
+    package var restoreSummary: RestoreOrigin?
 
     /// The key attributes of the table, partition key first.
     package var keyAttributes: [KeyAttribute] {

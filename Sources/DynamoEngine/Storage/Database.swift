@@ -15,7 +15,7 @@ import Synchronization
 /// writer's mutex.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 1
+    package static let schemaVersion: Int64 = 2
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -35,6 +35,8 @@ package final class Database: Sendable {
     let injectedConflicts = InjectedConflicts()
     /// Transitional statuses held for DynamoDB Local's `-delayTransientStatuses`.
     let transientStatuses = TransientStatuses()
+    /// Export and import jobs: their object store, logger and background queue.
+    package let dataJobs = DataJobs()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {
@@ -115,6 +117,9 @@ package final class Database: Sendable {
                     PRAGMA user_version = 1;
                     """)
             }
+        }
+        if current < 2 {
+            try connection.transaction { try migrateToBackupSchema(connection) }
         }
     }
 

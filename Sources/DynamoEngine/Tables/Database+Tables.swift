@@ -88,6 +88,7 @@ extension Database {
             try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
             state.connection.clearStatementCache()
             try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
+            try forgetPointInTimeLog(storageID: definition.storageID, connection: state.connection)
             for index in definition.indexes {
                 try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
             }

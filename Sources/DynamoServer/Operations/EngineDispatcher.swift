@@ -24,7 +24,12 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let faults: FaultInjector
 
     /// Every operation this server implements, by wire name.
-    static let operations: [String: Operation] = [
+    static let operations: [String: Operation] = coreOperations
+        .merging(BackupOperations.rows) { core, _ in core }
+        .merging(DataTransferOperations.rows) { core, _ in core }
+
+    /// The operations of the first release (item, table, batch and transaction operations …).
+    private static let coreOperations: [String: Operation] = [
         "CreateTable": TableOperations.createTable,
         "DescribeTable": TableOperations.describeTable,
         "ListTables": TableOperations.listTables,
@@ -56,7 +61,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     static let inlineOperations: Set<String> = [
         "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchGetItem", "BatchWriteItem",
         "TransactGetItems", "TransactWriteItems", "DescribeTable", "ListTables", "DescribeTimeToLive",
-        "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits",
+        "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits", "DescribeContinuousBackups",
     ]
 
     /// One operation: decodes its input from the body and runs it against a database.

@@ -93,6 +93,12 @@ enum TableDescriptionWriter {
             writer.write(string: tableClass)
             writer.writeRaw(UInt8(ascii: "}"))
         }
+        if let restore = definition.restoreSummary {
+            writer.writeKey("RestoreSummary", first: false)
+            RestoreSummary(sourceBackupArn: restore.sourceBackupARN, sourceTableArn: restore.sourceTableARN,
+                           restoreDateTime: Timestamp(secondsSince1970: restore.restoreDateTime),
+                           restoreInProgress: table.status == "CREATING").encode(to: &writer)
+        }
         writer.writeKey("DeletionProtectionEnabled", first: false)
         writer.write(definition.deletionProtectionEnabled)
         if definition.billingMode == "PAY_PER_REQUEST" || definition.onDemandMaxRead != nil

@@ -1,0 +1,145 @@
+import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What RestoreTableFromBackup and RestoreTableToPointInTime may change about the table they
+/// recreate.
+struct RestoreOverrides {
+    var billingMode: BillingMode?
+    var globalIndexes: [GlobalSecondaryIndex]?
+    var localIndexes: [LocalSecondaryIndex]?
+    var throughput: ProvisionedThroughput?
+    var onDemand: OnDemandThroughput?
+    var sse: SSESpecification?
+}
+
+extension Database {
+    /// The definition of a table restored from `source` (a backup's or a live table's): the
+    /// same keys, indexes (fewer with an index override), billing, throughput and encryption
+    /// (as overridden); like DynamoDB, tags, streams, Time to Live, point-in-time recovery and
+    /// deletion protection are not restored.
+    static func restoredDefinition(from source: TableDefinition, named target: String,
+                                   overrides: RestoreOverrides, origin: RestoreOrigin,
+                                   now: Double) throws(DynamoError) -> TableDefinition {
+        var table = source
+        table.name = target
+        table.tableID = UUID().uuidString.lowercased()
+        table.creationDateTime = now
+        table.storageID = 0
+        table.tags = [:]
+        table.tagOrder = []
+        table.streamViewType = nil
+        table.streamLabel = nil
+        table.ttlEnabled = false
+        table.ttlAttribute = nil
+        table.pointInTimeRecovery = nil
+        table.deletionProtectionEnabled = false
+        table.restoreSummary = origin
+
+        if let local = overrides.localIndexes {
+            let names = Set(local.map(\.indexName))
+            try checkIndexNames(names, existing: source.localIndexes)
+            table.localIndexes = source.localIndexes.filter { names.contains($0.name) }
+        }
+        if let global = overrides.globalIndexes {
+            let names = Set(global.map(\.indexName))
+            try checkIndexNames(names, existing: source.globalIndexes)
+            table.globalIndexes = source.globalIndexes.filter { names.contains($0.name) }
+        }
+
+        let mode = overrides.billingMode?.rawValue ?? source.billingMode
+        let sourceThroughput = source.billingMode == "PROVISIONED"
+            ? (read: source.throughput.readCapacityUnits, write: source.throughput.writeCapacityUnits) : nil
+        let throughput = overrides.throughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
+        try TableValidation.checkBilling(mode: mode, throughput: mode == "PAY_PER_REQUEST" ? throughput
+                                                                                          : throughput ?? sourceThroughput)
+        table.billingMode = mode
+        if mode != source.billingMode { table.billingModeLastUpdate = now }
+        if mode == "PAY_PER_REQUEST" {
+            table.throughput = ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)
+            for position in table.globalIndexes.indices { table.globalIndexes[position].throughput = nil }
+        } else if let chosen = throughput ?? sourceThroughput {
+            table.throughput = ThroughputSettings(readCapacityUnits: chosen.read, writeCapacityUnits: chosen.write)
+            for position in table.globalIndexes.indices {
+                let name = table.globalIndexes[position].name
+                let given = overrides.globalIndexes?.first { $0.indexName == name }?.provisionedThroughput
+                let kept = table.globalIndexes[position].throughput.flatMap { $0.readCapacityUnits > 0 ? $0 : nil }
+                table.globalIndexes[position].throughput = given.map {
+                    ThroughputSettings(readCapacityUnits: $0.readCapacityUnits, writeCapacityUnits: $0.writeCapacityUnits)
+                } ?? kept ?? table.throughput
+            }
+        }
+        for position in table.globalIndexes.indices { table.globalIndexes[position].status = "ACTIVE" }
+        if let onDemand = overrides.onDemand {
+            table.onDemandMaxRead = onDemand.maxReadRequestUnits
+            table.onDemandMaxWrite = onDemand.maxWriteRequestUnits
+        }
+        if let sse = overrides.sse {
+            table.sseEnabled = sse.enabled ?? false
+            table.sseType = table.sseEnabled ? sse.sseType?.rawValue ?? "KMS" : nil
+            table.kmsMasterKeyID = table.sseEnabled ? sse.kmsMasterKeyId : nil
+        }
+        return table
+    }
+
+    private static func checkIndexNames(_ names: Set<String>, existing: [IndexDefinition]) throws(DynamoError) {
+        let known = Set(existing.map(\.name))
+        if let unknown = names.subtracting(known).sorted().first {
+            throw DynamoError.validation(
+                "One or more parameter values were invalid: The index \(unknown) to restore does not exist in the source table")
+        }
+    }
+
+    /// Creates the restored table and fills it in one write transaction: `fill` writes the
+    /// items through the table's store (which keeps its indexes), then the statistics are
+    /// counted.
+    ///
+    /// - Throws: `TableAlreadyExistsException` if a table of that name exists.
+    func createRestoredTable(_ definition: TableDefinition,
+                             fill: (ItemStore, SQLiteConnection) throws -> Void) throws -> TableSnapshot {
+        let stored = try write { state -> TableDefinition in
+            if cachedDefinition(definition.name) != nil {
+                throw DynamoError(.tableAlreadyExists, "Table already exists: \(definition.name)")
+            }
+            var stored = definition
+            let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
+            _ = try next.step()
+            stored.storageID = next.int64(0)
+            try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
+            for index in stored.indexes {
+                try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
+            }
+            try saveDefinition(stored, connection: state.connection, isNew: true)
+            let store = ItemStore(table: stored, connection: state.connection)
+            try fill(store, state.connection)
+            state.statistics[stored.name] = try store.statistics()
+            state.cacheAfterCommit(stored, named: stored.name)
+            return stored
+        }
+        let statistics = try statistics(of: stored)
+        return TableSnapshot(definition: stored, status: "CREATING", itemCount: statistics.itemCount,
+                             sizeBytes: statistics.sizeBytes, region: region)
+    }
+
+    /// RestoreTableFromBackup: a new table with the backup's definition (as overridden) and items.
+    package func restoreTableFromBackup(_ input: RestoreTableFromBackupInput, now: Double) throws -> TableSnapshot {
+        let record = try backup(arn: input.backupArn)
+        let overrides = RestoreOverrides(
+            billingMode: input.billingModeOverride, globalIndexes: input.globalSecondaryIndexOverride,
+            localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
+            onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride)
+        let origin = RestoreOrigin(sourceBackupARN: record.arn, sourceTableARN: record.tableARN, restoreDateTime: now)
+        let definition = try Self.restoredDefinition(from: record.table, named: input.targetTableName,
+                                                     overrides: overrides, origin: origin, now: now)
+        return try createRestoredTable(definition) { store, connection in
+            let rows = try connection.statement("SELECT hash, pk, sk, size, item FROM \(record.storageName)")
+            while try rows.step() {
+                let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
+                try store.put(key, json: rows.blob(4), size: Int(rows.int64(3)))
+            }
+        }
+    }
+}

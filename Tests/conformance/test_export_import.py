@@ -1,0 +1,232 @@
+"""ExportTableToPointInTime and ImportTable against a server started with --s3-dir."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.config import Config
+
+from conftest import ServerProcess, _resolve_binary
+from ddb_helpers import expect_error
+from test_backups import advance_clock
+
+TABLE = "Catalog"
+
+
+@pytest.fixture(scope="module")
+def s3_server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("s3")
+    (root / "exports").mkdir()
+    (root / "sources").mkdir()
+    server = ServerProcess(_resolve_binary(), ["--in-memory", "--s3-dir", str(root)])
+    url = server.start()
+    client = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1", aws_access_key_id="k",
+                          aws_secret_access_key="s", config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+    try:
+        yield client, url, root
+    finally:
+        server.stop()
+
+
+def wait_for(describe, key: str, status_key: str, timeout: float = 30.0) -> dict:
+    """Polls a job until it leaves IN_PROGRESS (jobs run in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        description = describe()[key]
+        if description[status_key] != "IN_PROGRESS" or time.monotonic() > deadline:
+            return description
+        time.sleep(0.05)
+
+
+def scan_all(client, name: str) -> list[dict]:
+    items = []
+    for page in client.get_paginator("scan").paginate(TableName=name):
+        items += page["Items"]
+    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True, default=repr))
+
+
+def sample_items() -> list[dict]:
+    items = []
+    for number in range(40):
+        items.append({
+            "pk": {"S": f"p{number % 7}"}, "sk": {"N": str(number)},
+            "s": {"S": "quote \" backslash \\ newline \n é"}, "n": {"N": "-1.5E+30" if number % 2 else "0.001"},
+            "b": {"B": bytes([number, 0, 255])}, "bool": {"BOOL": number % 3 == 0}, "null": {"NULL": True},
+            "ss": {"SS": ["a", "b c"]}, "ns": {"NS": ["1", "2.5"]}, "bs": {"BS": [b"x", b"\x00y"]},
+            "m": {"M": {"inner key": {"L": [{"N": "7"}, {"S": "x"}, {"M": {}}]}}},
+        })
+    return items
+
+
+@pytest.fixture(scope="module")
+def source_table(s3_server):
+    client, url, _ = s3_server
+    client.create_table(
+        TableName=TABLE, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}])
+    client.update_continuous_backups(TableName=TABLE,
+                                     PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    for item in sample_items():
+        client.put_item(TableName=TABLE, Item=item)
+    return f"arn:aws:dynamodb:us-east-1:000000000000:table/{TABLE}"
+
+
+@pytest.mark.parametrize("export_format,import_format", [("DYNAMODB_JSON", "DYNAMODB_JSON"), ("ION", "ION")])
+def test_export_then_import_round_trips_the_table(s3_server, source_table, export_format, import_format):
+    client, _, root = s3_server
+    started = client.export_table_to_point_in_time(TableArn=source_table, S3Bucket="exports",
+                                                   S3Prefix=f"runs/{export_format}", ExportFormat=export_format)
+    arn = started["ExportDescription"]["ExportArn"]
+    assert started["ExportDescription"]["ExportStatus"] == "IN_PROGRESS"
+    done = wait_for(lambda: client.describe_export(ExportArn=arn), "ExportDescription", "ExportStatus")
+    assert done["ExportStatus"] == "COMPLETED", done
+    assert done["ItemCount"] == 40
+    export_id = arn.rsplit("/", 1)[1]
+    base = root / "exports" / "runs" / export_format / "AWSDynamoDB" / export_id
+    assert (base / "_started").exists()
+    summary = json.loads((base / "manifest-summary.json").read_text())
+    assert summary["exportArn"] == arn and summary["itemCount"] == 40 and summary["outputFormat"] == export_format
+    assert done["ExportManifest"].endswith("manifest-summary.json")
+    files = [json.loads(line) for line in (base / "manifest-files.json").read_text().splitlines()]
+    assert sum(f["itemCount"] for f in files) == 40
+    data = gzip.decompress((root / "exports" / files[0]["dataFileS3Key"]).read_bytes()).decode()
+    if export_format == "ION":
+        assert data.startswith("$ion_1_0")
+    else:
+        assert json.loads(data.splitlines()[0]).keys() == {"Item"}
+
+    target = f"Imported{export_format.replace('_', '')}"
+    imported = client.import_table(
+        S3BucketSource={"S3Bucket": "exports", "S3KeyPrefix": f"runs/{export_format}/AWSDynamoDB/{export_id}/data/"},
+        InputFormat=import_format, InputCompressionType="GZIP",
+        TableCreationParameters={
+            "TableName": target, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "sk", "AttributeType": "N"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]})
+    import_arn = imported["ImportTableDescription"]["ImportArn"]
+    finished = wait_for(lambda: client.describe_import(ImportArn=import_arn), "ImportTableDescription", "ImportStatus")
+    assert finished["ImportStatus"] == "COMPLETED", finished
+    assert (finished["ImportedItemCount"], finished["ErrorCount"], finished["ProcessedItemCount"]) == (40, 0, 40)
+    assert scan_all(client, target) == scan_all(client, TABLE)
+    assert import_arn in [s["ImportArn"] for s in client.list_imports()["ImportSummaryList"]]
+    assert arn in [s["ExportArn"] for s in client.list_exports(TableArn=source_table)["ExportSummaries"]]
+
+
+def test_import_csv_counts_bad_lines(s3_server):
+    client, _, root = s3_server
+    (root / "sources" / "people").mkdir(parents=True, exist_ok=True)
+    (root / "sources" / "people" / "a.csv").write_text(
+        'id,age,name\n1,30,"Smith, Jo"\n2,not-a-number,Bad\n3,41,"multi\nline"\n4,50\n')
+    started = client.import_table(
+        S3BucketSource={"S3Bucket": "sources", "S3KeyPrefix": "people/"}, InputFormat="CSV",
+        TableCreationParameters={
+            "TableName": "People", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"},
+                                     {"AttributeName": "age", "AttributeType": "N"}],
+            "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "by-age", "KeySchema": [{"AttributeName": "age", "KeyType": "HASH"}],
+                                        "Projection": {"ProjectionType": "ALL"}}]})
+    arn = started["ImportTableDescription"]["ImportArn"]
+    done = wait_for(lambda: client.describe_import(ImportArn=arn), "ImportTableDescription", "ImportStatus")
+    assert done["ImportStatus"] == "COMPLETED"
+    assert (done["ProcessedItemCount"], done["ErrorCount"], done["ImportedItemCount"]) == (4, 2, 2)
+    assert client.get_item(TableName="People", Key={"id": {"S": "1"}})["Item"] == {
+        "id": {"S": "1"}, "age": {"N": "30"}, "name": {"S": "Smith, Jo"}}
+    assert client.query(TableName="People", IndexName="by-age", KeyConditionExpression="age = :a",
+                        ExpressionAttributeValues={":a": {"N": "41"}})["Items"][0]["name"] == {"S": "multi\nline"}
+
+
+def test_import_from_a_missing_bucket_fails_without_a_table(s3_server):
+    client, _, _ = s3_server
+    started = client.import_table(
+        S3BucketSource={"S3Bucket": "no-such-bucket"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters={"TableName": "NeverMade", "BillingMode": "PAY_PER_REQUEST",
+                                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+    arn = started["ImportTableDescription"]["ImportArn"]
+    done = wait_for(lambda: client.describe_import(ImportArn=arn), "ImportTableDescription", "ImportStatus")
+    assert (done["ImportStatus"], done["FailureCode"]) == ("FAILED", "S3NoSuchBucket")
+    assert "NeverMade" not in client.list_tables()["TableNames"]
+
+
+def test_incremental_export_holds_changes_in_the_period(s3_server, source_table):
+    client, url, root = s3_server
+    start = advance_clock(url, 1)
+    client.put_item(TableName=TABLE, Item={"pk": {"S": "new"}, "sk": {"N": "1"}})
+    client.delete_item(TableName=TABLE, Key={"pk": {"S": "p0"}, "sk": {"N": "0"}})
+    end = advance_clock(url, 20 * 60)
+    started = client.export_table_to_point_in_time(
+        TableArn=source_table, S3Bucket="exports", S3Prefix="incremental", ExportType="INCREMENTAL_EXPORT",
+        IncrementalExportSpecification={"ExportFromTime": start - 0.5, "ExportToTime": end,
+                                        "ExportViewType": "NEW_AND_OLD_IMAGES"})
+    arn = started["ExportDescription"]["ExportArn"]
+    done = wait_for(lambda: client.describe_export(ExportArn=arn), "ExportDescription", "ExportStatus")
+    assert done["ExportStatus"] == "COMPLETED", done
+    base = root / "exports" / "incremental" / "AWSDynamoDB" / arn.rsplit("/", 1)[1]
+    files = [json.loads(line) for line in (base / "manifest-files.json").read_text().splitlines()]
+    lines = [json.loads(line) for line in
+             gzip.decompress((root / "exports" / files[0]["dataFileS3Key"]).read_bytes()).decode().splitlines()]
+    by_key = {line["Keys"]["pk"]["S"]: line for line in lines}
+    assert set(by_key) == {"new", "p0"}
+    assert "OldImage" not in by_key["new"] and by_key["new"]["NewImage"] == {"pk": {"S": "new"}, "sk": {"N": "1"}}
+    assert "NewImage" not in by_key["p0"] and by_key["p0"]["OldImage"]["sk"] == {"N": "0"}
+    assert "WriteTimestampMicros" in by_key["new"]["Metadata"]
+
+
+def test_export_errors(s3_server, source_table):
+    client, _, _ = s3_server
+    client.create_table(TableName="NoPitr", BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    with expect_error("PointInTimeRecoveryUnavailableException",
+                      "Point in time recovery is not enabled for table 'NoPitr'"):
+        client.export_table_to_point_in_time(TableArn="arn:aws:dynamodb:us-east-1:000000000000:table/NoPitr",
+                                             S3Bucket="exports")
+    with expect_error("TableNotFoundException", "Table not found: Missing"):
+        client.export_table_to_point_in_time(TableArn="arn:aws:dynamodb:us-east-1:000000000000:table/Missing",
+                                             S3Bucket="exports")
+    with expect_error("InvalidExportTimeException", contains=["recovery window"]):
+        client.export_table_to_point_in_time(TableArn=source_table, S3Bucket="exports", ExportTime=1)
+    missing = f"{source_table}/export/01234567890123-abcdef01"
+    with expect_error("ExportNotFoundException", f"Export not found: {missing}"):
+        client.describe_export(ExportArn=missing)
+    with expect_error("ResourceInUseException", f"Table already exists: {TABLE}"):
+        client.import_table(S3BucketSource={"S3Bucket": "exports"}, InputFormat="CSV",
+                            TableCreationParameters={
+                                "TableName": TABLE, "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"})
+
+
+def test_export_and_list_through_the_cli(s3_server, source_table):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    _, url, _ = s3_server
+    exe = shutil.which("aws")
+    base = [exe] if exe else [sys.executable, "-m", "awscli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(AWS_ACCESS_KEY_ID="k", AWS_SECRET_ACCESS_KEY="s", AWS_DEFAULT_REGION="us-east-1",
+               AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull, AWS_PAGER="")
+
+    def cli(*args: str) -> dict:
+        proc = subprocess.run([*base, "dynamodb", *args, "--endpoint-url", url, "--output", "json"],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout) if proc.stdout.strip() else {}
+
+    started = cli("export-table-to-point-in-time", "--table-arn", source_table, "--s3-bucket", "exports",
+                  "--s3-prefix", "cli", "--export-format", "ION")
+    arn = started["ExportDescription"]["ExportArn"]
+    done = wait_for(lambda: cli("describe-export", "--export-arn", arn), "ExportDescription", "ExportStatus")
+    assert done["ExportStatus"] == "COMPLETED" and done["ExportFormat"] == "ION"
+    assert arn in [s["ExportArn"] for s in cli("list-exports", "--table-arn", source_table)["ExportSummaries"]]
