@@ -34,6 +34,8 @@ package final class DynamoEngine: Sendable {
     package let transactionConflicts: [(table: String, count: Int)]
     /// The server's one clock, shared by every namespace's database.
     package let clock: ServerClock
+    /// Delivers global tables' changes between this engine's namespaces.
+    package let replicationHub: ReplicationHub
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
@@ -45,8 +47,13 @@ package final class DynamoEngine: Sendable {
         self.namespaceMode = namespaceMode
         self.logger = logger
         self.transactionConflicts = transactionConflicts
+        replicationHub = ReplicationHub(namespaceMode: namespaceMode)
         if case .directory(let path) = storage {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        replicationHub.resolve { [weak self] accessKeyID, region in
+            guard let self else { throw DynamoError(.serviceUnavailable, "The engine has shut down") }
+            return try self.database(accessKeyID: accessKeyID, region: region)
         }
     }
 
@@ -67,6 +74,7 @@ package final class DynamoEngine: Sendable {
             case .directory(let directory): path = "\(directory)/\(Self.fileName(for: name)).db"
             }
             let database = try Database(path: path, region: region, clock: clock)
+            database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

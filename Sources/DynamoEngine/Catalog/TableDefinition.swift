@@ -89,6 +89,9 @@ package struct TableDefinition: Codable, Sendable {
     package var onDemandMaxWrite: Int?
     package var ttlAttribute: String?
     package var ttlEnabled: Bool = false
+    /// Resource policies, contributor insights, Kinesis destinations, warm throughput and the
+    /// replication group (see `TableSettings`); `nil` until one is set.
+    package var settings: TableSettings? = nil
 
     /// The key attributes of the table, partition key first.
     package var keyAttributes: [KeyAttribute] {

@@ -30,6 +30,8 @@ package final class Database: Sendable {
     let idempotency = IdempotencyTokens()
     /// Transaction conflicts armed for tests (`X-LocalDynamo-Transaction-Conflicts`).
     let injectedConflicts = InjectedConflicts()
+    /// The connection to the engine's replication hub (global tables).
+    package let replication = ReplicationLink()
 
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {

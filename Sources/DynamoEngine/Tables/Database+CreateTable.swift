@@ -11,8 +11,15 @@ extension Database {
     ///
     /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
     package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
-        let definition = try Self.validatedDefinition(input, now: now)
-        return try write { state in
+        var definition = try Self.validatedDefinition(input, now: now)
+        try definition.applyWarmThroughput(input.warmThroughput)
+        return try insertTable(definition)
+    }
+
+    /// Stores a new table's definition (its storage id assigned here) and creates its SQLite
+    /// tables, in one transaction; `ResourceInUseException` if the name is taken.
+    func insertTable(_ definition: TableDefinition) throws -> TableDefinition {
+        try write { state in
                 if cachedDefinition(definition.name) != nil {
                     throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
                 }

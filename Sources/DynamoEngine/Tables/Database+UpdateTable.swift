@@ -14,7 +14,9 @@ extension Database {
         let changesSomething = input.billingMode != nil || input.provisionedThroughput != nil
             || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
-            || indexUpdates != nil
+            || indexUpdates != nil || input.warmThroughput != nil
+        let replicaUpdates = input.replicaUpdates.flatMap { $0.isEmpty ? nil : $0 }
+        if let replicaUpdates, !changesSomething { return try describeReplicaUpdate(replicaUpdates, table: input.tableName, now: now) }
         guard changesSomething else {
             throw DynamoError.validation(
                 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
@@ -116,6 +118,7 @@ extension Database {
             }
             if let tableClass = input.tableClass { definition.tableClass = tableClass.rawValue; statusChanges = true }
             if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
+            try definition.applyWarmThroughput(input.warmThroughput)
             if let onDemand = input.onDemandThroughput {
                 definition.onDemandMaxRead = onDemand.maxReadRequestUnits ?? definition.onDemandMaxRead
                 definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits ?? definition.onDemandMaxWrite
@@ -130,6 +133,11 @@ extension Database {
         snapshot.status = statusChanges ? "UPDATING" : "ACTIVE"
         snapshot.backfilling = false
         for name in indexChanges.updated { snapshot.indexStatus[name] = "UPDATING" }
+        if let replicaUpdates {
+            let replicated = try updateReplicas(replicaUpdates, table: updated.name, now: now)
+            snapshot.definition = replicated.definition
+            snapshot.replicaStatus = replicated.statuses
+        }
         return snapshot
     }
 }

@@ -46,7 +46,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         "UpdateTimeToLive": ManagementOperations.updateTimeToLive,
         "DescribeEndpoints": ManagementOperations.describeEndpoints,
         "DescribeLimits": ManagementOperations.describeLimits,
-    ]
+    ].merging(SettingsOperations.rows) { $1 }.merging(GlobalTableOperations.rows) { $1 }
 
     /// The operations run on the event loop (see the type's documentation).
     static let inlineOperations: Set<String> = [

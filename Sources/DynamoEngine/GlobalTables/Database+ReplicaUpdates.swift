@@ -1,0 +1,188 @@
+import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The version names of global tables.
+package enum GlobalTableVersion {
+    /// Replicas managed through UpdateTable `ReplicaUpdates` (the current version).
+    package static let current = "2019.11.21"
+    /// Replication groups managed through CreateGlobalTable / UpdateGlobalTable (legacy).
+    package static let legacy = "2017.11.29"
+}
+
+/// What UpdateTable's `ReplicaUpdates` changed: the table as it is now and the statuses its
+/// answer shows.
+package struct ReplicaUpdateResult: Sendable {
+    package var definition: TableDefinition
+    package var statuses: [String: ReplicaStatus]
+}
+
+extension Database {
+    /// The hub and access key id of this namespace, or the error a server without separate
+    /// regional namespaces answers.
+    func replicationConnection() throws -> (hub: ReplicationHub, accessKeyID: String?) {
+        guard let connection = replication.connection else {
+            throw DynamoError.validation("Global tables need a server with one namespace per region")
+        }
+        return connection
+    }
+
+    /// UpdateTable `ReplicaUpdates` (global tables version 2019.11.21): creates a replica (a real
+    /// table in that region's namespace, with the same keys, indexes and items, replicated both
+    /// ways from then on), updates one's table class, or deletes one (its table goes away).
+    package func updateReplicas(_ updates: [ReplicationGroupUpdate], table reference: String,
+                                now: Double) throws -> ReplicaUpdateResult {
+        let (hub, accessKeyID) = try replicationConnection()
+        var definition = try table(named: reference)
+        if definition.settings?.replication?.version == GlobalTableVersion.legacy {
+            throw DynamoError.validation(
+                "Table \(definition.name) is a global table of version \(GlobalTableVersion.legacy): use UpdateGlobalTable to change its replicas")
+        }
+        var statuses: [String: ReplicaStatus] = [:]
+        for update in updates {
+            let actions = [update.create != nil, update.update != nil, update.delete != nil].filter { $0 }.count
+            guard actions == 1 else {
+                throw DynamoError.validation(TableValidation.invalid
+                    + "One of Create, Update, or Delete must be specified in a ReplicationGroupUpdate")
+            }
+            if let create = update.create {
+                definition = try createReplica(of: definition, in: create.regionName, tableClass: create.tableClassOverride,
+                                               hub: hub, accessKeyID: accessKeyID, now: now)
+                statuses[create.regionName] = .creating
+            } else if let change = update.update {
+                try requireReplica(change.regionName, of: definition)
+                if let tableClass = change.tableClassOverride {
+                    let target = try hub.database(accessKeyID: accessKeyID, region: change.regionName)
+                    _ = try target.updateDefinition(named: definition.name) { $0.tableClass = tableClass.rawValue }
+                }
+                statuses[change.regionName] = .updating
+            } else if let delete = update.delete {
+                try requireReplica(delete.regionName, of: definition)
+                definition = try deleteReplica(of: definition, in: delete.regionName, hub: hub, accessKeyID: accessKeyID)
+                statuses[delete.regionName] = .deleting
+            }
+        }
+        return ReplicaUpdateResult(definition: definition, statuses: statuses)
+    }
+
+    private func requireReplica(_ region: String, of definition: TableDefinition) throws {
+        guard region != self.region, definition.settings?.replication?.regions.contains(region) == true else {
+            throw DynamoError.validation(TableValidation.invalid
+                + "Cannot update or delete a replica in region \(region): table \(definition.name) has no replica there")
+        }
+    }
+
+    private func createReplica(of definition: TableDefinition, in target: String, tableClass: TableClass?,
+                               hub: ReplicationHub, accessKeyID: String?, now: Double) throws -> TableDefinition {
+        if target == region {
+            throw DynamoError.validation(TableValidation.invalid
+                + "Cannot add a replica of table \(definition.name) in its own region \(target)")
+        }
+        if definition.settings?.replication?.regions.contains(target) == true {
+            throw DynamoError.validation(TableValidation.invalid
+                + "Table \(definition.name) already has a replica in region \(target)")
+        }
+        let autoScaledWrites = definition.settings?.autoScaling?["write"] != nil
+        if definition.billingMode != "PAY_PER_REQUEST", !autoScaledWrites {
+            throw DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
+        }
+        if let viewType = definition.streamViewType, viewType != "NEW_AND_OLD_IMAGES" {
+            throw DynamoError.validation(TableValidation.invalid
+                + "Table \(definition.name) has a stream of StreamViewType \(viewType): replicas need NEW_AND_OLD_IMAGES")
+        }
+        let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
+        if targetDatabase.cachedDefinition(definition.name) != nil {
+            throw DynamoError.validation(
+                "Failed to create a the new replica of table with name: '\(definition.name)' because one or more replicas already existed as tables.")
+        }
+        let existing = definition.settings?.replication?.regions ?? [region]
+        let group = ReplicationGroup(version: GlobalTableVersion.current, regions: existing + [target],
+                                     createdAt: definition.settings?.replication?.createdAt ?? now)
+        // The replica: same keys, indexes, billing and stream; its own id, no tags, no policies.
+        var replica = definition
+        replica.tableID = UUID().uuidString.lowercased()
+        replica.creationDateTime = now
+        replica.tags = [:]
+        replica.tagOrder = []
+        replica.tableClass = tableClass?.rawValue ?? definition.tableClass
+        if replica.streamViewType == nil {
+            replica.streamViewType = "NEW_AND_OLD_IMAGES"
+            replica.streamLabel = StreamLabel.make(now: now)
+        }
+        var settings = TableSettings()
+        settings.replication = group
+        settings.warmRead = definition.settings?.warmRead
+        settings.warmWrite = definition.settings?.warmWrite
+        replica.settings = settings
+        _ = try targetDatabase.insertTable(replica)
+        try setGroup(group, table: definition.name, regions: existing, hub: hub, accessKeyID: accessKeyID, now: now)
+        // The first copy runs on the delivery queue: changes made from here on are delivered after it.
+        try hub.serialized { try targetDatabase.copyItems(from: self, table: definition.name) }
+        return try table(named: definition.name)
+    }
+
+    private func deleteReplica(of definition: TableDefinition, in target: String,
+                               hub: ReplicationHub, accessKeyID: String?) throws -> TableDefinition {
+        guard let current = definition.settings?.replication else { return definition }
+        let remaining = current.regions.filter { $0 != target }
+        let group = remaining.count > 1 ? ReplicationGroup(version: current.version, regions: remaining,
+                                                           createdAt: current.createdAt) : nil
+        try setGroup(group, table: definition.name, regions: remaining, hub: hub, accessKeyID: accessKeyID, now: clock.now())
+        let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
+        _ = try targetDatabase.updateDefinition(named: definition.name) { $0.settings?.replication = nil }
+        _ = try targetDatabase.deleteTable(named: definition.name)
+        return try table(named: definition.name)
+    }
+
+    /// Writes the replication group into the table of every region in `regions` (this one
+    /// included); `nil` ends replication.
+    func setGroup(_ group: ReplicationGroup?, table name: String, regions: [String],
+                  hub: ReplicationHub, accessKeyID: String?, now: Double) throws {
+        for member in regions {
+            let database = member == region ? self : try hub.database(accessKeyID: accessKeyID, region: member)
+            _ = try database.updateDefinition(named: name) { definition in
+                if group != nil, definition.streamViewType == nil {
+                    definition.streamViewType = "NEW_AND_OLD_IMAGES"
+                    definition.streamLabel = StreamLabel.make(now: now)
+                }
+                var settings = definition.controlSettings
+                settings.replication = group
+                definition.controlSettings = settings
+            }
+        }
+    }
+}
+
+extension TableSnapshot {
+    /// `Replicas` of a 2019.11.21 global table as DescribeTable reports them: every other
+    /// region of the group (and any the request just removed), with its status.
+    package var replicaDescriptions: [ReplicaDescription]? {
+        let group = definition.settings?.replication
+        guard group?.version == GlobalTableVersion.current || !replicaStatus.isEmpty else { return nil }
+        var regions = (group?.regions ?? []).filter { $0 != region }
+        for removed in replicaStatus.keys.sorted() where !regions.contains(removed) { regions.append(removed) }
+        guard !regions.isEmpty else { return nil }
+        return regions.map { member in
+            ReplicaDescription(
+                regionName: member, replicaStatus: replicaStatus[member] ?? .active,
+                replicaArn: ResourceNames.tableARN(region: member, table: definition.name),
+                warmThroughput: definition.warmThroughput)
+        }
+    }
+}
+
+extension Database {
+    /// An UpdateTable that only changes replicas: the table UPDATING, the replicas it touched
+    /// with their new statuses.
+    func describeReplicaUpdate(_ updates: [ReplicationGroupUpdate], table reference: String,
+                               now: Double) throws -> TableSnapshot {
+        let result = try updateReplicas(updates, table: reference, now: now)
+        var snapshot = try describeTable(named: result.definition.name)
+        snapshot.status = "UPDATING"
+        snapshot.replicaStatus = result.statuses
+        return snapshot
+    }
+}
