@@ -1,0 +1,156 @@
+"""Resource policies, Contributor Insights, Kinesis streaming destinations (state only), warm
+throughput, table class and SSE as DescribeTable reports them."""
+
+import json
+import urllib.request
+
+import pytest
+
+from ddb_helpers import REGION, expect_error
+
+
+def advance_clock(endpoint_url, seconds):
+    request = urllib.request.Request(f"{endpoint_url}/_localdynamo/clock", method="POST",
+                                     data=json.dumps({"advanceSeconds": seconds}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+
+
+def policy(action="dynamodb:GetItem"):
+    return json.dumps({"Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::111122223333:root"}, "Action": action, "Resource": "*"}]})
+
+
+def arn_of(ddb, table):
+    return ddb.describe_table(TableName=table)["Table"]["TableArn"]
+
+
+def test_resource_policy_lifecycle_and_revision_conflicts(ddb, make_table):
+    arn = arn_of(ddb, make_table())
+    with expect_error("PolicyNotFoundException",
+                      f"Resource-based policy not found for the provided ResourceArn: {arn}"):
+        ddb.get_resource_policy(ResourceArn=arn)
+    with expect_error("PolicyNotFoundException"):
+        ddb.put_resource_policy(ResourceArn=arn, Policy=policy(), ExpectedRevisionId="123")
+    first = ddb.put_resource_policy(ResourceArn=arn, Policy=policy(), ExpectedRevisionId="NO_POLICY")["RevisionId"]
+    got = ddb.get_resource_policy(ResourceArn=arn)
+    assert (got["Policy"], got["RevisionId"]) == (policy(), first)
+    # The same document again keeps its revision (PutResourcePolicy is idempotent).
+    assert ddb.put_resource_policy(ResourceArn=arn, Policy=policy())["RevisionId"] == first
+    with expect_error("PolicyNotFoundException"):
+        ddb.put_resource_policy(ResourceArn=arn, Policy=policy("dynamodb:Query"), ExpectedRevisionId="NO_POLICY")
+    with expect_error("PolicyNotFoundException"):
+        ddb.put_resource_policy(ResourceArn=arn, Policy=policy("dynamodb:Query"), ExpectedRevisionId=first + "0")
+    second = ddb.put_resource_policy(ResourceArn=arn, Policy=policy("dynamodb:Query"),
+                                     ExpectedRevisionId=first)["RevisionId"]
+    assert second != first
+    with expect_error("PolicyNotFoundException"):
+        ddb.delete_resource_policy(ResourceArn=arn, ExpectedRevisionId=first)
+    assert ddb.delete_resource_policy(ResourceArn=arn, ExpectedRevisionId=second)["RevisionId"] == second
+    with expect_error("PolicyNotFoundException"):
+        ddb.delete_resource_policy(ResourceArn=arn)
+
+
+def test_resource_policy_validation(ddb, make_table):
+    table = make_table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    description = ddb.describe_table(TableName=table)["Table"]
+    with expect_error("ValidationException", contains=["Invalid policy document"]):
+        ddb.put_resource_policy(ResourceArn=description["TableArn"], Policy="{not json")
+    with expect_error("ValidationException", contains=["Statement"]):
+        ddb.put_resource_policy(ResourceArn=description["TableArn"], Policy="{}")
+    large = json.dumps({"Version": "2012-10-17", "Statement": [], "Padding": " " * (20 * 1024)})
+    with expect_error("ValidationException", contains=["exceeds the maximum allowed size"]):
+        ddb.put_resource_policy(ResourceArn=description["TableArn"], Policy=large)
+    with expect_error("ValidationException", contains=["Invalid ResourceArn"]):
+        ddb.get_resource_policy(ResourceArn="not-an-arn")
+    missing = description["TableArn"].replace(table, table + "-missing")
+    with expect_error("ResourceNotFoundException"):
+        ddb.get_resource_policy(ResourceArn=missing)
+    # A stream has its own policy, separate from the table's.
+    stream_arn = description["LatestStreamArn"]
+    ddb.put_resource_policy(ResourceArn=stream_arn, Policy=policy("dynamodb:GetRecords"))
+    assert "GetRecords" in ddb.get_resource_policy(ResourceArn=stream_arn)["Policy"]
+    with expect_error("PolicyNotFoundException"):
+        ddb.get_resource_policy(ResourceArn=description["TableArn"])
+
+
+def test_contributor_insights_state_transitions(ddb, make_table, endpoint_url):
+    table = make_table(AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                             {"AttributeName": "g", "AttributeType": "S"}],
+                       GlobalSecondaryIndexes=[{"IndexName": "by-g",
+                                                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    assert ddb.describe_contributor_insights(TableName=table)["ContributorInsightsStatus"] == "DISABLED"
+    enabled = ddb.update_contributor_insights(TableName=table, ContributorInsightsAction="ENABLE")
+    assert enabled["ContributorInsightsStatus"] == "ENABLING"
+    ddb.update_contributor_insights(TableName=table, IndexName="by-g", ContributorInsightsAction="ENABLE",
+                                    ContributorInsightsMode="THROTTLED_KEYS")
+    advance_clock(endpoint_url, 2)
+    described = ddb.describe_contributor_insights(TableName=table)
+    assert described["ContributorInsightsStatus"] == "ENABLED"
+    assert described["ContributorInsightsMode"] == "ACCESSED_AND_THROTTLED_KEYS"
+    assert len(described["ContributorInsightsRuleList"]) == 2
+    listed = ddb.list_contributor_insights(TableName=table)["ContributorInsightsSummaries"]
+    assert [(s.get("IndexName"), s["ContributorInsightsStatus"], s["ContributorInsightsMode"]) for s in listed] == [
+        (None, "ENABLED", "ACCESSED_AND_THROTTLED_KEYS"), ("by-g", "ENABLED", "THROTTLED_KEYS")]
+    page = ddb.list_contributor_insights(TableName=table, MaxResults=1)
+    assert len(page["ContributorInsightsSummaries"]) == 1 and "NextToken" in page
+    assert ddb.update_contributor_insights(TableName=table, ContributorInsightsAction="DISABLE")[
+        "ContributorInsightsStatus"] == "DISABLING"
+    advance_clock(endpoint_url, 2)
+    assert ddb.describe_contributor_insights(TableName=table)["ContributorInsightsStatus"] == "DISABLED"
+    with expect_error("ResourceNotFoundException"):
+        ddb.describe_contributor_insights(TableName=table, IndexName="nope")
+    with expect_error("ResourceNotFoundException"):
+        ddb.describe_contributor_insights(TableName=table + "-missing")
+    with expect_error("ValidationException"):
+        ddb.update_contributor_insights(TableName=table, ContributorInsightsAction="PAUSE")
+
+
+def test_kinesis_destination_state_transitions(ddb, make_table, endpoint_url, aws_cli):
+    table = make_table()
+    stream = f"arn:aws:kinesis:{REGION}:000000000000:stream/orders"
+    enabled = ddb.enable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
+    assert enabled["DestinationStatus"] == "ENABLING"
+    advance_clock(endpoint_url, 2)
+    destination = ddb.describe_kinesis_streaming_destination(TableName=table)["KinesisDataStreamDestinations"][0]
+    assert (destination["StreamArn"], destination["DestinationStatus"]) == (stream, "ACTIVE")
+    assert destination["ApproximateCreationDateTimePrecision"] == "MICROSECOND"
+    with expect_error("ValidationException", contains=["already streaming"]):
+        ddb.enable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
+    updated = aws_cli("update-kinesis-streaming-destination", "--table-name", table, "--stream-arn", stream,
+                      "--update-kinesis-streaming-configuration", "ApproximateCreationDateTimePrecision=MILLISECOND")
+    assert updated.returncode == 0, updated.stderr
+    assert updated.json["DestinationStatus"] == "UPDATING"
+    advance_clock(endpoint_url, 2)
+    destination = ddb.describe_kinesis_streaming_destination(TableName=table)["KinesisDataStreamDestinations"][0]
+    assert (destination["DestinationStatus"], destination["ApproximateCreationDateTimePrecision"]) == (
+        "ACTIVE", "MILLISECOND")
+    assert ddb.disable_kinesis_streaming_destination(TableName=table, StreamArn=stream)[
+        "DestinationStatus"] == "DISABLING"
+    advance_clock(endpoint_url, 2)
+    assert ddb.describe_kinesis_streaming_destination(TableName=table)[
+        "KinesisDataStreamDestinations"][0]["DestinationStatus"] == "DISABLED"
+    with expect_error("ValidationException"):
+        ddb.disable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
+    with expect_error("ValidationException", contains=["Invalid StreamArn"]):
+        ddb.enable_kinesis_streaming_destination(TableName=table, StreamArn="arn:aws:sqs:us-east-1:000000000000:queue/orders")
+    with expect_error("ResourceNotFoundException"):
+        ddb.describe_kinesis_streaming_destination(TableName=table + "-missing")
+
+
+def test_warm_throughput_table_class_and_sse_in_describe_table(ddb, make_table):
+    table = make_table(WarmThroughput={"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 5000},
+                       TableClass="STANDARD_INFREQUENT_ACCESS",
+                       SSESpecification={"Enabled": True, "SSEType": "KMS"})
+    described = ddb.describe_table(TableName=table)["Table"]
+    assert described["WarmThroughput"] == {"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 5000, "Status": "ACTIVE"}
+    assert described["TableClassSummary"]["TableClass"] == "STANDARD_INFREQUENT_ACCESS"
+    assert described["SSEDescription"]["Status"] == "ENABLED"
+    ddb.update_table(TableName=table, WarmThroughput={"ReadUnitsPerSecond": 20000})
+    assert ddb.describe_table(TableName=table)["Table"]["WarmThroughput"]["ReadUnitsPerSecond"] == 20000
+    with expect_error("ValidationException", contains=["lower than current WarmThroughput"]):
+        ddb.update_table(TableName=table, WarmThroughput={"ReadUnitsPerSecond": 16000})
+    plain = ddb.describe_table(TableName=make_table())["Table"]
+    assert plain["WarmThroughput"] == {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"}
