@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Writes docs/compatibility.md: one row per operation of botocore's DynamoDB and DynamoDB
+Streams models, with whether this server answers it and the tests that call it.
+
+Usage:
+    scripts/compatibility.py                # rewrite docs/compatibility.md
+    scripts/compatibility.py --check        # exit 1 (with a diff) if the file is out of date
+    scripts/compatibility.py --data DIR     # botocore data directory (default: installed botocore)
+    scripts/compatibility.py --json         # the rows as JSON (for tests)
+
+Where the facts come from:
+- the operations: botocore's `service-2.json.gz` models (as scripts/generate-shapes.py reads them);
+  an operation a newer botocore adds appears as a row, "not yet" until the server answers it;
+- the status: the server's operation tables, i.e. the `"<Operation>":` rows in
+  Sources/DynamoServer/ (EngineDispatcher's tables and the row files they merge);
+- the tests: files under Tests/ that call the operation (boto3 `snake_case(`, AWS CLI
+  `"kebab-case"`, Swift `<Operation>Input`/`<Operation>Request`), except the model walk of
+  test_compatibility.py, which calls every operation.
+Notes per operation and the documented differences are kept in NOTES and DIFFERENCES below.
+"""
+
+import argparse
+import difflib
+import gzip
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "docs", "compatibility.md")
+SERVER_SOURCES = os.path.join(ROOT, "Sources", "DynamoServer")
+TESTS = os.path.join(ROOT, "Tests")
+WALK_TEST = "test_compatibility.py"
+
+NOTES = {
+    "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins",
+    "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
+    "DescribeLimits": "DynamoDB's default account and table quotas",
+    "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",
+    "GetResourcePolicy": "policies are kept, never enforced",
+    "DeleteResourcePolicy": "policies are kept, never enforced",
+    "UpdateContributorInsights": "state only: no CloudWatch rules or graphs",
+    "DescribeContributorInsights": "state only: no CloudWatch rules or graphs",
+    "ListContributorInsights": "state only",
+    "EnableKinesisStreamingDestination": "state only: no records are sent (there is no Kinesis here)",
+    "DisableKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "UpdateKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "DescribeKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "CreateGlobalTable": "version 2017.11.29; the tables must exist in each region's namespace",
+    "UpdateGlobalTable": "version 2017.11.29",
+    "DescribeGlobalTable": "version 2017.11.29",
+    "ListGlobalTables": "version 2017.11.29",
+    "DescribeGlobalTableSettings": "version 2017.11.29",
+    "UpdateGlobalTableSettings": "version 2017.11.29; billing mode, write and read capacity, table class",
+    "DescribeTableReplicaAutoScaling": "settings stored and reported; nothing scales",
+    "UpdateTableReplicaAutoScaling": "settings stored and reported; nothing scales",
+}
+
+DIFFERENCES = [
+    "Nothing is authorized: resource-based policies are stored and validated but never evaluated, "
+    "and SigV4 signatures are only checked when the server is asked to.",
+    "Global tables need one namespace per region (the default per-region mode, or `--per-access-key`): "
+    "with `--shared-db` every region is the same set of tables, so `ReplicaUpdates` and the "
+    "2017.11.29 calls answer a ValidationException saying so.",
+    "Replication is delivered right after the write commits (well within DynamoDB's usual second) by one "
+    "delivery queue per server; conflicts resolve last writer wins by the server clock, ties by region name. "
+    "A replica table deleted with DeleteTable in its own region (instead of `ReplicaUpdates` Delete) stays in "
+    "the other replicas' groups and simply misses further changes.",
+    "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "
+    "ENABLING/DISABLING/UPDATING) last one second of the server clock; move the clock with "
+    "`POST /_localdynamo/clock` to skip them. A new replica is ACTIVE as soon as UpdateTable returns "
+    "(the answer itself shows CREATING, as DynamoDB's does).",
+    "Warm throughput is reported (at least DynamoDB's baseline of 12,000 read and 4,000 write units per "
+    "second) and only grows; it changes nothing about throttling, which this server never does.",
+    "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): replica "
+    "in the table's own region or one it does not have, a stream of another view type on a table getting "
+    "a replica, the 2017.11.29 calls' TableNotFoundException and join checks, policy-document size and "
+    "syntax, Kinesis stream ARN and destination-state checks, warm throughput decreases, "
+    "replica auto scaling minimum above maximum.",
+]
+
+
+def load_models(data_dir):
+    def read(service):
+        with gzip.open(os.path.join(data_dir, service, "2012-08-10", "service-2.json.gz"), "rt", encoding="utf-8") as f:
+            return json.load(f)
+    return read("dynamodb"), read("dynamodbstreams")
+
+
+def default_data_dir():
+    try:
+        import botocore
+    except ImportError:
+        sys.exit("botocore is not installed; pass --data DIR (botocore/data)")
+    return os.path.join(os.path.dirname(botocore.__file__), "data")
+
+
+def botocore_version(data_dir):
+    try:
+        import botocore
+        if os.path.samefile(os.path.join(os.path.dirname(botocore.__file__), "data"), data_dir):
+            return botocore.__version__
+    except (ImportError, OSError):
+        pass
+    return "unknown"
+
+
+def snake(name):
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def walk(directory, suffixes):
+    for base, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for file in sorted(files):
+            if file.endswith(suffixes):
+                yield os.path.join(base, file)
+
+
+def server_rows(names):
+    """The operations the server's tables have a row for: `"<Name>":` in Sources/DynamoServer."""
+    found = set()
+    for path in walk(SERVER_SOURCES, (".swift",)):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        found.update(re.findall(r'"([A-Z][A-Za-z]+)"\s*:', text))
+    return {name for name in names if name in found}
+
+
+def covering_tests(names):
+    texts = {}
+    for path in walk(TESTS, (".py", ".swift")):
+        if os.path.basename(path) == WALK_TEST:
+            continue
+        with open(path, encoding="utf-8") as f:
+            texts[os.path.relpath(path, ROOT)] = f.read()
+    covered = {}
+    for name in names:
+        patterns = [re.compile(r"\." + snake(name) + r"\("), re.compile('"' + snake(name).replace("_", "-") + '"'),
+                    re.compile(r"\b" + name + r"(Input|Request)\b")]
+        covered[name] = [path for path, text in texts.items() if any(p.search(text) for p in patterns)]
+    return covered
+
+
+def rows(data_dir):
+    dynamodb, streams = load_models(data_dir)
+    services = [("DynamoDB", sorted(dynamodb["operations"])), ("DynamoDB Streams", sorted(streams["operations"]))]
+    every = [name for _, names in services for name in names]
+    answered = server_rows(every)
+    tests = covering_tests(every)
+    return [
+        {"service": service, "operation": name, "implemented": name in answered,
+         "tests": tests[name], "notes": NOTES.get(name, "")}
+        for service, names in services for name in names
+    ]
+
+
+def render(table, version):
+    lines = [
+        "# Compatibility: every DynamoDB operation",
+        "",
+        f"GENERATED by `scripts/compatibility.py` from botocore {version}'s DynamoDB and DynamoDB Streams models",
+        "and the server's operation tables. Do not edit by hand: change the script (its NOTES and DIFFERENCES) and",
+        "rerun it; `Tests/conformance/test_compatibility.py` fails when this file is out of date, and calls every",
+        "operation below to check that the server answers exactly the ones marked implemented.",
+        "",
+    ]
+    answered = sum(row["implemented"] for row in table)
+    lines.append(f"{answered} of {len(table)} operations are implemented.")
+    for service in ("DynamoDB", "DynamoDB Streams"):
+        service_rows = [row for row in table if row["service"] == service]
+        lines += ["", f"## {service} ({len(service_rows)} operations)", "",
+                  "| Operation | Status | Tests | Notes |", "|---|---|---|---|"]
+        for row in service_rows:
+            status = "implemented" if row["implemented"] else "not yet"
+            tests = ", ".join(f"`{os.path.basename(path)}`" for path in row["tests"]) or "—"
+            lines.append(f"| {row['operation']} | {status} | {tests} | {row['notes']} |")
+    lines += ["", "## Documented differences from DynamoDB", ""]
+    lines += [f"- {difference}" for difference in DIFFERENCES]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", help="botocore data directory")
+    parser.add_argument("--check", action="store_true", help="fail if docs/compatibility.md is out of date")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    data_dir = args.data or default_data_dir()
+    table = rows(data_dir)
+    if args.json:
+        json.dump(table, sys.stdout, indent=1)
+        return 0
+    text = render(table, botocore_version(data_dir))
+    if args.check:
+        current = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else ""
+        if current != text:
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                       "docs/compatibility.md", "regenerated"))
+            print("docs/compatibility.md is out of date: run scripts/compatibility.py", file=sys.stderr)
+            return 1
+        return 0
+    with open(DOC, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
