@@ -64,7 +64,7 @@ DIFFERENCES = [
     "with `--shared-db` every region is the same set of tables, so `ReplicaUpdates` and the "
     "2017.11.29 calls answer a ValidationException saying so.",
     "Replication is delivered right after the write commits (well within DynamoDB's usual second) by one "
-    "delivery queue per server; conflicts resolve last writer wins by the server clock, ties by region name. "
+    "delivery queue per server; conflicts resolve last writer wins by the server clock (writes in the same instant in the order they were made). "
     "A replica table deleted with DeleteTable in its own region (instead of `ReplicaUpdates` Delete) stays in "
     "the other replicas' groups and simply misses further changes.",
     "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "

@@ -24,14 +24,16 @@ struct PendingReplication: Sendable {
 /// writes them into the replica tables of the other regions' namespaces right after, as
 /// `.replication` changes that are not sent on again. Conflicts resolve last writer wins per
 /// item: a change older than the last one the target region saw for that item (by server-clock
-/// time, then region name) is dropped, so all replicas converge on the same item.
+/// time, then the order the hub received them in) is dropped, so all replicas converge on the
+/// same item.
 package final class ReplicationHub: Sendable {
     /// Opens the database of a namespace: access key id (per-access-key mode) and region.
     package typealias Resolver = @Sendable (_ accessKeyID: String?, _ region: String) throws -> Database
 
     package let namespaceMode: NamespaceMode
     private let resolver = Mutex<Resolver?>(nil)
-    private let lastWrites = Mutex<[WriteKey: WriteStamp]>([:])
+    /// The stamp of the last change applied to each item of each region, and the last sequence number.
+    private let lastWrites = Mutex<(stamps: [WriteKey: WriteStamp], sequence: UInt64)>(([:], 0))
     private let queue = DispatchQueue(label: "localdynamo.replication")
 
     private struct WriteKey: Hashable {
@@ -41,12 +43,15 @@ package final class ReplicationHub: Sendable {
         var key: StoredKey
     }
 
-    private struct WriteStamp {
+    /// When a change was made: server-clock time, then the hub's own order of changes, which
+    /// breaks ties between writes in the same instant as they really happened (every namespace
+    /// of the engine hands its changes to this one hub).
+    private struct WriteStamp: Comparable {
         var time: Double
-        var region: String
+        var sequence: UInt64
 
-        func isNewer(than other: WriteStamp) -> Bool {
-            time != other.time ? time > other.time : other.region.utf8.lexicographicallyPrecedes(region.utf8)
+        static func < (left: WriteStamp, right: WriteStamp) -> Bool {
+            (left.time, left.sequence) < (right.time, right.sequence)
         }
     }
 
@@ -76,14 +81,17 @@ package final class ReplicationHub: Sendable {
     /// schedules their delivery.
     func enqueue(_ changes: [PendingReplication]) {
         guard !changes.isEmpty else { return }
-        lastWrites.withLock { stamps in
-            for change in changes {
+        let stamped = lastWrites.withLock { state in
+            changes.map { change in
+                state.sequence += 1
+                let stamp = WriteStamp(time: change.time, sequence: state.sequence)
                 let key = WriteKey(accessKeyID: change.accessKeyID, region: change.originRegion, table: change.table, key: change.key)
-                stamps[key] = WriteStamp(time: change.time, region: change.originRegion)
+                state.stamps[key] = max(stamp, state.stamps[key] ?? stamp)
+                return (change, stamp)
             }
         }
         queue.async { [self] in
-            for change in changes { deliver(change) }
+            for (change, stamp) in stamped { deliver(change, stamp: stamp) }
         }
     }
 
@@ -93,13 +101,12 @@ package final class ReplicationHub: Sendable {
         try queue.sync { try body() }
     }
 
-    private func deliver(_ change: PendingReplication) {
-        let stamp = WriteStamp(time: change.time, region: change.originRegion)
+    private func deliver(_ change: PendingReplication, stamp: WriteStamp) {
         for region in change.targets {
             let key = WriteKey(accessKeyID: change.accessKeyID, region: region, table: change.table, key: change.key)
-            let wins = lastWrites.withLock { stamps in
-                if let last = stamps[key], !stamp.isNewer(than: last) { return false }
-                stamps[key] = stamp
+            let wins = lastWrites.withLock { state in
+                if let last = state.stamps[key], last > stamp { return false }
+                state.stamps[key] = stamp
                 return true
             }
             guard wins else { continue }
