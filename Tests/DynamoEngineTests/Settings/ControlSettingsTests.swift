@@ -1,18 +1,12 @@
 import DynamoAPI
 @testable import DynamoEngine
 import Foundation
-import Synchronization
 import Testing
 
 /// Resource policies, Contributor Insights and Kinesis destinations: state kept with the table,
 /// transitions on the server clock.
 @Suite struct ControlSettingsTests {
-    /// A system time the test moves by hand.
-    final class FakeTime: Sendable {
-        let value = Mutex(1_700_000_000.0)
-        func tick(_ seconds: Double) { value.withLock { $0 += seconds } }
-        var read: @Sendable () -> Double { { [self] in value.withLock { $0 } } }
-    }
+    typealias FakeTime = ServerClockTests.FakeSystemTime
 
     static func database(_ time: FakeTime) throws -> Database {
         let database = try Database(path: nil, region: "us-east-1", clock: ServerClock(systemTime: time.read))
