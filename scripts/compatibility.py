@@ -65,8 +65,7 @@ DIFFERENCES = [
     "2017.11.29 calls answer a ValidationException saying so.",
     "Replication is delivered right after the write commits (well within DynamoDB's usual second) by one "
     "delivery queue per server; conflicts resolve last writer wins by the server clock (writes in the same instant in the order they were made). "
-    "A replica table deleted with DeleteTable in its own region (instead of `ReplicaUpdates` Delete) stays in "
-    "the other replicas' groups and simply misses further changes.",
+    "DeleteTable on a replica takes it out of the other replicas' group at once.",
     "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "
     "ENABLING/DISABLING/UPDATING) last one second of the server clock; move the clock with "
     "`POST /_localdynamo/clock` to skip them. A new replica is ACTIVE as soon as UpdateTable returns "

@@ -121,6 +121,16 @@ def test_replica_validations(ddb, west, tables):
     with expect_error("ValidationException", "Table write capacity should either be Pay-Per-Request or AutoScaled."):
         ddb.update_table(TableName=provisioned, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
 
+    # A provisioned table with write auto scaling may get replicas.
+    ddb.update_table_replica_auto_scaling(TableName=provisioned, ProvisionedWriteCapacityAutoScalingUpdate={
+        "MinimumUnits": 5, "MaximumUnits": 20,
+        "ScalingPolicyUpdate": {"TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70.0}}})
+    ddb.update_table(TableName=provisioned, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    assert west.describe_table(TableName=provisioned)["Table"]["BillingModeSummary"]["BillingMode"] == "PROVISIONED"
+    # DeleteTable on the replica takes it out of the group.
+    west.delete_table(TableName=provisioned)
+    assert "Replicas" not in ddb.describe_table(TableName=provisioned)["Table"]
+
     name = tables.create()
     west.create_table(TableName=name, AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                       KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST")

@@ -186,3 +186,18 @@ extension Database {
         return snapshot
     }
 }
+
+extension Database {
+    /// Before a replicated table is deleted with DeleteTable: the other replicas drop this
+    /// region from their group (a group of one ends), so nothing is sent here any more.
+    func leaveReplicationGroup(_ definition: TableDefinition) throws {
+        guard let group = definition.settings?.replication, let (hub, accessKeyID) = replication.connection else { return }
+        let remaining = group.regions.filter { $0 != region }
+        let others = remaining.count > 1 ? ReplicationGroup(version: group.version, regions: remaining, createdAt: group.createdAt) : nil
+        for member in remaining {
+            let database = try hub.database(accessKeyID: accessKeyID, region: member)
+            guard database.cachedDefinition(definition.name)?.settings?.replication != nil else { continue }
+            _ = try database.updateDefinition(named: definition.name) { $0.settings?.replication = others }
+        }
+    }
+}

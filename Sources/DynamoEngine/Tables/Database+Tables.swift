@@ -75,6 +75,7 @@ extension Database {
             throw DynamoError(.resourceInUse,
                               "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
         }
+        try leaveReplicationGroup(definition)
         try write { state in
             guard cachedDefinition(name)?.storageID == definition.storageID else {
                 throw DynamoError.tableNotFound()

@@ -98,6 +98,18 @@ import Testing
         #expect(throws: DynamoError.tableNotFound()) { try west.table(named: "Things") }
     }
 
+    @Test func deleteTableOnAReplicaTakesItOutOfTheGroup() throws {
+        let engine = try Self.engine()
+        let east = try engine.database(accessKeyID: nil, region: "us-east-1")
+        try DatabaseTests.makeTable(east)
+        _ = try Self.addReplica(east, region: "us-west-2")
+        _ = try Self.addReplica(east, region: "eu-west-1")
+        _ = try engine.database(accessKeyID: nil, region: "eu-west-1").deleteTable(named: "Things")
+        #expect(try east.table(named: "Things").settings?.replication?.regions == ["us-east-1", "us-west-2"])
+        _ = try engine.database(accessKeyID: nil, region: "us-west-2").deleteTable(named: "Things")
+        #expect(try east.table(named: "Things").settings?.replication == nil)
+    }
+
     @Test func perAccessKeyReplicasStayWithTheirKey() throws {
         let engine = try Self.engine(.perAccessKey)
         let east = try engine.database(accessKeyID: "alice", region: "us-east-1")
