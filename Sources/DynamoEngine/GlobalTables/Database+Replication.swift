@@ -5,7 +5,9 @@ extension Database {
     /// inside the write transaction, see `consumeItemChanges`). Changes that arrived by
     /// replication are not sent on.
     func queueReplication(_ changes: [ItemChange]) {
-        guard let (hub, accessKeyID) = replication.connection else { return }
+        // The common case, no replicated table among the changes, costs one look per change.
+        guard changes.contains(where: { $0.table.settings?.replication != nil }),
+              let (hub, accessKeyID) = replication.connection else { return }
         var pending: [PendingReplication] = []
         var now: Double?
         for change in changes where change.origin != .replication {
