@@ -67,16 +67,21 @@ DIFFERENCES = [
     "delivery queue per server; conflicts resolve last writer wins by the server clock (writes in the same instant in the order they were made). "
     "DeleteTable on a replica takes it out of the other replicas' group at once.",
     "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "
-    "ENABLING/DISABLING/UPDATING) last one second of the server clock; move the clock with "
-    "`POST /_localdynamo/clock` to skip them. A new replica is ACTIVE as soon as UpdateTable returns "
-    "(the answer itself shows CREATING, as DynamoDB's does).",
+    "ENABLING/DISABLING/UPDATING) last one second of the server clock (DynamoDB takes seconds, a Kinesis "
+    "precision update minutes); move the clock with `POST /_localdynamo/clock` to skip them. A new replica is "
+    "ACTIVE as soon as UpdateTable returns (the answer itself shows CREATING, as DynamoDB's does).",
+    "Kinesis destinations: any ARN of a Kinesis stream in the table's region becomes ACTIVE (nothing checks "
+    "that the stream exists); any other ARN ends ENABLE_FAILED, as DynamoDB reports a stream it cannot use.",
+    "Resource policies: the ARN's account id is not checked (a local server belongs to no account); a policy "
+    "is visible to GetResourcePolicy at once and can be changed again at once (DynamoDB takes about two "
+    "seconds to show it and refuses another change for 15 seconds); GetResourcePolicy answers the document as "
+    "it was sent, where DynamoDB answers a canonical, minified form; principals and actions are not checked.",
     "Warm throughput is reported (at least DynamoDB's baseline of 12,000 read and 4,000 write units per "
     "second) and only grows; it changes nothing about throttling, which this server never does.",
     "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): replica "
     "in the table's own region or one it does not have, a stream of another view type on a table getting "
     "a replica, the 2017.11.29 calls' TableNotFoundException and join checks, policy-document size and "
-    "syntax, Kinesis stream ARN and destination-state checks, warm throughput decreases, "
-    "replica auto scaling minimum above maximum.",
+    "syntax, warm throughput decreases, replica auto scaling minimum above maximum.",
 ]
 
 

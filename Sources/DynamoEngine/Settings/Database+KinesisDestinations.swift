@@ -1,13 +1,17 @@
 import DynamoAPI
 
+/// Kinesis Data Streams destinations: state only (nothing is sent; there is no Kinesis here),
+/// with DynamoDB's state machine and messages. A table has at most one live destination; every
+/// change needs the destination in the state the operation expects.
 extension Database {
-    /// A Kinesis data stream ARN: `arn:<partition>:kinesis:<region>:<account>:stream/<name>`.
-    private static func checkStreamARN(_ arn: String) throws(DynamoError) {
+    private static let notValid = "Table is not in a valid state to enable Kinesis Streaming Destination: "
+
+    /// Whether an ARN could name a Kinesis data stream in this region (Enable does not refuse
+    /// other ARNs: like DynamoDB, the destination then ends ENABLE_FAILED).
+    private func isStreamARN(_ arn: String) -> Bool {
         let parts = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "arn", parts[2] == "kinesis", !parts[3].isEmpty,
-              parts[5].hasPrefix("stream/"), parts[5].count > "stream/".count else {
-            throw DynamoError.validation("Invalid StreamArn: \(arn)")
-        }
+        return parts.count == 6 && parts[0] == "arn" && parts[2] == "kinesis" && String(parts[3]) == region
+            && parts[5].hasPrefix("stream/") && parts[5].count > "stream/".count
     }
 
     /// The status a destination shows at `now` on the server clock.
@@ -16,80 +20,88 @@ extension Database {
             ? destination.settledStatus : destination.transitionalStatus)
     }
 
-    /// Applies `change` to the destination for `streamARN` of a table, inside one catalog write.
+    /// Applies `change` to a table's destinations inside one catalog write.
     private func changeDestinations(
-        table reference: String, _ change: (inout [StoredKinesisDestination], Double) throws -> Void
+        table reference: String, _ change: (inout [StoredKinesisDestination], TableDefinition, Double) throws -> Void
     ) throws -> TableDefinition {
         _ = try table(named: reference)
         let now = clock.now()
         return try updateDefinition(named: reference) { definition in
             var settings = definition.controlSettings
             var destinations = settings.kinesisDestinations ?? []
-            try change(&destinations, now)
+            try change(&destinations, definition, now)
             settings.kinesisDestinations = destinations
             definition.controlSettings = settings
         }
     }
 
-    /// EnableKinesisStreamingDestination: records the destination as ENABLING, then ACTIVE
-    /// (state only: no records are sent, there is no Kinesis here).
+    /// The position of the ACTIVE destination for `arn`, or DynamoDB's error.
+    private static func active(_ arn: String, in destinations: [StoredKinesisDestination], now: Double,
+                               otherwise message: String) throws -> Int {
+        guard let position = destinations.firstIndex(where: { $0.streamARN == arn }),
+              destinationStatus(destinations[position], now: now) == .active else {
+            throw DynamoError.validation(notValid + message)
+        }
+        return position
+    }
+
+    /// EnableKinesisStreamingDestination: ENABLING, then ACTIVE (or ENABLE_FAILED for an ARN
+    /// that is not a Kinesis stream of this region).
     package func enableKinesisStreamingDestination(_ input: KinesisStreamingDestinationInput) throws -> KinesisStreamingDestinationOutput {
-        try Self.checkStreamARN(input.streamArn)
-        let precision = input.enableKinesisStreamingConfiguration?.approximateCreationDateTimePrecision ?? .microsecond
-        let definition = try changeDestinations(table: input.tableName) { destinations, now in
-            let position = destinations.firstIndex { $0.streamARN == input.streamArn }
-            if let position, Self.destinationStatus(destinations[position], now: now) != .disabled {
-                throw DynamoError.validation(
-                    "Table \(input.tableName) is already streaming to the Kinesis data stream \(input.streamArn)")
+        let precision = input.enableKinesisStreamingConfiguration?.approximateCreationDateTimePrecision
+        let valid = isStreamARN(input.streamArn)
+        let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
+            let live = destinations.contains { destination in
+                let status = Self.destinationStatus(destination, now: now)
+                return status != .disabled && status != .enableFailed
             }
-            let live = destinations.filter { Self.destinationStatus($0, now: now) != .disabled }
-            if live.count >= 2 {
-                throw DynamoError(.limitExceeded,
-                                  "Table \(input.tableName) already has the maximum of 2 Kinesis streaming destinations")
+            if live {
+                throw DynamoError.validation(Self.notValid
+                    + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
             }
-            let entry = StoredKinesisDestination(streamARN: input.streamArn, settledStatus: "ACTIVE",
-                                                 transitionalStatus: "ENABLING", changedAt: now,
-                                                 precision: precision.rawValue)
-            if let position { destinations[position] = entry } else { destinations.append(entry) }
+            let entry = StoredKinesisDestination(
+                streamARN: input.streamArn, settledStatus: valid ? "ACTIVE" : "ENABLE_FAILED",
+                transitionalStatus: "ENABLING", changedAt: now, precision: precision?.rawValue,
+                failure: valid ? nil : "User does not have a permission to use kinesis stream")
+            if let position = destinations.firstIndex(where: { $0.streamARN == input.streamArn }) {
+                destinations[position] = entry
+            } else {
+                destinations.append(entry)
+            }
         }
         return KinesisStreamingDestinationOutput(
             tableName: definition.name, streamArn: input.streamArn, destinationStatus: .enabling,
-            enableKinesisStreamingConfiguration: EnableKinesisStreamingConfiguration(approximateCreationDateTimePrecision: precision))
+            enableKinesisStreamingConfiguration: input.enableKinesisStreamingConfiguration)
     }
 
-    /// DisableKinesisStreamingDestination: DISABLING, then DISABLED.
+    /// DisableKinesisStreamingDestination: DISABLING, then DISABLED (the precision is forgotten).
     package func disableKinesisStreamingDestination(_ input: KinesisStreamingDestinationInput) throws -> KinesisStreamingDestinationOutput {
-        try Self.checkStreamARN(input.streamArn)
-        let definition = try changeDestinations(table: input.tableName) { destinations, now in
-            guard let position = destinations.firstIndex(where: { $0.streamARN == input.streamArn }),
-                  Self.destinationStatus(destinations[position], now: now) == .active else {
-                throw DynamoError.validation(
-                    "Table \(input.tableName) is not streaming to an active Kinesis data stream \(input.streamArn)")
-            }
+        let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
+            let position = try Self.active(input.streamArn, in: destinations, now: now,
+                                           otherwise: "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
             destinations[position].settledStatus = "DISABLED"
             destinations[position].transitionalStatus = "DISABLING"
             destinations[position].changedAt = now
+            destinations[position].precision = nil
         }
         return KinesisStreamingDestinationOutput(tableName: definition.name, streamArn: input.streamArn,
                                                  destinationStatus: .disabling)
     }
 
     /// UpdateKinesisStreamingDestination: changes an ACTIVE destination's timestamp precision
-    /// (UPDATING, then ACTIVE).
+    /// (UPDATING, then ACTIVE; the new precision shows at once).
     package func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) throws -> UpdateKinesisStreamingDestinationOutput {
-        try Self.checkStreamARN(input.streamArn)
         guard let precision = input.updateKinesisStreamingConfiguration?.approximateCreationDateTimePrecision else {
-            throw DynamoError.validation("UpdateKinesisStreamingConfiguration must contain ApproximateCreationDateTimePrecision")
+            throw DynamoError.validation(
+                "Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
         }
-        let definition = try changeDestinations(table: input.tableName) { destinations, now in
-            guard let position = destinations.firstIndex(where: { $0.streamARN == input.streamArn }),
-                  Self.destinationStatus(destinations[position], now: now) == .active else {
-                throw DynamoError(.resourceNotFound,
-                                  "Table \(input.tableName) has no active Kinesis streaming destination \(input.streamArn)")
-            }
-            if destinations[position].precision == precision.rawValue {
+        let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
+            let position = try Self.active(input.streamArn, in: destinations, now: now,
+                                           otherwise: "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state.")
+            let current = destinations[position].precision ?? ApproximateCreationDateTimePrecision.millisecond.rawValue
+            if current == precision.rawValue {
                 throw DynamoError.validation(
-                    "The ApproximateCreationDateTimePrecision is already \(precision.rawValue) for \(input.streamArn)")
+                    "Invalid Request: Precision is already set to the desired value of \(current) for tableId: \(table.tableID), kdsArn: \(input.streamArn)")
             }
             destinations[position].precision = precision.rawValue
             destinations[position].transitionalStatus = "UPDATING"
@@ -97,7 +109,7 @@ extension Database {
         }
         return UpdateKinesisStreamingDestinationOutput(
             tableName: definition.name, streamArn: input.streamArn, destinationStatus: .updating,
-            updateKinesisStreamingConfiguration: UpdateKinesisStreamingConfiguration(approximateCreationDateTimePrecision: precision))
+            updateKinesisStreamingConfiguration: input.updateKinesisStreamingConfiguration)
     }
 
     /// DescribeKinesisStreamingDestination: every destination of the table with its status now.
@@ -105,9 +117,11 @@ extension Database {
         let definition = try table(named: input.tableName)
         let now = clock.now()
         let destinations = (definition.controlSettings.kinesisDestinations ?? []).map { stored in
-            KinesisDataStreamDestination(
-                streamArn: stored.streamARN, destinationStatus: Self.destinationStatus(stored, now: now),
-                approximateCreationDateTimePrecision: ApproximateCreationDateTimePrecision(rawValue: stored.precision))
+            let status = Self.destinationStatus(stored, now: now)
+            return KinesisDataStreamDestination(
+                streamArn: stored.streamARN, destinationStatus: status,
+                destinationStatusDescription: status == .enableFailed ? stored.failure : nil,
+                approximateCreationDateTimePrecision: stored.precision.map(ApproximateCreationDateTimePrecision.init(rawValue:)))
         }
         return DescribeKinesisStreamingDestinationOutput(tableName: definition.name,
                                                          kinesisDataStreamDestinations: destinations)

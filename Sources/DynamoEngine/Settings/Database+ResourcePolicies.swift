@@ -9,27 +9,59 @@ extension Database {
     /// The largest policy document DynamoDB accepts: 20 KB, whitespace counted.
     static let maximumPolicyBytes = 20 * 1024
 
-    /// The table a resource-policy ARN names (a table or one of its streams), or DynamoDB's error.
+    /// The table a resource-policy ARN names (a table or one of its streams), or DynamoDB's error
+    /// for the ARN's form (messages as the service words them). The account id is not checked:
+    /// a local server belongs to no account.
     private func policyTable(_ arn: String) throws(DynamoError) -> String {
+        let invalid = TableValidation.invalid
+        guard arn.hasPrefix("arn:") else { throw DynamoError.validation(invalid + "ARNs must start with 'arn:': \(arn)") }
         let parts = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "arn", parts[2] == "dynamodb", parts[5].hasPrefix("table/"),
-              !parts[5].contains("/index/") else {
-            throw DynamoError.validation("Invalid ResourceArn provided as input \(arn)")
-        }
-        let name = TableReference.name(from: arn)
-        guard String(parts[3]) == region, let definition = cachedDefinition(name) else {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: ResourceArn: \(arn) not found")
+        guard parts.count == 6, parts[1] == "aws", parts[2] == "dynamodb", String(parts[3]) == region else {
+            throw DynamoError.validation(invalid + "Invalid resource Arn: \(arn)")
         }
         let resource = parts[5].split(separator: "/", omittingEmptySubsequences: false)
-        if resource.count == 4, resource[2] == "stream",
-           definition.streamLabel != String(resource[3]) || definition.streamViewType == nil {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: ResourceArn: \(arn) not found")
+        guard resource.count >= 2, resource[0] == "table", !resource[1].isEmpty else {
+            throw DynamoError.validation(invalid + "Provided Arn is not a DynamoDB resource arn: \(arn)")
+        }
+        switch resource.count {
+        case 2: break
+        case 4 where resource[2] == "stream": break
+        case 4 where resource[2] == "index":
+            throw DynamoError.validation(invalid
+                + "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: \(arn)")
+        default:
+            throw DynamoError.validation(invalid + "Provided Arn is not a DynamoDB resource arn: \(arn)")
+        }
+        let name = String(resource[1])
+        guard let definition = cachedDefinition(name) else {
+            throw DynamoError(.resourceNotFound, "Requested resource not found: Table: \(name) not found")
+        }
+        if resource.count == 4, definition.streamLabel != String(resource[3]) || definition.streamViewType == nil {
+            throw DynamoError(.resourceNotFound, "Requested resource not found: Stream: \(resource[3]) not found for Table: \(name)")
         }
         return name
     }
 
-    private static func policyNotFound(_ arn: String) -> DynamoError {
-        DynamoError(.policyNotFound, "Resource-based policy not found for the provided ResourceArn: \(arn)")
+    private static func policyNotFound(_ detail: String) -> DynamoError {
+        DynamoError(.policyNotFound, "Resource-based policy not found for the provided ResourceArn: \(detail)")
+    }
+
+    /// `PolicyNotFoundException` unless `expected` (an `ExpectedRevisionId`, `NO_POLICY` for
+    /// "none yet") matches the current policy.
+    private static func checkRevision(_ expected: String?, current: StoredPolicy?, table: String, arn: String) throws {
+        guard let expected else { return }
+        switch (expected == "NO_POLICY", current) {
+        case (true, nil): return
+        case (true, let current?):
+            throw policyNotFound(
+                "Requested policy update expecting none to be present for table \(table), but a policy exists with revision id \(current.revisionID).")
+        case (false, nil):
+            throw policyNotFound(arn)
+        case (false, let current?):
+            guard current.revisionID != expected else { return }
+            throw policyNotFound(
+                "Requested update for policy with revision id \(expected), but the policy associated to target table \(table) has revision id \(current.revisionID).")
+        }
     }
 
     /// PutResourcePolicy: attaches a JSON policy document to a table or stream. Idempotent (the
@@ -44,10 +76,7 @@ extension Database {
             var settings = definition.controlSettings
             var policies = settings.policies ?? [:]
             let current = policies[input.resourceArn]
-            if let expected = input.expectedRevisionId {
-                let matches = expected == "NO_POLICY" ? current == nil : current?.revisionID == expected
-                guard matches else { throw Self.policyNotFound(input.resourceArn) }
-            }
+            try Self.checkRevision(input.expectedRevisionId, current: current, table: name, arn: input.resourceArn)
             if let current, current.document == input.policy {
                 revision = current.revisionID
                 return
@@ -69,16 +98,17 @@ extension Database {
         return GetResourcePolicyOutput(policy: policy.document, revisionId: policy.revisionID)
     }
 
-    /// DeleteResourcePolicy: removes the policy (`ExpectedRevisionId` must match if given).
+    /// DeleteResourcePolicy: removes the policy (`ExpectedRevisionId` must match if given) and
+    /// answers its revision; without a policy (and no expected revision) it answers nothing, as
+    /// DynamoDB does.
     package func deleteResourcePolicy(_ input: DeleteResourcePolicyInput) throws -> DeleteResourcePolicyOutput {
         let name = try policyTable(input.resourceArn)
-        var revision = ""
+        var revision: String?
         _ = try updateDefinition(named: name) { definition in
             var settings = definition.controlSettings
-            guard let current = settings.policies?[input.resourceArn],
-                  input.expectedRevisionId == nil || input.expectedRevisionId == current.revisionID else {
-                throw Self.policyNotFound(input.resourceArn)
-            }
+            let current = settings.policies?[input.resourceArn]
+            try Self.checkRevision(input.expectedRevisionId, current: current, table: name, arn: input.resourceArn)
+            guard let current else { return }
             revision = current.revisionID
             settings.policies?[input.resourceArn] = nil
             definition.controlSettings = settings

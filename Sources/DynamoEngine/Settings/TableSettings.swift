@@ -42,13 +42,16 @@ package struct StoredInsights: Codable, Sendable, Hashable {
 /// A Kinesis Data Streams destination: state only (nothing is sent; there is no Kinesis here).
 package struct StoredKinesisDestination: Codable, Sendable, Hashable {
     package var streamARN: String
-    /// The status the destination settles in (`ACTIVE` or `DISABLED`).
+    /// The status the destination settles in (`ACTIVE`, `ENABLE_FAILED` or `DISABLED`).
     package var settledStatus: String
     /// The status shown until `changedAt + Transition.seconds` (`ENABLING`, `DISABLING`, `UPDATING`).
     package var transitionalStatus: String
     package var changedAt: Double
-    /// `MILLISECOND` or `MICROSECOND`.
-    package var precision: String
+    /// `MILLISECOND` or `MICROSECOND`; `nil` until asked for (DynamoDB then omits it and means
+    /// MILLISECOND).
+    package var precision: String?
+    /// Why the destination settled in ENABLE_FAILED.
+    package var failure: String?
 }
 
 /// The replication group of a global table, the same on every replica.

@@ -87,14 +87,30 @@ import Testing
         #expect(try status() == .active)
         _ = try database.updateKinesisStreamingDestination(UpdateKinesisStreamingDestinationInput(
             tableName: "Things", streamArn: stream,
-            updateKinesisStreamingConfiguration: UpdateKinesisStreamingConfiguration(approximateCreationDateTimePrecision: .millisecond)))
+            updateKinesisStreamingConfiguration: UpdateKinesisStreamingConfiguration(approximateCreationDateTimePrecision: .microsecond)))
         #expect(try status() == .updating)
+        #expect(throws: DynamoError.self) { try database.enableKinesisStreamingDestination(
+            KinesisStreamingDestinationInput(tableName: "Things", streamArn: stream + "-2")) }
         time.tick(1)
         #expect(try database.disableKinesisStreamingDestination(input).destinationStatus == .disabling)
         time.tick(1)
         #expect(try status() == .disabled)
         // A disabled destination can be enabled again.
         #expect(try database.enableKinesisStreamingDestination(input).destinationStatus == .enabling)
+    }
+
+    @Test func aNonKinesisARNEndsEnableFailedAndBlocksNothing() throws {
+        let time = FakeTime()
+        let database = try Self.database(time)
+        let bad = "arn:aws:sqs:us-east-1:000000000000:queue/not-a-stream"
+        _ = try database.enableKinesisStreamingDestination(KinesisStreamingDestinationInput(tableName: "Things", streamArn: bad))
+        time.tick(1)
+        let failed = try database.describeKinesisStreamingDestination(
+            DescribeKinesisStreamingDestinationInput(tableName: "Things")).kinesisDataStreamDestinations?.first
+        #expect(failed?.destinationStatus == .enableFailed)
+        #expect(failed?.destinationStatusDescription != nil)
+        let good = KinesisStreamingDestinationInput(tableName: "Things", streamArn: "arn:aws:kinesis:us-east-1:000000000000:stream/s")
+        #expect(try database.enableKinesisStreamingDestination(good).destinationStatus == .enabling)
     }
 
     @Test func settingsSurviveAReopen() throws {
