@@ -58,8 +58,8 @@ NOTES = {
 }
 
 DIFFERENCES = [
-    "Nothing is authorized: resource-based policies are stored and validated but never evaluated, "
-    "and SigV4 signatures are only checked when the server is asked to.",
+    "Nothing is authorized: resource-based policies are stored and validated but never evaluated, and "
+    "SigV4 signatures are parsed but not verified (like DynamoDB Local).",
     "Global tables need one namespace per region (the default per-region mode, or `--per-access-key`): "
     "with `--shared-db` every region is the same set of tables, so `ReplicaUpdates` and the "
     "2017.11.29 calls answer a ValidationException saying so.",
