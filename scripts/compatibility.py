@@ -47,14 +47,14 @@ NOTES = {
     "DisableKinesisStreamingDestination": "state only (there is no Kinesis here)",
     "UpdateKinesisStreamingDestination": "state only (there is no Kinesis here)",
     "DescribeKinesisStreamingDestination": "state only (there is no Kinesis here)",
-    "CreateGlobalTable": "version 2017.11.29; the tables must exist in each region's namespace",
-    "UpdateGlobalTable": "version 2017.11.29",
+    "CreateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below); the tables must exist in each region's namespace",
+    "UpdateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below)",
     "DescribeGlobalTable": "version 2017.11.29",
     "ListGlobalTables": "version 2017.11.29",
     "DescribeGlobalTableSettings": "version 2017.11.29",
     "UpdateGlobalTableSettings": "version 2017.11.29; billing mode, write and read capacity, table class",
     "DescribeTableReplicaAutoScaling": "settings stored and reported; nothing scales",
-    "UpdateTableReplicaAutoScaling": "settings stored and reported; nothing scales",
+    "UpdateTableReplicaAutoScaling": "settings stored and reported, also for a table without replicas; nothing scales",
 }
 
 DIFFERENCES = [
@@ -68,8 +68,17 @@ DIFFERENCES = [
     "DeleteTable on a replica takes it out of the other replicas' group at once.",
     "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "
     "ENABLING/DISABLING/UPDATING) last one second of the server clock (DynamoDB takes seconds, a Kinesis "
-    "precision update minutes); move the clock with `POST /_localdynamo/clock` to skip them. A new replica is "
-    "ACTIVE as soon as UpdateTable returns (the answer itself shows CREATING, as DynamoDB's does).",
+    "precision update minutes); move the clock with `POST /_localdynamo/clock` to skip them.",
+    "Replicas are created and deleted while UpdateTable runs: the answer lists a new replica as CREATING "
+    "(DynamoDB lists it only seconds later) and DescribeTable shows it ACTIVE right away; a second replica "
+    "action is therefore never refused as in progress. DynamoDB refuses stream changes on a table with replicas; "
+    "this server does not.",
+    "CreateGlobalTable and UpdateGlobalTable (version 2017.11.29): DynamoDB now answers them with "
+    "'One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported...'; "
+    "this server still runs them, for scripts and tests written for existing 2017.11.29 global tables.",
+    "UpdateTableReplicaAutoScaling also works on a table without replicas (DynamoDB answers ResourceNotFoundException "
+    "there, since Application Auto Scaling registers the targets, and it does not exist here): that is how a "
+    "PROVISIONED table meets the write auto scaling prerequisite for replicas.",
     "Kinesis destinations: any ARN of a Kinesis stream in the table's region becomes ACTIVE (nothing checks "
     "that the stream exists); any other ARN ends ENABLE_FAILED, as DynamoDB reports a stream it cannot use.",
     "Resource policies: the ARN's account id is not checked (a local server belongs to no account); a policy "
@@ -78,10 +87,9 @@ DIFFERENCES = [
     "it was sent, where DynamoDB answers a canonical, minified form; principals and actions are not checked.",
     "Warm throughput is reported (at least DynamoDB's baseline of 12,000 read and 4,000 write units per "
     "second) and only grows; it changes nothing about throttling, which this server never does.",
-    "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): replica "
-    "in the table's own region or one it does not have, a stream of another view type on a table getting "
-    "a replica, the 2017.11.29 calls' TableNotFoundException and join checks, policy-document size and "
-    "syntax, warm throughput decreases, replica auto scaling minimum above maximum.",
+    "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): "
+    "ReplicaUpdates combined with other changes, the 2017.11.29 calls' TableNotFoundException and join checks, "
+    "policy-document size and syntax, warm throughput decreases, replica auto scaling minimum above maximum.",
 ]
 
 

@@ -132,22 +132,63 @@ def test_replica_validations(ddb, west, tables):
     assert "Replicas" not in ddb.describe_table(TableName=provisioned)["Table"]
 
     name = tables.create()
+    already = (f"Failed to create a the new replica of table with name: \u2018{name}\u2019 because one or more "
+               "replicas already existed as tables.")
     west.create_table(TableName=name, AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                       KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST")
     try:
-        with expect_error("ValidationException",
-                          f"Failed to create a the new replica of table with name: '{name}' because one or more replicas already existed as tables."):
+        with expect_error("ValidationException", already):
             ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
     finally:
         west.delete_table(TableName=name)
-    with expect_error("ValidationException", contains=["own region"]):
+    with expect_error("ValidationException", "Cannot add or delete the local region through ReplicaUpdates. "
+                      "Use CreateTable, DeleteTable, or UpdateTable as required."):
         ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": REGION}}])
-    with expect_error("ValidationException", contains=["has no replica"]):
+    with expect_error("ValidationException", "Update global table operation failed because one or more replicas "
+                      f"were not part of the global table. Please retry the request without these replicas: [{OTHER}]."):
         ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+    with expect_error("ValidationException",
+                      "Update table operation with more than one create or delete replica actions not allowed"):
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}},
+                                                         {"Create": {"RegionName": THIRD}}])
+    with expect_error("ValidationException", contains=["only operation"]):
+        ddb.update_table(TableName=name, DeletionProtectionEnabled=True,
+                         ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    with expect_error("ValidationException", already):
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    with expect_error("ValidationException", "There are no actions specified in the Replica Update Action of the request."):
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Update": {"RegionName": OTHER}}])
+    # Deletion protection on the replica guards it against ReplicaUpdates Delete.
+    west.update_table(TableName=name, DeletionProtectionEnabled=True)
+    with expect_error("ValidationException", f"Cannot delete table {name} in region {OTHER} because it has deletion "
+                      "protection enabled. Disable deletion protection first."):
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+    west.update_table(TableName=name, DeletionProtectionEnabled=False)
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
 
+    # A stream of another view type is kept (replication does not depend on it).
     keys_only = tables.create(StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
-    with expect_error("ValidationException", contains=["NEW_AND_OLD_IMAGES"]):
-        ddb.update_table(TableName=keys_only, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    ddb.update_table(TableName=keys_only, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    assert west.describe_table(TableName=keys_only)["Table"]["StreamSpecification"]["StreamViewType"] == "KEYS_ONLY"
+    ddb.update_table(TableName=keys_only, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+
+
+def test_provisioned_indexes_need_write_auto_scaling_too(ddb, tables):
+    name = tables.create(billing_mode="PROVISIONED", AttributeDefinitions=[
+        {"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"},
+                                 "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}])
+    scaling = {"MinimumUnits": 1, "MaximumUnits": 10,
+               "ScalingPolicyUpdate": {"TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70.0}}}
+    ddb.update_table_replica_auto_scaling(TableName=name, ProvisionedWriteCapacityAutoScalingUpdate=scaling)
+    with expect_error("ValidationException", "GSI write capacity should either be Pay-Per-Request or AutoScaled."):
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    ddb.update_table_replica_auto_scaling(TableName=name, GlobalSecondaryIndexUpdates=[
+        {"IndexName": "by-g", "ProvisionedWriteCapacityAutoScalingUpdate": scaling}])
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
 
 
 def test_replicas_through_the_cli(aws_cli, ddb, tables):

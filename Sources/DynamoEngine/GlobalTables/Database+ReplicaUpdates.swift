@@ -41,26 +41,20 @@ extension Database {
             throw DynamoError.validation(
                 "Table \(definition.name) is a global table of version \(GlobalTableVersion.legacy): use UpdateGlobalTable to change its replicas")
         }
+        let updates = try ReplicaUpdateRules.check(updates, table: definition, localRegion: region)
         var statuses: [String: ReplicaStatus] = [:]
         for update in updates {
-            let actions = [update.create != nil, update.update != nil, update.delete != nil].filter { $0 }.count
-            guard actions == 1 else {
-                throw DynamoError.validation(TableValidation.invalid
-                    + "One of Create, Update, or Delete must be specified in a ReplicationGroupUpdate")
-            }
             if let create = update.create {
                 definition = try createReplica(of: definition, in: create.regionName, tableClass: create.tableClassOverride,
                                                hub: hub, accessKeyID: accessKeyID, now: now)
                 statuses[create.regionName] = .creating
             } else if let change = update.update {
-                try requireReplica(change.regionName, of: definition)
                 if let tableClass = change.tableClassOverride {
                     let target = try hub.database(accessKeyID: accessKeyID, region: change.regionName)
                     _ = try target.updateDefinition(named: definition.name) { $0.tableClass = tableClass.rawValue }
                 }
                 statuses[change.regionName] = .updating
             } else if let delete = update.delete {
-                try requireReplica(delete.regionName, of: definition)
                 definition = try deleteReplica(of: definition, in: delete.regionName, hub: hub, accessKeyID: accessKeyID)
                 statuses[delete.regionName] = .deleting
             }
@@ -68,35 +62,20 @@ extension Database {
         return ReplicaUpdateResult(definition: definition, statuses: statuses)
     }
 
-    private func requireReplica(_ region: String, of definition: TableDefinition) throws {
-        guard region != self.region, definition.settings?.replication?.regions.contains(region) == true else {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Cannot update or delete a replica in region \(region): table \(definition.name) has no replica there")
-        }
-    }
-
     private func createReplica(of definition: TableDefinition, in target: String, tableClass: TableClass?,
                                hub: ReplicationHub, accessKeyID: String?, now: Double) throws -> TableDefinition {
-        if target == region {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Cannot add a replica of table \(definition.name) in its own region \(target)")
-        }
-        if definition.settings?.replication?.regions.contains(target) == true {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Table \(definition.name) already has a replica in region \(target)")
-        }
-        let autoScaledWrites = definition.settings?.autoScaling?["write"] != nil
-        if definition.billingMode != "PAY_PER_REQUEST", !autoScaledWrites {
-            throw DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
-        }
-        if let viewType = definition.streamViewType, viewType != "NEW_AND_OLD_IMAGES" {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Table \(definition.name) has a stream of StreamViewType \(viewType): replicas need NEW_AND_OLD_IMAGES")
+        let autoScaling = definition.settings?.autoScaling ?? [:]
+        if definition.billingMode != "PAY_PER_REQUEST" {
+            guard autoScaling["write"] != nil else {
+                throw DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
+            }
+            if definition.globalIndexes.contains(where: { autoScaling["index:\($0.name):write"] == nil }) {
+                throw DynamoError.validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.")
+            }
         }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
         if targetDatabase.cachedDefinition(definition.name) != nil {
-            throw DynamoError.validation(
-                "Failed to create a the new replica of table with name: '\(definition.name)' because one or more replicas already existed as tables.")
+            throw ReplicaUpdateRules.alreadyExisted(definition.name)
         }
         let existing = definition.settings?.replication?.regions ?? [region]
         let group = ReplicationGroup(version: GlobalTableVersion.current, regions: existing + [target],
@@ -116,6 +95,8 @@ extension Database {
         settings.replication = group
         settings.warmRead = definition.settings?.warmRead
         settings.warmWrite = definition.settings?.warmWrite
+        // DynamoDB mirrors the auto scaling targets into the new replica's region.
+        settings.autoScaling = definition.settings?.autoScaling
         replica.settings = settings
         _ = try targetDatabase.insertTable(replica)
         try setGroup(group, table: definition.name, regions: existing, hub: hub, accessKeyID: accessKeyID, now: now)
@@ -127,11 +108,15 @@ extension Database {
     private func deleteReplica(of definition: TableDefinition, in target: String,
                                hub: ReplicationHub, accessKeyID: String?) throws -> TableDefinition {
         guard let current = definition.settings?.replication else { return definition }
+        let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
+        if targetDatabase.cachedDefinition(definition.name)?.deletionProtectionEnabled == true {
+            throw DynamoError.validation(
+                "Cannot delete table \(definition.name) in region \(target) because it has deletion protection enabled. Disable deletion protection first.")
+        }
         let remaining = current.regions.filter { $0 != target }
         let group = remaining.count > 1 ? ReplicationGroup(version: current.version, regions: remaining,
                                                            createdAt: current.createdAt) : nil
         try setGroup(group, table: definition.name, regions: remaining, hub: hub, accessKeyID: accessKeyID, now: clock.now())
-        let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
         _ = try targetDatabase.updateDefinition(named: definition.name) { $0.settings?.replication = nil }
         _ = try targetDatabase.deleteTable(named: definition.name)
         return try table(named: definition.name)
@@ -175,10 +160,13 @@ extension TableSnapshot {
 }
 
 extension Database {
-    /// An UpdateTable that only changes replicas: the table UPDATING, the replicas it touched
-    /// with their new statuses.
-    func describeReplicaUpdate(_ updates: [ReplicationGroupUpdate], table reference: String,
-                               now: Double) throws -> TableSnapshot {
+    /// An UpdateTable with `ReplicaUpdates`, which must be the request's only change: the table
+    /// UPDATING, the replicas it touched with their new statuses.
+    func describeReplicaUpdate(_ updates: [ReplicationGroupUpdate], alongsideOtherChanges: Bool,
+                               table reference: String, now: Double) throws -> TableSnapshot {
+        if alongsideOtherChanges {
+            throw DynamoError.validation(TableValidation.invalid + "ReplicaUpdates must be the only operation in the request")
+        }
         let result = try updateReplicas(updates, table: reference, now: now)
         var snapshot = try describeTable(named: result.definition.name)
         snapshot.status = "UPDATING"

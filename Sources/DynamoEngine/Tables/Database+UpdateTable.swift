@@ -16,7 +16,8 @@ extension Database {
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
             || indexUpdates != nil || input.warmThroughput != nil
         let replicaUpdates = input.replicaUpdates.flatMap { $0.isEmpty ? nil : $0 }
-        if let replicaUpdates, !changesSomething { return try describeReplicaUpdate(replicaUpdates, table: input.tableName, now: now) }
+        if let replicaUpdates { return try describeReplicaUpdate(replicaUpdates, alongsideOtherChanges: changesSomething,
+                                                                 table: input.tableName, now: now) }
         guard changesSomething else {
             throw DynamoError.validation(
                 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
@@ -133,11 +134,6 @@ extension Database {
         snapshot.status = statusChanges ? "UPDATING" : "ACTIVE"
         snapshot.backfilling = false
         for name in indexChanges.updated { snapshot.indexStatus[name] = "UPDATING" }
-        if let replicaUpdates {
-            let replicated = try updateReplicas(replicaUpdates, table: updated.name, now: now)
-            snapshot.definition = replicated.definition
-            snapshot.replicaStatus = replicated.statuses
-        }
         return snapshot
     }
 }
