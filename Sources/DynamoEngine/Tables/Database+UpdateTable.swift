@@ -20,7 +20,7 @@ extension Database {
                                                                  table: input.tableName, now: now) }
         guard changesSomething else {
             throw DynamoError.validation(
-                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
         }
         if input.globalSecondaryIndexUpdates?.isEmpty == true {
             throw DynamoError.validation(invalid + "List of GlobalSecondaryIndexUpdates is empty")
