@@ -21,7 +21,7 @@ Notes per operation and the documented differences are kept in NOTES and DIFFERE
 
 import argparse
 import difflib
-import gzip
+import importlib.util
 import json
 import os
 import re
@@ -93,29 +93,19 @@ DIFFERENCES = [
 ]
 
 
-def load_models(data_dir):
-    def read(service):
-        with gzip.open(os.path.join(data_dir, service, "2012-08-10", "service-2.json.gz"), "rt", encoding="utf-8") as f:
-            return json.load(f)
-    return read("dynamodb"), read("dynamodbstreams")
+def shapes_generator():
+    """scripts/generate-shapes.py as a module: the one place that knows how to find and read
+    botocore's models."""
+    spec = importlib.util.spec_from_file_location("generate_shapes", os.path.join(ROOT, "scripts", "generate-shapes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def default_data_dir():
-    try:
-        import botocore
-    except ImportError:
-        sys.exit("botocore is not installed; pass --data DIR (botocore/data)")
-    return os.path.join(os.path.dirname(botocore.__file__), "data")
-
-
-def botocore_version(data_dir):
-    try:
-        import botocore
-        if os.path.samefile(os.path.join(os.path.dirname(botocore.__file__), "data"), data_dir):
-            return botocore.__version__
-    except (ImportError, OSError):
-        pass
-    return "unknown"
+GENERATOR = shapes_generator()
+load_models = GENERATOR.load_models
+default_data_dir = GENERATOR.default_data_dir
+botocore_version = GENERATOR.botocore_version
 
 
 def snake(name):
