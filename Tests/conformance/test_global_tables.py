@@ -2,18 +2,15 @@
 between the regions' namespaces, the 2017.11.29 API, and replica auto scaling state."""
 
 import json
-import time
-
 import boto3
 import pytest
 from botocore.config import Config
 
 from conftest import ACCESS_KEY, SECRET_KEY
-from ddb_helpers import REGION, TableFactory, expect_error, unique_name, wait_until_gone
+from ddb_helpers import REGION, TableFactory, expect_error, poll_until, unique_name, wait_until_gone
 
 OTHER = "us-west-2" if REGION != "us-west-2" else "eu-west-1"
 THIRD = "ap-southeast-2"
-REPLICATION_WAIT = 5.0
 
 
 def client_for(endpoint_url, region):
@@ -38,16 +35,6 @@ def tables(ddb):
     factory = TableFactory(ddb, "gt")
     yield factory
     factory.cleanup()
-
-
-def poll(read, expected, timeout=REPLICATION_WAIT):
-    """Calls read() until it returns expected, for at most `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == expected or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
 
 
 def get(client, table, key):
@@ -85,14 +72,14 @@ def test_replica_is_a_real_table_and_writes_replicate_both_ways(ddb, west, table
                       ExpressionAttributeValues={":g": {"S": "x"}})["Count"] == 1
 
     ddb.put_item(TableName=name, Item={"pk": {"S": "east"}, "v": {"N": "1"}})
-    assert poll(lambda: get(west, name, "east"), {"pk": {"S": "east"}, "v": {"N": "1"}}) == \
+    assert poll_until(lambda: get(west, name, "east"), {"pk": {"S": "east"}, "v": {"N": "1"}}) == \
         {"pk": {"S": "east"}, "v": {"N": "1"}}
     west.update_item(TableName=name, Key={"pk": {"S": "east"}}, UpdateExpression="SET v = :v",
                      ExpressionAttributeValues={":v": {"N": "2"}})
-    assert poll(lambda: get(ddb, name, "east"), {"pk": {"S": "east"}, "v": {"N": "2"}}) == \
+    assert poll_until(lambda: get(ddb, name, "east"), {"pk": {"S": "east"}, "v": {"N": "2"}}) == \
         {"pk": {"S": "east"}, "v": {"N": "2"}}
     ddb.delete_item(TableName=name, Key={"pk": {"S": "before"}})
-    assert poll(lambda: get(west, name, "before"), None) is None
+    assert poll_until(lambda: get(west, name, "before"), None) is None
 
     removed = ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])["TableDescription"]
     assert [(r["RegionName"], r["ReplicaStatus"]) for r in removed["Replicas"]] == [(OTHER, "DELETING")]
@@ -111,7 +98,7 @@ def test_three_regions_converge_on_the_last_write(ddb, west, third, tables):
             client.put_item(TableName=name, Item={"pk": {"S": "k"}, "v": {"N": str(round_ * 3 + position)}})
     final = {"pk": {"S": "k"}, "v": {"N": "14"}}
     for client in (ddb, west, third):
-        assert poll(lambda: get(client, name, "k"), final) == final
+        assert poll_until(lambda: get(client, name, "k"), final) == final
     ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": THIRD}}])
     ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
 
@@ -204,7 +191,7 @@ def test_replicas_through_the_cli(aws_cli, ddb, tables):
         result = aws_cli("get-item", "--table-name", name, "--key", json.dumps({"pk": {"S": "cli"}}),
                          "--region", OTHER)
         return result.json.get("Item")
-    assert poll(read_west, {"pk": {"S": "cli"}}) == {"pk": {"S": "cli"}}
+    assert poll_until(read_west, {"pk": {"S": "cli"}}) == {"pk": {"S": "cli"}}
     deleted = aws_cli("update-table", "--table-name", name, "--replica-updates",
                       json.dumps([{"Delete": {"RegionName": OTHER}}]))
     assert deleted.returncode == 0, deleted.stderr
@@ -240,7 +227,7 @@ def test_legacy_global_table_api(ddb, west, third):
         assert {"GlobalTableName": name, "ReplicationGroup": [{"RegionName": REGION}, {"RegionName": OTHER}]} in listed
 
         ddb.put_item(TableName=name, Item={"pk": {"S": "legacy"}})
-        assert poll(lambda: get(west, name, "legacy"), {"pk": {"S": "legacy"}}) == {"pk": {"S": "legacy"}}
+        assert poll_until(lambda: get(west, name, "legacy"), {"pk": {"S": "legacy"}}) == {"pk": {"S": "legacy"}}
 
         settings = ddb.describe_global_table_settings(GlobalTableName=name)["ReplicaSettings"]
         assert [(s["RegionName"], s["ReplicaProvisionedWriteCapacityUnits"]) for s in settings] == [(REGION, 5), (OTHER, 5)]
