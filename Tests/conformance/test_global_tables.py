@@ -161,7 +161,7 @@ def test_replica_validations(ddb, west, tables):
     ddb.update_table(TableName=keys_only, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
 
 
-def test_provisioned_indexes_need_write_auto_scaling_too(ddb, tables):
+def test_provisioned_indexes_need_write_auto_scaling_too(ddb, west, tables):
     name = tables.create(billing_mode="PROVISIONED", AttributeDefinitions=[
         {"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
         GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
@@ -174,8 +174,22 @@ def test_provisioned_indexes_need_write_auto_scaling_too(ddb, tables):
         ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
     ddb.update_table_replica_auto_scaling(TableName=name, GlobalSecondaryIndexUpdates=[
         {"IndexName": "by-g", "ProvisionedWriteCapacityAutoScalingUpdate": scaling}])
-    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    # A replica may read at its own capacity: the override shows on every replica's description.
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {
+        "RegionName": OTHER, "ProvisionedThroughputOverride": {"ReadCapacityUnits": 7}}}])
+    replica = ddb.describe_table(TableName=name)["Table"]["Replicas"][0]
+    assert replica["ProvisionedThroughputOverride"] == {"ReadCapacityUnits": 7}
+    assert west.describe_table(TableName=name)["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"] == 7
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Update": {
+        "RegionName": OTHER, "ProvisionedThroughputOverride": {"ReadCapacityUnits": 5}}}])
+    assert "ProvisionedThroughputOverride" not in ddb.describe_table(TableName=name)["Table"]["Replicas"][0]
     ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+
+    on_demand = tables.create()
+    with expect_error("ValidationException", "One or more parameter values were invalid: Neither ReadCapacityUnits "
+                      "nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"):
+        ddb.update_table(TableName=on_demand, ReplicaUpdates=[{"Create": {
+            "RegionName": OTHER, "ProvisionedThroughputOverride": {"ReadCapacityUnits": 7}}}])
 
 
 def test_replicas_through_the_cli(aws_cli, ddb, tables):

@@ -45,14 +45,16 @@ extension Database {
         var statuses: [String: ReplicaStatus] = [:]
         for update in updates {
             if let create = update.create {
+                try Self.checkReadOverride(create.provisionedThroughputOverride, of: definition)
                 definition = try createReplica(of: definition, in: create.regionName, tableClass: create.tableClassOverride,
                                                hub: hub, accessKeyID: accessKeyID, now: now)
+                definition = try overrideReplica(definition, in: create.regionName, read: create.provisionedThroughputOverride,
+                                                 tableClass: nil, hub: hub, accessKeyID: accessKeyID)
                 statuses[create.regionName] = .creating
             } else if let change = update.update {
-                if let tableClass = change.tableClassOverride {
-                    let target = try hub.database(accessKeyID: accessKeyID, region: change.regionName)
-                    _ = try target.updateDefinition(named: definition.name) { $0.tableClass = tableClass.rawValue }
-                }
+                try Self.checkReadOverride(change.provisionedThroughputOverride, of: definition)
+                definition = try overrideReplica(definition, in: change.regionName, read: change.provisionedThroughputOverride,
+                                                 tableClass: change.tableClassOverride, hub: hub, accessKeyID: accessKeyID)
                 statuses[change.regionName] = .updating
             } else if let delete = update.delete {
                 definition = try deleteReplica(of: definition, in: delete.regionName, hub: hub, accessKeyID: accessKeyID)
@@ -60,6 +62,34 @@ extension Database {
             }
         }
         return ReplicaUpdateResult(definition: definition, statuses: statuses)
+    }
+
+    /// A replica's own read capacity (`ProvisionedThroughputOverride`) needs a provisioned table.
+    private static func checkReadOverride(_ override: ProvisionedThroughputOverride?, of definition: TableDefinition) throws {
+        guard let read = override?.readCapacityUnits else { return }
+        if definition.billingMode == "PAY_PER_REQUEST" {
+            throw DynamoError.validation(TableValidation.invalid
+                + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+        }
+        try TableValidation.checkThroughputBounds(read: read, write: max(1, definition.throughput.writeCapacityUnits))
+    }
+
+    /// Sets a replica's own read capacity and table class in its region; the override is recorded
+    /// in the group so every replica reports it. Answers this table's definition afterwards.
+    private func overrideReplica(_ definition: TableDefinition, in target: String, read: ProvisionedThroughputOverride?,
+                                 tableClass: TableClass?, hub: ReplicationHub, accessKeyID: String?) throws -> TableDefinition {
+        guard read?.readCapacityUnits != nil || tableClass != nil else { return definition }
+        let database = try hub.database(accessKeyID: accessKeyID, region: target)
+        _ = try database.updateDefinition(named: definition.name) { replica in
+            if let units = read?.readCapacityUnits { replica.throughput.readCapacityUnits = units }
+            if let tableClass { replica.tableClass = tableClass.rawValue }
+        }
+        guard let units = read?.readCapacityUnits, var group = definition.settings?.replication else { return definition }
+        var overrides = group.readOverrides ?? [:]
+        overrides[target] = units == definition.throughput.readCapacityUnits ? nil : units
+        group.readOverrides = overrides.isEmpty ? nil : overrides
+        try setGroup(group, table: definition.name, regions: group.regions, hub: hub, accessKeyID: accessKeyID, now: clock.now())
+        return try table(named: definition.name)
     }
 
     private func createReplica(of definition: TableDefinition, in target: String, tableClass: TableClass?,
@@ -114,8 +144,7 @@ extension Database {
                 "Cannot delete table \(definition.name) in region \(target) because it has deletion protection enabled. Disable deletion protection first.")
         }
         let remaining = current.regions.filter { $0 != target }
-        let group = remaining.count > 1 ? ReplicationGroup(version: current.version, regions: remaining,
-                                                           createdAt: current.createdAt) : nil
+        let group = current.leaving(target)
         try setGroup(group, table: definition.name, regions: remaining, hub: hub, accessKeyID: accessKeyID, now: clock.now())
         _ = try targetDatabase.updateDefinition(named: definition.name) { $0.settings?.replication = nil }
         _ = try targetDatabase.deleteTable(named: definition.name)
@@ -154,6 +183,7 @@ extension TableSnapshot {
             ReplicaDescription(
                 regionName: member, replicaStatus: replicaStatus[member] ?? .active,
                 replicaArn: ResourceNames.tableARN(region: member, table: definition.name),
+                provisionedThroughputOverride: group?.readOverrides?[member].map { ProvisionedThroughputOverride(readCapacityUnits: $0) },
                 warmThroughput: definition.warmThroughput)
         }
     }
@@ -181,11 +211,22 @@ extension Database {
     func leaveReplicationGroup(_ definition: TableDefinition) throws {
         guard let group = definition.settings?.replication, let (hub, accessKeyID) = replication.connection else { return }
         let remaining = group.regions.filter { $0 != region }
-        let others = remaining.count > 1 ? ReplicationGroup(version: group.version, regions: remaining, createdAt: group.createdAt) : nil
+        let others = group.leaving(region)
         for member in remaining {
             let database = try hub.database(accessKeyID: accessKeyID, region: member)
             guard database.cachedDefinition(definition.name)?.settings?.replication != nil else { continue }
             _ = try database.updateDefinition(named: definition.name) { $0.settings?.replication = others }
         }
+    }
+}
+
+extension ReplicationGroup {
+    /// The group without `region` (and its override), or `nil` when fewer than two regions stay.
+    func leaving(_ region: String) -> ReplicationGroup? {
+        var group = self
+        group.regions.removeAll { $0 == region }
+        group.readOverrides?[region] = nil
+        if group.readOverrides?.isEmpty == true { group.readOverrides = nil }
+        return group.regions.count > 1 ? group : nil
     }
 }

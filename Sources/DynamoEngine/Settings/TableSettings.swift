@@ -62,6 +62,8 @@ package struct ReplicationGroup: Codable, Sendable, Hashable {
     package var regions: [String]
     /// When the group was formed (the 2017 API reports it as the global table's creation time).
     package var createdAt: Double
+    /// Replicas' own read capacity (`ProvisionedThroughputOverride`), by region.
+    package var readOverrides: [String: Int]? = nil
 }
 
 /// How long a transitional status (ENABLING, DISABLING, UPDATING) lasts on the server clock
