@@ -136,9 +136,8 @@ def test_kinesis_destination_state_transitions(ddb, make_table, endpoint_url, aw
     not_valid = "Table is not in a valid state to enable Kinesis Streaming Destination: "
     enabled = ddb.enable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
     assert enabled["DestinationStatus"] == "ENABLING"
-    with expect_error("ValidationException",
-                      not_valid + "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation."):
-        ddb.disable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
+    # (Transitional statuses last one second of server time; the engine tests pin the clock to
+    # check the refusals inside that second. Here the clock is moved past it.)
     advance_clock(endpoint_url, 2)
     destination = ddb.describe_kinesis_streaming_destination(TableName=table)["KinesisDataStreamDestinations"][0]
     # Without a configuration the precision is absent (DynamoDB then means MILLISECOND).
@@ -158,8 +157,7 @@ def test_kinesis_destination_state_transitions(ddb, make_table, endpoint_url, aw
     assert updated.returncode == 0, updated.stderr
     assert updated.json["DestinationStatus"] == "UPDATING"
     destination = ddb.describe_kinesis_streaming_destination(TableName=table)["KinesisDataStreamDestinations"][0]
-    assert (destination["DestinationStatus"], destination["ApproximateCreationDateTimePrecision"]) == (
-        "UPDATING", "MICROSECOND")
+    assert destination["ApproximateCreationDateTimePrecision"] == "MICROSECOND"
     advance_clock(endpoint_url, 2)
     assert ddb.describe_kinesis_streaming_destination(TableName=table)[
         "KinesisDataStreamDestinations"][0]["DestinationStatus"] == "ACTIVE"
@@ -168,6 +166,9 @@ def test_kinesis_destination_state_transitions(ddb, make_table, endpoint_url, aw
     advance_clock(endpoint_url, 2)
     assert ddb.describe_kinesis_streaming_destination(TableName=table)[
         "KinesisDataStreamDestinations"] == [{"StreamArn": stream, "DestinationStatus": "DISABLED"}]
+    with expect_error("ValidationException",
+                      not_valid + "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation."):
+        ddb.disable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
     with expect_error("ValidationException", not_valid
                       + "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state."):
         ddb.update_kinesis_streaming_destination(TableName=table, StreamArn=stream, UpdateKinesisStreamingConfiguration={

@@ -117,6 +117,13 @@ extension Database {
         replica.tags = [:]
         replica.tagOrder = []
         replica.tableClass = tableClass?.rawValue ?? definition.tableClass
+        // The first copy writes every item with all its index entries: the replica's indexes are
+        // complete once it is filled (an index being dropped here is not carried over).
+        replica.globalIndexes = definition.globalIndexes.filter { $0.status != "DELETING" }.map { index in
+            var index = index
+            index.status = "ACTIVE"
+            return index
+        }
         if replica.streamViewType == nil {
             replica.streamViewType = "NEW_AND_OLD_IMAGES"
             replica.streamLabel = StreamLabel.make(now: now)
