@@ -41,6 +41,8 @@ package final class DynamoEngine: Sendable {
     package let snapshots = SnapshotRegistry()
     /// Where exports write and imports read (`serve --s3-dir`); `nil` fails them.
     package let objectStore: (any ObjectStore)?
+    /// Delivers global tables' changes between this engine's namespaces.
+    package let replicationHub: ReplicationHub
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 
@@ -55,8 +57,13 @@ package final class DynamoEngine: Sendable {
         self.namespaceMode = namespaceMode
         self.logger = logger
         self.transactionConflicts = transactionConflicts
+        replicationHub = ReplicationHub(namespaceMode: namespaceMode)
         if case .directory(let path) = storage {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        replicationHub.resolve { [weak self] accessKeyID, region in
+            guard let self else { throw DynamoError(.serviceUnavailable, "The engine has shut down") }
+            return try self.database(accessKeyID: accessKeyID, region: region)
         }
     }
 
@@ -79,6 +86,7 @@ package final class DynamoEngine: Sendable {
             let database = try Database(path: path, region: region, clock: clock, logger: logger)
             database.transientStatuses.delay = transientStatusDelay
             database.dataJobs.configure(objectStore: objectStore, logger: logger)
+            database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)
             }

@@ -284,6 +284,17 @@ def wait_until_active(client, name: str, timeout: float = 60.0) -> dict:
         time.sleep(0.1)
 
 
+def poll_until(read, expected, timeout: float = 5.0):
+    """Calls read() until it returns `expected`, for at most `timeout` seconds; returns the last
+    value (for asynchronous effects such as global-table replication)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if value == expected or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
 def wait_until_gone(client, name: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while True:

@@ -6,7 +6,8 @@ extension DynamoErrorCode {
     public static let backupInUse = Self(rawValue: "BackupInUseException")
     /// A restore named a target table that already exists.
     public static let tableAlreadyExists = Self(rawValue: "TableAlreadyExistsException")
-    /// A backup or restore named a source table that does not exist.
+    /// A backup or restore named a source table that does not exist (also the 2017.11.29
+    /// global table calls' "no such table in that region").
     public static let tableNotFound = Self(rawValue: "TableNotFoundException")
     /// A table is being created, updated or deleted.
     public static let tableInUse = Self(rawValue: "TableInUseException")

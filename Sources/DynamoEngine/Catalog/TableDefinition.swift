@@ -93,6 +93,9 @@ package struct TableDefinition: Codable, Sendable {
     package var pointInTimeRecovery: PITRSettings?
     /// Where a restored table came from (DescribeTable's `RestoreSummary`).
     package var restoreSummary: RestoreOrigin?
+    /// Resource policies, contributor insights, Kinesis destinations, warm throughput and the
+    /// replication group (see `TableSettings`); `nil` until one is set.
+    package var settings: TableSettings? = nil
 
     /// The key attributes of the table, partition key first.
     package var keyAttributes: [KeyAttribute] {

@@ -8,5 +8,6 @@ extension Database {
     func consumeItemChanges(_ state: inout WriterState) throws {
         guard !state.itemChanges.isEmpty else { return }
         try recordPointInTimeChanges(&state)
+        queueReplication(state.itemChanges)
     }
 }

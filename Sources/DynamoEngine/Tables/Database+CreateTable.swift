@@ -11,8 +11,17 @@ extension Database {
     ///
     /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
     package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
-        let definition = try Self.validatedDefinition(input, now: now)
-        let created = try write { state in
+        var definition = try Self.validatedDefinition(input, now: now)
+        try definition.applyWarmThroughput(input.warmThroughput)
+        let created = try insertTable(definition)
+        transientStatuses.hold(table: created.name, status: "CREATING", now: now)
+        return created
+    }
+
+    /// Stores a new table's definition (its storage id assigned here) and creates its SQLite
+    /// tables, in one transaction; `ResourceInUseException` if the name is taken.
+    func insertTable(_ definition: TableDefinition) throws -> TableDefinition {
+        try write { state in
                 if cachedDefinition(definition.name) != nil {
                     throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
                 }
@@ -29,8 +38,6 @@ extension Database {
                 state.cacheAfterCommit(stored, named: stored.name)
                 return stored
         }
-        transientStatuses.hold(table: created.name, status: "CREATING", now: now)
-        return created
     }
 
     /// Writes a definition into the catalog (inside the caller's transaction).

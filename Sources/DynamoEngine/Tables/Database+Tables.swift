@@ -16,6 +16,9 @@ package struct TableSnapshot: Sendable {
     /// Index statuses that differ from the catalog's for this report (an UpdateTable response
     /// shows an index whose throughput it changed as UPDATING).
     package var indexStatus: [String: String] = [:]
+    /// Replica statuses that differ from ACTIVE for this report (an UpdateTable response shows
+    /// a replica it adds as CREATING, one it removes as DELETING), by region.
+    package var replicaStatus: [String: ReplicaStatus] = [:]
 
     package init(definition: TableDefinition, status: String, itemCount: Int64, sizeBytes: Int64, region: String) {
         self.definition = definition
@@ -81,6 +84,7 @@ extension Database {
             throw DynamoError(.resourceInUse,
                               "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
         }
+        try leaveReplicationGroup(definition)
         try write { state in
             guard cachedDefinition(name)?.storageID == definition.storageID else {
                 throw DynamoError.tableNotFound()

@@ -14,10 +14,13 @@ extension Database {
         let changesSomething = input.billingMode != nil || input.provisionedThroughput != nil
             || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
-            || indexUpdates != nil
+            || indexUpdates != nil || input.warmThroughput != nil
+        let replicaUpdates = input.replicaUpdates.flatMap { $0.isEmpty ? nil : $0 }
+        if let replicaUpdates { return try describeReplicaUpdate(replicaUpdates, alongsideOtherChanges: changesSomething,
+                                                                 table: input.tableName, now: now) }
         guard changesSomething else {
             throw DynamoError.validation(
-                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
         }
         if input.globalSecondaryIndexUpdates?.isEmpty == true {
             throw DynamoError.validation(invalid + "List of GlobalSecondaryIndexUpdates is empty")
@@ -116,6 +119,7 @@ extension Database {
             }
             if let tableClass = input.tableClass { definition.tableClass = tableClass.rawValue; statusChanges = true }
             if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
+            try definition.applyWarmThroughput(input.warmThroughput)
             if let onDemand = input.onDemandThroughput {
                 definition.onDemandMaxRead = onDemand.maxReadRequestUnits ?? definition.onDemandMaxRead
                 definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits ?? definition.onDemandMaxWrite

@@ -55,7 +55,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         "ExecuteStatement": PartiQLOperations.executeStatement,
         "BatchExecuteStatement": PartiQLOperations.batchExecuteStatement,
         "ExecuteTransaction": PartiQLOperations.executeTransaction,
-    ]
+    ].merging(SettingsOperations.rows) { $1 }.merging(GlobalTableOperations.rows) { $1 }
 
     /// The operations run on the event loop (see the type's documentation).
     static let inlineOperations: Set<String> = [

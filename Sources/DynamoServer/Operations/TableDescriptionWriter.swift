@@ -111,6 +111,7 @@ enum TableDescriptionWriter {
             writer.write(definition.onDemandMaxWrite ?? -1)
             writer.writeRaw(UInt8(ascii: "}"))
         }
+        writeSettings(table, to: &writer)
         writer.writeRaw(UInt8(ascii: "}"))
     }
 

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Writes docs/compatibility.md: one row per operation of botocore's DynamoDB and DynamoDB
+Streams models, with whether this server answers it and the tests that call it.
+
+Usage:
+    scripts/compatibility.py                # rewrite docs/compatibility.md
+    scripts/compatibility.py --check        # exit 1 (with a diff) if the file is out of date
+    scripts/compatibility.py --data DIR     # botocore data directory (default: installed botocore)
+    scripts/compatibility.py --json         # the rows as JSON (for tests)
+
+Where the facts come from:
+- the operations: botocore's `service-2.json.gz` models (as scripts/generate-shapes.py reads them);
+  an operation a newer botocore adds appears as a row, "not yet" until the server answers it;
+- the status: the server's operation tables, i.e. the `"<Operation>":` rows in
+  Sources/DynamoServer/ (EngineDispatcher's tables and the row files they merge);
+- the tests: files under Tests/ that call the operation (boto3 `snake_case(`, AWS CLI
+  `"kebab-case"`, Swift `<Operation>Input`/`<Operation>Request`), except the model walk of
+  test_compatibility.py, which calls every operation.
+Notes per operation and the documented differences are kept in NOTES and DIFFERENCES below.
+"""
+
+import argparse
+import difflib
+import importlib.util
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "docs", "compatibility.md")
+SERVER_SOURCES = os.path.join(ROOT, "Sources", "DynamoServer")
+TESTS = os.path.join(ROOT, "Tests")
+WALK_TEST = "test_compatibility.py"
+
+NOTES = {
+    "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins",
+    "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
+    "DescribeLimits": "DynamoDB's default account and table quotas",
+    "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",
+    "GetResourcePolicy": "policies are kept, never enforced",
+    "DeleteResourcePolicy": "policies are kept, never enforced",
+    "UpdateContributorInsights": "state only: no CloudWatch rules or graphs",
+    "DescribeContributorInsights": "state only: no CloudWatch rules or graphs",
+    "ListContributorInsights": "state only",
+    "EnableKinesisStreamingDestination": "state only: no records are sent (there is no Kinesis here)",
+    "DisableKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "UpdateKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "DescribeKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "CreateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below); the tables must exist in each region's namespace",
+    "UpdateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below)",
+    "DescribeGlobalTable": "version 2017.11.29",
+    "ListGlobalTables": "version 2017.11.29",
+    "DescribeGlobalTableSettings": "version 2017.11.29",
+    "UpdateGlobalTableSettings": "version 2017.11.29; billing mode, write and read capacity, table class",
+    "DescribeTableReplicaAutoScaling": "settings stored and reported; nothing scales",
+    "UpdateTableReplicaAutoScaling": "settings stored and reported, also for a table without replicas; nothing scales",
+}
+
+DIFFERENCES = [
+    "Nothing is authorized: resource-based policies are stored and validated but never evaluated, and "
+    "SigV4 signatures are parsed but not verified (like DynamoDB Local).",
+    "Global tables need one namespace per region (the default per-region mode, or `--per-access-key`): "
+    "with `--shared-db` every region is the same set of tables, so `ReplicaUpdates` and the "
+    "2017.11.29 calls answer a ValidationException saying so.",
+    "Replication is delivered right after the write commits (well within DynamoDB's usual second) by one "
+    "delivery queue per server; conflicts resolve last writer wins by the server clock (writes in the same instant in the order they were made). "
+    "DeleteTable on a replica takes it out of the other replicas' group at once.",
+    "Transitional statuses (Contributor Insights ENABLING/DISABLING, Kinesis destinations "
+    "ENABLING/DISABLING/UPDATING) last one second of the server clock (DynamoDB takes seconds, a Kinesis "
+    "precision update minutes); move the clock with `POST /_localdynamo/clock` to skip them.",
+    "Replicas are created and deleted while UpdateTable runs: the answer lists a new replica as CREATING "
+    "(DynamoDB lists it only seconds later) and DescribeTable shows it ACTIVE right away; a second replica "
+    "action is therefore never refused as in progress. DynamoDB refuses stream changes on a table with replicas; "
+    "this server does not.",
+    "CreateGlobalTable and UpdateGlobalTable (version 2017.11.29): DynamoDB now answers them with "
+    "'One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported...'; "
+    "this server still runs them, for scripts and tests written for existing 2017.11.29 global tables.",
+    "UpdateTableReplicaAutoScaling also works on a table without replicas (DynamoDB answers ResourceNotFoundException "
+    "there, since Application Auto Scaling registers the targets, and it does not exist here): that is how a "
+    "PROVISIONED table meets the write auto scaling prerequisite for replicas.",
+    "Kinesis destinations: any ARN of a Kinesis stream in the table's region becomes ACTIVE (nothing checks "
+    "that the stream exists); any other ARN ends ENABLE_FAILED, as DynamoDB reports a stream it cannot use.",
+    "Resource policies: the ARN's account id is not checked (a local server belongs to no account); a policy "
+    "is visible to GetResourcePolicy at once and can be changed again at once (DynamoDB takes about two "
+    "seconds to show it and refuses another change for 15 seconds); GetResourcePolicy answers the document as "
+    "it was sent, where DynamoDB answers a canonical, minified form; principals and actions are not checked.",
+    "Warm throughput is reported (at least DynamoDB's baseline of 12,000 read and 4,000 write units per "
+    "second) and only grows; it changes nothing about throttling, which this server never does.",
+    "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): "
+    "ReplicaUpdates combined with other changes, the 2017.11.29 calls' TableNotFoundException and join checks, "
+    "policy-document size and syntax, warm throughput decreases, replica auto scaling minimum above maximum.",
+]
+
+
+def shapes_generator():
+    """scripts/generate-shapes.py as a module: the one place that knows how to find and read
+    botocore's models."""
+    spec = importlib.util.spec_from_file_location("generate_shapes", os.path.join(ROOT, "scripts", "generate-shapes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GENERATOR = shapes_generator()
+load_models = GENERATOR.load_models
+default_data_dir = GENERATOR.default_data_dir
+botocore_version = GENERATOR.botocore_version
+
+
+def snake(name):
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def walk(directory, suffixes):
+    for base, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for file in sorted(files):
+            if file.endswith(suffixes):
+                yield os.path.join(base, file)
+
+
+def server_rows(names):
+    """The operations the server's tables have a row for: `"<Name>":` in Sources/DynamoServer."""
+    found = set()
+    for path in walk(SERVER_SOURCES, (".swift",)):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        found.update(re.findall(r'"([A-Z][A-Za-z]+)"\s*:', text))
+    return {name for name in names if name in found}
+
+
+def covering_tests(names):
+    texts = {}
+    for path in walk(TESTS, (".py", ".swift")):
+        if os.path.basename(path) == WALK_TEST:
+            continue
+        with open(path, encoding="utf-8") as f:
+            texts[os.path.relpath(path, ROOT)] = f.read()
+    covered = {}
+    for name in names:
+        patterns = [re.compile(r"\." + snake(name) + r"\("), re.compile('"' + snake(name).replace("_", "-") + '"'),
+                    re.compile(r"\b" + name + r"(Input|Request)\b")]
+        covered[name] = [path for path, text in texts.items() if any(p.search(text) for p in patterns)]
+    return covered
+
+
+def rows(data_dir):
+    dynamodb, streams = load_models(data_dir)
+    services = [("DynamoDB", sorted(dynamodb["operations"])), ("DynamoDB Streams", sorted(streams["operations"]))]
+    every = [name for _, names in services for name in names]
+    answered = server_rows(every)
+    tests = covering_tests(every)
+    return [
+        {"service": service, "operation": name, "implemented": name in answered,
+         "tests": tests[name], "notes": NOTES.get(name, "")}
+        for service, names in services for name in names
+    ]
+
+
+def render(table, version):
+    lines = [
+        "# Compatibility: every DynamoDB operation",
+        "",
+        f"GENERATED by `scripts/compatibility.py` from botocore {version}'s DynamoDB and DynamoDB Streams models",
+        "and the server's operation tables. Do not edit by hand: change the script (its NOTES and DIFFERENCES) and",
+        "rerun it; `Tests/conformance/test_compatibility.py` fails when this file is out of date, and calls every",
+        "operation below to check that the server answers exactly the ones marked implemented.",
+        "",
+    ]
+    answered = sum(row["implemented"] for row in table)
+    lines.append(f"{answered} of {len(table)} operations are implemented.")
+    for service in ("DynamoDB", "DynamoDB Streams"):
+        service_rows = [row for row in table if row["service"] == service]
+        lines += ["", f"## {service} ({len(service_rows)} operations)", "",
+                  "| Operation | Status | Tests | Notes |", "|---|---|---|---|"]
+        for row in service_rows:
+            status = "implemented" if row["implemented"] else "not yet"
+            tests = ", ".join(f"`{os.path.basename(path)}`" for path in row["tests"]) or "—"
+            lines.append(f"| {row['operation']} | {status} | {tests} | {row['notes']} |")
+    lines += ["", "## Documented differences from DynamoDB", ""]
+    lines += [f"- {difference}" for difference in DIFFERENCES]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", help="botocore data directory")
+    parser.add_argument("--check", action="store_true", help="fail if docs/compatibility.md is out of date")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    data_dir = args.data or default_data_dir()
+    table = rows(data_dir)
+    if args.json:
+        json.dump(table, sys.stdout, indent=1)
+        return 0
+    text = render(table, botocore_version(data_dir))
+    if args.check:
+        current = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else ""
+        if current != text:
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                       "docs/compatibility.md", "regenerated"))
+            print("docs/compatibility.md is out of date: run scripts/compatibility.py", file=sys.stderr)
+            return 1
+        return 0
+    with open(DOC, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
