@@ -37,6 +37,9 @@ public final class LocalDynamoServer: Sendable {
         public var clockStart: Double?
         /// Whether the admin API (`/_localdynamo/…`) answers callers that are not on loopback.
         public var adminFromAnywhere: Bool
+        /// Seconds between runs of the TTL sweeper (`serve --ttl-interval`); `0` disables it
+        /// (`POST /_localdynamo/ttl/sweep` still runs it on demand).
+        public var ttlSweepInterval: Double = 5
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -68,6 +71,7 @@ public final class LocalDynamoServer: Sendable {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
     private let http: HTTPServer
+    private let sweeper: TimeToLiveSweeper
 
     /// Opens the storage; nothing listens until ``start()``.
     /// - Throws: when the data directory cannot be created.
@@ -88,6 +92,8 @@ public final class LocalDynamoServer: Sendable {
         let admin = AdminRouter(routes: AdminRoutes.all,
                                 environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger),
                                 allowRemote: configuration.adminFromAnywhere)
+        sweeper = TimeToLiveSweeper(engine: engine, threadPool: threadPool,
+                                    interval: configuration.ttlSweepInterval, logger: logger)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes),
@@ -99,11 +105,14 @@ public final class LocalDynamoServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         threadPool.start()
-        return try await http.start()
+        let port = try await http.start()
+        sweeper.start()
+        return port
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the databases.
     public func shutdown() async {
+        await sweeper.stop()
         await http.shutdown()
         try? await threadPool.shutdownGracefully()
         engine.close()

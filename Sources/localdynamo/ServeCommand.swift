@@ -57,6 +57,11 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "EPOCH_SECONDS"))
     var clockStart: Double?
 
+    @Option(name: .customLong("ttl-interval"),
+            help: ArgumentHelp("Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
+                               valueName: "SECONDS"))
+    var ttlInterval: Double = 5
+
     @Flag(name: .customLong("admin-from-anywhere"),
           help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
@@ -90,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let clockStart, !clockStart.isFinite || clockStart < 0 {
             throw ValidationError("--clock-start takes seconds since 1970 (a number >= 0).")
         }
+        if !ttlInterval.isFinite || ttlInterval < 0 {
+            throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
+        }
     }
 
     func run() async throws {
@@ -102,11 +110,11 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "localdynamo")
         let namespace: LocalDynamoServer.Namespace =
             sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
-        let server = try LocalDynamoServer(
-            configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
-                                 namespace: namespace, transactionConflicts: conflictCounts,
-                                 clockStart: clockStart, adminFromAnywhere: adminFromAnywhere),
-            logger: logger)
+        var configuration = LocalDynamoServer.Configuration(
+            host: host, port: port, dataDirectory: inMemory ? nil : dbPath, namespace: namespace,
+            transactionConflicts: try conflictCounts, clockStart: clockStart, adminFromAnywhere: adminFromAnywhere)
+        configuration.ttlSweepInterval = ttlInterval
+        let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
         let storage = inMemory ? "in memory" : "in \(dbPath)"

@@ -89,6 +89,8 @@ package struct TableDefinition: Codable, Sendable {
     package var onDemandMaxWrite: Int?
     package var ttlAttribute: String?
     package var ttlEnabled: Bool = false
+    /// When Time to Live was last turned on or off (server clock), for DynamoDB's one-hour limit.
+    package var ttlChangedAt: Double? = nil
 
     /// The key attributes of the table, partition key first.
     package var keyAttributes: [KeyAttribute] {

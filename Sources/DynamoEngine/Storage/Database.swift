@@ -14,7 +14,7 @@ import Synchronization
 /// writer's mutex.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 1
+    package static let schemaVersion: Int64 = 2
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -100,6 +100,11 @@ package final class Database: Sendable {
                     );
                     PRAGMA user_version = 1;
                     """)
+            }
+        }
+        if current < 2 {
+            try connection.transaction {
+                try connection.execute(StreamCatalog.createSQL + "\nPRAGMA user_version = 2;")
             }
         }
     }

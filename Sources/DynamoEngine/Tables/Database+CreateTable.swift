@@ -24,6 +24,10 @@ extension Database {
                 for index in stored.indexes {
                     try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
                 }
+                if let viewType = stored.streamViewType {
+                    stored.streamLabel = try StreamCatalog.startStream(for: stored, viewType: viewType, now: now,
+                                                                       connection: state.connection)
+                }
                 try saveDefinition(stored, connection: state.connection, isNew: true)
                 state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
                 state.cacheAfterCommit(stored, named: stored.name)

@@ -101,12 +101,16 @@ extension Database {
                         throw DynamoError.validation("Table already has an enabled stream: \(definition.name)")
                     }
                     definition.streamViewType = viewType
-                    definition.streamLabel = StreamLabel.make(now: now)
+                    definition.streamLabel = try StreamCatalog.startStream(for: definition, viewType: viewType, now: now,
+                                                                           connection: connection)
                 } else {
                     if definition.streamViewType == nil {
                         throw DynamoError.validation("Table already has no stream enabled: \(definition.name)")
                     }
                     definition.streamViewType = nil
+                    if let label = definition.streamLabel {
+                        try StreamCatalog.endStream(table: definition.name, label: label, now: now, connection: connection)
+                    }
                 }
             }
             if let sse = input.sseSpecification {
