@@ -40,6 +40,11 @@ public final class LocalDynamoServer: Sendable {
         /// Seconds between runs of the TTL sweeper (`serve --ttl-interval`); `0` disables it
         /// (`POST /_localdynamo/ttl/sweep` still runs it on demand).
         public var ttlSweepInterval: Double = 5
+        /// `TABLE=http://host:port/path` settings (`serve --stream-target`): each table's stream
+        /// records are posted there as Lambda events. Invalid ones make ``LocalDynamoServer/init(configuration:logger:)`` throw.
+        public var streamTargets: [String] = []
+        /// The most records per delivered event (`serve --stream-batch-size`).
+        public var streamBatchSize: Int = 100
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -72,6 +77,7 @@ public final class LocalDynamoServer: Sendable {
     private let threadPool: NIOThreadPool
     private let http: HTTPServer
     private let sweeper: TimeToLiveSweeper
+    private let delivery: StreamTargetDelivery
 
     /// Opens the storage; nothing listens until ``start()``.
     /// - Throws: when the data directory cannot be created.
@@ -94,6 +100,13 @@ public final class LocalDynamoServer: Sendable {
                                 allowRemote: configuration.adminFromAnywhere)
         sweeper = TimeToLiveSweeper(engine: engine, threadPool: threadPool,
                                     interval: configuration.ttlSweepInterval, logger: logger)
+        var targets: [StreamTarget] = []
+        for setting in configuration.streamTargets {
+            guard let target = StreamTarget(parsing: setting) else { throw InvalidStreamTarget(setting: setting) }
+            targets.append(target)
+        }
+        delivery = StreamTargetDelivery(engine: engine, threadPool: threadPool, targets: targets,
+                                        batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes),
@@ -107,14 +120,30 @@ public final class LocalDynamoServer: Sendable {
         threadPool.start()
         let port = try await http.start()
         sweeper.start()
+        delivery.start()
         return port
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the databases.
     public func shutdown() async {
         await sweeper.stop()
+        await delivery.stop()
         await http.shutdown()
         try? await threadPool.shutdownGracefully()
         engine.close()
     }
+}
+
+/// A `--stream-target` setting that is not `TABLE=http://host[:port][/path]`.
+public struct InvalidStreamTarget: Error, CustomStringConvertible {
+    public var setting: String
+
+    public init(setting: String) { self.setting = setting }
+
+    public var description: String {
+        "--stream-target takes TABLE=http://host[:port][/path]; got '\(setting)'"
+    }
+
+    /// Whether `setting` is a valid `--stream-target`.
+    public static func isValid(_ setting: String) -> Bool { StreamTarget(parsing: setting) != nil }
 }

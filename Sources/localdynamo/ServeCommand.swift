@@ -62,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "SECONDS"))
     var ttlInterval: Double = 5
 
+    @Option(name: .customLong("stream-target"),
+            help: ArgumentHelp("Post TABLE's stream records to URL as AWS Lambda events ({\"Records\": [...]}), in order, retrying failures (repeatable).",
+                               valueName: "TABLE=URL"))
+    var streamTargets: [String] = []
+
+    @Option(name: .customLong("stream-batch-size"), help: "The most records in one --stream-target event (1...1000).")
+    var streamBatchSize = 100
+
     @Flag(name: .customLong("admin-from-anywhere"),
           help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
@@ -95,6 +103,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let clockStart, !clockStart.isFinite || clockStart < 0 {
             throw ValidationError("--clock-start takes seconds since 1970 (a number >= 0).")
         }
+        for target in streamTargets where !InvalidStreamTarget.isValid(target) {
+            throw ValidationError(InvalidStreamTarget(setting: target).description + ".")
+        }
+        guard (1...1000).contains(streamBatchSize) else {
+            throw ValidationError("--stream-batch-size takes a number from 1 to 1000.")
+        }
         if !ttlInterval.isFinite || ttlInterval < 0 {
             throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
         }
@@ -114,6 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: inMemory ? nil : dbPath, namespace: namespace,
             transactionConflicts: try conflictCounts, clockStart: clockStart, adminFromAnywhere: adminFromAnywhere)
         configuration.ttlSweepInterval = ttlInterval
+        configuration.streamTargets = streamTargets
+        configuration.streamBatchSize = streamBatchSize
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
