@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "localdynamo",
             dependencies: [
-                "DynamoServer",
+                "DynamoServer", "DynamoClient", "DynamoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -7,7 +7,7 @@ struct LocalDynamoCommand: AsyncParsableCommand {
         commandName: "localdynamo",
         abstract: "A DynamoDB-compatible server that stores its tables in SQLite.",
         version: LocalDynamoVersion.current,
-        subcommands: [ServeCommand.self],
+        subcommands: [ServeCommand.self, StreamsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

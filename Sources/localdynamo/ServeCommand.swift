@@ -148,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Writes straight to file descriptor 1 (no stdio buffer to flush).
-    private static func writeToStandardOutput(_ text: String) {
+    static func writeToStandardOutput(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

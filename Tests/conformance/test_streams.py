@@ -207,3 +207,28 @@ def test_ttl_expiry_after_advance_and_sweep(server, ddb, streams):
     assert len(removal) == 1
     assert removal[0]["userIdentity"] == {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}
     assert removal[0]["dynamodb"]["Keys"] == {"pk": {"S": "soon"}}
+
+
+def test_streams_tail_prints_records_as_they_arrive(server, ddb):
+    import queue
+    import subprocess
+    import threading
+
+    name, _ = make_table(ddb, "NEW_IMAGE")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "before"}})
+    port = server.url.rsplit(":", 1)[1].strip("/")
+    tail = subprocess.Popen([str(_resolve_binary()), "streams", "tail", name, "--port", port, "--interval", "0.1",
+                             "--from-start"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in tail.stdout], daemon=True).start()
+    try:
+        first = json.loads(lines.get(timeout=10))
+        assert first["dynamodb"]["Keys"] == {"pk": {"S": "before"}}
+        ddb.put_item(TableName=name, Item={"pk": {"S": "after"}})
+        second = json.loads(lines.get(timeout=10))
+        assert second["eventName"] == "INSERT"
+        assert second["dynamodb"]["Keys"] == {"pk": {"S": "after"}}
+        assert second["dynamodb"]["NewImage"] == {"pk": {"S": "after"}}
+    finally:
+        tail.terminate()
+        tail.wait(timeout=5)
