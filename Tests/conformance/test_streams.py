@@ -158,9 +158,11 @@ def test_list_describe_and_stream_errors(ddb, streams):
                                    ShardIteratorType="LATEST")
     with expect_error("ValidationException", "Invalid ShardIterator"):
         streams.get_records(ShardIterator="not-an-iterator")
-    with expect_error("ValidationException"):
+    with expect_error("ValidationException", f"Table already has an enabled stream: TableName: {name}"):
         ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
     ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+    with expect_error("ValidationException", f"Table has no stream to disable: TableName: {name}"):
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
     assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] == "DISABLED"
     second = ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
     assert second["TableDescription"]["LatestStreamArn"] != arn

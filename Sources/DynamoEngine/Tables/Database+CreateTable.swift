@@ -158,7 +158,7 @@ extension Database {
         }
         if let stream = input.streamSpecification, stream.streamEnabled {
             guard let viewType = stream.streamViewType?.rawValue else {
-                throw .validation(invalid + "StreamViewType is required when StreamEnabled is true")
+                throw .validation(invalid + "Table is being created with a stream enabled, UpdateViewType is required")
             }
             definition.streamViewType = viewType
             definition.streamLabel = StreamLabel.make(now: now)

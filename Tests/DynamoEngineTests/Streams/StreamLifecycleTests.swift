@@ -17,12 +17,18 @@ struct StreamLifecycleTests {
         try Support.makeTable(database)
         let first = try Support.latestStreamARN(database)
         try Support.put(database, ["pk": .s("a")])
-        #expect(throws: DynamoError.validation("Table already has an enabled stream: Events")) {
+        #expect(throws: DynamoError.validation("Table already has an enabled stream: TableName: Events")) {
             try database.updateTable(Self.streamSpecification(true, .keysOnly), now: database.clock.now())
         }
         _ = try database.updateTable(Self.streamSpecification(false), now: database.clock.now())
-        #expect(throws: DynamoError.validation("Table already has no stream enabled: Events")) {
+        #expect(throws: DynamoError.validation("Table has no stream to disable: TableName: Events")) {
             try database.updateTable(Self.streamSpecification(false), now: database.clock.now())
+        }
+        #expect(throws: DynamoError.validation(TableValidation.invalid + "If stream is being disabled, then UpdateViewType must not be specified")) {
+            try database.updateTable(Self.streamSpecification(false, .keysOnly), now: database.clock.now())
+        }
+        #expect(throws: DynamoError.validation(TableValidation.invalid + "If stream is being enabled then UpdateViewType is required")) {
+            try database.updateTable(Self.streamSpecification(true), now: database.clock.now())
         }
         try Support.put(database, ["pk": .s("b")])
         let disabled = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: first)).streamDescription)
