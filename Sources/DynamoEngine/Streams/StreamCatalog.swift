@@ -36,6 +36,8 @@ struct ShardRow: Sendable {
     /// The last sequence number of a closed shard that took records.
     var lastSequence: Int64?
     var closedAt: Double?
+    /// How many records a closed shard took (an open shard's count follows from its stream's
+    /// next sequence number, so it is not written on every record).
     var recordCount: Int64
     /// The highest sequence number physically trimmed from the shard (0: none).
     var trimmedThrough: Int64
@@ -124,7 +126,7 @@ enum StreamCatalog {
         guard let row = try stream(table: table, label: label, connection: connection), row.ended == nil else { return }
         try connection.statement("UPDATE streams SET ended = ? WHERE id = ?").bind(.real(now), .integer(row.id)).run()
         if let open = try openShard(of: row.id, connection: connection) {
-            try close(open, now: now, connection: connection)
+            try close(open, nextSequence: row.nextSequence, now: now, connection: connection)
         }
     }
 
@@ -172,11 +174,15 @@ enum StreamCatalog {
             .run()
     }
 
-    /// Closes a shard: its ending sequence number is its last record's (none when it took none).
-    static func close(_ shard: ShardRow, now: Double, connection: SQLiteConnection) throws {
-        let last: SQLiteValue = shard.recordCount > 0 ? .integer(shard.firstSequence + shard.recordCount - 1) : .null
-        try connection.statement("UPDATE stream_shards SET closed_at = ?, last_sequence = ? WHERE stream_id = ? AND number = ?")
-            .bind(.real(now), last, .integer(shard.streamID), .integer(shard.number)).run()
+    /// Closes the open shard of a stream whose next sequence number is `nextSequence`: its ending
+    /// sequence number is its last record's (none when it took none).
+    static func close(_ shard: ShardRow, nextSequence: Int64, now: Double, connection: SQLiteConnection) throws {
+        let count = nextSequence - shard.firstSequence
+        let last: SQLiteValue = count > 0 ? .integer(nextSequence - 1) : .null
+        try connection.statement("""
+            UPDATE stream_shards SET closed_at = ?, last_sequence = ?, record_count = ? WHERE stream_id = ? AND number = ?
+            """)
+            .bind(.real(now), last, .integer(count), .integer(shard.streamID), .integer(shard.number)).run()
     }
 
     static func openShard(of streamID: Int64, connection: SQLiteConnection) throws -> ShardRow? {

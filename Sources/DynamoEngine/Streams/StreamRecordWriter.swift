@@ -66,18 +66,14 @@ struct StreamRecordWriter {
                   .blob(record.jsonBytes))
             .run()
         appender.stream.nextSequence += 1
-        appender.shard.recordCount += 1
         appenders[change.table.name] = appender
     }
 
-    /// Stores each stream's next sequence number and open shard's record count.
+    /// Stores each stream's next sequence number.
     func finish() throws {
         for appender in appenders.values {
             try connection.statement("UPDATE streams SET next_sequence = ? WHERE id = ?")
                 .bind(.integer(appender.stream.nextSequence), .integer(appender.stream.id)).run()
-            try connection.statement("UPDATE stream_shards SET record_count = ? WHERE stream_id = ? AND number = ?")
-                .bind(.integer(appender.shard.recordCount), .integer(appender.stream.id), .integer(appender.shard.number))
-                .run()
         }
     }
 
@@ -93,12 +89,10 @@ struct StreamRecordWriter {
     /// Closes the open shard and opens its child when the shard holds records and is old or large.
     private func rollOverIfDue(_ appender: inout Appender) throws {
         let shard = appender.shard
-        guard shard.recordCount > 0,
-              now - shard.created >= StreamNames.rolloverSeconds || shard.recordCount >= StreamNames.rolloverRecords
+        let count = appender.stream.nextSequence - shard.firstSequence
+        guard count > 0, now - shard.created >= StreamNames.rolloverSeconds || count >= StreamNames.rolloverRecords
         else { return }
-        try connection.statement("UPDATE stream_shards SET record_count = ? WHERE stream_id = ? AND number = ?")
-            .bind(.integer(shard.recordCount), .integer(shard.streamID), .integer(shard.number)).run()
-        try StreamCatalog.close(shard, now: now, connection: connection)
+        try StreamCatalog.close(shard, nextSequence: appender.stream.nextSequence, now: now, connection: connection)
         try StreamCatalog.openShard(of: appender.stream, number: shard.number + 1, parent: shard.shardID,
                                     firstSequence: appender.stream.nextSequence, now: now, connection: connection)
         guard let child = try StreamCatalog.openShard(of: appender.stream.id, connection: connection) else {
