@@ -234,3 +234,30 @@ def test_streams_tail_prints_records_as_they_arrive(server, ddb):
     finally:
         tail.terminate()
         tail.wait(timeout=5)
+
+
+def test_aws_cli_dynamodbstreams_commands(server, ddb):
+    import shutil
+    import subprocess
+    import sys
+
+    name, arn = make_table(ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "cli"}})
+    exe = shutil.which("aws")
+    base = [exe] if exe else [sys.executable, "-m", "awscli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-east-1",
+               AWS_PAGER="", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
+
+    def cli(*args):
+        proc = subprocess.run([*base, "dynamodbstreams", *args, "--endpoint-url", server.url, "--output", "json"],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    assert [s["StreamArn"] for s in cli("list-streams", "--table-name", name)["Streams"]] == [arn]
+    shard = cli("describe-stream", "--stream-arn", arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = cli("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard,
+                   "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
+    records = cli("get-records", "--shard-iterator", iterator)["Records"]
+    assert [r["dynamodb"]["Keys"] for r in records] == [{"pk": {"S": "cli"}}]
