@@ -57,7 +57,7 @@ package final class Database: Sendable {
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
-        try Self.migrate(connection)
+        try Self.migrate(connection, clock: clock)
         var tables: [String: TableDefinition] = [:]
         let statement = try connection.statement("SELECT definition FROM catalog")
         let decoder = JSONDecoder()
@@ -82,7 +82,7 @@ package final class Database: Sendable {
         try connection.execute("PRAGMA foreign_keys=OFF")
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws {
+    private static func migrate(_ connection: SQLiteConnection, clock: ServerClock) throws {
         let version = try connection.statement("PRAGMA user_version")
         _ = try version.step()
         let current = version.int64(0)
@@ -104,7 +104,9 @@ package final class Database: Sendable {
         }
         if current < 2 {
             try connection.transaction {
-                try connection.execute(StreamCatalog.createSQL + "\nPRAGMA user_version = 2;")
+                try connection.execute(StreamCatalog.createSQL)
+                try StreamCatalog.adoptStreams(connection: connection, now: clock.now())
+                try connection.execute("PRAGMA user_version = 2")
             }
         }
     }

@@ -1,4 +1,9 @@
 import DynamoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One stream of a table, as stored (`streams` table). Each enable of a table's stream makes a
 /// new one; a stream ends when it is disabled or its table is deleted, and stays readable for
@@ -97,11 +102,14 @@ enum StreamCatalog {
 
     /// Starts a new stream for `table` with one open shard; returns its label (the clock's time,
     /// moved on by a millisecond while an earlier stream of the same table has it).
-    static func startStream(for table: TableDefinition, viewType: String, now: Double,
+    ///
+    /// - Parameter label: the label to use (a stream that a table's definition already names,
+    ///   adopted when a schema-1 database is migrated); `nil` makes one from `now`.
+    static func startStream(for table: TableDefinition, viewType: String, label fixed: String? = nil, now: Double,
                             connection: SQLiteConnection) throws -> String {
         var at = now
-        var label = StreamLabel.make(now: at)
-        while try stream(table: table.name, label: label, connection: connection) != nil {
+        var label = fixed ?? StreamLabel.make(now: at)
+        while fixed == nil, try stream(table: table.name, label: label, connection: connection) != nil {
             at += 0.001
             label = StreamLabel.make(now: at)
         }
@@ -208,5 +216,23 @@ enum StreamCatalog {
                  firstSequence: statement.int64(5), lastSequence: statement.isNull(6) ? nil : statement.int64(6),
                  closedAt: statement.isNull(7) ? nil : statement.double(7), recordCount: statement.int64(8),
                  trimmedThrough: statement.int64(9))
+    }
+}
+
+extension StreamCatalog {
+    /// Schema 1 kept a stream label in a table's definition with no stream behind it: give each
+    /// such table its stream, so its writes find one (part of the migration to schema 2).
+    static func adoptStreams(connection: SQLiteConnection, now: Double) throws {
+        let statement = try connection.statement("SELECT definition FROM catalog")
+        var definitions: [TableDefinition] = []
+        let decoder = JSONDecoder()
+        while try statement.step() {
+            definitions.append(try decoder.decode(TableDefinition.self, from: Data(statement.blob(0))))
+        }
+        for definition in definitions {
+            guard let viewType = definition.streamViewType, let label = definition.streamLabel,
+                  try stream(table: definition.name, label: label, connection: connection) == nil else { continue }
+            _ = try startStream(for: definition, viewType: viewType, label: label, now: now, connection: connection)
+        }
     }
 }

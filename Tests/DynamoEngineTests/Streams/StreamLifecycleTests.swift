@@ -168,4 +168,24 @@ struct StreamLifecycleTests {
         #expect(shards[0].sequenceNumberRange?.endingSequenceNumber == first[1].dynamodb?.sequenceNumber)
         _ = latest
     }
+
+    @Test("a schema-1 database's stream-enabled tables get their streams when migrated")
+    func migration() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/us-east-1.db"
+        let clock = Support.clock()
+        do {
+            let database = try Support.database(path: path, clock: clock)
+            try Support.makeTable(database)
+        }
+        // What schema 1 left behind: the label in the definition, no stream tables.
+        let raw = try SQLiteConnection(path: path)
+        try raw.execute("DROP TABLE streams; DROP TABLE stream_shards; DROP TABLE stream_records; PRAGMA user_version = 1;")
+        let database = try Support.database(path: path, clock: clock)
+        try Support.put(database, ["pk": .s("after")])
+        let arn = try Support.latestStreamARN(database)
+        #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("after")])
+    }
 }
