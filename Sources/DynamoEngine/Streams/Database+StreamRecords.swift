@@ -87,7 +87,8 @@ extension Database {
                     next = statement.int64(0) + 1
                 }
                 statement.reset()
-                let drained = shard.closedAt != nil && !more && next > lastSequence(of: shard, in: stream)
+                // A closed shard takes no more records: once nothing is left after this page, it is drained.
+                let drained = shard.closedAt != nil && !more
                 var following = iterator
                 following.position = next
                 following.issuedMillis = Int64((now * 1000).rounded(.down))

@@ -188,4 +188,21 @@ struct StreamLifecycleTests {
         let arn = try Support.latestStreamARN(database)
         #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("after")])
     }
+
+    @Test("a shard that reaches the record limit rolls over without waiting for the clock")
+    func rolloverBySize() throws {
+        let database = try Support.database()
+        try Support.makeTable(database)
+        let arn = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("first")])
+        // Stand in for 99,999 more records: the open shard's count follows its sequence numbers.
+        try database.write { state in
+            try state.connection.execute("UPDATE streams SET next_sequence = next_sequence + \(StreamNames.rolloverRecords - 1)")
+        }
+        try Support.put(database, ["pk": .s("second")])
+        let shards = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards)
+        #expect(shards.count == 2)
+        #expect(shards[0].sequenceNumberRange?.endingSequenceNumber == StreamNames.sequenceNumber(StreamNames.rolloverRecords))
+        #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("first"), .s("second")])
+    }
 }
