@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "localdynamo",
             dependencies: [
-                "DynamoServer", "DynamoEngine",
+                "DynamoServer", "DynamoEngine", "DynamoClient", "DynamoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -50,6 +50,14 @@ public final class LocalDynamoServer: Sendable {
         /// The directory that stands in for S3 (`serve --s3-dir`): `s3://bucket/prefix` is
         /// `<dir>/bucket/prefix`. `nil` makes exports and imports fail with `S3NoSuchBucket`.
         public var s3Directory: String?
+        /// Seconds between runs of the TTL sweeper (`serve --ttl-interval`); `0` disables it
+        /// (`POST /_localdynamo/ttl/sweep` still runs it on demand).
+        public var ttlSweepInterval: Double = 5
+        /// `TABLE=http://host:port/path` settings (`serve --stream-target`): each table's stream
+        /// records are posted there as Lambda events. Invalid ones make ``LocalDynamoServer/init(configuration:logger:)`` throw.
+        public var streamTargets: [String] = []
+        /// The most records per delivered event (`serve --stream-batch-size`).
+        public var streamBatchSize: Int = 100
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -85,6 +93,8 @@ public final class LocalDynamoServer: Sendable {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
     private let http: HTTPServer
+    private let sweeper: TimeToLiveSweeper
+    private let delivery: StreamTargetDelivery
 
     /// Opens the storage; nothing listens until ``start()``.
     /// - Throws: when the data directory cannot be created, or a fault rule is malformed.
@@ -110,6 +120,15 @@ public final class LocalDynamoServer: Sendable {
                                 environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger,
                                                               faults: faults),
                                 allowRemote: configuration.adminFromAnywhere)
+        sweeper = TimeToLiveSweeper(engine: engine, threadPool: threadPool,
+                                    interval: configuration.ttlSweepInterval, logger: logger)
+        var targets: [StreamTarget] = []
+        for setting in configuration.streamTargets {
+            guard let target = StreamTarget(parsing: setting) else { throw InvalidStreamTarget(setting: setting) }
+            targets.append(target)
+        }
+        delivery = StreamTargetDelivery(engine: engine, threadPool: threadPool, targets: targets,
+                                        batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
@@ -122,13 +141,32 @@ public final class LocalDynamoServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         threadPool.start()
-        return try await http.start()
+        let port = try await http.start()
+        sweeper.start()
+        delivery.start()
+        return port
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the databases.
     public func shutdown() async {
+        await sweeper.stop()
+        await delivery.stop()
         await http.shutdown()
         try? await threadPool.shutdownGracefully()
         engine.close()
     }
+}
+
+/// A `--stream-target` setting that is not `TABLE=http://host[:port][/path]`.
+public struct InvalidStreamTarget: Error, CustomStringConvertible {
+    public var setting: String
+
+    public init(setting: String) { self.setting = setting }
+
+    public var description: String {
+        "--stream-target takes TABLE=http://host[:port][/path]; got '\(setting)'"
+    }
+
+    /// Whether `setting` is a valid `--stream-target`.
+    public static func isValid(_ setting: String) -> Bool { StreamTarget(parsing: setting) != nil }
 }

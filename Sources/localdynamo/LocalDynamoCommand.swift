@@ -15,7 +15,8 @@ struct LocalDynamoCommand: AsyncParsableCommand {
             localdynamo -jar DynamoDBLocal.jar -sharedDb -dbPath ./data (see localdynamo -help).
             """,
         version: LocalDynamoVersion.current,
-        subcommands: [ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self],
+        subcommands: [ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
+                      StreamsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -62,6 +62,19 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "DIR"))
     var s3Directory: String?
 
+    @Option(name: .customLong("ttl-interval"),
+            help: ArgumentHelp("Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
+                               valueName: "SECONDS"))
+    var ttlInterval: Double = 5
+
+    @Option(name: .customLong("stream-target"),
+            help: ArgumentHelp("Post TABLE's stream records to URL as AWS Lambda events ({\"Records\": [...]}), in order, retrying failures (repeatable).",
+                               valueName: "TABLE=URL"))
+    var streamTargets: [String] = []
+
+    @Option(name: .customLong("stream-batch-size"), help: "The most records in one --stream-target event (1...1000).")
+    var streamBatchSize = 100
+
     @Flag(name: .customLong("admin-from-anywhere"),
           help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
@@ -106,6 +119,15 @@ struct ServeCommand: AsyncParsableCommand {
         if let clockStart, !clockStart.isFinite || clockStart < 0 {
             throw ValidationError("--clock-start takes seconds since 1970 (a number >= 0).")
         }
+        for target in streamTargets where !InvalidStreamTarget.isValid(target) {
+            throw ValidationError(InvalidStreamTarget(setting: target).description + ".")
+        }
+        guard (1...1000).contains(streamBatchSize) else {
+            throw ValidationError("--stream-batch-size takes a number from 1 to 1000.")
+        }
+        if !ttlInterval.isFinite || ttlInterval < 0 {
+            throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
+        }
     }
 
     func run() async throws {
@@ -119,12 +141,14 @@ struct ServeCommand: AsyncParsableCommand {
         let namespace: LocalDynamoServer.Namespace =
             sharedDB ? .shared : perAccessKey ? .perAccessKey : .perRegion
         if !inMemory { try DataDirectoryMigration.migrate(directory: dbPath, namespace: namespace, logger: logger) }
-        let server = try LocalDynamoServer(
-            configuration: .init(host: host, port: port, dataDirectory: inMemory ? nil : dbPath,
-                                 namespace: namespace, transactionConflicts: conflictCounts,
-                                 clockStart: clockStart, adminFromAnywhere: adminFromAnywhere,
-                                 faults: faults, faultSeed: faultSeed, s3Directory: s3Directory),
-            logger: logger)
+        var configuration = LocalDynamoServer.Configuration(
+            host: host, port: port, dataDirectory: inMemory ? nil : dbPath, namespace: namespace,
+            transactionConflicts: try conflictCounts, clockStart: clockStart, adminFromAnywhere: adminFromAnywhere,
+            faults: faults, faultSeed: faultSeed, s3Directory: s3Directory)
+        configuration.ttlSweepInterval = ttlInterval
+        configuration.streamTargets = streamTargets
+        configuration.streamBatchSize = streamBatchSize
+        let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
         let storage = inMemory ? "in memory" : "in \(dbPath)"

@@ -96,6 +96,8 @@ package struct TableDefinition: Codable, Sendable {
     /// Resource policies, contributor insights, Kinesis destinations, warm throughput and the
     /// replication group (see `TableSettings`); `nil` until one is set.
     package var settings: TableSettings? = nil
+    /// When Time to Live was last turned on or off (server clock), for DynamoDB's one-hour limit.
+    package var ttlChangedAt: Double? = nil
 
     /// The key attributes of the table, partition key first.
     package var keyAttributes: [KeyAttribute] {

@@ -7,6 +7,7 @@ extension Database {
     /// write what they keep with `state.connection`.
     func consumeItemChanges(_ state: inout WriterState) throws {
         guard !state.itemChanges.isEmpty else { return }
+        try writeStreamRecords(&state)
         try recordPointInTimeChanges(&state)
         queueReplication(state.itemChanges)
     }

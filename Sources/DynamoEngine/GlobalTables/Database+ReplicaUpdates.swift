@@ -164,10 +164,12 @@ extension Database {
                   hub: ReplicationHub, accessKeyID: String?, now: Double) throws {
         for member in regions {
             let database = member == region ? self : try hub.database(accessKeyID: accessKeyID, region: member)
-            _ = try database.updateDefinition(named: name) { definition in
+            _ = try database.updateDefinition(named: name) { definition, connection in
                 if group != nil, definition.streamViewType == nil {
+                    // A real stream (its storage and first shard), as UpdateTable would start.
                     definition.streamViewType = "NEW_AND_OLD_IMAGES"
-                    definition.streamLabel = StreamLabel.make(now: now)
+                    definition.streamLabel = try StreamCatalog.startStream(
+                        for: definition, viewType: "NEW_AND_OLD_IMAGES", now: now, connection: connection)
                 }
                 var settings = definition.controlSettings
                 settings.replication = group

@@ -34,6 +34,7 @@ extension Database {
             statement.bind(.integer(partition.hash), .blob(partition.partition))
             _ = try statement.step()
             size += statement.int64(0)
+            statement.reset()
         }
         return ItemCollectionMetric(key: [table.partitionKey.name: value], sizeBytes: size)
     }

@@ -30,6 +30,7 @@ package final class SQLiteStatement {
         switch value {
         case .null: sqlite3_bind_null(raw, index)
         case .integer(let number): sqlite3_bind_int64(raw, index, number)
+        case .real(let number): sqlite3_bind_double(raw, index, number)
         case .text(let text): sqlite3_bind_text(raw, index, text, -1, localdynamo_sqlite_transient())
         case .blob(let bytes):
             bytes.withUnsafeBytes { buffer in
@@ -57,6 +58,8 @@ package final class SQLiteStatement {
 
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
 
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(raw, column) }
+
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
 
     package func text(_ column: Int32) -> String {
@@ -75,6 +78,7 @@ package final class SQLiteStatement {
 package enum SQLiteValue {
     case null
     case integer(Int64)
+    case real(Double)
     case text(String)
     case blob([UInt8])
 }

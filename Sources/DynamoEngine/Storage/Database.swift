@@ -15,7 +15,7 @@ import Synchronization
 /// writer's mutex.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 2
+    package static let schemaVersion: Int64 = 3
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -69,7 +69,7 @@ package final class Database: Sendable {
         self.region = region
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
-        try Self.migrate(connection)
+        try Self.migrate(connection, clock: clock)
         writer = Mutex(WriterState(connection: connection))
         catalogSnapshot = Mutex(try Self.loadCatalog(connection))
         idleReaders = Mutex([])
@@ -100,7 +100,7 @@ package final class Database: Sendable {
         try connection.execute("PRAGMA foreign_keys=OFF")
     }
 
-    static func migrate(_ connection: SQLiteConnection) throws {
+    static func migrate(_ connection: SQLiteConnection, clock: ServerClock = ServerClock()) throws {
         let version = try connection.statement("PRAGMA user_version")
         _ = try version.step()
         let current = version.int64(0)
@@ -122,6 +122,13 @@ package final class Database: Sendable {
         }
         if current < 2 {
             try connection.transaction { try migrateToBackupSchema(connection) }
+        }
+        if current < 3 {
+            try connection.transaction {
+                try connection.execute(StreamCatalog.createSQL)
+                try StreamCatalog.adoptStreams(connection: connection, now: clock.now())
+                try connection.execute("PRAGMA user_version = 3")
+            }
         }
     }
 

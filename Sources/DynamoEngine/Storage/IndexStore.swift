@@ -99,6 +99,8 @@ struct IndexStore {
     /// Entries and their total size, for DescribeTable.
     func statistics() throws -> TableStatistics {
         let statement = try connection.statement("SELECT count(*), coalesce(sum(size), 0) FROM \(name)")
+        // Reset once read: a statement left on its row keeps a reader's snapshot open.
+        defer { statement.reset() }
         _ = try statement.step()
         return TableStatistics(itemCount: statement.int64(0), sizeBytes: statement.int64(1))
     }

@@ -47,6 +47,8 @@ struct ItemStore {
             "SELECT item, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
         }
         statement.bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
+        // Reset once read: a statement left on its row keeps a reader's snapshot open.
+        defer { statement.reset() }
         guard try statement.step() else { return nil }
         return (statement.blob(0), Int(statement.int64(1)))
     }
@@ -88,6 +90,8 @@ struct ItemStore {
     /// Counts items and adds up their sizes (used once per table, then kept live).
     func statistics() throws -> TableStatistics {
         let statement = try connection.statement("SELECT count(*), coalesce(sum(size), 0) FROM \(name)")
+        // Reset once read: a statement left on its row keeps a reader's snapshot open.
+        defer { statement.reset() }
         _ = try statement.step()
         return TableStatistics(itemCount: statement.int64(0), sizeBytes: statement.int64(1))
     }

@@ -33,6 +33,10 @@ extension Database {
                 for index in stored.indexes {
                     try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
                 }
+                if let viewType = stored.streamViewType {
+                    stored.streamLabel = try StreamCatalog.startStream(for: stored, viewType: viewType, now: clock.now(),
+                                                                       connection: state.connection)
+                }
                 try saveDefinition(stored, connection: state.connection, isNew: true)
                 state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
                 state.cacheAfterCommit(stored, named: stored.name)
@@ -163,7 +167,7 @@ extension Database {
         }
         if let stream = input.streamSpecification, stream.streamEnabled {
             guard let viewType = stream.streamViewType?.rawValue else {
-                throw .validation(invalid + "StreamViewType is required when StreamEnabled is true")
+                throw .validation(invalid + "Table is being created with a stream enabled, UpdateViewType is required")
             }
             definition.streamViewType = viewType
             definition.streamLabel = StreamLabel.make(now: now)

@@ -90,6 +90,10 @@ extension Database {
                 throw DynamoError.tableNotFound()
             }
             try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
+            if let label = definition.streamLabel {
+                // The stream stays readable for 24 hours, as DynamoDB's does.
+                try StreamCatalog.endStream(table: name, label: label, now: clock.now(), connection: state.connection)
+            }
             state.connection.clearStatementCache()
             try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
             try forgetPointInTimeLog(storageID: definition.storageID, connection: state.connection)

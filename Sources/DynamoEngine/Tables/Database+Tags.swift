@@ -46,16 +46,4 @@ extension Database {
         let definition = try table(named: name)
         return definition.tagOrder.compactMap { key in definition.tags[key].map { (key, $0) } }
     }
-
-    /// Turns Time to Live on or off. Expiry itself is the TTL issue's work; the setting is kept
-    /// and reported as DynamoDB reports it.
-    package func updateTimeToLive(table reference: String, enabled: Bool, attributeName: String) throws {
-        _ = try updateDefinition(named: reference) { definition in
-            if enabled == definition.ttlEnabled {
-                throw DynamoError.validation(enabled ? "TimeToLive is already enabled" : "TimeToLive is already disabled")
-            }
-            definition.ttlEnabled = enabled
-            definition.ttlAttribute = attributeName
-        }
-    }
 }

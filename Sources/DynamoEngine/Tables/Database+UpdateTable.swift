@@ -98,18 +98,25 @@ extension Database {
             if let stream = input.streamSpecification {
                 if stream.streamEnabled {
                     guard let viewType = stream.streamViewType?.rawValue else {
-                        throw DynamoError.validation(invalid + "StreamViewType is required when StreamEnabled is true")
+                        throw DynamoError.validation(invalid + "If stream is being enabled then UpdateViewType is required")
                     }
                     if definition.streamViewType != nil {
-                        throw DynamoError.validation("Table already has an enabled stream: \(definition.name)")
+                        throw DynamoError.validation("Table already has an enabled stream: TableName: \(definition.name)")
                     }
                     definition.streamViewType = viewType
-                    definition.streamLabel = StreamLabel.make(now: now)
+                    definition.streamLabel = try StreamCatalog.startStream(for: definition, viewType: viewType, now: now,
+                                                                           connection: connection)
                 } else {
+                    if stream.streamViewType != nil {
+                        throw DynamoError.validation(invalid + "If stream is being disabled, then UpdateViewType must not be specified")
+                    }
                     if definition.streamViewType == nil {
-                        throw DynamoError.validation("Table already has no stream enabled: \(definition.name)")
+                        throw DynamoError.validation("Table has no stream to disable: TableName: \(definition.name)")
                     }
                     definition.streamViewType = nil
+                    if let label = definition.streamLabel {
+                        try StreamCatalog.endStream(table: definition.name, label: label, now: now, connection: connection)
+                    }
                 }
             }
             if let sse = input.sseSpecification {

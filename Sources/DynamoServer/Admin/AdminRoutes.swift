@@ -4,7 +4,7 @@ import DynamoEngine
 /// Every endpoint of the admin API, one list per concern. README's "Admin API" table lists
 /// the same endpoints; add a row there with each new route.
 enum AdminRoutes {
-    static var all: [AdminRoute] { clock + snapshots + faults }
+    static var all: [AdminRoute] { clock + ttl + snapshots + faults }
 
     /// `GET /_localdynamo/clock` and `POST /_localdynamo/clock` (`advanceSeconds` or
     /// `epochSeconds`): the server's one clock.
@@ -28,6 +28,17 @@ enum AdminRoutes {
             } catch let error as ServerClock.MoveError {
                 throw AdminError(status: 400, error.description)
             }
+        },
+    ]
+
+    /// `POST /_localdynamo/ttl/sweep`: runs the TTL sweeper now in every namespace and answers
+    /// once its deletions are committed.
+    static let ttl: [AdminRoute] = [
+        AdminRoute("POST", "/_localdynamo/ttl/sweep",
+                   "Run the TTL sweeper now in every namespace: {\"deleted\": N} once committed") { _, environment in
+            let engine = environment.engine
+            let deleted = try await environment.blocking { try engine.sweepExpiredItems() }
+            return .object(["deleted": .number(String(deleted))])
         },
     ]
 

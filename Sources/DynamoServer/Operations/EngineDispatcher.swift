@@ -69,7 +69,12 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// The operations of DynamoDB Streams (`X-Amz-Target: DynamoDBStreams_20120810.<name>`),
     /// served on the same port; all of them run on the thread pool.
-    static let streamsOperations: [String: Operation] = [:]
+    static let streamsOperations: [String: Operation] = [
+        "ListStreams": StreamsOperations.listStreams,
+        "DescribeStream": StreamsOperations.describeStream,
+        "GetShardIterator": StreamsOperations.getShardIterator,
+        "GetRecords": StreamsOperations.getRecords,
+    ]
 
     /// The usual row of the operation table: decode the generated input shape (DynamoDB's
     /// serialization and constraint checks), run the engine, encode the generated output shape.

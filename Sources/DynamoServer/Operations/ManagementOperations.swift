@@ -21,19 +21,13 @@ enum ManagementOperations {
     }
 
     static let describeTimeToLive = EngineDispatcher.shaped { (input: DescribeTimeToLiveInput, context) in
-        let definition = try TableOperations.requireTable(input.tableName, in: context.database)
-        let description = TimeToLiveDescription(
-            timeToLiveStatus: definition.ttlEnabled ? .enabled : .disabled,
-            attributeName: definition.ttlEnabled ? definition.ttlAttribute : nil)
-        return DescribeTimeToLiveOutput(timeToLiveDescription: description)
+        _ = try TableOperations.requireTable(input.tableName, in: context.database)
+        return try context.database.describeTimeToLive(input)
     }
 
     static let updateTimeToLive = EngineDispatcher.shaped { (input: UpdateTimeToLiveInput, context) in
         _ = try TableOperations.requireTable(input.tableName, in: context.database)
-        let specification = input.timeToLiveSpecification
-        try context.database.updateTimeToLive(table: input.tableName, enabled: specification.enabled,
-                                              attributeName: specification.attributeName)
-        return UpdateTimeToLiveOutput(timeToLiveSpecification: specification)
+        return try context.database.updateTimeToLive(input)
     }
 
     static let describeEndpoints = EngineDispatcher.shaped { (_: DescribeEndpointsRequest, context) in

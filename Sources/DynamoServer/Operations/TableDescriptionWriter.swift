@@ -62,7 +62,7 @@ enum TableDescriptionWriter {
                            to: &writer)
             }
         }
-        if let viewType = definition.streamViewType, let label = definition.streamLabel {
+        if let viewType = definition.streamViewType {
             writer.writeKey("StreamSpecification", first: false)
             writer.writeRaw(UInt8(ascii: "{"))
             writer.writeKey("StreamEnabled", first: true)
@@ -70,6 +70,9 @@ enum TableDescriptionWriter {
             writer.writeKey("StreamViewType", first: false)
             writer.write(string: viewType)
             writer.writeRaw(UInt8(ascii: "}"))
+        }
+        // A disabled stream's ARN stays the table's latest until another is enabled.
+        if let label = definition.streamLabel {
             writer.writeKey("LatestStreamLabel", first: false)
             writer.write(string: label)
             writer.writeKey("LatestStreamArn", first: false)

@@ -1,0 +1,57 @@
+import DynamoAPI
+
+extension Database {
+    /// How long after one Time to Live change DynamoDB refuses the next.
+    static let timeToLiveChangeInterval: Double = 3600
+
+    /// Turns Time to Live on or off, with DynamoDB's rules: enabling needs TTL off (or on for the
+    /// same attribute: "already enabled"), disabling needs it on for the named attribute, and a
+    /// second change within an hour (server clock) of the last is refused.
+    package func updateTimeToLive(_ input: UpdateTimeToLiveInput) throws -> UpdateTimeToLiveOutput {
+        let specification = input.timeToLiveSpecification
+        let now = clock.now()
+        _ = try updateDefinition(named: input.tableName) { definition in
+            if definition.ttlEnabled, let current = definition.ttlAttribute, current != specification.attributeName {
+                throw DynamoError.validation(
+                    "TimeToLive is active on a different AttributeName: current AttributeName is \(current)")
+            }
+            if specification.enabled == definition.ttlEnabled {
+                throw DynamoError.validation(specification.enabled ? "TimeToLive is already enabled" : "TimeToLive is already disabled")
+            }
+            if let last = definition.ttlChangedAt, now - last < Self.timeToLiveChangeInterval {
+                throw DynamoError.validation("Time to live has been modified multiple times within a fixed interval")
+            }
+            definition.ttlEnabled = specification.enabled
+            definition.ttlAttribute = specification.attributeName
+            definition.ttlChangedAt = now
+        }
+        return UpdateTimeToLiveOutput(timeToLiveSpecification: specification)
+    }
+
+    /// A table's Time to Live status and attribute.
+    package func describeTimeToLive(_ input: DescribeTimeToLiveInput) throws -> DescribeTimeToLiveOutput {
+        let definition = try table(named: input.tableName)
+        return DescribeTimeToLiveOutput(timeToLiveDescription: TimeToLiveDescription(
+            timeToLiveStatus: definition.ttlEnabled ? .enabled : .disabled,
+            attributeName: definition.ttlEnabled ? definition.ttlAttribute : nil))
+    }
+}
+
+/// When an item has expired, as DynamoDB's TTL decides it.
+enum TimeToLiveExpiry {
+    /// DynamoDB ignores expiry times more than five years in the past.
+    static let horizonSeconds: Double = 5 * 365 * 24 * 3600
+
+    /// Whether an item whose TTL attribute holds `value` has expired at `now`: only a Number of
+    /// epoch seconds at or before `now`, and not older than the five-year horizon.
+    static func isExpired(_ value: AttributeValue?, now: Double) -> Bool {
+        guard case .n(let number)? = value, let seconds = Double(number.description) else { return false }
+        return seconds <= now && seconds >= now - horizonSeconds
+    }
+
+    /// Whether the stored item `json` has expired under the attribute `name`.
+    static func isExpired(json: [UInt8], attribute name: String, now: Double) throws -> Bool {
+        let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+        return isExpired(item[name], now: now)
+    }
+}

@@ -1,0 +1,263 @@
+"""DynamoDB Streams and TTL through boto3's `dynamodbstreams` client, on the DynamoDB port.
+
+These tests move the server's clock (`POST /_localdynamo/clock`), so they start their own
+`localdynamo` process (in memory, TTL sweeper off: sweeps run on demand through
+`POST /_localdynamo/ttl/sweep`) instead of sharing the session server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+import uuid
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from conftest import ServerProcess, _resolve_binary
+from ddb_helpers import expect_error
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="moves the clock: needs its own server process"
+)
+
+CONFIG = Config(retries={"max_attempts": 1, "mode": "standard"})
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = ServerProcess(_resolve_binary(), ["--in-memory", "--ttl-interval", "0"])
+    process.start()
+    yield process
+    process.stop()
+
+
+def _client(server, service):
+    return boto3.client(service, endpoint_url=server.url, region_name="us-east-1",
+                        aws_access_key_id="testing", aws_secret_access_key="testing", config=CONFIG)
+
+
+@pytest.fixture(scope="module")
+def ddb(server):
+    return _client(server, "dynamodb")
+
+
+@pytest.fixture(scope="module")
+def streams(server):
+    return _client(server, "dynamodbstreams")
+
+
+def admin(server, path, body=None):
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(server.url + path, data=data, method="POST" if body is not None else "GET")
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def advance(server, seconds):
+    return admin(server, "/_localdynamo/clock", {"advanceSeconds": seconds})
+
+
+def make_table(ddb, view="NEW_AND_OLD_IMAGES", gsi=False):
+    name = "s" + uuid.uuid4().hex[:10]
+    extra = {}
+    definitions = [{"AttributeName": "pk", "AttributeType": "S"}]
+    if gsi:
+        definitions.append({"AttributeName": "g", "AttributeType": "S"})
+        extra["GlobalSecondaryIndexes"] = [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                            "Projection": {"ProjectionType": "ALL"}}]
+    if view:
+        extra["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": view}
+    description = ddb.create_table(TableName=name, AttributeDefinitions=definitions,
+                                   KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                                   BillingMode="PAY_PER_REQUEST", **extra)["TableDescription"]
+    return name, description.get("LatestStreamArn")
+
+
+def read_all(streams, arn):
+    """Every record, following shard lineage (parents first) from each shard's trim horizon."""
+    shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    records = []
+    done = set()
+    while len(done) < len(shards):
+        for shard in shards:
+            parent = shard.get("ParentShardId")
+            if shard["ShardId"] in done or (parent and parent not in done and any(s["ShardId"] == parent for s in shards)):
+                continue
+            iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                                  ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+            while iterator:
+                page = streams.get_records(ShardIterator=iterator, Limit=5)
+                records += page["Records"]
+                if not page["Records"] and "EndingSequenceNumber" not in shard["SequenceNumberRange"]:
+                    break
+                iterator = page.get("NextShardIterator")
+            done.add(shard["ShardId"])
+    return records
+
+
+@pytest.mark.parametrize("view", ["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"])
+def test_each_view_type_carries_its_images(ddb, streams, view):
+    name, arn = make_table(ddb, view)
+    assert arn.startswith(f"arn:aws:dynamodb:us-east-1:000000000000:table/{name}/stream/")
+    table = ddb.describe_table(TableName=name)["Table"]
+    assert table["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": view}
+    assert table["LatestStreamArn"] == arn
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "v": {"N": "1"}})
+    ddb.update_item(TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :v",
+                    ExpressionAttributeValues={":v": {"N": "2"}})
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "a"}})
+    records = read_all(streams, arn)
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY", "REMOVE"]
+    for index, record in enumerate(records):
+        assert record["eventSource"] == "aws:dynamodb"
+        assert record["eventVersion"] == "1.1"
+        assert record["awsRegion"] == "us-east-1"
+        body = record["dynamodb"]
+        assert body["Keys"] == {"pk": {"S": "a"}}
+        assert body["StreamViewType"] == view
+        assert body["SizeBytes"] > 0
+        assert body["SequenceNumber"].isdigit()
+        assert ("NewImage" in body) == (view in ("NEW_IMAGE", "NEW_AND_OLD_IMAGES") and index < 2)
+        assert ("OldImage" in body) == (view in ("OLD_IMAGE", "NEW_AND_OLD_IMAGES") and index > 0)
+    numbers = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
+    assert numbers == sorted(set(numbers))
+
+
+def test_no_records_for_writes_that_change_nothing(ddb, streams):
+    name, arn = make_table(ddb)
+    item = {"pk": {"S": "a"}, "tags": {"SS": ["x", "y"]}}
+    ddb.put_item(TableName=name, Item=item)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}, "tags": {"SS": ["y", "x"]}})
+    with expect_error("ConditionalCheckFailedException"):
+        ddb.put_item(TableName=name, Item=item, ConditionExpression="attribute_not_exists(pk)")
+    ddb.delete_item(TableName=name, Key={"pk": {"S": "missing"}})
+    ddb.batch_write_item(RequestItems={name: [{"PutRequest": {"Item": item}}]})
+    ddb.transact_write_items(TransactItems=[{"Put": {"TableName": name, "Item": item}}])
+    assert [r["eventName"] for r in read_all(streams, arn)] == ["INSERT"]
+
+
+def test_list_describe_and_stream_errors(ddb, streams):
+    name, arn = make_table(ddb, "KEYS_ONLY")
+    listed = streams.list_streams(TableName=name)["Streams"]
+    assert listed == [{"StreamArn": arn, "TableName": name, "StreamLabel": arn.split("/stream/")[1]}]
+    description = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert description["StreamStatus"] == "ENABLED"
+    assert description["KeySchema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
+    assert description["TableName"] == name
+    shard = description["Shards"][0]
+    assert shard["ShardId"].startswith("shardId-") and "ParentShardId" not in shard
+    missing = arn.rsplit("/", 1)[0] + "/2000-01-01T00:00:00.000"
+    with expect_error("ResourceNotFoundException", f"Requested resource not found: Stream: {missing} not found"):
+        streams.describe_stream(StreamArn=missing)
+    with expect_error("ResourceNotFoundException", "Requested resource not found: Shard does not exist"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId="shardId-00000000000000000000-00000000",
+                                   ShardIteratorType="LATEST")
+    with expect_error("ValidationException", "Invalid ShardIterator"):
+        streams.get_records(ShardIterator="not-an-iterator")
+    with expect_error("ValidationException", f"Table already has an enabled stream: TableName: {name}"):
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+    ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+    with expect_error("ValidationException", f"Table has no stream to disable: TableName: {name}"):
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+    assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] == "DISABLED"
+    second = ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+    assert second["TableDescription"]["LatestStreamArn"] != arn
+
+
+def test_iterator_expiry_and_trimming_follow_the_clock(server, ddb, streams):
+    name, arn = make_table(ddb)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    advance(server, 15 * 60 + 1)
+    with expect_error("ExpiredIteratorException"):
+        streams.get_records(ShardIterator=iterator)
+    first = shard["SequenceNumberRange"]["StartingSequenceNumber"]
+    advance(server, 24 * 3600)
+    with expect_error("TrimmedDataAccessException"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="AT_SEQUENCE_NUMBER",
+                                   SequenceNumber=first)
+    assert read_all(streams, arn) == []
+
+
+def test_ttl_expiry_after_advance_and_sweep(server, ddb, streams):
+    name, arn = make_table(ddb, gsi=True)
+    ddb.update_time_to_live(TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    assert ddb.describe_time_to_live(TableName=name)["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
+    with expect_error("ValidationException", "TimeToLive is already enabled"):
+        ddb.update_time_to_live(TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    with expect_error("ValidationException", "Time to live has been modified multiple times within a fixed interval"):
+        ddb.update_time_to_live(TableName=name, TimeToLiveSpecification={"Enabled": False, "AttributeName": "expires"})
+    now = admin(server, "/_localdynamo/clock")["epochSeconds"]
+    ddb.put_item(TableName=name, Item={"pk": {"S": "soon"}, "g": {"S": "x"}, "expires": {"N": str(int(now) + 60)}})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "text"}, "g": {"S": "x"}, "expires": {"S": str(int(now))}})
+    assert admin(server, "/_localdynamo/ttl/sweep", {}) == {"deleted": 0}
+    advance(server, 120)
+    # Expired but not yet swept: still there.
+    assert "Item" in ddb.get_item(TableName=name, Key={"pk": {"S": "soon"}})
+    assert admin(server, "/_localdynamo/ttl/sweep", {}) == {"deleted": 1}
+    assert "Item" not in ddb.get_item(TableName=name, Key={"pk": {"S": "soon"}})
+    assert ddb.query(TableName=name, IndexName="byG", KeyConditionExpression="g = :g",
+                     ExpressionAttributeValues={":g": {"S": "x"}})["Count"] == 1
+    removal = [r for r in read_all(streams, arn) if r["eventName"] == "REMOVE"]
+    assert len(removal) == 1
+    assert removal[0]["userIdentity"] == {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}
+    assert removal[0]["dynamodb"]["Keys"] == {"pk": {"S": "soon"}}
+
+
+def test_streams_tail_prints_records_as_they_arrive(server, ddb):
+    import queue
+    import subprocess
+    import threading
+
+    name, _ = make_table(ddb, "NEW_IMAGE")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "before"}})
+    port = server.url.rsplit(":", 1)[1].strip("/")
+    tail = subprocess.Popen([str(_resolve_binary()), "streams", "tail", name, "--port", port, "--interval", "0.1",
+                             "--from-start"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in tail.stdout], daemon=True).start()
+    try:
+        first = json.loads(lines.get(timeout=10))
+        assert first["dynamodb"]["Keys"] == {"pk": {"S": "before"}}
+        ddb.put_item(TableName=name, Item={"pk": {"S": "after"}})
+        second = json.loads(lines.get(timeout=10))
+        assert second["eventName"] == "INSERT"
+        assert second["dynamodb"]["Keys"] == {"pk": {"S": "after"}}
+        assert second["dynamodb"]["NewImage"] == {"pk": {"S": "after"}}
+    finally:
+        tail.terminate()
+        tail.wait(timeout=5)
+
+
+def test_aws_cli_dynamodbstreams_commands(server, ddb):
+    import shutil
+    import subprocess
+    import sys
+
+    name, arn = make_table(ddb, "KEYS_ONLY")
+    ddb.put_item(TableName=name, Item={"pk": {"S": "cli"}})
+    exe = shutil.which("aws")
+    base = [exe] if exe else [sys.executable, "-m", "awscli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-east-1",
+               AWS_PAGER="", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
+
+    def cli(*args):
+        proc = subprocess.run([*base, "dynamodbstreams", *args, "--endpoint-url", server.url, "--output", "json"],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    assert [s["StreamArn"] for s in cli("list-streams", "--table-name", name)["Streams"]] == [arn]
+    shard = cli("describe-stream", "--stream-arn", arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = cli("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard,
+                   "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
+    records = cli("get-records", "--shard-iterator", iterator)["Records"]
+    assert [r["dynamodb"]["Keys"] for r in records] == [{"pk": {"S": "cli"}}]
