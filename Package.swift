@@ -91,7 +91,7 @@ let package = Package(
             name: "DynamoStoreTests",
             dependencies: ["DynamoStore", "DynamoClient", "DynamoTestSupport", "DynamoAPI", "DynamoExpressions"]
         ),
-        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions"]),
+        .testTarget(name: "DynamoEngineTests", dependencies: ["DynamoEngine", "DynamoAPI", "DynamoExpressions", "DynamoTestSupport"]),
         .testTarget(
             name: "DynamoServerTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import DynamoAPI
 import DynamoClient
 import DynamoStore
+import DynamoTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -41,10 +41,9 @@ extension Database {
     /// `TransactionCanceledException` with one reason per action, in order.
     package func transactWriteItems(_ input: TransactWriteItemsInput, now: Double) throws -> TransactWriteResult {
         if let token = input.clientRequestToken {
-            // The actions identify the request; asking for capacity or metrics does not change it.
-            var identity = JSONWriter()
-            for item in input.transactItems { item.encode(to: &identity) }
-            return try idempotency.run(token: token, request: identity.bytes, now: now) {
+            // The actions identify the request (by meaning, not by the order of a map's members);
+            // asking for capacity or metrics does not change it.
+            return try idempotency.run(token: token, request: CanonicalForm(input.transactItems), now: now) {
                 try applyTransaction(input)
             }
         }

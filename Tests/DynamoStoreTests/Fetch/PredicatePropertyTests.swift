@@ -1,5 +1,6 @@
 import DynamoAPI
 import DynamoStore
+import DynamoTestSupport
 import Testing
 
 /// Random predicates over random data sets: what a fetch returns (whatever plan it got) equals
