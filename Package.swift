@@ -28,6 +28,11 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "DynamoAPI"),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
         .target(
@@ -40,7 +45,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "DynamoExpressions",
+                "DynamoAPI", "DynamoEngine", "DynamoExpressions", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -91,7 +91,7 @@ public final class LocalDynamoServer: Sendable {
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes),
-            dispatcher: dispatcher, admin: admin, logger: logger)
+            dispatcher: dispatcher, admin: admin, clock: engine.clock, logger: logger)
     }
 
     /// Starts listening.
