@@ -36,15 +36,7 @@ enum TableDescriptionWriter {
         writer.write(string: arn)
         writer.writeKey("TableId", first: false)
         writer.write(string: definition.tableID)
-        writer.writeKey("BillingModeSummary", first: false)
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey("BillingMode", first: true)
-        writer.write(string: definition.billingMode)
-        if let lastUpdate = definition.billingModeLastUpdate, definition.billingMode == "PAY_PER_REQUEST" {
-            writer.writeKey("LastUpdateToPayPerRequestDateTime", first: false)
-            writer.write(lastUpdate)
-        }
-        writer.writeRaw(UInt8(ascii: "}"))
+        writeBillingModeSummary(definition, to: &writer)
         if !definition.localIndexes.isEmpty {
             writer.writeKey("LocalSecondaryIndexes", first: false)
             writeArray(definition.localIndexes, to: &writer) { index, writer in
@@ -104,6 +96,42 @@ enum TableDescriptionWriter {
             writer.writeKey("MaxWriteRequestUnits", first: false)
             writer.write(definition.onDemandMaxWrite ?? -1)
             writer.writeRaw(UInt8(ascii: "}"))
+        }
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// The reduced description DeleteTable returns: no key schema, attribute definitions,
+    /// creation time or indexes, status `DELETING` (captures of the service, 2016 and 2022).
+    static func writeDeleted(_ table: TableSnapshot, to writer: inout JSONWriter) {
+        let definition = table.definition
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("TableName", first: true)
+        writer.write(string: definition.name)
+        writer.writeKey("TableStatus", first: false)
+        writer.write(string: "DELETING")
+        writer.writeKey("ProvisionedThroughput", first: false)
+        writeThroughput(definition.throughput, to: &writer)
+        writer.writeKey("TableSizeBytes", first: false)
+        writer.write(table.sizeBytes)
+        writer.writeKey("ItemCount", first: false)
+        writer.write(table.itemCount)
+        writer.writeKey("TableArn", first: false)
+        writer.write(string: ResourceNames.tableARN(region: table.region, table: definition.name))
+        writer.writeKey("TableId", first: false)
+        writer.write(string: definition.tableID)
+        writeBillingModeSummary(definition, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// `,"BillingModeSummary":{...}`.
+    private static func writeBillingModeSummary(_ definition: TableDefinition, to writer: inout JSONWriter) {
+        writer.writeKey("BillingModeSummary", first: false)
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("BillingMode", first: true)
+        writer.write(string: definition.billingMode)
+        if let lastUpdate = definition.billingModeLastUpdate, definition.billingMode == "PAY_PER_REQUEST" {
+            writer.writeKey("LastUpdateToPayPerRequestDateTime", first: false)
+            writer.write(lastUpdate)
         }
         writer.writeRaw(UInt8(ascii: "}"))
     }
