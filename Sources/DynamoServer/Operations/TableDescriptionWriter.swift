@@ -26,16 +26,7 @@ enum TableDescriptionWriter {
         writer.write(string: table.status)
         writer.writeKey("CreationDateTime", first: false)
         writer.write(definition.creationDateTime)
-        writer.writeKey("ProvisionedThroughput", first: false)
-        writeThroughput(definition.throughput, to: &writer)
-        writer.writeKey("TableSizeBytes", first: false)
-        writer.write(table.sizeBytes)
-        writer.writeKey("ItemCount", first: false)
-        writer.write(table.itemCount)
-        writer.writeKey("TableArn", first: false)
-        writer.write(string: arn)
-        writer.writeKey("TableId", first: false)
-        writer.write(string: definition.tableID)
+        writeThroughputSizeAndIdentity(table, arn: arn, to: &writer)
         writeBillingModeSummary(definition, to: &writer)
         if !definition.localIndexes.isEmpty {
             writer.writeKey("LocalSecondaryIndexes", first: false)
@@ -109,18 +100,24 @@ enum TableDescriptionWriter {
         writer.write(string: definition.name)
         writer.writeKey("TableStatus", first: false)
         writer.write(string: "DELETING")
+        writeThroughputSizeAndIdentity(table, arn: ResourceNames.tableARN(region: table.region, table: definition.name),
+                                       to: &writer)
+        writeBillingModeSummary(definition, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// `,"ProvisionedThroughput":…,"TableSizeBytes":…,"ItemCount":…,"TableArn":…,"TableId":…`.
+    private static func writeThroughputSizeAndIdentity(_ table: TableSnapshot, arn: String, to writer: inout JSONWriter) {
         writer.writeKey("ProvisionedThroughput", first: false)
-        writeThroughput(definition.throughput, to: &writer)
+        writeThroughput(table.definition.throughput, to: &writer)
         writer.writeKey("TableSizeBytes", first: false)
         writer.write(table.sizeBytes)
         writer.writeKey("ItemCount", first: false)
         writer.write(table.itemCount)
         writer.writeKey("TableArn", first: false)
-        writer.write(string: ResourceNames.tableARN(region: table.region, table: definition.name))
+        writer.write(string: arn)
         writer.writeKey("TableId", first: false)
-        writer.write(string: definition.tableID)
-        writeBillingModeSummary(definition, to: &writer)
-        writer.writeRaw(UInt8(ascii: "}"))
+        writer.write(string: table.definition.tableID)
     }
 
     /// `,"BillingModeSummary":{...}`.
