@@ -56,3 +56,26 @@ def test_ordering_operators_still_refuse_a_list(ddb, item_table, op):
     with expect_error("ValidationException",
                       f"One or more parameter values were invalid: ComparisonOperator {op} is not valid for L AttributeValue type"):
         ddb.scan(TableName=item_table, ScanFilter={"aL": {"ComparisonOperator": op, "AttributeValueList": [VALUES["L"]]}})
+
+
+WITHOUT_FILTER = "ConditionalOperator cannot be used without Filter or Expected"
+TWO_OR_MORE = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+
+
+@pytest.mark.parametrize("operator", ["AND", "OR"])
+def test_conditional_operator_needs_expected_or_a_filter(ddb, item_table, operator):
+    # Measured by dual-target (DynamoDB and emulator) conformance tests; DynamoDB Local's
+    # error table has the same text.
+    key = {"pk": {"S": "legacy-eq"}}
+    with expect_error("ValidationException", WITHOUT_FILTER):
+        ddb.put_item(TableName=item_table, Item={"pk": {"S": "legacy-cond"}}, ConditionalOperator=operator)
+    with expect_error("ValidationException", WITHOUT_FILTER):
+        ddb.delete_item(TableName=item_table, Key={"pk": {"S": "legacy-cond"}}, ConditionalOperator=operator)
+    with expect_error("ValidationException", WITHOUT_FILTER):
+        ddb.scan(TableName=item_table, ConditionalOperator=operator)
+    with expect_error("ValidationException", TWO_OR_MORE):
+        ddb.update_item(TableName=item_table, Key=key, ConditionalOperator=operator,
+                        Expected={"aS": {"Value": {"S": "x"}}})
+    ddb.update_item(TableName=item_table, Key=key, ConditionalOperator=operator,
+                    AttributeUpdates={"touched": {"Value": {"N": "9"}}},
+                    Expected={"aS": {"Value": {"S": "x"}}, "aN": {"Value": {"N": "1"}}})
