@@ -195,3 +195,11 @@ def test_an_over_long_header_block_is_refused_400(raw):
     request = (b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Filler: " + b"a" * (100 * 1024) +
                b"\r\nContent-Length: 0\r\n\r\n")
     assert _raw_exchange(raw, request).startswith(b"HTTP/1.1 400 ")
+
+
+def test_answers_prepared_off_the_event_loop_are_compressed_too(raw, big_item):
+    # Scan runs on the thread pool; its answer is compressed there, before it is written.
+    resp = raw.call("Scan", {"TableName": big_item["TableName"]}, headers={"Accept-Encoding": "deflate"})
+    assert resp.status == 200
+    assert resp.header("content-encoding") == "deflate"
+    assert any(item["x"]["S"] == "x" * THRESHOLD for item in _decoded(resp)["Items"] if "x" in item)

@@ -16,6 +16,18 @@ struct HTTPReply: Sendable {
     var allowOrigin = false
     /// Further headers (CORS preflight).
     var extraHeaders: [(String, String)] = []
+    /// `Content-Encoding` once ``compressed(as:)`` compressed the body.
+    var contentEncoding: String?
+
+    /// The reply with its body compressed as DynamoDB compresses answers: when the client
+    /// accepts a coding (`format`) and the body is at least 4 KiB. Compressing twice is a no-op.
+    func compressed(as format: Zlib.Format?) -> HTTPReply {
+        guard let format, contentEncoding == nil, body.count >= ContentCoding.compressionThreshold else { return self }
+        var reply = self
+        reply.body = Zlib.deflate(body, format: format)
+        reply.contentEncoding = ContentCoding.headerValue(format)
+        return reply
+    }
 
     /// The response headers a browser may read (`Access-Control-Expose-Headers` on answers to a
     /// request with an `Origin`): DynamoDB's list, plus `x-amz-crc32` so browser SDKs can check

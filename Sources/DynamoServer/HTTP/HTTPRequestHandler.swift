@@ -237,6 +237,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         let eventLoop = self.eventLoop
         let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        let format = responseFormat
+        let work: @Sendable () async -> (HTTPReply, String) = {
+            let (reply, operation) = await work()
+            return (reply.compressed(as: format), operation)
+        }
         let finish: @Sendable ((HTTPReply, String)) -> Void = { answer in
             if eventLoop.inEventLoop {
                 handler.value.write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
@@ -319,14 +324,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Frames and writes one answer, then closes the connection if it must not be kept.
     private func write(_ reply: HTTPReply, requestID: String, operation: String, then afterWrite: AfterWrite) {
         guard let context else { return }
-        // DynamoDB compresses answers of 4 KiB and more for clients that accept it; the CRC is
-        // of the bytes sent.
-        var body = reply.body
-        var contentEncoding: String?
-        if let format = responseFormat, body.count >= ContentCoding.compressionThreshold {
-            body = Zlib.deflate(body, format: format)
-            contentEncoding = ContentCoding.headerValue(format)
-        }
+        // DynamoDB compresses answers of 4 KiB and more for clients that accept it (answers
+        // from a task arrive compressed already, off the event loop); the CRC is of the bytes sent.
+        let reply = reply.compressed(as: responseFormat)
+        let body = reply.body
         var headers = HTTPHeaders()
         headers.reserveCapacity(10 + reply.extraHeaders.count)
         headers.add(name: "Server", value: "Server")
@@ -336,7 +337,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let contentType = reply.contentType {
             headers.add(name: "Content-Type", value: contentType)
         }
-        if let contentEncoding {
+        if let contentEncoding = reply.contentEncoding {
             headers.add(name: "Content-Encoding", value: contentEncoding)
         }
         headers.add(name: "Content-Length", value: String(body.count))
