@@ -2,12 +2,13 @@
 #define LOCALDYNAMO_CZLIB_SHIM_H
 #include <zlib.h>
 
-/// deflateInit2 and inflateInit2 are macros; these wrap them for Swift.
-static inline int localdynamo_deflate_init_gzip(z_streamp stream, int level) {
-    return deflateInit2(stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+/// deflateInit2 and inflateInit2 are macros (they pass the library version and the stream
+/// size); these make them callable from Swift.
+static inline int localdynamo_inflate_init(z_stream *stream, int windowBits) {
+    return inflateInit2(stream, windowBits);
 }
 
-static inline int localdynamo_inflate_init_gzip(z_streamp stream) {
-    return inflateInit2(stream, 15 + 32);
+static inline int localdynamo_deflate_init(z_stream *stream, int level, int windowBits) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
 }
 #endif

@@ -133,7 +133,7 @@ public final class LocalDynamoServer: Sendable {
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
                                  cors: configuration.cors),
-            dispatcher: dispatcher, admin: admin, logger: logger)
+            dispatcher: dispatcher, admin: admin, clock: engine.clock, logger: logger)
     }
 
     /// Starts listening.

@@ -1,5 +1,10 @@
 """Fixtures for the LocalDynamo black-box conformance suite.
 
+Request compression: LOCALDYNAMO_GZIP_REQUESTS=1 gzips the body of every request the boto3
+clients of this suite send (a botocore hook that compresses the body and sets
+`Content-Encoding: gzip`, as SDKs with request compression do), so the whole suite also runs
+against compressed requests. Raw-HTTP tests and AWS CLI subprocesses are unaffected.
+
 Endpoint selection:
   * LOCALDYNAMO_ENDPOINT=http://host:port  -> use an already running server.
   * otherwise start the binary from LOCALDYNAMO_BIN (default
@@ -24,6 +29,7 @@ import time
 from pathlib import Path
 
 import boto3
+import botocore.handlers
 import pytest
 from botocore.config import Config
 
@@ -36,6 +42,31 @@ STOP_TIMEOUT = 5.0
 
 ACCESS_KEY = "testing"
 SECRET_KEY = "testing"
+
+
+# ---------------------------------------------------------------------------
+# Optional request compression
+# ---------------------------------------------------------------------------
+
+
+def _gzip_request_body(request, **_kwargs) -> None:
+    """botocore `before-sign` hook: send the body gzip-compressed."""
+    import gzip
+
+    body = request.data
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if not body or "Content-Encoding" in request.headers:
+        return
+    request.data = gzip.compress(body)
+    request.headers["Content-Encoding"] = "gzip"
+
+
+if os.environ.get("LOCALDYNAMO_GZIP_REQUESTS") == "1":
+    # Built-in handlers are registered in every botocore session created afterwards, so every
+    # client of the suite (fixtures and tests alike) compresses.
+    for _service in ("dynamodb", "dynamodbstreams"):
+        botocore.handlers.BUILTIN_HANDLERS.append((f"before-sign.{_service}", _gzip_request_body))
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,8 @@ suite (tests/tier3/error-messages/query.test.ts and scan.test.ts)."""
 
 from __future__ import annotations
 
+import pytest
+
 from ddb_helpers import expect_error
 
 
@@ -132,3 +134,46 @@ def test_multi_attribute_sort_conditions_need_equalities_to_their_left(ddb, make
         query("h = :h AND a = :a AND b > :b AND c = :c")
     with expect_error("ValidationException", _equality_needed("a", "b")):
         query("h = :h AND b = :b")
+
+
+START_OUTSIDE = "The provided starting key is outside query boundaries based on provided conditions"
+START_NOT_IN_RANGE = "The provided starting key does not match the range key predicate"
+
+
+@pytest.mark.parametrize("condition, start_sk", [
+    ("sk > :s", "5"), ("sk > :s", "4"), ("sk >= :s", "4"), ("sk < :s", "5"), ("sk <= :s", "6"),
+    ("sk = :s", "6"), ("sk BETWEEN :s AND :t", "9"),
+])
+def test_query_start_key_outside_the_sort_condition_is_refused(ddb, range_table, condition, start_sk):
+    # dynalite's capture of the service; a 2026 measurement of a forged cursor gives the same text.
+    values = {":p": {"S": "esk"}, ":s": {"N": "5"}}
+    if ":t" in condition:
+        values[":t"] = {"N": "8"}
+    with expect_error("ValidationException", START_NOT_IN_RANGE):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND " + condition,
+                  ExpressionAttributeValues=values, ExclusiveStartKey={"pk": {"S": "esk"}, "sk": {"N": start_sk}})
+
+
+@pytest.mark.parametrize("condition, start_sk", [("sk > :s", "6"), ("sk >= :s", "5"), ("sk = :s", "5")])
+def test_query_start_key_inside_the_sort_condition_is_accepted(ddb, range_table, condition, start_sk):
+    ddb.query(TableName=range_table, KeyConditionExpression="pk = :p AND " + condition,
+              ExpressionAttributeValues={":p": {"S": "esk"}, ":s": {"N": "5"}},
+              ExclusiveStartKey={"pk": {"S": "esk"}, "sk": {"N": start_sk}})
+
+
+def test_query_start_key_in_another_partition_is_outside_the_query(ddb, range_table):
+    with expect_error("ValidationException", START_OUTSIDE):
+        ddb.query(TableName=range_table, KeyConditionExpression="pk = :p",
+                  ExpressionAttributeValues={":p": {"S": "esk"}},
+                  ExclusiveStartKey={"pk": {"S": "other"}, "sk": {"N": "1"}})
+
+
+def test_index_query_start_key_in_another_index_partition_is_outside_the_query(ddb, make_table):
+    table = make_table(("pk", "S"), AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                                          {"AttributeName": "g", "AttributeType": "S"}],
+                       GlobalSecondaryIndexes=[{"IndexName": "by-g", "Projection": {"ProjectionType": "ALL"},
+                                                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}])
+    with expect_error("ValidationException", START_OUTSIDE):
+        ddb.query(TableName=table, IndexName="by-g", KeyConditionExpression="g = :g",
+                  ExpressionAttributeValues={":g": {"S": "one"}},
+                  ExclusiveStartKey={"pk": {"S": "a"}, "g": {"S": "two"}})

@@ -106,3 +106,32 @@ def test_a_disabled_stream_with_a_view_type_is_refused_at_create_table(ddb):
                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                          KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                          StreamSpecification={"StreamEnabled": False, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+
+
+@pytest.mark.parametrize("billing", ["PAY_PER_REQUEST", "PROVISIONED"])
+def test_delete_table_returns_the_reduced_description(ddb, make_table, billing):
+    # DynamoDB's DeleteTable answer (captures of 2016 and 2022): no KeySchema,
+    # AttributeDefinitions, CreationDateTime or indexes, status DELETING.
+    table = make_table(("pk", "S"), ("sk", "S"), billing_mode=billing,
+                       AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("pk", "sk", "x")],
+                       GlobalSecondaryIndexes=[{"IndexName": "by-x", "Projection": {"ProjectionType": "ALL"},
+                                                "KeySchema": [{"AttributeName": "x", "KeyType": "HASH"}],
+                                                **({} if billing == "PAY_PER_REQUEST" else
+                                                   {"ProvisionedThroughput": {"ReadCapacityUnits": 1,
+                                                                              "WriteCapacityUnits": 1}})}])
+    described = ddb.describe_table(TableName=table)["Table"]
+    deleted = ddb.delete_table(TableName=table)["TableDescription"]
+    assert deleted["TableName"] == table
+    assert deleted["TableStatus"] == "DELETING"
+    assert deleted["TableArn"] == described["TableArn"]
+    assert deleted["TableId"] == described["TableId"]
+    assert (deleted["ItemCount"], deleted["TableSizeBytes"]) == (0, 0)
+    assert deleted["ProvisionedThroughput"]["NumberOfDecreasesToday"] == 0
+    if billing == "PAY_PER_REQUEST":
+        assert deleted["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+        assert "LastUpdateToPayPerRequestDateTime" in deleted["BillingModeSummary"]
+    else:
+        assert deleted["ProvisionedThroughput"]["ReadCapacityUnits"] == 5
+    for absent in ("KeySchema", "AttributeDefinitions", "CreationDateTime", "GlobalSecondaryIndexes",
+                   "LocalSecondaryIndexes"):
+        assert absent not in deleted

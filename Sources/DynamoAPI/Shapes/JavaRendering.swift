@@ -88,29 +88,10 @@ enum JavaRendering {
 
     /// Java's `Date.toString` in UTC: `Thu Jan 01 00:00:00 UTC 1970`.
     static func date(secondsSince1970 seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        var days = total / 86_400
-        var secondOfDay = total % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        // Civil date from days since the epoch (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let weekday = ((days % 7) + 7 + 4) % 7   // 1970-01-01 was a Thursday
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[weekday]) \(months[month - 1]) \(two(day)) "
-            + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC \(year)"
+        let date = CivilDate(secondsSince1970: seconds)
+        let two = CivilDate.twoDigits
+        return "\(CivilDate.weekdayNames[date.weekday]) \(CivilDate.monthNames[date.month - 1]) \(two(date.day)) "
+            + "\(two(date.hour)):\(two(date.minute)):\(two(date.second)) UTC \(date.year)"
     }
 
     /// What Java prints for a `ByteBuffer` (DynamoDB's type for binary members).

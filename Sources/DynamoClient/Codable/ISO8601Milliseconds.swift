@@ -1,3 +1,4 @@
+import DynamoAPI
 import Foundation
 
 /// ISO 8601 timestamps in UTC at millisecond precision (`2023-11-14T22:13:20.123Z`), the form
@@ -24,7 +25,8 @@ package enum ISO8601Milliseconds {
         }
         let milliseconds = Int64(scaled)
         let (days, inDay) = milliseconds.quotientAndFlooredRemainder(dividingBy: millisecondsPerDay)
-        let (year, month, day) = AmzDate.civil(fromDays: days)
+        let civil = CivilDate(secondsSince1970: Double(days) * 86_400)
+        let (year, month, day) = (civil.year, civil.month, civil.day)
         guard (0...9999).contains(year) else {
             return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }

@@ -9,7 +9,7 @@ enum Gzip {
     /// `bytes` compressed as one gzip member.
     static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
-        guard localdynamo_deflate_init_gzip(&stream, Z_DEFAULT_COMPRESSION) == Z_OK else {
+        guard localdynamo_deflate_init(&stream, Z_DEFAULT_COMPRESSION, 15 + 16) == Z_OK else {
             throw Failure(description: "zlib could not start compressing")
         }
         defer { deflateEnd(&stream) }
@@ -45,7 +45,7 @@ enum Gzip {
             var offset = 0
             while offset < source.count {
                 var stream = z_stream()
-                guard localdynamo_inflate_init_gzip(&stream) == Z_OK else {
+                guard localdynamo_inflate_init(&stream, 15 + 32) == Z_OK else {
                     throw Failure(description: "zlib could not start decompressing")
                 }
                 defer { inflateEnd(&stream) }

@@ -44,6 +44,18 @@ extension Database {
     /// bare sentence, where Scan adds the reason (measured by the dynamodb-conformance suite).
     static let invalidQueryStartKey = DynamoError.validation("The provided starting key is invalid")
 
+    /// A Query's `ExclusiveStartKey` must lie in the partition it reads and satisfy its sort key
+    /// condition, or DynamoDB refuses it with these messages.
+    static func checkStartKey(partition: [UInt8], sort: [UInt8], within queried: [UInt8],
+                              _ range: SortKeyRange) throws(DynamoError) {
+        guard partition == queried else {
+            throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
+        }
+        guard range.contains(sort) else {
+            throw DynamoError.validation("The provided starting key does not match the range key predicate")
+        }
+    }
+
     /// Reads a page of one partition in sort-key order (reversed when `forward` is false), from
     /// the table or from one of its secondary indexes.
     ///
@@ -61,9 +73,7 @@ extension Database {
             if let startKey = options.exclusiveStartKey {
                 let stored: StoredKey
                 do { stored = try table.startKey(startKey) } catch { throw Self.invalidQueryStartKey }
-                guard stored.partition == partition.partition else {
-                    throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
-                }
+                try Self.checkStartKey(partition: stored.partition, sort: stored.sort, within: partition.partition, range)
                 start = stored.sort
             }
             return try read { connection in
@@ -85,6 +95,11 @@ extension Database {
             start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
         } catch {
             throw Self.invalidQueryStartKey
+        }
+        if let start {
+            // A multi-attribute sort condition's bounds are tuple prefixes: only the partition is checked.
+            try Self.checkStartKey(partition: start.key.partition, sort: start.key.sort, within: partition.partition,
+                                   index.isMultiAttribute ? .all : range)
         }
         return try readingIndex(index) { connection in
             try connection.readTransaction {

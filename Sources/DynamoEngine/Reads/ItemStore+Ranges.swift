@@ -102,4 +102,17 @@ struct SortKeyRange {
 
     /// Every sort key.
     static let all = SortKeyRange(lower: nil, upper: nil)
+
+    /// Whether a stored sort key lies within the bounds (stored keys compare as bytes).
+    func contains(_ sort: [UInt8]) -> Bool {
+        if let lower {
+            let below = sort.lexicographicallyPrecedes(lower.bytes)
+            if below || (!lower.inclusive && sort == lower.bytes) { return false }
+        }
+        if let upper {
+            let above = upper.bytes.lexicographicallyPrecedes(sort)
+            if above || (!upper.inclusive && sort == upper.bytes) { return false }
+        }
+        return true
+    }
 }

@@ -69,7 +69,41 @@ extension IndexDefinition {
             encoded.append(bytes)
         }
         let partitionCount = partitionAttributeCount
+        try checkKeySizes(of: item)
         return storedKey(partition: Array(encoded[..<partitionCount]), sort: Array(encoded[partitionCount...]))
+    }
+
+    /// DynamoDB's key size limits applied to an index key: each partition attribute at most
+    /// 2,048 bytes, the sort attributes together at most 1,024 (the table key's limits, with
+    /// the messages the service gives for an index). An index build leaves such items out.
+    private func checkKeySizes(of item: Item) throws(DynamoError) {
+        var sortBytes = 0
+        for (position, attribute) in keyAttributes.enumerated() {
+            let size = Self.keySize(item[attribute.name]!)
+            if position < partitionAttributeCount {
+                if size > TableDefinition.maximumPartitionKeyBytes {
+                    throw DynamoError.validation(
+                        "One or more parameter values were invalid: Size limit exceeded for Index Key \(attribute.name) Actual Size: \(size) bytes Max Size: \(TableDefinition.maximumPartitionKeyBytes) bytes IndexName: \(name)")
+                }
+            } else {
+                sortBytes += size
+            }
+        }
+        if sortBytes > TableDefinition.maximumSortKeyBytes {
+            throw DynamoError.validation(
+                "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
+        }
+    }
+
+    /// A key value's size as DynamoDB counts it (UTF-8 bytes of a string, bytes of a binary,
+    /// the stored size of a number).
+    private static func keySize(_ value: AttributeValue) -> Int {
+        switch value {
+        case .s(let text): text.utf8.count
+        case .b(let bytes): bytes.count
+        case .n(let number): number.storageSize
+        default: 0
+        }
     }
 
     /// The stored key from the bytes of each partition and sort attribute.

@@ -160,10 +160,7 @@ extension Database {
                                            writeCapacityUnits: throughput?.write ?? 0),
             localIndexes: localIndexes, globalIndexes: globalIndexes)
         if let tags = input.tags {
-            for tag in tags {
-                if definition.tags[tag.key] == nil { definition.tagOrder.append(tag.key) }
-                definition.tags[tag.key] = tag.value
-            }
+            try definition.applyTags(tags.map { ($0.key, $0.value) })
         }
         if let stream = input.streamSpecification, stream.streamEnabled {
             guard let viewType = stream.streamViewType?.rawValue else {

@@ -16,19 +16,10 @@ extension Database {
         return name
     }
 
-    /// Adds or replaces tags on a table (at most 50 per resource, as DynamoDB).
+    /// Adds or replaces tags on a table (DynamoDB's rules: `TagRules`).
     package func tagResource(arn: String, tags: [(key: String, value: String)]) throws {
         let name = try taggedTable(arn)
-        _ = try updateDefinition(named: name) { definition in
-            for tag in tags {
-                if definition.tags[tag.key] == nil { definition.tagOrder.append(tag.key) }
-                definition.tags[tag.key] = tag.value
-            }
-            if definition.tags.count > 50 {
-                throw DynamoError(.limitExceeded,
-                                  "The number of tags on the resource exceeds the maximum allowed limit of 50")
-            }
-        }
+        _ = try updateDefinition(named: name) { definition in try definition.applyTags(tags) }
     }
 
     /// Removes tags from a table (absent keys are ignored).

@@ -41,8 +41,9 @@ extension Database {
     /// `TransactionCanceledException` with one reason per action, in order.
     package func transactWriteItems(_ input: TransactWriteItemsInput, now: Double) throws -> TransactWriteResult {
         if let token = input.clientRequestToken {
-            // The actions identify the request; asking for capacity or metrics does not change it.
-            return try idempotency.run(token: token, request: input.transactItems, now: now) {
+            // The actions identify the request (by meaning, not by the order of a map's members);
+            // asking for capacity or metrics does not change it.
+            return try idempotency.run(token: token, request: CanonicalForm(input.transactItems), now: now) {
                 try applyTransaction(input)
             }
         }

@@ -9,8 +9,7 @@ final class IdempotencyTokens: Sendable {
     static let lifetime: Double = 600
 
     private struct Entry {
-        /// The actions, compared by value (their JSON's member order is not stable).
-        var request: [TransactWriteItem]
+        var request: CanonicalForm
         var result: TransactWriteResult
         var recorded: Double
     }
@@ -18,10 +17,12 @@ final class IdempotencyTokens: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
 
     /// Runs `body` once per (token, request) within the lifetime; repeats return its result.
+    /// Requests are compared by their ``CanonicalForm`` (maps as maps, sets as sets, numbers by
+    /// value), so a retry of the same request always matches.
     ///
     /// The check and the record happen around `body`, which runs under the database's writer
     /// lock, so two concurrent calls with one token cannot both write.
-    func run(token: String, request: [TransactWriteItem], now: Double,
+    func run(token: String, request: CanonicalForm, now: Double,
              _ body: () throws -> TransactWriteResult) throws -> TransactWriteResult {
         let known: Entry? = entries.withLock { entries in
             entries = entries.filter { now - $0.value.recorded < Self.lifetime }

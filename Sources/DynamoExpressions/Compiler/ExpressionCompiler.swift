@@ -31,6 +31,9 @@ public enum ExpressionCompiler {
         try checkParameters(input)
         if input.conditionalOperator != nil {
             let counts = [input.expected?.count, input.queryFilter?.count, input.scanFilter?.count].compactMap { $0 }
+            if counts.isEmpty {
+                throw .validation("ConditionalOperator cannot be used without Filter or Expected")
+            }
             if counts.contains(where: { $0 <= 1 }) {
                 throw .validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
             }

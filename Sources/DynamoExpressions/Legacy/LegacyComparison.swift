@@ -17,9 +17,10 @@ enum LegacyComparison {
     }
 
     /// The value types each operator takes (dynalite's `validateConditions`, recorded against
-    /// DynamoDB).
+    /// DynamoDB). `EQ` and `NE` take every type, lists, maps, booleans and nulls included
+    /// ("supported for all data types, including lists and maps", DynamoDB's API reference;
+    /// dynalite's list predates those types).
     static let allowedTypes: [String: Set<String>] = [
-        "EQ": ["S", "N", "B", "SS", "NS", "BS"], "NE": ["S", "N", "B", "SS", "NS", "BS"],
         "LE": ["S", "N", "B"], "LT": ["S", "N", "B"], "GE": ["S", "N", "B"], "GT": ["S", "N", "B"],
         "CONTAINS": ["S", "N", "B"], "NOT_CONTAINS": ["S", "N", "B"], "BEGINS_WITH": ["S", "B"],
         "IN": ["S", "N", "B"], "BETWEEN": ["S", "N", "B"],

@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoEngine
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -17,6 +18,8 @@ struct HTTPHandlerSettings: Sendable {
     var cors: CORSPolicy = .anyOrigin
     /// Answers `/_localdynamo/…`; `nil` leaves those paths to the DynamoDB protocol checks.
     var admin: AdminRouter? = nil
+    /// The server's clock, for the `Date` header.
+    var clock = ServerClock()
 }
 
 /// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
@@ -69,6 +72,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isHeadRequest = false
     /// The client half-closed its side: close once the current answer is written.
     private var inputClosed = false
+    /// How the current request accepts a compressed answer (`Accept-Encoding`).
+    private var responseFormat: Zlib.Format?
 
     init(settings: HTTPHandlerSettings, eventLoop: any EventLoop) {
         self.settings = settings
@@ -135,6 +140,15 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         isHeadRequest = head.method == .HEAD
         version = head.version
         let summary = RequestHeaderSummary(head.headers)
+        responseFormat = ContentCoding.responseFormat(acceptEncoding: summary.acceptEncoding)
+        if head.uri.utf8.count > HTTPReply.maximumRequestTargetBytes {
+            // DynamoDB answers a request target this long 400 without reading it further; the
+            // body is not read either, so the connection cannot be reused.
+            keepAlive = false
+            state = .responding
+            write(.requestTargetTooLong, requestID: requestIDs.makeID(), operation: "request target too long", then: .close)
+            return
+        }
         if let length = summary.contentLength, length > settings.maximumRequestBodyBytes {
             rejectOversize(summary, expectsContinue: summary.expectsContinue)
             return
@@ -165,9 +179,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             processAdmin(head, body: body, router: admin, requestID: requestID)
             return
         }
-        let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes
+        // A compressed body may inflate to the full limit: never on the event loop.
+        let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes && summary.contentEncoding == nil
+        let limit = settings.maximumRequestBodyBytes
         if inline {
-            switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+            switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
+                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
@@ -183,7 +200,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         } else {
             startTask(requestID: requestID, onEventLoop: false) {
-                switch WireProtocol.evaluate(head: head, summary: summary, body: body, requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+                switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
+                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):
@@ -221,6 +239,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         let eventLoop = self.eventLoop
         let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        let format = responseFormat
+        let work: @Sendable () async -> (HTTPReply, String) = {
+            let (reply, operation) = await work()
+            return (reply.compressed(as: format), operation)
+        }
         let finish: @Sendable ((HTTPReply, String)) -> Void = { answer in
             if eventLoop.inEventLoop {
                 handler.value.write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
@@ -303,16 +326,26 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Frames and writes one answer, then closes the connection if it must not be kept.
     private func write(_ reply: HTTPReply, requestID: String, operation: String, then afterWrite: AfterWrite) {
         guard let context else { return }
+        // DynamoDB compresses answers of 4 KiB and more for clients that accept it (answers
+        // from a task arrive compressed already, off the event loop); the CRC is of the bytes sent.
+        let reply = reply.compressed(as: responseFormat)
+        let body = reply.body
         var headers = HTTPHeaders()
-        headers.reserveCapacity(6 + reply.extraHeaders.count)
+        headers.reserveCapacity(10 + reply.extraHeaders.count)
+        headers.add(name: "Server", value: "Server")
+        headers.add(name: "Date", value: HTTPDate.format(epochSeconds: settings.clock.now()))
         headers.add(name: "x-amzn-RequestId", value: requestID)
-        headers.add(name: "x-amz-crc32", value: String(CRC32.checksum(reply.body)))
+        headers.add(name: "x-amz-crc32", value: String(CRC32.checksum(body)))
         if let contentType = reply.contentType {
             headers.add(name: "Content-Type", value: contentType)
         }
-        headers.add(name: "Content-Length", value: String(reply.body.count))
+        if let contentEncoding = reply.contentEncoding {
+            headers.add(name: "Content-Encoding", value: contentEncoding)
+        }
+        headers.add(name: "Content-Length", value: String(body.count))
         if let origin = reply.allowOrigin {
             headers.add(name: "Access-Control-Allow-Origin", value: origin)
+            headers.add(name: "Access-Control-Expose-Headers", value: HTTPReply.exposedHeaders)
         }
         for (name, value) in reply.extraHeaders {
             headers.add(name: name, value: value)
@@ -344,8 +377,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if case .responding = state { state = .idle }
         context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: reply.status, headers: headers))),
                       promise: nil)
-        if !reply.body.isEmpty, !isHeadRequest {
-            let buffer = context.channel.allocator.buffer(bytes: reply.body)
+        if !body.isEmpty, !isHeadRequest {
+            let buffer = context.channel.allocator.buffer(bytes: body)
             context.write(Self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         if close {

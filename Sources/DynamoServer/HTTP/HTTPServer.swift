@@ -1,3 +1,4 @@
+import DynamoEngine
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -71,6 +72,7 @@ package actor HTTPServer {
     package nonisolated let configuration: Configuration
     private let dispatcher: any DynamoDispatcher
     private let admin: AdminRouter?
+    private let clock: ServerClock
     private let logger: Logger
     private var listener: (any Channel)?
     private var tracker: NIOLoopBound<ConnectionTracker>?
@@ -85,17 +87,20 @@ package actor HTTPServer {
     ///   - configuration: where to listen and what to accept.
     ///   - dispatcher: runs the operations.
     ///   - admin: answers `/_localdynamo/…` (the admin API); `nil` serves none.
+    ///   - clock: the server's clock, for the `Date` header of every answer.
     ///   - logger: gets one debug line per request (operation, status, duration, request id;
     ///     never credentials or bodies). The default discards everything.
     package init(
         configuration: Configuration,
         dispatcher: any DynamoDispatcher,
         admin: AdminRouter? = nil,
+        clock: ServerClock = ServerClock(),
         logger: Logger = Logger(label: "localdynamo.http", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.admin = admin
+        self.clock = clock
         self.logger = logger
     }
 
@@ -114,7 +119,8 @@ package actor HTTPServer {
             inlineBodyBytes: configuration.inlineBodyBytes,
             dispatchOnEventLoop: configuration.dispatchOnEventLoop,
             cors: configuration.cors,
-            admin: admin
+            admin: admin,
+            clock: clock
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()

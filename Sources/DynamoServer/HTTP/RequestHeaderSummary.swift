@@ -15,6 +15,10 @@ struct RequestHeaderSummary {
     var contentLength: Int?
     /// `Expect: 100-continue`.
     var expectsContinue = false
+    /// `Content-Encoding` (the body's compression).
+    var contentEncoding: String?
+    /// `Accept-Encoding`; the last one when repeated, as DynamoDB reads it.
+    var acceptEncoding: String?
 
     init(_ headers: HTTPHeaders) {
         for (name, value) in headers {
@@ -39,6 +43,10 @@ struct RequestHeaderSummary {
                 if authorization == nil, Self.equals(name, "authorization") { authorization = value }
             case 14:
                 if contentLength == nil, Self.equals(name, "content-length") { contentLength = Int(value) }
+            case 15:
+                if Self.equals(name, "accept-encoding") { acceptEncoding = value }
+            case 16:
+                if contentEncoding == nil, Self.equals(name, "content-encoding") { contentEncoding = value }
             default:
                 continue
             }

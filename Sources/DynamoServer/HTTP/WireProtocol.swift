@@ -10,6 +10,9 @@ import NIOHTTP1
 /// 1. Body over the size limit → 413, empty body (checked while the body streams in, by
 ///    `HTTPRequestHandler`, before anything here). dynalite keeps the connection; we answer
 ///    `Connection: close` and close once the rest of the body is drained.
+/// 1b. `Content-Encoding: gzip` / `deflate` → the body is inflated (see `ContentCoding`); over
+///    the size limit once inflated → 413; corrupt, truncated or another coding → 500, as
+///    DynamoDB answers.
 /// 2. `Origin` present → every answer carries `Access-Control-Allow-Origin: *` (or, under a
 ///    ``CORSPolicy`` allow-list, the origin itself when listed and nothing otherwise); an
 ///    `OPTIONS` with an allowed `Origin` is a CORS preflight answered 200 here.
@@ -26,7 +29,7 @@ import NIOHTTP1
 ///    `MissingAuthenticationTokenException` "Request is missing Authentication Token".
 /// 8. `Credential`, `Signature`, `SignedHeaders` or both `X-Amz-Date` and `Date` missing → 400
 ///    `IncompleteSignatureException` (see `AuthorizationHeader`). Signatures are not verified.
-/// 9. Empty body → 400 `SerializationException`, no message.
+/// 9. Empty body or a body of JSON `null` → 400 `SerializationException`, no message.
 /// 10. Dispatch.
 ///
 /// Answers use `application/x-amz-json-1.0` when the request did, `application/json` otherwise.
@@ -65,12 +68,18 @@ enum WireProtocol {
     static func evaluate(
         head: HTTPRequestHead,
         summary: RequestHeaderSummary,
-        body: ByteBuffer?,
+        body compressedBody: ByteBuffer?,
+        maximumBodyBytes: Int,
         requestID: String,
         dispatcher: any DynamoDispatcher,
         cors: CORSPolicy = .anyOrigin
     ) -> Decision {
         let headers = head.headers
+        let body: ByteBuffer?
+        switch decodeBody(compressedBody, summary: summary, maximumBodyBytes: maximumBodyBytes) {
+        case .success(let decoded): body = decoded
+        case .failure(let refusal): return refusal.decision
+        }
         let bodyLength = body?.readableBytes ?? 0
 
         // 2. CORS.
@@ -142,8 +151,9 @@ enum WireProtocol {
             return fail(DynamoError(.incompleteSignature, message))
         }
 
-        // 9. Empty body (DynamoDB checks this late).
-        if bodyLength == 0 {
+        // 9. Empty body, or the JSON literal `null` (no document either), late as DynamoDB
+        // checks it. Other JSON that is not an object fails in the shape decoder.
+        if bodyLength == 0 || json == .null {
             return fail(.serialization(nil))
         }
 
@@ -159,6 +169,40 @@ enum WireProtocol {
             contentType: contentType,
             allowOrigin: allowOrigin
         ))
+    }
+
+    /// An answer given instead of decoding a body.
+    struct BodyRefusal: Error {
+        var decision: Decision
+    }
+
+    /// The body with its `Content-Encoding` undone.
+    static func decodeBody(_ body: ByteBuffer?, summary: RequestHeaderSummary,
+                           maximumBodyBytes: Int) -> Result<ByteBuffer?, BodyRefusal> {
+        let coding = ContentCoding.requestCoding(summary.contentEncoding)
+        guard coding != .identity else { return .success(body) }
+        let label = operationLabel(summary.target)
+        guard case .compressed(let format) = coding else {
+            return .failure(BodyRefusal(decision: .respond(
+                undecodable("Content-Encoding '\(summary.contentEncoding ?? "")' is not supported"), operation: label)))
+        }
+        do {
+            let inflated = try Zlib.inflate(body.map { Array($0.readableBytesView) } ?? [], format: format,
+                                            limit: maximumBodyBytes)
+            return .success(ByteBuffer(bytes: inflated))
+        } catch .tooLarge {
+            return .failure(BodyRefusal(decision: .respond(.requestEntityTooLarge, operation: label)))
+        } catch {
+            let name = ContentCoding.headerValue(format)
+            return .failure(BodyRefusal(decision: .respond(
+                undecodable("The request body is not valid \(name) data (corrupt or truncated)"), operation: label)))
+        }
+    }
+
+    /// DynamoDB answers a body it cannot decode with a 500; the message says why.
+    private static func undecodable(_ message: String) -> HTTPReply {
+        HTTPReply(status: .internalServerError, contentType: amzJSON,
+                  body: DynamoError(.internalServerError, message).body)
     }
 
     /// `/` with or without a query string.

@@ -6,13 +6,13 @@ enum ManagementOperations {
     static let tagResource: EngineDispatcher.Operation = { body, context in
         let input = try TagResourceInput.decodeRequest(body)
         try context.database.tagResource(arn: input.resourceArn, tags: input.tags.map { ($0.key, $0.value) })
-        return Array("{}".utf8)
+        return []  // TagResource has no output shape: DynamoDB answers with an empty body
     }
 
     static let untagResource: EngineDispatcher.Operation = { body, context in
         let input = try UntagResourceInput.decodeRequest(body)
         try context.database.untagResource(arn: input.resourceArn, keys: input.tagKeys)
-        return Array("{}".utf8)
+        return []  // no output shape either: an empty body
     }
 
     static let listTagsOfResource = EngineDispatcher.shaped { (input: ListTagsOfResourceInput, context) in

@@ -26,25 +26,8 @@ enum TableDescriptionWriter {
         writer.write(string: table.status)
         writer.writeKey("CreationDateTime", first: false)
         writer.write(definition.creationDateTime)
-        writer.writeKey("ProvisionedThroughput", first: false)
-        writeThroughput(definition.throughput, to: &writer)
-        writer.writeKey("TableSizeBytes", first: false)
-        writer.write(table.sizeBytes)
-        writer.writeKey("ItemCount", first: false)
-        writer.write(table.itemCount)
-        writer.writeKey("TableArn", first: false)
-        writer.write(string: arn)
-        writer.writeKey("TableId", first: false)
-        writer.write(string: definition.tableID)
-        writer.writeKey("BillingModeSummary", first: false)
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey("BillingMode", first: true)
-        writer.write(string: definition.billingMode)
-        if let lastUpdate = definition.billingModeLastUpdate, definition.billingMode == "PAY_PER_REQUEST" {
-            writer.writeKey("LastUpdateToPayPerRequestDateTime", first: false)
-            writer.write(lastUpdate)
-        }
-        writer.writeRaw(UInt8(ascii: "}"))
+        writeThroughputSizeAndIdentity(table, arn: arn, to: &writer)
+        writeBillingModeSummary(definition, to: &writer)
         if !definition.localIndexes.isEmpty {
             writer.writeKey("LocalSecondaryIndexes", first: false)
             writeArray(definition.localIndexes, to: &writer) { index, writer in
@@ -115,6 +98,48 @@ enum TableDescriptionWriter {
             writer.writeRaw(UInt8(ascii: "}"))
         }
         writeSettings(table, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// The reduced description DeleteTable returns: no key schema, attribute definitions,
+    /// creation time or indexes, status `DELETING` (captures of the service, 2016 and 2022).
+    static func writeDeleted(_ table: TableSnapshot, to writer: inout JSONWriter) {
+        let definition = table.definition
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("TableName", first: true)
+        writer.write(string: definition.name)
+        writer.writeKey("TableStatus", first: false)
+        writer.write(string: "DELETING")
+        writeThroughputSizeAndIdentity(table, arn: ResourceNames.tableARN(region: table.region, table: definition.name),
+                                       to: &writer)
+        writeBillingModeSummary(definition, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    /// `,"ProvisionedThroughput":…,"TableSizeBytes":…,"ItemCount":…,"TableArn":…,"TableId":…`.
+    private static func writeThroughputSizeAndIdentity(_ table: TableSnapshot, arn: String, to writer: inout JSONWriter) {
+        writer.writeKey("ProvisionedThroughput", first: false)
+        writeThroughput(table.definition.throughput, to: &writer)
+        writer.writeKey("TableSizeBytes", first: false)
+        writer.write(table.sizeBytes)
+        writer.writeKey("ItemCount", first: false)
+        writer.write(table.itemCount)
+        writer.writeKey("TableArn", first: false)
+        writer.write(string: arn)
+        writer.writeKey("TableId", first: false)
+        writer.write(string: table.definition.tableID)
+    }
+
+    /// `,"BillingModeSummary":{...}`.
+    private static func writeBillingModeSummary(_ definition: TableDefinition, to writer: inout JSONWriter) {
+        writer.writeKey("BillingModeSummary", first: false)
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("BillingMode", first: true)
+        writer.write(string: definition.billingMode)
+        if let lastUpdate = definition.billingModeLastUpdate, definition.billingMode == "PAY_PER_REQUEST" {
+            writer.writeKey("LastUpdateToPayPerRequestDateTime", first: false)
+            writer.write(lastUpdate)
+        }
         writer.writeRaw(UInt8(ascii: "}"))
     }
 

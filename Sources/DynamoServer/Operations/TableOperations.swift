@@ -20,7 +20,12 @@ enum TableOperations {
     static let deleteTable: EngineDispatcher.Operation = { body, context in
         let input = try DeleteTableInput.decodeRequest(body)
         let snapshot = try naming(input.tableName) { try context.database.deleteTable(named: input.tableName) }
-        return describe(snapshot, member: "TableDescription")
+        var writer = JSONWriter(reservingCapacity: 512)
+        writer.writeRaw(UInt8(ascii: "{"))
+        writer.writeKey("TableDescription", first: true)
+        TableDescriptionWriter.writeDeleted(snapshot, to: &writer)
+        writer.writeRaw(UInt8(ascii: "}"))
+        return writer.bytes
     }
 
     static let updateTable: EngineDispatcher.Operation = { body, context in
