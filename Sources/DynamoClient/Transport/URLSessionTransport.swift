@@ -11,7 +11,9 @@ import FoundationNetworking
 /// `Accept-Encoding: identity` unless the request names an encoding (so `x-amz-crc32` covers the
 /// bytes received), response headers with lowercased names, and failures as the same
 /// ``TransportError`` kinds, so retries classify them alike. Requests that bypass proxies go
-/// through a second session whose proxy dictionary is empty. Cancelling the calling task cancels
+/// through a second session whose proxy dictionary is empty (on Linux, where FoundationNetworking
+/// ignores that, they are refused while a proxy variable is set; see
+/// `unbypassableProxy(for:environment:)`). Cancelling the calling task cancels
 /// the request. No threads of its own: `URLSession` does the I/O.
 ///
 /// ``HTTPTimeouts/request`` bounds the whole attempt, connection included (`URLSession` has
@@ -52,6 +54,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   was cancelled.
     public func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         let urlRequest = try Self.urlRequest(for: request, timeouts: timeouts)
+        if let refusal = Self.unbypassableProxy(for: request) { throw refusal }
         let session = request.bypassesProxy ? directSession : session
         let result = await withTaskGroup(of: Result<HTTPResponse, TransportError>?.self) { group in
             group.addTask { await Self.perform(urlRequest, on: session) }
@@ -89,6 +92,23 @@ public final class URLSessionTransport: HTTPTransport {
         } onCancel: {
             holder.cancel()
         }
+    }
+
+    /// FoundationNetworking (Linux) ignores an empty proxy dictionary: the libcurl inside it
+    /// still takes `http_proxy`, `https_proxy` and `all_proxy` from the environment. A request
+    /// that must not reach a proxy (metadata tokens) is refused there while one is set, rather
+    /// than forwarded; libcurl's own transport (the Linux default) honours the bypass.
+    static func unbypassableProxy(
+        for request: HTTPRequest, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> TransportError? {
+        #if canImport(FoundationNetworking)
+        let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        guard request.bypassesProxy, let name = names.first(where: { !(environment[$0] ?? "").isEmpty }) else { return nil }
+        return TransportError(.invalidRequest, "\(name) is set and FoundationNetworking cannot bypass it for this request; "
+            + "not sent (DYNAMOCLIENT_TRANSPORT=curl honours the bypass)")
+        #else
+        return nil
+        #endif
     }
 
     private static func configuration(maximumConnections: Int, direct: Bool) -> URLSessionConfiguration {

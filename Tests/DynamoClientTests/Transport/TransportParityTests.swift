@@ -106,6 +106,23 @@ struct TransportParityTests {
         #endif
     }
 
+    /// URLSession honours `bypassesProxy` through an empty proxy dictionary on Apple platforms;
+    /// FoundationNetworking ignores that, so there such a request is refused while a proxy
+    /// variable is set instead of reaching the proxy.
+    @Test func urlSessionNeverSendsABypassingRequestToAProxy() {
+        let direct = HTTPRequest(method: "PUT", url: "http://169.254.169.254/latest/api/token", bypassesProxy: true)
+        let ordinary = HTTPRequest(method: "POST", url: "https://dynamodb.us-east-1.amazonaws.com/")
+        let proxied = ["https_proxy": "http://proxy:3128"]
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: [:]) == nil)
+        #expect(URLSessionTransport.unbypassableProxy(for: ordinary, environment: proxied) == nil)
+        #if canImport(FoundationNetworking)
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied)?.kind == .invalidRequest)
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: ["ALL_PROXY": "socks5://p:1"])?.kind == .invalidRequest)
+        #else
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied) == nil)
+        #endif
+    }
+
     @Test(arguments: [
         (URLError.Code.cannotConnectToHost, TransportError.Kind.connectionFailed), (.cannotFindHost, .connectionFailed),
         (.notConnectedToInternet, .connectionFailed), (.secureConnectionFailed, .connectionFailed),
