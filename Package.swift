@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "LocalDynamo",
-    platforms: [.macOS(.v15)],
+    // The lowest versions with `Synchronization` (`Mutex`, `Atomic`), which the client, the store
+    // and the expression cache use. The server, the CLI and the test support build on macOS and
+    // Linux only.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "localdynamo", targets: ["localdynamo"]),
         .library(name: "DynamoAPI", targets: ["DynamoAPI"]),
@@ -64,7 +67,9 @@ let package = Package(
         .target(
             name: "DynamoClient",
             dependencies: [
-                "DynamoAPI", "CCurl",
+                "DynamoAPI",
+                // libcurl is the Linux transport; Apple platforms use URLSession and do not link it.
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -9,6 +9,7 @@ Used by bench.py; standard library only (boto3 runs in its own interpreter).
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 from pathlib import Path
@@ -17,9 +18,10 @@ OPERATIONS = {"get": "GetItem", "put": "PutItem (new key)", "query": "Query (10 
 CONCURRENCY = [1, 8]
 
 
-def run_json(command: list[str], timeout: float) -> dict:
-    """Runs a benchmark client and returns the JSON line it prints."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+def run_json(command: list[str], timeout: float, env: dict | None = None) -> dict:
+    """Runs a benchmark client (with `env` added to the environment) and returns the JSON line it prints."""
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **env} if env else None)
     if done.returncode != 0:
         raise RuntimeError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -30,16 +32,18 @@ def bench_clients(port: int, items: int, seconds: float, reps: int, client_bench
     """Median requests/s and latencies of each client, operation and concurrency."""
     endpoint = f"http://127.0.0.1:{port}"
     boto3_script = Path(__file__).resolve().parent / "boto3_bench.py"
-    clients = [("DynamoClient", [str(client_bench)])]
+    # DynamoClient once per transport (DYNAMOCLIENT_TRANSPORT picks it; on Linux both exist).
+    clients = [("DynamoClient", [str(client_bench)], {"DYNAMOCLIENT_TRANSPORT": "curl"}),
+               ("DynamoClient/URLSession", [str(client_bench)], {"DYNAMOCLIENT_TRANSPORT": "urlsession"})]
     if boto3_python:
-        clients.append(("boto3", [boto3_python, str(boto3_script)]))
+        clients.append(("boto3", [boto3_python, str(boto3_script)], None))
     rows = []
     for operation in OPERATIONS:
         for concurrency in CONCURRENCY:
-            for name, command in clients:
+            for name, command, env in clients:
                 runs = [run_json(command + ["--endpoint", endpoint, "--operation", operation,
                                             "--concurrency", str(concurrency), "--seconds", str(seconds),
-                                            "--items", str(items)], timeout=seconds * 10 + 60)
+                                            "--items", str(items)], timeout=seconds * 10 + 60, env=env)
                         for _ in range(reps)]
                 row = dict(client=name, operation=operation, concurrency=concurrency,
                            rps=statistics.median(r["rps"] for r in runs),
@@ -58,19 +62,24 @@ def render_clients(rows: list[dict], fmt, fmt_us) -> list[str]:
         return []
     lines = ["### Clients: DynamoClient and boto3 against LocalDynamo (memory)", "",
              "Each client in its own process against the same server, one after the other; "
-             "concurrency is async tasks (DynamoClient) or threads sharing one client (boto3).", "",
-             "| operation | conc. | DynamoClient req/s | boto3 req/s | ratio | DynamoClient p50 | boto3 p50 |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             "concurrency is async tasks (DynamoClient) or threads sharing one client (boto3). "
+             "DynamoClient runs on libcurl and again on URLSession (`DYNAMOCLIENT_TRANSPORT`); "
+             "the ratio is libcurl's against boto3.", "",
+             "| operation | conc. | DynamoClient req/s | URLSession req/s | boto3 req/s | ratio | DynamoClient p50 "
+             "| URLSession p50 | boto3 p50 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     keyed = {(r["client"], r["operation"], r["concurrency"]): r for r in rows}
     for operation, label in OPERATIONS.items():
         for concurrency in CONCURRENCY:
             ours = keyed.get(("DynamoClient", operation, concurrency))
+            session = keyed.get(("DynamoClient/URLSession", operation, concurrency))
             theirs = keyed.get(("boto3", operation, concurrency))
             if not ours:
                 continue
             ratio = f"{ours['rps'] / theirs['rps']:.1f}×" if theirs and theirs["rps"] else "–"
-            lines.append(f"| {label} | {concurrency} | {fmt(ours['rps'])} | {fmt(theirs['rps']) if theirs else '–'} "
-                         f"| {ratio} | {fmt_us(ours['p50_us'])} | {fmt_us(theirs['p50_us']) if theirs else '–'} |")
+            lines.append(f"| {label} | {concurrency} | {fmt(ours['rps'])} | {fmt(session['rps']) if session else '–'} "
+                         f"| {fmt(theirs['rps']) if theirs else '–'} | {ratio} | {fmt_us(ours['p50_us'])} "
+                         f"| {fmt_us(session['p50_us']) if session else '–'} | {fmt_us(theirs['p50_us']) if theirs else '–'} |")
     lines.append("")
     return lines
 

@@ -13,7 +13,7 @@ extension DynamoClient {
     ///   yields a region; otherwise as ``init(configuration:)``.
     public convenience init(resolving configuration: Configuration) async throws(DynamoClientError) {
         var configuration = configuration
-        let transport = configuration.transport ?? CurlTransport(maximumConnections: configuration.maximumConnections)
+        let transport = configuration.transport ?? Self.defaultTransport(maximumConnections: configuration.maximumConnections)
         configuration.transport = transport
         let shared = SharedConfiguration(sources: configuration.sources, profile: configuration.profile)
         if ServiceLocation.region(code: configuration.region, sources: configuration.sources, profile: shared) == nil {

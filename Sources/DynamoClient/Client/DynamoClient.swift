@@ -58,15 +58,19 @@ public final class DynamoClient: Sendable {
         let location = try ServiceLocation(
             region: configuration.region, endpoint: configuration.endpoint,
             streamsEndpoint: configuration.streamsEndpoint, sources: sources, profile: shared)
-        let transport = configuration.transport ?? CurlTransport(maximumConnections: configuration.maximumConnections)
+        let transport = configuration.transport ?? Self.defaultTransport(maximumConnections: configuration.maximumConnections)
         let provider: any CredentialProvider
         if let credentials = configuration.credentials {
             provider = StaticCredentialProvider(credentials)
         } else {
-            provider = CachingCredentialProvider(
-                configuration.credentialProvider
-                    ?? CredentialProviderChain.default(sources: sources, profile: configuration.profile, transport: transport),
-                now: configuration.clock)
+            switch configuration.credentialProvider {
+            case let selfCaching as any SelfCachingCredentialProvider:
+                provider = selfCaching
+            case let other:
+                provider = CachingCredentialProvider(
+                    other ?? CredentialProviderChain.default(sources: sources, profile: configuration.profile, transport: transport),
+                    now: configuration.clock)
+            }
         }
         var retry = configuration.retry ?? RetryConfiguration()
         if configuration.retry == nil,
@@ -108,7 +112,7 @@ public final class DynamoClient: Sendable {
         let url = "http://\(host):\(port)/"
         return DynamoClient(
             location: ServiceLocation(region: region, endpoint: url, streamsEndpoint: url),
-            transport: CurlTransport(), credentialProvider: StaticCredentialProvider(
+            transport: defaultTransport(), credentialProvider: StaticCredentialProvider(
                 AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")),
             retry: RetryConfiguration(), timeouts: HTTPTimeouts(), clock: { Date() },
             logger: Logger(label: "DynamoClient"))

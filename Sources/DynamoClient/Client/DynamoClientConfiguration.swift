@@ -26,7 +26,8 @@ extension DynamoClient {
         /// Static credentials; they take precedence over every other source.
         public var credentials: AWSCredentials?
         /// A credential provider to use instead of the default chain (it is wrapped in a
-        /// ``CachingCredentialProvider``).
+        /// ``CachingCredentialProvider`` unless it is a ``SelfCachingCredentialProvider``, such as
+        /// ``CognitoIdentityCredentialProvider``).
         public var credentialProvider: (any CredentialProvider)?
         /// Retry behaviour; `nil` is the standard mode with `AWS_MAX_ATTEMPTS` or the profile's
         /// `max_attempts` when set.
@@ -35,7 +36,8 @@ extension DynamoClient {
         public var timeouts: HTTPTimeouts
         /// How many requests run at once (each on its own connection); more wait their turn.
         public var maximumConnections: Int
-        /// The HTTP transport; `nil` creates a ``CurlTransport``.
+        /// The HTTP transport; `nil` creates ``DynamoClient/defaultTransport(maximumConnections:environment:)``
+        /// (libcurl on Linux, URLSession on Apple platforms, or as `DYNAMOCLIENT_TRANSPORT` says).
         public var transport: (any HTTPTransport)?
         /// Where environment variables and files are read (injected in tests).
         public var sources: ConfigurationSources

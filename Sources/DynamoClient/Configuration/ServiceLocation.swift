@@ -35,19 +35,33 @@ struct ServiceLocation: Sendable, Hashable {
         }
         guard Self.isValidRegion(region) else { throw .invalidRegion(region) }
         self.region = region
-        let ignoreConfigured = sources.flag("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
-            || profile["ignore_configured_endpoint_urls"]?.lowercased() == "true"
         func configured(envSuffix: String, service: String) -> String? {
-            guard !ignoreConfigured else { return nil }
-            return sources.value("AWS_ENDPOINT_URL_\(envSuffix)") ?? sources.value("AWS_ENDPOINT_URL")
-                ?? profile.serviceProperty(service: service, "endpoint_url") ?? profile["endpoint_url"]
+            Self.configuredEndpoint(envSuffix: envSuffix, service: service, sources: sources, profile: profile)
         }
-        let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
+        let domain = Self.domain(region: region)
         endpoint = try Self.validated(codeEndpoint ?? configured(envSuffix: "DYNAMODB", service: "dynamodb")
             ?? "https://dynamodb.\(region).\(domain)")
         streamsEndpoint = try Self.validated(codeStreamsEndpoint ?? codeEndpoint
             ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
             ?? "https://streams.dynamodb.\(region).\(domain)")
+    }
+
+    /// The endpoint the environment or the profile configures for a service, in the AWS SDKs'
+    /// order: `AWS_ENDPOINT_URL_<envSuffix>`, `AWS_ENDPOINT_URL`, the profile's `[services]`
+    /// section for `service`, the profile's `endpoint_url`; `nil` when none does or when
+    /// `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` / `ignore_configured_endpoint_urls` is `true`.
+    static func configuredEndpoint(envSuffix: String, service: String, sources: ConfigurationSources,
+                                   profile: SharedConfiguration) -> String? {
+        let ignoreConfigured = sources.flag("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
+            || profile["ignore_configured_endpoint_urls"]?.lowercased() == "true"
+        guard !ignoreConfigured else { return nil }
+        return sources.value("AWS_ENDPOINT_URL_\(envSuffix)") ?? sources.value("AWS_ENDPOINT_URL")
+            ?? profile.serviceProperty(service: service, "endpoint_url") ?? profile["endpoint_url"]
+    }
+
+    /// The AWS domain of a region's endpoints (`amazonaws.com.cn` in China).
+    static func domain(region: String) -> String {
+        region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
     }
 
     /// The region from code, `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile's `region`.

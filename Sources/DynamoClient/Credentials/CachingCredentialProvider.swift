@@ -15,7 +15,7 @@ import Foundation
 ///   window is repeated only after such a backoff too (once they expire, at once).
 ///
 /// ```swift
-/// let cached = CachingCredentialProvider(CredentialProviderChain.default(transport: CurlTransport()))
+/// let cached = CachingCredentialProvider(CredentialProviderChain.default(transport: DynamoClient.defaultTransport()))
 /// ```
 public actor CachingCredentialProvider: CredentialProvider {
     private let base: any CredentialProvider

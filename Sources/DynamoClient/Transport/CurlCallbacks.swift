@@ -1,16 +1,5 @@
+#if canImport(CCurl)
 import CCurl
-import Synchronization
-
-/// A flag a task sets when it is cancelled and a transfer checks while it runs.
-final class CancellationFlag: Sendable {
-    private let state = Atomic<Bool>(false)
-
-    /// Whether cancellation was requested.
-    var isCancelled: Bool { state.load(ordering: .acquiring) }
-
-    /// Requests cancellation.
-    func cancel() { state.store(true, ordering: .releasing) }
-}
 
 /// Collects one response's headers and body from libcurl's callbacks.
 ///
@@ -36,16 +25,6 @@ final class ResponseSink {
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
         headers[name] = value
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs, CR and LF.
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
-        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = lastIndex(where: { !isSpace($0) })!
-        return String(self[start...end])
     }
 }
 
@@ -77,3 +56,4 @@ let curlCheckCancellation: curl_xferinfo_callback = { context, _, _, _, _ in
     let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
     return sink.cancellation.isCancelled ? 1 : 0
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 
 /// One libcurl easy handle and the connection it keeps alive between requests.
@@ -152,3 +153,4 @@ extension Duration {
         return Int(max(1, min(milliseconds, Int64(Int32.max))))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 /// The HTTP transport over libcurl: keep-alive connections, timeouts, TLS with the system's CA
 /// store, proxies from `http_proxy` / `https_proxy` / `no_proxy`, and a bound on concurrent
 /// transfers.
@@ -53,3 +54,4 @@ public final class CurlTransport: HTTPTransport {
         return try result.get()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 
 /// Dedicated threads that run blocking libcurl transfers, each on its own ``CurlEasy``.
@@ -109,3 +110,4 @@ final class CurlWorkerPool: Sendable {
         }
     }
 }
+#endif

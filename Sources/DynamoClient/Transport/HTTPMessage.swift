@@ -108,7 +108,8 @@ public struct HTTPTimeouts: Sendable, Hashable {
     }
 }
 
-/// Sends HTTP requests. ``CurlTransport`` is the implementation; tests may substitute another.
+/// Sends HTTP requests. ``CurlTransport`` (Linux) and ``URLSessionTransport`` (Apple platforms,
+/// Linux on request) implement it; tests may substitute another.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns the response, whatever its status.
     ///

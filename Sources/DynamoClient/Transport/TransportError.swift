@@ -18,10 +18,12 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The coarse kind.
     public var kind: Kind
-    /// libcurl's message for the failure.
+    /// The transport's message for the failure.
     public var message: String
     /// libcurl's `CURLcode`, or `nil` when the failure did not come from libcurl.
     public var curlCode: Int?
+    /// The `URLError` code, or `nil` when the failure did not come from `URLSession`.
+    public var urlErrorCode: Int?
 
     /// Creates a transport error.
     ///
@@ -44,9 +46,10 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// The kind, message and libcurl code.
+    /// The kind, message and libcurl or `URLError` code.
     public var description: String {
         if let curlCode { return "\(kind): \(message) (curl \(curlCode))" }
+        if let urlErrorCode { return "\(kind): \(message) (URLError \(urlErrorCode))" }
         return "\(kind): \(message)"
     }
 }

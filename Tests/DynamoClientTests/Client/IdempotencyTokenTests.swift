@@ -84,7 +84,7 @@ struct IdempotencyTokenTests {
                 attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
                 tableName: "Counters", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
                 billingMode: .payPerRequest))
-            let transport = LosingTransport(base: CurlTransport(), losing: 1)
+            let transport = LosingTransport(base: DynamoClient.defaultTransport(), losing: 1)
             let client = try TestClients.client(endpoint: endpoint.url + "/", transport: transport)
             _ = try await client.transactWriteItems(Self.transaction)
             #expect(transport.sent == 2)

@@ -97,7 +97,7 @@ struct CredentialProviderTests {
     }
 
     @Test func chainOrderEnvironmentBeforeProfile() async throws {
-        let transport = CurlTransport(maximumConnections: 1)
+        let transport = DynamoClient.defaultTransport(maximumConnections: 1)
         let withEnvironment = Self.sources([
             "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "s", "AWS_EC2_METADATA_DISABLED": "true",
         ], files: Self.files)
@@ -122,7 +122,7 @@ struct CredentialProviderTests {
                 "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/var/run/token",
                 "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ignored",
             ], files: ["/var/run/token": "filetoken\n"])
-            let credentials = try await ContainerCredentialProvider(sources: sources, transport: CurlTransport()).resolveCredentials()
+            let credentials = try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
             #expect(credentials == AWSCredentials(accessKeyID: "ASIATEMP", secretAccessKey: "tempsecret", sessionToken: "temptoken",
                                                   expiration: Date(timeIntervalSince1970: 1_893_553_445)))
             #expect(server.requests.first?.path == "/creds")
@@ -133,9 +133,9 @@ struct CredentialProviderTests {
     @Test func containerRejectsPlainHTTPToOtherHosts() async throws {
         let sources = Self.sources(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/creds"])
         await #expect(throws: CredentialError.self) {
-            try await ContainerCredentialProvider(sources: sources, transport: CurlTransport()).resolveCredentials()
+            try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
         }
-        #expect(try await ContainerCredentialProvider(sources: Self.sources(), transport: CurlTransport()).resolveCredentials() == nil)
+        #expect(try await ContainerCredentialProvider(sources: Self.sources(), transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
     }
 
     @Test func instanceMetadataV2() async throws {
@@ -145,7 +145,7 @@ struct CredentialProviderTests {
             .respond(status: 200, body: Self.document, crc: .absent),
         ]) { server in
             let sources = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(server.port)/"])
-            let credentials = try await InstanceMetadataCredentialProvider(sources: sources, transport: CurlTransport())
+            let credentials = try await InstanceMetadataCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIATEMP")
             let requests = server.requests
@@ -160,10 +160,10 @@ struct CredentialProviderTests {
 
     @Test func instanceMetadataDisabledOrUnreachable() async throws {
         let disabled = Self.sources(["AWS_EC2_METADATA_DISABLED": "true"])
-        #expect(try await InstanceMetadataCredentialProvider(sources: disabled, transport: CurlTransport()).resolveCredentials() == nil)
+        #expect(try await InstanceMetadataCredentialProvider(sources: disabled, transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
         try await withRefusingPort { (port: Int) async throws -> Void in
             let unreachable = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(port)"])
-            #expect(try await InstanceMetadataCredentialProvider(sources: unreachable, transport: CurlTransport())
+            #expect(try await InstanceMetadataCredentialProvider(sources: unreachable, transport: DynamoClient.defaultTransport())
                 .resolveCredentials() == nil)
         }
     }

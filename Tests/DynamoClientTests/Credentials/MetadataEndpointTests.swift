@@ -42,7 +42,7 @@ struct MetadataEndpointTests {
             let sources = Self.sources(environment.merging(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds"]) { $1 },
                                        files: ["/var/run/token": "token\rX-Injected: 1\n"])
             let error = await #expect(throws: CredentialError.self) {
-                try await ContainerCredentialProvider(sources: sources, transport: CurlTransport()).resolveCredentials()
+                try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
             }
             #expect(error?.message.contains("line break") == true)
             #expect(error?.message.contains("AWS_CONTAINER_AUTHORIZATION_TOKEN") == true)
@@ -67,11 +67,11 @@ struct MetadataEndpointTests {
         try await withFakeServer([.ok()]) { server in
             let request = HTTPRequest(method: "GET", url: server.url, headers: [("X-Test", "a\r\nX-Injected: 1")])
             let error = await #expect(throws: TransportError.self) {
-                try await CurlTransport().send(request, timeouts: HTTPTimeouts())
+                try await DynamoClient.defaultTransport().send(request, timeouts: HTTPTimeouts())
             }
             #expect(error?.kind == .invalidRequest)
             let badURL = HTTPRequest(method: "GET", url: server.url + "x\r\nX-Injected: 1")
-            await #expect(throws: TransportError.self) { try await CurlTransport().send(badURL, timeouts: HTTPTimeouts()) }
+            await #expect(throws: TransportError.self) { try await DynamoClient.defaultTransport().send(badURL, timeouts: HTTPTimeouts()) }
             #expect(server.requests.isEmpty)
         }
     }

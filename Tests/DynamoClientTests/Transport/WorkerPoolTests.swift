@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DynamoClient
 
-/// How many transfers `CurlTransport`'s worker pool runs at once.
+/// How many transfers the default transport (libcurl's worker pool, or URLSession's connection limit) runs at once.
 struct WorkerPoolTests {
     /// After an idle period (one warm-up request leaves one idle thread), a burst of requests
     /// to a slow endpoint must run on `maximumConnections` threads at once, not queue behind
@@ -10,7 +10,7 @@ struct WorkerPoolTests {
     @Test(arguments: [(burst: 6, maximum: 4), (burst: 3, maximum: 8)])
     func burstAfterIdleRunsInParallel(burst: Int, maximum: Int) async throws {
         try await withFakeServer([.ok(), .delay(.milliseconds(700), .ok())]) { server in
-            let transport = CurlTransport(maximumConnections: maximum)
+            let transport = DynamoClient.defaultTransport(maximumConnections: maximum)
             let timeouts = HTTPTimeouts(connect: .seconds(5), request: .seconds(30))
             _ = try await transport.send(HTTPRequest(method: "GET", url: server.url), timeouts: timeouts)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

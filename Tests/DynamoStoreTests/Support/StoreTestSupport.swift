@@ -7,7 +7,7 @@ import Synchronization
 /// A transport that counts the requests per operation and can attach a header to the next
 /// request (to arm the server's injected transaction conflicts).
 final class RecordingTransport: HTTPTransport {
-    private let inner = CurlTransport(maximumConnections: 4)
+    private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
     private let state = Mutex<(counts: [String: Int], nextHeaders: [(String, String)])>(([:], []))
 
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {

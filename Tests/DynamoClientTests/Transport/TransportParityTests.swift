@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import DynamoClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Both transports (where both exist) answer and fail alike, so the retry logic above them
+/// cannot tell them apart.
+struct TransportParityTests {
+    static let available = DynamoClient.TransportChoice.allCases.filter(\.isAvailable)
+
+    static func transport(_ choice: DynamoClient.TransportChoice) -> any HTTPTransport {
+        DynamoClient.defaultTransport(maximumConnections: 4, environment: ["DYNAMOCLIENT_TRANSPORT": choice.rawValue])
+    }
+
+    @Test(arguments: available)
+    func responseStatusHeadersAndBodyAsSent(choice: DynamoClient.TransportChoice) async throws {
+        let body = #"{"TableNames":["a","ü"]}"#
+        try await withFakeServer([.respond(status: 400, headers: ["X-Amzn-ErrorType": "Thing"], body: body)]) { server in
+            let request = HTTPRequest(method: "POST", url: server.url, headers: [("X-Amz-Target", "DynamoDB_20120810.ListTables"),
+                                                                                 ("Content-Type", "application/x-amz-json-1.0")],
+                                      body: Array("{}".utf8))
+            let response = try await Self.transport(choice).send(request, timeouts: HTTPTimeouts())
+            #expect(response.status == 400)
+            #expect(response.body == Array(body.utf8))
+            #expect(response.headers["x-amzn-errortype"] == "Thing")
+            #expect(response.headers["x-amz-crc32"] == "\(FakeHTTPServer.crc32(Array(body.utf8)))")
+            #expect(response.headers.keys.allSatisfy { $0 == $0.lowercased() })
+            let received = try #require(server.requests.first)
+            #expect(received.method == "POST")
+            #expect(received.body == "{}")
+            #expect(received.headers["x-amz-target"] == "DynamoDB_20120810.ListTables")
+            #expect(received.headers["cookie"] == nil)
+        }
+    }
+
+    @Test(arguments: available)
+    func refusedConnectionIsConnectionFailed(choice: DynamoClient.TransportChoice) async throws {
+        try await withRefusingPort { port in
+            let error = await #expect(throws: TransportError.self) {
+                try await Self.transport(choice).send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/"), timeouts: HTTPTimeouts())
+            }
+            #expect(error?.kind == .connectionFailed)
+            #expect(error?.isRetryable == true)
+        }
+    }
+
+    @Test(arguments: available)
+    func droppedConnectionIsConnectionLost(choice: DynamoClient.TransportChoice) async throws {
+        try await withFakeServer([.dropConnection]) { server in
+            let error = await #expect(throws: TransportError.self) {
+                try await Self.transport(choice).send(HTTPRequest(method: "POST", url: server.url, body: [1]), timeouts: HTTPTimeouts())
+            }
+            #expect(error?.kind == .connectionLost)
+        }
+    }
+
+    @Test(arguments: available)
+    func slowAnswerTimesOutAndIsAbandoned(choice: DynamoClient.TransportChoice) async throws {
+        try await withFakeServer([.delay(.seconds(20), .ok())]) { server in
+            let error = await #expect(throws: TransportError.self) {
+                try await Self.transport(choice).send(HTTPRequest(method: "GET", url: server.url),
+                                                      timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(500)))
+            }
+            #expect(error?.kind == .timedOut)
+            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(20))
+            #expect(abandoned == 1)
+        }
+    }
+
+    @Test(arguments: available)
+    func cancellingTheTaskCancelsTheRequest(choice: DynamoClient.TransportChoice) async throws {
+        try await withFakeServer([.delay(.seconds(20), .ok())]) { server in
+            let transport = Self.transport(choice)
+            let task = Task { try await transport.send(HTTPRequest(method: "GET", url: server.url), timeouts: HTTPTimeouts()) }
+            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(20))
+            #expect(abandoned == 1)
+        }
+    }
+
+    @Test(arguments: available)
+    func malformedURLIsInvalidRequest(choice: DynamoClient.TransportChoice) async throws {
+        let error = await #expect(throws: TransportError.self) {
+            try await Self.transport(choice).send(HTTPRequest(method: "GET", url: "nope://127.0.0.1/x"), timeouts: HTTPTimeouts())
+        }
+        #expect(error?.kind == .invalidRequest)
+    }
+
+    @Test func environmentChoosesAmongAvailableTransports() {
+        typealias Choice = DynamoClient.TransportChoice
+        #expect(Choice.resolved(environment: [:]) == Choice.platformDefault)
+        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) == .urlsession)
+        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "gopher"]) == Choice.platformDefault)
+        #if canImport(CCurl)
+        #expect(Choice.platformDefault == .curl)
+        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": " curl "]) == .curl)
+        #expect(DynamoClient.defaultTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "urlsession"]) is URLSessionTransport)
+        #expect(DynamoClient.defaultTransport(environment: [:]) is CurlTransport)
+        #else
+        #expect(Choice.platformDefault == .urlsession)
+        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "curl"]) == .urlsession)
+        #endif
+    }
+
+    /// URLSession honours `bypassesProxy` through an empty proxy dictionary on Apple platforms;
+    /// FoundationNetworking ignores that, so there such a request is refused while a proxy
+    /// variable is set instead of reaching the proxy.
+    @Test func urlSessionNeverSendsABypassingRequestToAProxy() {
+        let direct = HTTPRequest(method: "PUT", url: "http://169.254.169.254/latest/api/token", bypassesProxy: true)
+        let ordinary = HTTPRequest(method: "POST", url: "https://dynamodb.us-east-1.amazonaws.com/")
+        let proxied = ["https_proxy": "http://proxy:3128"]
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: [:]) == nil)
+        #expect(URLSessionTransport.unbypassableProxy(for: ordinary, environment: proxied) == nil)
+        #if canImport(FoundationNetworking)
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied)?.kind == .invalidRequest)
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: ["ALL_PROXY": "socks5://p:1"])?.kind == .invalidRequest)
+        #else
+        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied) == nil)
+        #endif
+    }
+
+    @Test(arguments: [
+        (URLError.Code.cannotConnectToHost, TransportError.Kind.connectionFailed), (.cannotFindHost, .connectionFailed),
+        (.notConnectedToInternet, .connectionFailed), (.secureConnectionFailed, .connectionFailed),
+        (.timedOut, .timedOut), (.networkConnectionLost, .connectionLost), (.badServerResponse, .connectionLost),
+        (.serverCertificateUntrusted, .tls), (.serverCertificateHasBadDate, .tls),
+        (.badURL, .invalidRequest), (.unsupportedURL, .invalidRequest), (.unknown, .other),
+    ])
+    func urlErrorCodesMapLikeCurlCodes(code: URLError.Code, kind: TransportError.Kind) {
+        let error = TransportError(urlError: URLError(code))
+        #expect(error.kind == kind)
+        #expect(error.urlErrorCode == code.rawValue)
+        #expect(error.curlCode == nil)
+    }
+}
