@@ -37,6 +37,9 @@ extension ObjectContext {
                     resolutionRounds += 1
                     guard mergePolicy != .error, resolutionRounds <= 5 else { throw MergeConflictError(conflicts: conflicts.map(\.conflict)) }
                     for conflict in conflicts { try resolve(conflict, in: &changes) }
+                    // Resolving may change destinations not loaded yet, and bring new
+                    // destinations to deleted objects' delete rules.
+                    try await processPendingChanges()
                     continue planning
                 } catch {
                     store.publish(changes)
@@ -130,9 +133,17 @@ extension ObjectContext {
         let id = object.objectID
         var issues: [ValidationError.Issue] = []
         let item = currentItem(of: object)
+        for (name, problem) in object.invalidValues.sorted(by: { $0.key < $1.key }) {
+            issues.append(.init(objectID: id, property: name, message: problem))
+        }
+        for attribute in entity.keyAttributes {
+            if item[attribute.storageName] == .s("") || item[attribute.storageName] == .b([]) {
+                issues.append(.init(objectID: id, property: attribute.name, message: "a key must not be empty"))
+            }
+        }
         for attribute in entity.attributes where attribute.name != entity.versionAttribute {
             guard let value = item[attribute.storageName] else {
-                if !attribute.isOptional { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
+                if !attribute.isOptional && !attribute.type.isSet { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
                 continue
             }
             if let message = Self.rangeProblem(value, attribute.range) {
@@ -177,6 +188,7 @@ extension ObjectContext {
     /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the
     /// conflicts (failed conditions) it met, empty when it was stored.
     private func execute(_ transaction: [WriteAction]) async throws -> [Conflict] {
+        if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
         var attempt = 1
         while true {
             let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), clientRequestToken: UUID().uuidString)
@@ -203,8 +215,13 @@ extension ObjectContext {
         let object = action.object
         switch action.kind {
         case .insert:
+            if let replaced = action.replaced {
+                forgetDeleted(replaced)
+                changes.updated.insert(object.objectID)
+            } else {
+                changes.inserted.insert(object.objectID)
+            }
             adoptAsStored(object)
-            changes.inserted.insert(object.objectID)
         case .update:
             changes.updated.insert(object.objectID)
         case .delete:

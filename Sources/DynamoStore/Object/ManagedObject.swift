@@ -28,6 +28,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Set when loading found no row: the object reads as empty.
     var isDeletedInStore = false
     var properties: [any PropertyWrapperBinding] = []
+    /// Values assigned to typed properties that DynamoDB cannot store (NaN, 1e300, …), by
+    /// property: reported by the next save's validation instead of stopping the program.
+    var invalidValues: [String: String] = [:]
 
     /// Whether the object's values are not loaded yet (see ``ObjectContext/load(_:)``).
     ///
@@ -139,6 +142,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``StoreError/unknownProperty(_:)``, ``StoreError/undecodableValue(_:)``.
     public func value(forKey name: String) throws(StoreError) -> Any? {
+        if isFault { throw .notLoaded(objectID, property: name) }
         if let attribute = entity.attribute(named: name) {
             return try attributeValue(name).map { value throws(StoreError) in try StoredValueCodec.decode(value, for: attribute) }
         }

@@ -9,7 +9,11 @@ struct Snapshot: Hashable {
     /// The snapshot of a stored item.
     init(item: Item, entity: EntityDescription, model: StoreModel) throws(StoreError) {
         for attribute in entity.attributes {
-            if let value = item[attribute.storageName], value != .null { attributes[attribute.name] = value }
+            guard let value = item[attribute.storageName], value != .null else { continue }
+            do { _ = try StoredValueCodec.decode(value, for: attribute) } catch {
+                throw .undecodableValue("\(entity.path(attribute.name)): \(Self.detail(of: error))")
+            }
+            attributes[attribute.name] = value
         }
         for relationship in entity.relationships {
             guard let stored = item[relationship.storageName], stored != .null else { continue }
@@ -27,6 +31,12 @@ struct Snapshot: Hashable {
     }
 
     init() {}
+
+    /// What a decoding error says, without its "stored value does not decode" prefix.
+    private static func detail(of error: StoreError) -> String {
+        if case .undecodableValue(let detail) = error { return detail }
+        return error.description
+    }
 
     /// The version the snapshot holds, if the entity has a version attribute.
     func version(of entity: EntityDescription) -> Int64? {
