@@ -105,3 +105,22 @@ import Testing
         }
     }
 }
+
+/// A class whose table name has a prefix that can be changed (as an app's configuration would).
+final class Prefixed: ManagedObject {
+    nonisolated(unsafe) static var prefix = "A-"
+    override class var mapping: EntityMapping { EntityMapping(tableName: prefix + "Prefixed") }
+    @Attribute var id: String
+}
+
+@Suite struct TablePrefixTests {
+    @Test func aTablePrefixSetAfterFirstUseIsAnError() throws {
+        let client = DynamoClient.local(port: 1)
+        _ = try DynamoStore(types: [Prefixed.self], client: client)
+        Prefixed.prefix = "B-"
+        #expect(throws: ModelError(problems: [
+            "Prefixed: its mapping now names table 'B-Prefixed', but its description was derived with 'A-Prefixed' when the class was first used; set table names (prefixes) before any use of the class",
+        ])) { try DynamoStore(types: [Prefixed.self], client: client) }
+        Prefixed.prefix = "A-"
+    }
+}
