@@ -1,4 +1,5 @@
 import DynamoAPI
+import Foundation
 
 /// What a fetch returns. The context's methods set it (``ObjectContext/fetch(_:)`` objects,
 /// ``ObjectContext/fetchObjectIDs(_:)``, ``ObjectContext/count(for:)``,
@@ -56,6 +57,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether unsaved inserts and changes of the context that match are included and unsaved
     /// deletes excluded (Core Data's default: `true`).
     public var includesPendingChanges = true
+    /// Whether objects whose expiry time (the entity's ``EntityDescription/expiryAttribute``)
+    /// has passed are included (default `false`): DynamoDB deletes expired items only within
+    /// days, so a fetch adds `expiry > now OR attribute_not_exists(expiry)` to its filter.
+    public var includesExpiredObjects = false
     /// Whether objects come back as faults (only keys are read; each fires when touched, or in
     /// batches). Default `false`: objects come back filled from the same read.
     public var returnsObjectsAsFaults = false
@@ -187,7 +192,14 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// ```
     public func explain() -> FetchPlan {
         FetchPlanner(entity: entity, allowsGlobalIndexes: !consistentRead)
-            .plan(resolved, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
+            .plan(effectivePredicate, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
+    }
+
+    /// The resolved predicate and, for an entity with an expiry attribute, "not expired now".
+    var effectivePredicate: StoragePredicate {
+        guard !includesExpiredObjects, let expiry = entity.expiryAttribute.flatMap(entity.attribute(named:)) else { return resolved }
+        let now = AttributeValue.n(DynamoNumber(Int(Date().timeIntervalSince1970)))
+        return .all([resolved, .or([.notExists(expiry.storageName), .compare(expiry.storageName, .greater, now)])])
     }
 }
 

@@ -150,7 +150,7 @@ extension ObjectContext {
         let page = try await executor.items(limit: limit, pageSize: request.pageSize, after: request.cursor,
                                             attributes: request.neededAttributes)
         guard !pending.isEmpty else { return (page.items.map { FetchedEntry(item: $0) }, page.cursor) }
-        let matches = try request.resolved.matcher()
+        let matches = try request.effectivePredicate.matcher()
         var entries: [FetchedEntry] = []
         var seen: Set<ObjectID> = []
         for item in page.items {

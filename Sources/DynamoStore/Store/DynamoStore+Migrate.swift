@@ -93,6 +93,7 @@ extension DynamoStore {
             report.createdIndexes.append("\(entity.tableName).\(index.indexName)")
             progress("index \(entity.tableName).\(index.indexName) is active")
         }
+        for entity in model.entities { try await enableTimeToLive(entity) }
         return report
     }
 
