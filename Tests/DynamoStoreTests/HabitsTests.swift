@@ -124,3 +124,32 @@ final class Prefixed: ManagedObject {
         Prefixed.prefix = "A-"
     }
 }
+
+@Suite struct TemporaryIDTests {
+    @Test func unsavedObjectsHaveTemporaryIDsThatBecomePermanent() async throws {
+        try await withStore { fixture in
+            let context = fixture.context()
+            let tag = context.newTag(1)
+            #expect(tag.objectID.isTemporaryID)
+            #expect(tag.objectID == ObjectID(entityName: "Tag", key: ["id": .n(DynamoNumber(1))]))
+            try await context.save()
+            #expect(!tag.objectID.isTemporaryID)
+
+            let early = context.newTag(2)
+            try context.obtainPermanentIDs(for: [early])
+            #expect(!early.objectID.isTemporaryID)
+            early.id = 3
+            let error = await #expect(throws: ValidationError.self) { try await context.save() }
+            #expect(error?.issues.map(\.property) == ["id"])
+            early.id = 2
+            try await context.save()
+            #expect(try await fixture.item("Tag", ["id": .n(DynamoNumber(2))]) != nil)
+
+            let owner = Owner(context: context)
+            #expect(throws: ValidationError(issues: [.init(objectID: owner.objectID, property: "id", message: "a permanent ID needs a key value")])) {
+                try context.obtainPermanentIDs(for: [owner])
+            }
+            #expect(owner.objectID.isTemporaryID)
+        }
+    }
+}

@@ -150,7 +150,7 @@ extension ObjectContext {
                 issues.append(.init(objectID: id, property: attribute.name, message: message))
             }
         }
-        if let storedID = object.storedID, object.lifecycle == .stored {
+        if let storedID = object.lifecycle == .stored ? object.storedID : object.obtainedID {
             for attribute in entity.keyAttributes where item[attribute.storageName] != storedID.key[attribute.storageName] {
                 issues.append(.init(objectID: storedID, property: attribute.name, message: StoreError.keyChanged(storedID).description))
             }
@@ -245,7 +245,7 @@ extension ObjectContext {
 
     /// Turns an inserted object into a stored, registered one.
     func adoptAsStored(_ object: ManagedObject) {
-        let id = object.objectID
+        let id = object.objectID.permanent
         insertedList.removeAll { $0 === object }
         object.storedID = id
         object.lifecycle = .stored
