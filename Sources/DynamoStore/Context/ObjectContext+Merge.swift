@@ -276,7 +276,7 @@ extension ObjectContext {
         }
         for object in inserted + updated {
             if object.lifecycle == .inserted { adoptAsStored(object) }
-            object.snapshot = try Snapshot(item: currentItem(of: object), entity: object.entity, model: store.model)
+            object.snapshot = try Snapshot(item: currentItem(of: object), entity: object.entity, model: store.model, checked: false)
             clearSavedChanges(object)
         }
         for object in deletedList where object.lifecycle == .stored { forgetDeleted(object) }

@@ -230,7 +230,7 @@ extension ObjectContext {
             return
         }
         if let item = action.storedItem {
-            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
+            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model, checked: false)
         }
         clearSavedChanges(object)
     }

@@ -6,13 +6,13 @@ struct Snapshot: Hashable {
     var attributes: [String: AttributeValue] = [:]
     var relationships: [String: Set<ObjectID>] = [:]
 
-    /// The snapshot of a stored item.
-    init(item: Item, entity: EntityDescription, model: StoreModel) throws(StoreError) {
+    /// The snapshot of a stored item. Values read from the store are `checked`: one that does
+    /// not decode as its attribute's type throws, naming the attribute; what this context just
+    /// wrote is taken as it is.
+    init(item: Item, entity: EntityDescription, model: StoreModel, checked: Bool = true) throws(StoreError) {
         for attribute in entity.attributes {
             guard let value = item[attribute.storageName], value != .null else { continue }
-            do { _ = try StoredValueCodec.decode(value, for: attribute) } catch {
-                throw .undecodableValue("\(entity.path(attribute.name)): \(Self.detail(of: error))")
-            }
+            if checked { try Self.check(value, of: attribute, in: entity) }
             attributes[attribute.name] = value
         }
         for relationship in entity.relationships {
@@ -32,10 +32,12 @@ struct Snapshot: Hashable {
 
     init() {}
 
-    /// What a decoding error says, without its "stored value does not decode" prefix.
-    private static func detail(of error: StoreError) -> String {
-        if case .undecodableValue(let detail) = error { return detail }
-        return error.description
+    /// Throws when a stored value does not decode as its attribute's type, naming the attribute.
+    private static func check(_ value: AttributeValue, of attribute: AttributeDescription, in entity: EntityDescription) throws(StoreError) {
+        do { _ = try StoredValueCodec.decode(value, for: attribute) } catch {
+            let detail = if case .undecodableValue(let detail) = error { detail } else { error.description }
+            throw .undecodableValue("\(entity.path(attribute.name)): \(detail)")
+        }
     }
 
     /// The version the snapshot holds, if the entity has a version attribute.
