@@ -83,7 +83,19 @@ extension ObjectContext {
             for id in final.subtracting(shown) {
                 let destination = self.object(with: id)
                 guard let inverse = destination.entity.relationship(named: inverseName), inverse.isToMany else { continue }
-                destination.primitiveAdd(object, to: inverse)
+                guard storedIDs.contains(id) else {
+                    destination.primitiveAdd(object, to: inverse)
+                    continue
+                }
+                // The store lists `object` there already (another context stored both sides):
+                // only this context's removal is cancelled; an ADD here could re-list `object`
+                // after a concurrent delete of it.
+                if destination.isFault {
+                    destination.cancelRemoval(of: object, from: inverseName)
+                } else {
+                    destination.snapshot?.relationships[inverseName, default: []].insert(object.objectID)
+                    destination.primitiveAdd(object, to: inverse)
+                }
             }
             for id in shown.union(storedIDs).subtracting(final) {
                 let destination = self.object(with: id)

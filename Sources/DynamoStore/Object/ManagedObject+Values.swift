@@ -100,6 +100,13 @@ extension ManagedObject {
         setPending(name, .objects(objects))
     }
 
+    /// Forgets a recorded removal of a destination from a fault's relationship, without
+    /// adding it (the store's row decides when the fault fires).
+    func cancelRemoval(of object: ManagedObject, from name: String) {
+        guard case .delta(let added, var removed)? = pending[name], removed.remove(object) != nil else { return }
+        setPending(name, .delta(added: added, removed: removed))
+    }
+
     private func delta(_ name: String) -> (Set<ManagedObject>, Set<ManagedObject>) {
         if case .delta(let added, let removed)? = pending[name] { return (added, removed) }
         return ([], [])
