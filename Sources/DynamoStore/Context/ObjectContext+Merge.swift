@@ -11,8 +11,11 @@ extension ObjectContext {
             // over whatever is there now (a plain insert when nothing is).
             forgetDeleted(replaced)
             guard let storeItem = conflict.storeItem else { return }
+            let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map { ($0.name, currentIDs(of: object, $0.name)) })
             adoptAsStored(object)
-            object.snapshot = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+            let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+            object.snapshot = stored
+            agreeInverses(of: object, before: before, read: nil, stored: stored)
             return
         }
         guard let storeItem = conflict.storeItem else {
