@@ -139,9 +139,9 @@ import Testing
     }
 
     /// Many-to-many: one context replaces T1 by T4 in a location's tags while another adds
-    /// T3. Store trump keeps the store's tags (T1, T2, T3), so T1 keeps the location and T4
-    /// does not get it, though neither tag conflicted.
-    @Test func storeTrumpRestoresBothSidesOfADroppedManyToManyChange() async throws {
+    /// T3. To-many changes merge as deltas under every policy: the location ends with T2, T3
+    /// and T4, T1 loses it and T4 gets it, both sides agreeing.
+    @Test func aManyToManyChangeMergesWithTheStoresAsADelta() async throws {
         try await withStore { fixture in
             let setup = fixture.context()
             let location = setup.newLocation("L")
@@ -167,10 +167,11 @@ import Testing
 
             func tagRow(_ id: Int) async throws -> Item? { try await fixture.item("Tag", ["id": .n(DynamoNumber(id))]) }
             let locationRow = try #require(try await fixture.item("Locations", ["id": .s(location.id.uuidString)]))
-            #expect(locationRow["tags"] == .ns([DynamoNumber(1), DynamoNumber(2), DynamoNumber(3)]))
-            for id in 1 ... 3 { #expect(try await tagRow(id)?["locations"] == .ss([location.id.uuidString]), "T\(id)") }
-            #expect(try await tagRow(4)?["locations"] == nil)
-            #expect(Set(mine.tags.map(\.label)) == ["T1", "T2", "T3"] && myTags[0].locations == [mine] && myTags[3].locations.isEmpty)
+            #expect(locationRow["tags"] == .ns([DynamoNumber(2), DynamoNumber(3), DynamoNumber(4)]))
+            for id in 2 ... 4 { #expect(try await tagRow(id)?["locations"] == .ss([location.id.uuidString]), "T\(id)") }
+            #expect(try await tagRow(1)?["locations"] == nil)
+            #expect(Set(mine.tags.map(\.objectID)) == Set(tags[1...].map(\.objectID)))
+            #expect(myTags[0].locations.isEmpty && myTags[3].locations == [mine])
             #expect(!ours.hasChanges)
         }
     }

@@ -6,12 +6,37 @@ extension ObjectContext {
     /// against the store's row (`ALL_OLD`).
     func resolve(_ conflict: Conflict, in changes: inout StoreChanges) throws {
         let object = conflict.action.object
+        if let replaced = conflict.action.replaced {
+            // The deleted object's row changed or went away: the new object is written whole
+            // over whatever is there now (a plain insert when nothing is).
+            forgetDeleted(replaced)
+            guard let storeItem = conflict.storeItem else { return }
+            let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map { ($0.name, currentIDs(of: object, $0.name)) })
+            adoptAsStored(object)
+            let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+            object.snapshot = stored
+            agreeInverses(of: object, before: before, read: nil, stored: stored)
+            return
+        }
         guard let storeItem = conflict.storeItem else {
             try resolveMissingRow(object, kind: conflict.action.kind, in: &changes)
             return
         }
         let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
         let read = object.snapshot
+        let wasDeleted = object.deleteMark
+        let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map {
+            ($0.name, wasDeleted && $0.deleteRule == .nullify ? [] : currentIDs(of: object, $0.name))
+        })
+        // To-many changes are deltas under every policy: the object's additions and removals
+        // since its read, applied to the store's set. They never conflict, so other contexts'
+        // additions (whose inverses are stored) are kept.
+        let toMany = object.entity.relationships.filter(\.isToMany).map { relationship in
+            let readIDs = read?.relationships[relationship.name] ?? []
+            let now = currentIDs(of: object, relationship.name)
+            let rebased = (stored.relationships[relationship.name] ?? []).subtracting(readIDs.subtracting(now)).union(now.subtracting(readIDs))
+            return (relationship.name, rebased, object.pending[relationship.name] != nil)
+        }
         if conflict.action.kind == .insert { adoptAsStored(object) }
         switch mergePolicy {
         case .error, .mergeByPropertyObjectTrump:
@@ -19,6 +44,7 @@ extension ObjectContext {
         case .mergeByPropertyStoreTrump:
             for name in Array(object.pending.keys) where Self.storeChanged(name, from: read, to: stored) {
                 if let relationship = object.entity.relationship(named: name) {
+                    if relationship.isToMany { continue }
                     dropInverseChanges(of: object, relationship, read: read, stored: stored)
                 }
                 object.pending[name] = nil
@@ -27,17 +53,63 @@ extension ObjectContext {
             for attribute in object.entity.attributes where object.pending[attribute.name] == nil {
                 object.pending[attribute.name] = .attribute(read?.attributes[attribute.name])
             }
-            for relationship in object.entity.relationships where object.pending[relationship.name] == nil {
+            for relationship in object.entity.relationships where object.pending[relationship.name] == nil && !relationship.isToMany {
                 object.pending[relationship.name] = .objects(Set((read?.relationships[relationship.name] ?? []).map(registerFault(for:))))
             }
         case .rollback:
-            object.pending = [:]
+            object.pending = object.pending.filter { object.entity.relationship(named: $0.key)?.isToMany == true }
             if object.deleteMark {
                 object.deleteMark = false
                 deletedList.removeAll { $0 === object }
             }
         }
         object.snapshot = stored
+        for (name, rebased, changed) in toMany where changed {
+            object.pending[name] = .objects(Set(rebased.map(registerFault(for:))))
+        }
+        agreeInverses(of: object, before: before, read: read, stored: stored)
+    }
+
+    /// After a conflict, makes the to-many inverses of `object`'s to-one relationships agree
+    /// with the value it ends with: destinations it now has get it, destinations this context
+    /// showed it in or the store has it in (written by another context) lose it. The
+    /// destinations' writes are `ADD`/`DELETE` deltas, so they never conflict themselves.
+    private func agreeInverses(of object: ManagedObject, before: [String: Set<ObjectID>], read: Snapshot?, stored: Snapshot) {
+        let undo = undoManager
+        undoManager = nil
+        defer { undoManager = undo }
+        for relationship in object.entity.relationships where !relationship.isToMany {
+            guard let inverseName = relationship.inverse else { continue }
+            let final: Set<ObjectID> = object.deleteMark ? [] : currentIDs(of: object, relationship.name)
+            let shown = before[relationship.name] ?? []
+            let storedIDs = stored.relationships[relationship.name] ?? []
+            for id in final.subtracting(shown) {
+                let destination = self.object(with: id)
+                guard let inverse = destination.entity.relationship(named: inverseName), inverse.isToMany else { continue }
+                guard storedIDs.contains(id) else {
+                    destination.primitiveAdd(object, to: inverse)
+                    continue
+                }
+                // The store lists `object` there already (another context stored both sides):
+                // only this context's removal is cancelled; an ADD here could re-list `object`
+                // after a concurrent delete of it.
+                if destination.isFault {
+                    destination.cancelRemoval(of: object, from: inverseName)
+                } else {
+                    destination.snapshot?.relationships[inverseName, default: []].insert(object.objectID)
+                    destination.primitiveAdd(object, to: inverse)
+                }
+            }
+            for id in shown.union(storedIDs).subtracting(final) {
+                let destination = self.object(with: id)
+                guard destination.entity.relationship(named: inverseName)?.isToMany == true else { continue }
+                if !destination.isFault, storedIDs.contains(id) {
+                    // The store lists `object` there although this context's read did not.
+                    destination.snapshot?.relationships[inverseName, default: []].insert(object.objectID)
+                }
+                destination.primitiveRemove(object, from: inverseName)
+            }
+        }
     }
 
     /// Store trump drops `object`'s change of `relationship`: the inverse changes it made on
@@ -94,6 +166,15 @@ extension ObjectContext {
             object.lifecycle = .inserted
             insertedList.append(object)
         default:
+            let undo = undoManager
+            undoManager = nil
+            defer { undoManager = undo }
+            for relationship in object.entity.relationships {
+                guard let inverseName = relationship.inverse else { continue }
+                for destination in object.relatedObjects(relationship.name) {
+                    destination.primitiveRemove(object, from: inverseName)
+                }
+            }
             object.pending = [:]
             try markDeletedInStore(object)
         }
@@ -210,7 +291,7 @@ extension ObjectContext {
         }
         for object in inserted + updated {
             if object.lifecycle == .inserted { adoptAsStored(object) }
-            object.snapshot = try Snapshot(item: currentItem(of: object), entity: object.entity, model: store.model)
+            object.snapshot = try Snapshot(item: currentItem(of: object), entity: object.entity, model: store.model, checked: false)
             clearSavedChanges(object)
         }
         for object in deletedList where object.lifecycle == .stored { forgetDeleted(object) }

@@ -37,6 +37,9 @@ extension ObjectContext {
                     resolutionRounds += 1
                     guard mergePolicy != .error, resolutionRounds <= 5 else { throw MergeConflictError(conflicts: conflicts.map(\.conflict)) }
                     for conflict in conflicts { try resolve(conflict, in: &changes) }
+                    // Resolving may change destinations not loaded yet, and bring new
+                    // destinations to deleted objects' delete rules.
+                    try await processPendingChanges()
                     continue planning
                 } catch {
                     store.publish(changes)
@@ -130,16 +133,24 @@ extension ObjectContext {
         let id = object.objectID
         var issues: [ValidationError.Issue] = []
         let item = currentItem(of: object)
+        for (name, problem) in object.invalidValues.sorted(by: { $0.key < $1.key }) {
+            issues.append(.init(objectID: id, property: name, message: problem))
+        }
+        for attribute in entity.keyAttributes {
+            if item[attribute.storageName] == .s("") || item[attribute.storageName] == .b([]) {
+                issues.append(.init(objectID: id, property: attribute.name, message: "a key must not be empty"))
+            }
+        }
         for attribute in entity.attributes where attribute.name != entity.versionAttribute {
             guard let value = item[attribute.storageName] else {
-                if !attribute.isOptional { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
+                if !attribute.isOptional && !attribute.type.isSet { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
                 continue
             }
             if let message = Self.rangeProblem(value, attribute.range) {
                 issues.append(.init(objectID: id, property: attribute.name, message: message))
             }
         }
-        if let storedID = object.storedID, object.lifecycle == .stored {
+        if let storedID = object.lifecycle == .stored ? object.storedID : object.obtainedID {
             for attribute in entity.keyAttributes where item[attribute.storageName] != storedID.key[attribute.storageName] {
                 issues.append(.init(objectID: storedID, property: attribute.name, message: StoreError.keyChanged(storedID).description))
             }
@@ -177,6 +188,7 @@ extension ObjectContext {
     /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the
     /// conflicts (failed conditions) it met, empty when it was stored.
     private func execute(_ transaction: [WriteAction]) async throws -> [Conflict] {
+        if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
         var attempt = 1
         while true {
             let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), clientRequestToken: UUID().uuidString)
@@ -203,8 +215,13 @@ extension ObjectContext {
         let object = action.object
         switch action.kind {
         case .insert:
+            if let replaced = action.replaced {
+                forgetDeleted(replaced)
+                changes.updated.insert(object.objectID)
+            } else {
+                changes.inserted.insert(object.objectID)
+            }
             adoptAsStored(object)
-            changes.inserted.insert(object.objectID)
         case .update:
             changes.updated.insert(object.objectID)
         case .delete:
@@ -213,7 +230,7 @@ extension ObjectContext {
             return
         }
         if let item = action.storedItem {
-            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
+            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model, checked: false)
         }
         clearSavedChanges(object)
     }
@@ -228,7 +245,7 @@ extension ObjectContext {
 
     /// Turns an inserted object into a stored, registered one.
     func adoptAsStored(_ object: ManagedObject) {
-        let id = object.objectID
+        let id = object.objectID.permanent
         insertedList.removeAll { $0 === object }
         object.storedID = id
         object.lifecycle = .stored

@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoClient
 
 /// A unit of work over a ``DynamoStore``: the objects read, inserted, changed and deleted
 /// since the last save, with one object per identity (uniquing), undo, validation and saves
@@ -122,7 +123,20 @@ public final class ObjectContext {
     /// - Parameter id: the identity.
     /// - Throws: DynamoDB's errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
     public func existingObject(with id: ObjectID) async throws -> ManagedObject? {
+        let known = registered[id] != nil || insertedList.contains { $0.objectID == id }
         let object = object(with: id)
+        guard known || parent != nil || !object.isFault else {
+            // A key this context never saw: no row is simply no object, not a deletion.
+            let output = try await store.client.getItem(GetItemInput(
+                tableName: object.entity.tableName, key: id.key, consistentRead: true))
+            guard let item = output.item else {
+                registered[id] = nil
+                object.lifecycle = .invalid
+                return nil
+            }
+            try fulfill(object, with: item)
+            return object
+        }
         try await load(object)
         return object.isDeletedInStore ? nil : object
     }
@@ -214,6 +228,7 @@ public final class ObjectContext {
     /// back, changed values revert to what was read. Undo history is cleared.
     public func rollback() {
         for object in insertedList {
+            object.invalidValues = [:]
             object.context = nil
             object.lifecycle = .detached
             object.deleteMark = false
@@ -221,6 +236,7 @@ public final class ObjectContext {
         insertedList = []
         for object in registered.values {
             object.pending = [:]
+            object.invalidValues = [:]
             object.deleteMark = false
         }
         deletedList = []

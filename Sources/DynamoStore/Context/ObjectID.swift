@@ -25,6 +25,33 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     public init(entityName: String, key: Item) {
         self.entityName = entityName
         self.key = key
+        isTemporaryID = false
+    }
+
+    /// Whether this is the identity of an unsaved object whose key may still change (Core
+    /// Data's temporary IDs): it becomes permanent when the object is saved, or earlier with
+    /// ``ObjectContext/obtainPermanentIDs(for:)``. Not part of equality: a temporary ID equals
+    /// the permanent one with the same key.
+    public let isTemporaryID: Bool
+
+    init(entityName: String, key: Item, isTemporary: Bool) {
+        self.entityName = entityName
+        self.key = key
+        isTemporaryID = isTemporary
+    }
+
+    /// The same identity, permanent.
+    var permanent: ObjectID { ObjectID(entityName: entityName, key: key) }
+
+    /// Entity and key (``isTemporaryID`` is not compared).
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.entityName == rhs.entityName && lhs.key == rhs.key
+    }
+
+    /// Hashes entity and key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entityName)
+        hasher.combine(key)
     }
 
     /// `Entity(key=value, …)`, keys in name order.

@@ -1,4 +1,5 @@
 import DynamoAPI
+import Foundation
 
 /// What a fetch returns. The context's methods set it (``ObjectContext/fetch(_:)`` objects,
 /// ``ObjectContext/fetchObjectIDs(_:)``, ``ObjectContext/count(for:)``,
@@ -42,9 +43,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public let propertiesToFetch: [String]?
     /// To-one and to-many relationships whose destinations are read along (BatchGetItem).
     public let relationshipKeyPathsForPrefetching: [String]
-    /// The most objects wanted (`nil`: all). DynamoDB pages are read until this many matched,
-    /// whatever `Limit` each page had; no page after the one that reaches it is read.
-    public var fetchLimit: Int?
+    /// The most objects wanted (`nil` or 0, as in Core Data: all). DynamoDB pages are read
+    /// until this many matched, whatever `Limit` each page had; no page after the one that
+    /// reaches it is read. Setting 0 stores `nil`.
+    public var fetchLimit: Int? {
+        didSet { if fetchLimit == 0 { fetchLimit = nil } }
+    }
     /// Objects per batch of a lazily paged fetch (``ObjectContext/fetchBatches(_:)``), also the
     /// `Limit` of each DynamoDB page; `nil` (or 0) lets DynamoDB fill 1 MB pages.
     public var fetchBatchSize: Int?
@@ -53,6 +57,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether unsaved inserts and changes of the context that match are included and unsaved
     /// deletes excluded (Core Data's default: `true`).
     public var includesPendingChanges = true
+    /// Whether objects whose expiry time (the entity's ``EntityDescription/expiryAttribute``)
+    /// has passed are included (default `false`): DynamoDB deletes expired items only within
+    /// days, so a fetch adds `expiry > now OR attribute_not_exists(expiry)` to its filter.
+    public var includesExpiredObjects = false
     /// Whether objects come back as faults (only keys are read; each fires when touched, or in
     /// batches). Default `false`: objects come back filled from the same read.
     public var returnsObjectsAsFaults = false
@@ -75,13 +83,13 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     ///   - sortBy: the sort keys.
     ///   - propertiesToFetch: the properties to read (`nil`: all).
     ///   - prefetching: relationships whose destinations are read along.
-    /// - Throws: ``PredicateError`` as ``init(_:in:predicate:sortBy:propertiesToFetch:prefetching:)``.
+    /// - Throws: ``FetchPredicateError`` as ``init(_:in:predicate:sortBy:propertiesToFetch:prefetching:)``.
     public init(
         in model: StoreModel, predicate: FetchPredicate? = nil, sortBy: [FetchSort] = [],
         propertiesToFetch: [String]? = nil, prefetching: [String] = []
-    ) throws(PredicateError) {
+    ) throws(FetchPredicateError) {
         guard let entity = model.entity(named: Result.entityName) else {
-            throw PredicateError("the model has no entity named \(Result.entityName)")
+            throw FetchPredicateError("the model has no entity named \(Result.entityName)")
         }
         try self.init(entity: entity, model: model, predicate: predicate, sortBy: sortBy,
                       propertiesToFetch: propertiesToFetch, prefetching: prefetching)
@@ -97,11 +105,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     ///   - sortBy: the sort keys.
     ///   - propertiesToFetch: the properties to read (`nil`: all).
     ///   - prefetching: relationships whose destinations are read along.
-    /// - Throws: ``PredicateError`` as ``init(_:in:predicate:sortBy:propertiesToFetch:prefetching:)``.
+    /// - Throws: ``FetchPredicateError`` as ``init(_:in:predicate:sortBy:propertiesToFetch:prefetching:)``.
     public init(
         entity: EntityDescription, model: StoreModel? = nil, predicate: FetchPredicate? = nil,
         sortBy: [FetchSort] = [], propertiesToFetch: [String]? = nil, prefetching: [String] = []
-    ) throws(PredicateError) {
+    ) throws(FetchPredicateError) {
         self.entity = entity
         self.model = model
         self.predicate = predicate
@@ -111,7 +119,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         if let predicate {
             let variables = predicate.variableNames
             guard variables.isEmpty else {
-                throw PredicateError("the predicate has unsubstituted variables: \(variables.map { "$" + $0 }.joined(separator: ", ")); call substituting(_:) first")
+                throw FetchPredicateError("the predicate has unsubstituted variables: \(variables.map { "$" + $0 }.joined(separator: ", ")); call substituting(_:) first")
             }
             resolved = try PredicateResolver(entity: entity, model: model).resolve(predicate)
             // DynamoDB's own checks (e.g. the 4 KB expression size) now, not at the first page.
@@ -122,12 +130,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         var sorts: [StorageSort] = []
         for sort in sortBy {
             guard let attribute = entity.attribute(named: sort.key) else {
-                throw PredicateError(entity.relationship(named: sort.key) != nil
+                throw FetchPredicateError(entity.relationship(named: sort.key) != nil
                     ? "cannot sort by the relationship \(entity.name).\(sort.key)"
                     : "cannot sort by \(sort.key): \(entity.name) has no attribute named \(sort.key)")
             }
             if attribute.type == .codable {
-                throw PredicateError("cannot sort by \(entity.name).\(sort.key): it is stored as a map, which has no order")
+                throw FetchPredicateError("cannot sort by \(entity.name).\(sort.key): it is stored as a map, which has no order")
             }
             sorts.append(StorageSort(attribute: attribute.storageName, ascending: sort.ascending))
         }
@@ -140,7 +148,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
                 } else if let relationship = entity.relationship(named: property) {
                     names.append(relationship.storageName)
                 } else {
-                    throw PredicateError("cannot fetch \(property): \(entity.name) has no property named \(property)")
+                    throw FetchPredicateError("cannot fetch \(property): \(entity.name) has no property named \(property)")
                 }
             }
             projection = names
@@ -149,7 +157,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         }
         for path in prefetching {
             guard entity.relationship(named: path) != nil else {
-                throw PredicateError("cannot prefetch \(path): \(entity.name) has no relationship named \(path)")
+                throw FetchPredicateError("cannot prefetch \(path): \(entity.name) has no relationship named \(path)")
             }
         }
     }
@@ -184,7 +192,14 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// ```
     public func explain() -> FetchPlan {
         FetchPlanner(entity: entity, allowsGlobalIndexes: !consistentRead)
-            .plan(resolved, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
+            .plan(effectivePredicate, sorts: resultType == .count ? [] : sorts, neededAttributes: neededAttributes)
+    }
+
+    /// The resolved predicate and, for an entity with an expiry attribute, "not expired now".
+    var effectivePredicate: StoragePredicate {
+        guard !includesExpiredObjects, let expiry = entity.expiryAttribute.flatMap(entity.attribute(named:)) else { return resolved }
+        let now = AttributeValue.n(DynamoNumber(Int(Date().timeIntervalSince1970)))
+        return .all([resolved, .or([.notExists(expiry.storageName), .compare(expiry.storageName, .greater, now)])])
     }
 }
 
@@ -199,14 +214,14 @@ extension FetchRequest where Result == ManagedObject {
     ///   - sortBy: the sort keys.
     ///   - propertiesToFetch: the properties to read (`nil`: all).
     ///   - prefetching: relationships whose destinations are read along.
-    /// - Throws: ``PredicateError`` for an unknown entity or property, a value of the wrong
+    /// - Throws: ``FetchPredicateError`` for an unknown entity or property, a value of the wrong
     ///   type, an unsubstituted variable, or a construct DynamoDB cannot evaluate.
     public init(
         _ entityName: String, in model: StoreModel, predicate: FetchPredicate? = nil, sortBy: [FetchSort] = [],
         propertiesToFetch: [String]? = nil, prefetching: [String] = []
-    ) throws(PredicateError) {
+    ) throws(FetchPredicateError) {
         guard let entity = model.entity(named: entityName) else {
-            throw PredicateError("the model has no entity named \(entityName)")
+            throw FetchPredicateError("the model has no entity named \(entityName)")
         }
         try self.init(entity: entity, model: model, predicate: predicate, sortBy: sortBy,
                       propertiesToFetch: propertiesToFetch, prefetching: prefetching)

@@ -24,7 +24,7 @@ extension ObjectContext {
     /// - Parameter request: the request (its ``FetchRequest/fetchLimit`` caps the results).
     /// - Returns: the objects; with ``FetchRequest/includesPendingChanges``, unsaved inserts and
     ///   changes that match are included and unsaved deletes left out.
-    /// - Throws: ``PredicateError`` for a cursor that does not fit the request; DynamoDB's and
+    /// - Throws: ``FetchPredicateError`` for a cursor that does not fit the request; DynamoDB's and
     ///   the client's errors.
     public func fetch<Result>(_ request: FetchRequest<Result>) async throws -> [Result] {
         try await fetchPage(request).objects
@@ -150,7 +150,7 @@ extension ObjectContext {
         let page = try await executor.items(limit: limit, pageSize: request.pageSize, after: request.cursor,
                                             attributes: request.neededAttributes)
         guard !pending.isEmpty else { return (page.items.map { FetchedEntry(item: $0) }, page.cursor) }
-        let matches = try request.resolved.matcher()
+        let matches = try request.effectivePredicate.matcher()
         var entries: [FetchedEntry] = []
         var seen: Set<ObjectID> = []
         for item in page.items {

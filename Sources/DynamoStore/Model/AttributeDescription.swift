@@ -26,6 +26,15 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case url
     /// Any `Codable` value, stored as the `M` (or `L`) that DynamoClient's item encoder makes.
     case codable
+    /// `Set<String>`, stored as `SS`; the empty set is stored as an absent attribute.
+    case stringSet
+    /// `Set<Int>`, stored as `NS`; the empty set is stored as an absent attribute.
+    case numberSet
+    /// `Set<Data>`, stored as `BS`; the empty set is stored as an absent attribute.
+    case dataSet
+
+    /// Whether the type is a DynamoDB set (never required: empty is absent).
+    public var isSet: Bool { self == .stringSet || self == .numberSet || self == .dataSet }
 
     /// The DynamoDB scalar type (`S`, `N` or `B`) an attribute of this type has when it is a
     /// table or index key, or `nil` when the type cannot be a key (`bool`, `codable`).
@@ -34,7 +43,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .string, .date, .uuid, .url: "S"
         case .int16, .int32, .int64, .decimal, .double, .float: "N"
         case .data: "B"
-        case .bool, .codable: nil
+        case .bool, .codable, .stringSet, .numberSet, .dataSet: nil
         }
     }
 }

@@ -20,6 +20,11 @@ public struct EntityDescription: Sendable, Hashable {
     public var relationships: [RelationshipDescription]
     /// The table's secondary indexes.
     public var indexes: [IndexDescription]
+    /// The attribute holding the object's expiry time in epoch seconds (an integer type), or
+    /// `nil`. `createTables()` and `migrate()` turn DynamoDB's TTL on for it, and fetches leave
+    /// out objects whose time has passed but which DynamoDB has not deleted yet (see
+    /// ``FetchRequest/includesExpiredObjects``).
+    public var expiryAttribute: String?
 
     /// Describes an entity.
     ///

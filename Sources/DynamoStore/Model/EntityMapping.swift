@@ -19,6 +19,9 @@ public struct EntityMapping: Sendable, Hashable {
     public var tableName: String?
     /// The table's secondary indexes.
     public var indexes: [IndexDescription]
+    /// The property holding the object's expiry time (an integer attribute of epoch seconds):
+    /// DynamoDB's TTL attribute. See ``EntityDescription/expiryAttribute``.
+    public var expiresAt: String?
 
     /// Describes the mapping.
     ///
@@ -28,8 +31,10 @@ public struct EntityMapping: Sendable, Hashable {
     ///   - version: the version attribute's property name.
     ///   - tableName: the table name.
     ///   - indexes: the secondary indexes.
+    ///   - expiresAt: the expiry (TTL) attribute's property name, epoch seconds.
     public init(hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
-                indexes: [IndexDescription] = []) {
+                indexes: [IndexDescription] = [], expiresAt: String? = nil) {
+        self.expiresAt = expiresAt
         self.hashKey = hashKey
         self.rangeKey = rangeKey
         versionAttribute = version
@@ -49,6 +54,7 @@ extension ManagedObject {
         var entity = EntityDescription(
             entityName, tableName: mapping.tableName, hashKey: mapping.hashKey, rangeKey: mapping.rangeKey,
             versionAttribute: mapping.versionAttribute, attributes: [], indexes: mapping.indexes)
+        entity.expiryAttribute = mapping.expiresAt
         let prototype = self.init()
         for property in prototype.properties { property.describe(into: &entity) }
         derivedEntities.withLock { $0[ObjectIdentifier(self)] = entity }

@@ -69,6 +69,12 @@ public struct StoreModel: Sendable, Hashable {
                 problems.append("\(entity.name).\(name): storage name '\(storageName)' is used twice")
             }
         }
+        if let expiry = entity.expiryAttribute {
+            let type = entity.attribute(named: expiry)?.type
+            if ![AttributeType.int16, .int32, .int64].contains(type) {
+                problems.append("\(entity.name).\(expiry): the expiry (TTL) attribute must be an integer attribute of epoch seconds")
+            }
+        }
         for key in entity.keyAttributeNames {
             guard let attribute = entity.attribute(named: key) else {
                 problems.append("\(entity.name).\(key): key attribute is not an attribute of the entity")

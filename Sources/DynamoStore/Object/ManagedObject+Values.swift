@@ -5,7 +5,25 @@ import DynamoAPI
 extension ManagedObject {
     /// Stops with a clear message when a fault's values are read before it was loaded.
     func requireLoaded(_ name: String) {
-        precondition(!isFault, "\(objectID) is a fault: load it (try await context.load(object)) before reading '\(name)'")
+        precondition(!isFault, StoreError.notLoaded(objectID, property: name).description)
+    }
+
+    /// Loads the object if it is a fault (one `GetItem`; nothing for a loaded object). Swift
+    /// property access cannot do I/O, so a fault is loaded explicitly before its properties are
+    /// read; ``value(forKey:)`` of a fault throws ``StoreError/notLoaded(_:property:)`` naming
+    /// this method, and a typed property of a fault stops the program with that message.
+    ///
+    /// ```swift
+    /// let home = context.object(with: id) as! Location
+    /// try await home.load()
+    /// print(home.name)
+    /// ```
+    ///
+    /// - Throws: ``StoreError/wrongContext(_:)`` for an object without a context; DynamoDB's
+    ///   errors; ``StoreError/objectDeletedInStore(_:)`` when so configured.
+    public func load() async throws {
+        guard let context else { throw StoreError.wrongContext(objectID) }
+        try await context.load(self)
     }
 
     /// The attribute's current value in DynamoDB form.
@@ -17,6 +35,7 @@ extension ManagedObject {
 
     /// Sets an attribute's value in DynamoDB form (`nil`: remove it).
     func setAttributeValue(_ value: AttributeValue?, for name: String) {
+        invalidValues[name] = nil
         setPending(name, .attribute(value))
     }
 
@@ -79,6 +98,13 @@ extension ManagedObject {
         var objects = relatedObjects(name)
         guard objects.remove(object) != nil else { return }
         setPending(name, .objects(objects))
+    }
+
+    /// Forgets a recorded removal of a destination from a fault's relationship, without
+    /// adding it (the store's row decides when the fault fires).
+    func cancelRemoval(of object: ManagedObject, from name: String) {
+        guard case .delta(let added, var removed)? = pending[name], removed.remove(object) != nil else { return }
+        setPending(name, .delta(added: added, removed: removed))
     }
 
     private func delta(_ name: String) -> (Set<ManagedObject>, Set<ManagedObject>) {

@@ -21,6 +21,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The context the object is registered in, if any.
     public internal(set) weak var context: ObjectContext?
     var storedID: ObjectID?
+    /// The permanent identity an unsaved object was given by `obtainPermanentIDs(for:)`.
+    var obtainedID: ObjectID?
     var snapshot: Snapshot?
     var pending: [String: PendingValue] = [:]
     var lifecycle: Lifecycle = .detached
@@ -28,6 +30,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Set when loading found no row: the object reads as empty.
     var isDeletedInStore = false
     var properties: [any PropertyWrapperBinding] = []
+    /// Values assigned to typed properties that DynamoDB cannot store (NaN, 1e300, …), by
+    /// property: reported by the next save's validation instead of stopping the program.
+    var invalidValues: [String: String] = [:]
 
     /// Whether the object's values are not loaded yet (see ``ObjectContext/load(_:)``).
     ///
@@ -71,14 +76,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var entity: EntityDescription { entityStorage ?? Self.entityDescription }
 
     /// The object's identity: its entity and primary key (for an unsaved object, its key
-    /// values as they are now).
+    /// values as they are now, a temporary ID, until it is saved or
+    /// ``ObjectContext/obtainPermanentIDs(for:)`` fixes it).
     public var objectID: ObjectID {
         if let storedID { return storedID }
+        if let obtainedID { return obtainedID }
         var key: Item = [:]
         for attribute in entity.keyAttributes {
             if case .attribute(let value?)? = pending[attribute.name] { key[attribute.storageName] = value }
         }
-        return ObjectID(entityName: entity.name, key: key)
+        return ObjectID(entityName: entity.name, key: key, isTemporary: true)
     }
 
     /// Whether the object is deleted in its context (the deletion is stored at the next save).
@@ -139,6 +146,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``StoreError/unknownProperty(_:)``, ``StoreError/undecodableValue(_:)``.
     public func value(forKey name: String) throws(StoreError) -> Any? {
+        if isFault { throw .notLoaded(objectID, property: name) }
         if let attribute = entity.attribute(named: name) {
             return try attributeValue(name).map { value throws(StoreError) in try StoredValueCodec.decode(value, for: attribute) }
         }

@@ -6,10 +6,14 @@ struct Snapshot: Hashable {
     var attributes: [String: AttributeValue] = [:]
     var relationships: [String: Set<ObjectID>] = [:]
 
-    /// The snapshot of a stored item.
-    init(item: Item, entity: EntityDescription, model: StoreModel) throws(StoreError) {
+    /// The snapshot of a stored item. Values read from the store are `checked`: one that does
+    /// not decode as its attribute's type throws, naming the attribute; what this context just
+    /// wrote is taken as it is.
+    init(item: Item, entity: EntityDescription, model: StoreModel, checked: Bool = true) throws(StoreError) {
         for attribute in entity.attributes {
-            if let value = item[attribute.storageName], value != .null { attributes[attribute.name] = value }
+            guard let value = item[attribute.storageName], value != .null else { continue }
+            if checked { try Self.check(value, of: attribute, in: entity) }
+            attributes[attribute.name] = value
         }
         for relationship in entity.relationships {
             guard let stored = item[relationship.storageName], stored != .null else { continue }
@@ -27,6 +31,14 @@ struct Snapshot: Hashable {
     }
 
     init() {}
+
+    /// Throws when a stored value does not decode as its attribute's type, naming the attribute.
+    private static func check(_ value: AttributeValue, of attribute: AttributeDescription, in entity: EntityDescription) throws(StoreError) {
+        do { _ = try StoredValueCodec.decode(value, for: attribute) } catch {
+            let detail = if case .undecodableValue(let detail) = error { detail } else { error.description }
+            throw .undecodableValue("\(entity.path(attribute.name)): \(detail)")
+        }
+    }
 
     /// The version the snapshot holds, if the entity has a version attribute.
     func version(of entity: EntityDescription) -> Int64? {

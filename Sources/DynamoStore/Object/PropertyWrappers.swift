@@ -84,7 +84,7 @@ public struct Attribute<Value: PersistentValue>: PropertyWrapperBinding {
         set {
             let name = object[keyPath: storageKeyPath].box.name
             do { object.setAttributeValue(try newValue.storedValue(), for: name) } catch {
-                preconditionFailure("\(object.entity.path(name)): \(error)")
+                object.invalidValues[name] = error.description
             }
         }
     }

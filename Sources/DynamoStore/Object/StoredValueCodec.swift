@@ -23,6 +23,9 @@ enum StoredValueCodec {
         case .uuid: UUID.self
         case .url: URL.self
         case .codable: nil
+        case .stringSet: Set<String>.self
+        case .numberSet: Set<Int>.self
+        case .dataSet: Set<Data>.self
         }
     }
 

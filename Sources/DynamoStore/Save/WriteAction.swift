@@ -12,6 +12,9 @@ struct WriteAction {
     let storedItem: Item?
     /// Bytes the action adds to the request (for the 4 MB transaction limit).
     let size: Int
+    /// A deleted object of the same key that this insert's `Put` replaces (delete and insert
+    /// of one key in one save are one write: a transaction cannot touch an item twice).
+    var replaced: ManagedObject?
 
     init(object: ManagedObject, kind: Kind, action: TransactWriteItem, storedItem: Item?) {
         self.object = object
@@ -45,7 +48,36 @@ extension ObjectContext {
                 updates.append(update)
             }
         }
+        // A key deleted and inserted again in one save is one Put over the row as read.
+        var deletesByID: [ObjectID: Int] = [:]
+        for (position, delete) in deletes.enumerated() { deletesByID[delete.object.objectID] = position }
+        var replacedPositions: Set<Int> = []
+        for (position, insert) in inserts.enumerated() {
+            guard let deletePosition = deletesByID[insert.object.objectID] else { continue }
+            inserts[position] = try replaceAction(insert.object, replacing: deletes[deletePosition].object)
+            replacedPositions.insert(deletePosition)
+        }
+        deletes = deletes.enumerated().filter { !replacedPositions.contains($0.offset) }.map(\.element)
         return inserts + updates + deletes
+    }
+
+    /// The `Put` of a new object over the row of a deleted one with the same key, on the
+    /// condition that the row is still as the deleted object read it.
+    private func replaceAction(_ object: ManagedObject, replacing old: ManagedObject) throws -> WriteAction {
+        let entity = object.entity
+        var item = currentItem(of: object)
+        var expression = ExpressionBuilder()
+        let versionName = entity.versionStorageName
+        let condition = versionCondition(old, versionName: versionName, expression: &expression)
+        if let versionName {
+            item[versionName] = .n(DynamoNumber(Int((old.snapshot?.version(of: entity) ?? 0) + 1)))
+        }
+        let put = Put(item: item, tableName: entity.tableName, conditionExpression: condition,
+                      expressionAttributeNames: expression.expressionNames,
+                      expressionAttributeValues: expression.expressionValues, returnValuesOnConditionCheckFailure: .allOld)
+        var action = WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
+        action.replaced = old
+        return action
     }
 
     private func insertAction(_ object: ManagedObject) throws -> WriteAction {
@@ -61,36 +93,94 @@ extension ObjectContext {
         return WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
     }
 
+    /// An update that sends only what changed: `SET`/`REMOVE` of attributes and to-one
+    /// relationships (guarded by the version read), and to-many relationships as deltas
+    /// (`ADD`/`DELETE` on the stored set, unguarded, so concurrent additions to one set both
+    /// succeed). A to-many change that both adds and removes is one `SET` of the whole set
+    /// (an update expression names an attribute once), on the condition that the stored set
+    /// is still the one read.
     private func updateAction(_ object: ManagedObject) throws -> WriteAction? {
         let entity = object.entity
         let snapshotItem = try storedItem(of: object)
         let current = currentItem(of: object)
         var expression = ExpressionBuilder()
-        var sets: [String] = [], removes: [String] = []
+        var sets: [String] = [], removes: [String] = [], adds: [String] = [], deletes: [String] = []
+        var setConditions: [String] = []
+        var guarded = false
         let versionName = entity.versionStorageName
-        let properties = entity.attributes.map(\.storageName) + entity.relationships.map(\.storageName)
-        for name in properties where name != versionName && current[name] != snapshotItem[name] {
+        for name in entity.attributes.map(\.storageName) where name != versionName && current[name] != snapshotItem[name] {
+            guarded = true
             if let value = current[name] {
                 sets.append("\(expression.name(name)) = \(expression.value(value))")
             } else {
                 removes.append(expression.name(name))
             }
         }
-        guard !sets.isEmpty || !removes.isEmpty else { return nil }
-        var item = current
-        let condition = versionCondition(object, versionName: versionName, expression: &expression)
-        if let versionName {
-            let next = DynamoNumber(Int((object.snapshot?.version(of: entity) ?? 0) + 1))
-            sets.append("\(expression.name(versionName)) = \(expression.value(.n(next)))")
-            item[versionName] = .n(next)
+        for relationship in entity.relationships where current[relationship.storageName] != snapshotItem[relationship.storageName] {
+            let name = relationship.storageName
+            if relationship.isToMany {
+                let stored = object.snapshot?.relationships[relationship.name] ?? []
+                let now = currentIDs(of: object, relationship.name)
+                let added = now.subtracting(stored), removed = stored.subtracting(now)
+                if removed.isEmpty, let value = try relationshipValue(added, for: relationship, in: entity) {
+                    adds.append("\(expression.name(name)) \(expression.value(value))")
+                    continue
+                }
+                if added.isEmpty, let value = try relationshipValue(removed, for: relationship, in: entity) {
+                    deletes.append("\(expression.name(name)) \(expression.value(value))")
+                    continue
+                }
+                if let condition = try unchangedSet(stored, of: relationship, in: entity, expression: &expression) {
+                    setConditions.append(condition)
+                } else {
+                    guarded = true
+                }
+            } else {
+                guarded = true
+            }
+            if let value = current[name] {
+                sets.append("\(expression.name(name)) = \(expression.value(value))")
+            } else {
+                removes.append(expression.name(name))
+            }
         }
-        let clauses = [("SET", sets), ("REMOVE", removes)].filter { !$0.1.isEmpty }
+        guard !sets.isEmpty || !removes.isEmpty || !adds.isEmpty || !deletes.isEmpty else { return nil }
+        var item = current
+        var conditions = setConditions
+        if guarded {
+            conditions.insert(versionCondition(object, versionName: versionName, expression: &expression), at: 0)
+            if let versionName {
+                let next = DynamoNumber(Int((object.snapshot?.version(of: entity) ?? 0) + 1))
+                sets.append("\(expression.name(versionName)) = \(expression.value(.n(next)))")
+                item[versionName] = .n(next)
+            }
+        } else {
+            conditions.insert("attribute_exists(\(expression.name(try entity.hashKeyStorageName)))", at: 0)
+        }
+        let clauses = [("SET", sets), ("REMOVE", removes), ("ADD", adds), ("DELETE", deletes)].filter { !$0.1.isEmpty }
         let update = clauses.map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: " ")
         let action = Update(
             key: object.objectID.key, updateExpression: update, tableName: entity.tableName,
-            conditionExpression: condition, expressionAttributeNames: expression.expressionNames,
+            conditionExpression: conditions.joined(separator: " AND "), expressionAttributeNames: expression.expressionNames,
             expressionAttributeValues: expression.expressionValues, returnValuesOnConditionCheckFailure: .allOld)
         return WriteAction(object: object, kind: .update, action: TransactWriteItem(update: action), storedItem: item)
+    }
+
+    /// The condition that a to-many relationship's stored set is exactly `ids` (its size and
+    /// each member), or `nil` when the set is too large for a condition expression (the
+    /// version guards it then).
+    private func unchangedSet(_ ids: Set<ObjectID>, of relationship: RelationshipDescription, in entity: EntityDescription,
+                              expression: inout ExpressionBuilder) throws -> String? {
+        let name = expression.name(relationship.storageName)
+        guard !ids.isEmpty else { return "attribute_not_exists(\(name))" }
+        guard ids.count <= 50 else { return nil }
+        let keyName = try store.model.destination(of: relationship, in: entity).hashKeyStorageName
+        var parts = ["size(\(name)) = \(expression.value(.n(DynamoNumber(ids.count))))"]
+        for id in ids.sorted(by: { $0.description < $1.description }) {
+            guard let key = id.key[keyName] else { continue }
+            parts.append("contains(\(name), \(expression.value(key)))")
+        }
+        return "(" + parts.joined(separator: " AND ") + ")"
     }
 
     private func deleteAction(_ object: ManagedObject) -> WriteAction {

@@ -21,7 +21,17 @@ extension DynamoStore {
         }
         for entity in model.entities {
             try await client.waitUntilTableExists(entity.tableName, delay: pollInterval, maximumAttempts: 300)
+            try await enableTimeToLive(entity)
         }
+    }
+
+    /// Turns DynamoDB's TTL on for an entity's expiry attribute, unless it is on already.
+    func enableTimeToLive(_ entity: EntityDescription) async throws {
+        guard let expiry = entity.expiryAttribute, let attribute = entity.attribute(named: expiry) else { return }
+        let live = try await client.describeTimeToLive(DescribeTimeToLiveInput(tableName: entity.tableName)).timeToLiveDescription
+        if live?.attributeName == attribute.storageName, live?.timeToLiveStatus == .enabled || live?.timeToLiveStatus == .enabling { return }
+        _ = try await client.updateTimeToLive(UpdateTimeToLiveInput(
+            tableName: entity.tableName, timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: attribute.storageName)))
     }
 
     /// The `CreateTable` request for an entity: key schema, the attribute definitions of every

@@ -67,6 +67,14 @@ public final class DynamoStore: Sendable {
         conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
         logger: Logger = Logger(label: "DynamoStore")
     ) throws(ModelError) {
+        // The description of a class is derived once; a mapping that says otherwise now (a
+        // table-name prefix set after first use) would be silently ignored.
+        let stale = types.compactMap { type -> String? in
+            let derived = type.entityDescription.tableName, now = type.mapping.tableName ?? type.entityName
+            return derived == now ? nil
+                : "\(type.entityName): its mapping now names table '\(now)', but its description was derived with '\(derived)' when the class was first used; set table names (prefixes) before any use of the class"
+        }
+        if !stale.isEmpty { throw ModelError(problems: stale) }
         let model = try StoreModel(types.map { $0.entityDescription })
         self.init(model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger)
     }

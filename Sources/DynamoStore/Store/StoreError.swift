@@ -18,6 +18,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case objectDeletedInStore(ObjectID)
     /// A key attribute of an object that is already stored was changed.
     case keyChanged(ObjectID)
+    /// A property of a fault was read before the fault was loaded (`try await object.load()`).
+    case notLoaded(ObjectID, property: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -29,6 +31,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongContext(let id): "\(id) belongs to another context"
         case .objectDeletedInStore(let id): "\(id) was deleted in the store"
         case .keyChanged(let id): "\(id): the key of a stored object cannot change; delete it and insert a new one"
+        case .notLoaded(let id, let property):
+            "\(id) is a fault: load it (try await object.load()) before reading '\(property)'"
         }
     }
 }

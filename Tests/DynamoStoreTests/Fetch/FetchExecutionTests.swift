@@ -75,15 +75,15 @@ import Testing
             let cursor = try #require(try await ObjectContext(store: fixture.store).fetchPage(request).cursor)
             var sorted = try fixture.request("Visit", "user == 'u0'", sortBy: [.ascending("city")])
             sorted.cursor = cursor
-            await #expect(throws: PredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")) {
+            await #expect(throws: FetchPredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")) {
                 try await ObjectContext(store: fixture.store).fetch(sorted)
             }
             var other = try fixture.request("Visit", "city == 'Oslo' AND score > 1")
             other.cursor = cursor
-            await #expect(throws: PredicateError("the cursor is from a read of Visits, not of this request's Visits index byCity")) {
+            await #expect(throws: FetchPredicateError("the cursor is from a read of Visits, not of this request's Visits index byCity")) {
                 try await ObjectContext(store: fixture.store).fetch(other)
             }
-            #expect(throws: PredicateError("not a fetch cursor token")) { try FetchCursor(token: "bm9wZQ==") }
+            #expect(throws: FetchPredicateError("not a fetch cursor token")) { try FetchCursor(token: "bm9wZQ==") }
         }
     }
 

@@ -47,7 +47,7 @@ struct FetchFixture {
     /// A request for generic objects of an entity.
     func request(_ entity: String, _ format: String? = nil, _ arguments: (any PredicateArgument)?...,
                  sortBy: [FetchSort] = []) throws -> FetchRequest<ManagedObject> {
-        let predicate = try format.map { format throws(PredicateError) in try FetchPredicate(format: format, arguments: arguments) }
+        let predicate = try format.map { format throws(FetchPredicateError) in try FetchPredicate(format: format, arguments: arguments) }
         return try FetchRequest(entity, in: model, predicate: predicate, sortBy: sortBy)
     }
 

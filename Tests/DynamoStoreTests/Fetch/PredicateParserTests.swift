@@ -66,7 +66,7 @@ import Testing
         let p = try template.substituting(["min": 18, "names": ["a", "b"]])
         #expect(p == .and([.compare("age", .greaterOrEqual, .int(18)), .isIn("name", .list([.string("a"), .string("b")]))]))
         #expect(p.variableNames.isEmpty)
-        #expect(throws: PredicateError("no value for substitution variable $names")) {
+        #expect(throws: FetchPredicateError("no value for substitution variable $names")) {
             try template.substituting(["min": 1])
         }
     }
@@ -102,17 +102,17 @@ import Testing
         ("age IN 3", "Unsupported predicate \"age IN 3\": IN needs a list, as {a, b} or an array argument, not 3"),
     ])
     func rejectsWithExactMessages(format: String, message: String) {
-        #expect(throws: PredicateError(message)) { try FetchPredicate(format) }
+        #expect(throws: FetchPredicateError(message)) { try FetchPredicate(format) }
     }
 
     @Test func argumentCountsMustMatch() {
-        #expect(throws: PredicateError("\"a == %@ AND b == %@\" uses more arguments than the 1 given")) {
+        #expect(throws: FetchPredicateError("\"a == %@ AND b == %@\" uses more arguments than the 1 given")) {
             try FetchPredicate("a == %@ AND b == %@", 1)
         }
-        #expect(throws: PredicateError("\"a == %@\" uses 1 argument but 2 were given")) {
+        #expect(throws: FetchPredicateError("\"a == %@\" uses 1 argument but 2 were given")) {
             try FetchPredicate("a == %@", 1, 2)
         }
-        #expect(throws: PredicateError("\"%K == 1\": the %K argument must be a key path string, not a number")) {
+        #expect(throws: FetchPredicateError("\"%K == 1\": the %K argument must be a key path string, not a number")) {
             try FetchPredicate("%K == 1", 5)
         }
     }

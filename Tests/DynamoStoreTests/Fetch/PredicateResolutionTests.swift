@@ -59,25 +59,25 @@ import Testing
         ("at >= $min", "the predicate has unsubstituted variables: $min; call substituting(_:) first"),
     ])
     func refusedWhenTheRequestIsBuilt(format: String, message: String) {
-        #expect(throws: PredicateError(message)) {
+        #expect(throws: FetchPredicateError(message)) {
             try FetchRequest("Visit", in: model, predicate: FetchPredicate(format))
         }
     }
 
     @Test func toManyRelationshipsAndOtherMisusesAreRefused() {
-        #expect(throws: PredicateError("key path neighbours.name goes through the to-many relationship Place.neighbours; DynamoDB expressions cannot test the members of a relationship")) {
+        #expect(throws: FetchPredicateError("key path neighbours.name goes through the to-many relationship Place.neighbours; DynamoDB expressions cannot test the members of a relationship")) {
             try FetchRequest("Place", in: model, predicate: FetchPredicate("neighbours.name == 'x'"))
         }
-        #expect(throws: PredicateError("Visit.place is a relationship to Place, not to Visit")) {
+        #expect(throws: FetchPredicateError("Visit.place is a relationship to Place, not to Visit")) {
             try FetchRequest("Visit", in: model, predicate: FetchPredicate("place == %@", ObjectID(entityName: "Visit", key: ["user": .s("u")])))
         }
-        #expect(throws: PredicateError("Sample.address (codable) is stored as a map; only == nil and != nil can test it")) {
+        #expect(throws: FetchPredicateError("Sample.address (codable) is stored as a map; only == nil and != nil can test it")) {
             try FetchRequest<Sample>(in: typed, predicate: FetchPredicate("address == 'x'"))
         }
-        #expect(throws: PredicateError("cannot sort by the relationship Visit.place")) {
+        #expect(throws: FetchPredicateError("cannot sort by the relationship Visit.place")) {
             try FetchRequest("Visit", in: model, sortBy: [.ascending("place")])
         }
-        #expect(throws: PredicateError("cannot fetch nope: Visit has no property named nope")) {
+        #expect(throws: FetchPredicateError("cannot fetch nope: Visit has no property named nope")) {
             try FetchRequest("Visit", in: model, propertiesToFetch: ["nope"])
         }
         // DynamoDB's 4 KB limit on an expression's text is checked when the request is built.
@@ -87,10 +87,10 @@ import Testing
         } catch {
             #expect(error.message.hasPrefix("the predicate does not compile as a DynamoDB expression: Invalid FilterExpression: Expression size has exceeded the maximum allowed size"))
         }
-        #expect(throws: PredicateError("the model has no entity named Nope")) {
+        #expect(throws: FetchPredicateError("the model has no entity named Nope")) {
             try FetchRequest("Nope", in: model)
         }
-        #expect(throws: PredicateError("key path place.id: the destination entity Place is not known; build the request with the store's model")) {
+        #expect(throws: FetchPredicateError("key path place.id: the destination entity Place is not known; build the request with the store's model")) {
             try FetchRequest(entity: FetchModel.visit, predicate: FetchPredicate("place.id == 'x'"))
         }
     }

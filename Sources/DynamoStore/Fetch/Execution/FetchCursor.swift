@@ -34,27 +34,27 @@ public struct FetchCursor: Sendable, Hashable {
 
     /// Reads a cursor from its ``token``.
     ///
-    /// - Throws: ``PredicateError`` when the token was not made by ``token``.
-    public init(token: String) throws(PredicateError) {
-        guard case .success(let bytes) = Base64.decode(token) else { throw PredicateError("not a fetch cursor token") }
+    /// - Throws: ``FetchPredicateError`` when the token was not made by ``token``.
+    public init(token: String) throws(FetchPredicateError) {
+        guard case .success(let bytes) = Base64.decode(token) else { throw FetchPredicateError("not a fetch cursor token") }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3,
               let json = try? JSONValue(parsing: String(parts[2])),
               case .m(let key)? = try? AttributeValue(json: json)
-        else { throw PredicateError("not a fetch cursor token") }
+        else { throw FetchPredicateError("not a fetch cursor token") }
         self.init(tableName: String(parts[0]), indexName: parts[1].isEmpty ? nil : String(parts[1]), lastKey: key)
     }
 
     /// Checks that the cursor continues this plan's read.
-    func check(against plan: FetchPlan) throws(PredicateError) {
+    func check(against plan: FetchPlan) throws(FetchPredicateError) {
         guard plan.operation == .query || plan.operation == .scan else {
-            throw PredicateError("a cursor continues a Query or Scan; this request is planned as \(plan.operation.rawValue), which reads everything at once")
+            throw FetchPredicateError("a cursor continues a Query or Scan; this request is planned as \(plan.operation.rawValue), which reads everything at once")
         }
         guard !plan.sortsInMemory else {
-            throw PredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")
+            throw FetchPredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")
         }
         guard tableName == plan.tableName, indexName == plan.indexName else {
-            throw PredicateError("the cursor is from a read of \(tableName)\(indexName.map { " index \($0)" } ?? ""), not of this request's \(plan.tableName)\(plan.indexName.map { " index \($0)" } ?? "")")
+            throw FetchPredicateError("the cursor is from a read of \(tableName)\(indexName.map { " index \($0)" } ?? ""), not of this request's \(plan.tableName)\(plan.indexName.map { " index \($0)" } ?? "")")
         }
     }
 }

@@ -14,7 +14,7 @@ struct FetchExecutor<Result: ManagedObject> {
     /// The table's key attribute names (storage names), for keys taken from items.
     let tableKeys: [String]
 
-    init(client: DynamoClient, request: FetchRequest<Result>, logger: Logger) throws(PredicateError) {
+    init(client: DynamoClient, request: FetchRequest<Result>, logger: Logger) throws(FetchPredicateError) {
         self.client = client
         self.request = request
         plan = request.explain()

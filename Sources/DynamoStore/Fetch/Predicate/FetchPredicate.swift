@@ -40,7 +40,7 @@ public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
 ///
 /// The left side of every comparison is a property of the fetched entity (or `relationship.key`
 /// through a to-one relationship to the destination's hash key); the right side is a constant.
-/// What DynamoDB cannot evaluate is refused with a ``PredicateError`` that says why, never
+/// What DynamoDB cannot evaluate is refused with a ``FetchPredicateError`` that says why, never
 /// answered with an empty result.
 public indirect enum FetchPredicate: Sendable, Hashable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
@@ -68,10 +68,10 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     ///   - format: the format string, e.g. `"name == %@ AND age > 3"`.
     ///   - arguments: one value per `%@` (or `%K` key path, `%d`, `%f`…), in order; `nil` for
     ///     `nil`.
-    /// - Throws: ``PredicateError`` for a syntax error, a wrong number of arguments, or a
+    /// - Throws: ``FetchPredicateError`` for a syntax error, a wrong number of arguments, or a
     ///   construct DynamoDB cannot evaluate (`[c]` modifiers, `ENDSWITH`, `LIKE`, `MATCHES`,
     ///   `ANY`/`ALL`, `SUBQUERY`, `FUNCTION`, aggregates such as `@count`).
-    public init(_ format: String, _ arguments: (any PredicateArgument)?...) throws(PredicateError) {
+    public init(_ format: String, _ arguments: (any PredicateOperand)?...) throws(FetchPredicateError) {
         try self.init(format: format, arguments: arguments)
     }
 
@@ -80,8 +80,8 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     /// - Parameters:
     ///   - format: the format string.
     ///   - arguments: one value per `%@`, in order.
-    /// - Throws: ``PredicateError`` (see ``init(_:_:)``).
-    public init(format: String, arguments: [(any PredicateArgument)?]) throws(PredicateError) {
+    /// - Throws: ``FetchPredicateError`` (see ``init(_:_:)``).
+    public init(format: String, arguments: [(any PredicateOperand)?]) throws(FetchPredicateError) {
         var parser = try PredicateParser(format: format, arguments: arguments.map { $0?.predicateValue ?? .null })
         self = try parser.parse()
     }
@@ -94,10 +94,10 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     /// ```
     ///
     /// - Parameter variables: values by variable name (without `$`).
-    /// - Throws: ``PredicateError`` naming a variable that has no value.
-    public func substituting(_ variables: [String: (any PredicateArgument)?]) throws(PredicateError) -> FetchPredicate {
+    /// - Throws: ``FetchPredicateError`` naming a variable that has no value.
+    public func substituting(_ variables: [String: (any PredicateArgument)?]) throws(FetchPredicateError) -> FetchPredicate {
         let values = variables.mapValues { $0?.predicateValue ?? .null }
-        return try mapValues { value throws(PredicateError) in try value.substituting(values) }
+        return try mapValues { value throws(FetchPredicateError) in try value.substituting(values) }
     }
 
     /// The names of the substitution variables still in the predicate, sorted.
@@ -108,7 +108,7 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     }
 
     /// Applies `transform` to every constant of the predicate.
-    func mapValues(_ transform: (PredicateValue) throws(PredicateError) -> PredicateValue) throws(PredicateError) -> FetchPredicate {
+    func mapValues(_ transform: (PredicateValue) throws(FetchPredicateError) -> PredicateValue) throws(FetchPredicateError) -> FetchPredicate {
         switch self {
         case .constant: return self
         case .compare(let path, let op, let value): return .compare(path, op, try transform(value))
@@ -168,11 +168,11 @@ extension FetchPredicate: CustomStringConvertible {
 }
 
 extension PredicateValue {
-    func substituting(_ variables: [String: PredicateValue]) throws(PredicateError) -> PredicateValue {
+    func substituting(_ variables: [String: PredicateValue]) throws(FetchPredicateError) -> PredicateValue {
         switch self {
         case .variable(let name):
             guard let value = variables[name] else {
-                throw PredicateError("no value for substitution variable $\(name)")
+                throw FetchPredicateError("no value for substitution variable $\(name)")
             }
             return value
         case .list(let values):

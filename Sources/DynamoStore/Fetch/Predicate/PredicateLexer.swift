@@ -34,7 +34,7 @@ struct PredicateLexer {
         characters = Array(format)
     }
 
-    mutating func tokens() throws(PredicateError) -> [PredicateToken] {
+    mutating func tokens() throws(FetchPredicateError) -> [PredicateToken] {
         var result: [PredicateToken] = []
         while true {
             let token = try next()
@@ -43,8 +43,8 @@ struct PredicateLexer {
         }
     }
 
-    func error(_ what: String, at offset: Int) -> PredicateError {
-        PredicateError("Unable to parse \"\(format)\": \(what) at offset \(offset)")
+    func error(_ what: String, at offset: Int) -> FetchPredicateError {
+        FetchPredicateError("Unable to parse \"\(format)\": \(what) at offset \(offset)")
     }
 
     private var current: Character? { index < characters.count ? characters[index] : nil }
@@ -53,7 +53,7 @@ struct PredicateLexer {
         index + ahead < characters.count ? characters[index + ahead] : nil
     }
 
-    private mutating func next() throws(PredicateError) -> PredicateToken {
+    private mutating func next() throws(FetchPredicateError) -> PredicateToken {
         while let c = current, c.isWhitespace { index += 1 }
         let start = index
         guard let c = current else { return PredicateToken(kind: .end, offset: start) }
@@ -139,7 +139,7 @@ struct PredicateLexer {
         return text
     }
 
-    private mutating func string(quote: Character) throws(PredicateError) -> String {
+    private mutating func string(quote: Character) throws(FetchPredicateError) -> String {
         let start = index
         index += 1
         var text = ""

@@ -37,18 +37,18 @@ struct PredicateParser {
     private var position = 0
     private var argumentsUsed = 0
 
-    init(format: String, arguments: [PredicateValue]) throws(PredicateError) {
+    init(format: String, arguments: [PredicateValue]) throws(FetchPredicateError) {
         self.format = format
         var lexer = PredicateLexer(format: format)
         tokens = try lexer.tokens()
         self.arguments = arguments
     }
 
-    mutating func parse() throws(PredicateError) -> FetchPredicate {
+    mutating func parse() throws(FetchPredicateError) -> FetchPredicate {
         let predicate = try parseOr()
         guard current.kind == .end else { throw syntax("expected AND, OR or the end") }
         guard argumentsUsed == arguments.count else {
-            throw PredicateError("\"\(format)\" uses \(argumentsUsed) argument\(argumentsUsed == 1 ? "" : "s") but \(arguments.count) were given")
+            throw FetchPredicateError("\"\(format)\" uses \(argumentsUsed) argument\(argumentsUsed == 1 ? "" : "s") but \(arguments.count) were given")
         }
         return predicate
     }
@@ -57,12 +57,12 @@ struct PredicateParser {
 
     private var current: PredicateToken { tokens[position] }
 
-    private func syntax(_ what: String) -> PredicateError {
-        PredicateError("Unable to parse \"\(format)\": \(what) at offset \(current.offset)")
+    private func syntax(_ what: String) -> FetchPredicateError {
+        FetchPredicateError("Unable to parse \"\(format)\": \(what) at offset \(current.offset)")
     }
 
-    private func unsupported(_ why: String) -> PredicateError {
-        PredicateError("Unsupported predicate \"\(format)\": \(why)")
+    private func unsupported(_ why: String) -> FetchPredicateError {
+        FetchPredicateError("Unsupported predicate \"\(format)\": \(why)")
     }
 
     /// The current token's keyword (upper-cased), if it is an unescaped word.
@@ -80,19 +80,19 @@ struct PredicateParser {
 
     // MARK: - Boolean structure
 
-    private mutating func parseOr() throws(PredicateError) -> FetchPredicate {
-        try parseChain("OR", "||", combine: FetchPredicate.or) { parser throws(PredicateError) in try parser.parseAnd() }
+    private mutating func parseOr() throws(FetchPredicateError) -> FetchPredicate {
+        try parseChain("OR", "||", combine: FetchPredicate.or) { parser throws(FetchPredicateError) in try parser.parseAnd() }
     }
 
-    private mutating func parseAnd() throws(PredicateError) -> FetchPredicate {
-        try parseChain("AND", "&&", combine: FetchPredicate.and) { parser throws(PredicateError) in try parser.parseUnary() }
+    private mutating func parseAnd() throws(FetchPredicateError) -> FetchPredicate {
+        try parseChain("AND", "&&", combine: FetchPredicate.and) { parser throws(FetchPredicateError) in try parser.parseUnary() }
     }
 
     /// `operand (connective operand)*`, combined when there is more than one.
     private mutating func parseChain(
         _ word: String, _ symbol: String, combine: ([FetchPredicate]) -> FetchPredicate,
-        operand: (inout PredicateParser) throws(PredicateError) -> FetchPredicate
-    ) throws(PredicateError) -> FetchPredicate {
+        operand: (inout PredicateParser) throws(FetchPredicateError) -> FetchPredicate
+    ) throws(FetchPredicateError) -> FetchPredicate {
         var parts = [try operand(&self)]
         while keyword == word || isSymbol(symbol) {
             advance()
@@ -101,7 +101,7 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : combine(parts)
     }
 
-    private mutating func parseUnary() throws(PredicateError) -> FetchPredicate {
+    private mutating func parseUnary() throws(FetchPredicateError) -> FetchPredicate {
         if keyword == "NOT" || isSymbol("!") {
             advance()
             return .not(try parseUnary())
@@ -120,7 +120,7 @@ struct PredicateParser {
 
     // MARK: - Comparisons
 
-    private mutating func parseComparison() throws(PredicateError) -> FetchPredicate {
+    private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate {
         let left = try parseTerm()
         let operatorToken = current
         let word = keyword
@@ -142,8 +142,8 @@ struct PredicateParser {
     }
 
     private static func comparison(
-        _ left: Term, _ op: String, _ right: Term, unsupported: (String) -> PredicateError
-    ) throws(PredicateError) -> FetchPredicate {
+        _ left: Term, _ op: String, _ right: Term, unsupported: (String) -> FetchPredicateError
+    ) throws(FetchPredicateError) -> FetchPredicate {
         switch (left, right) {
         case (.keyPath(let a), .keyPath(let b)):
             throw unsupported("comparing key path \(a) with key path \(b) is not supported; compare a key path with a value")
@@ -188,7 +188,7 @@ struct PredicateParser {
 
     // MARK: - Terms
 
-    private mutating func parseTerm() throws(PredicateError) -> Term {
+    private mutating func parseTerm() throws(FetchPredicateError) -> Term {
         let token = current
         switch token.kind {
         case .word(let text, let escaped):
@@ -208,13 +208,13 @@ struct PredicateParser {
         case .argument(let letter):
             advance()
             guard argumentsUsed < arguments.count else {
-                throw PredicateError("\"\(format)\" uses more arguments than the \(arguments.count) given")
+                throw FetchPredicateError("\"\(format)\" uses more arguments than the \(arguments.count) given")
             }
             let value = arguments[argumentsUsed]
             argumentsUsed += 1
             guard letter == "K" else { return .value(value) }
             guard case .string(let path) = value else {
-                throw PredicateError("\"\(format)\": the %K argument must be a key path string, not \(value.kindDescription)")
+                throw FetchPredicateError("\"\(format)\": the %K argument must be a key path string, not \(value.kindDescription)")
             }
             return .keyPath(path)
         case .variable(let name):
@@ -250,7 +250,7 @@ struct PredicateParser {
         }
     }
 
-    private func number(_ text: String) throws(PredicateError) -> PredicateValue {
+    private func number(_ text: String) throws(FetchPredicateError) -> PredicateValue {
         if let integer = Int64(text) { return .int(integer) }
         if let double = Double(text), double.isFinite { return .double(double) }
         throw syntax("\(text) is not a number")

@@ -12,7 +12,7 @@ struct PredicateResolver {
     /// DynamoDB's limit on the operands of one `IN`.
     static let maximumInOperands = 100
 
-    func resolve(_ predicate: FetchPredicate) throws(PredicateError) -> StoragePredicate {
+    func resolve(_ predicate: FetchPredicate) throws(FetchPredicateError) -> StoragePredicate {
         switch predicate {
         case .constant(let value):
             return .constant(value)
@@ -32,7 +32,7 @@ struct PredicateResolver {
                 switch op {
                 case .equal: return .notExists(target.storageName)
                 case .notEqual: return .exists(target.storageName)
-                default: throw PredicateError("\(path) \(op.rawValue) nil: only == and != can compare with nil")
+                default: throw FetchPredicateError("\(path) \(op.rawValue) nil: only == and != can compare with nil")
                 }
             }
             return .compare(target.storageName, op, try target.encode(value, path: path))
@@ -46,12 +46,12 @@ struct PredicateResolver {
         case .isIn(let path, let value):
             let target = try property(path)
             guard case .list(let elements) = value else {
-                throw PredicateError("\(path) IN needs a list, not \(value.kindDescription)")
+                throw FetchPredicateError("\(path) IN needs a list, not \(value.kindDescription)")
             }
             var encoded: [AttributeValue] = []
             for element in elements {
                 guard element != .null else {
-                    throw PredicateError("\(path) IN: nil cannot be a member of an IN list; test \(path) == nil instead")
+                    throw FetchPredicateError("\(path) IN: nil cannot be a member of an IN list; test \(path) == nil instead")
                 }
                 let value = try target.encode(element, path: path)
                 if !encoded.contains(value) { encoded.append(value) }
@@ -69,9 +69,9 @@ struct PredicateResolver {
             case ("S", .string(let text)): operand = .s(text)
             case ("B", .data(let bytes)): operand = .b([UInt8](bytes))
             case ("S", _), ("B", _):
-                throw PredicateError("\(path) \(keyword) needs \(target.scalarType == "S" ? "a string" : "data"), not \(value.kindDescription)")
+                throw FetchPredicateError("\(path) \(keyword) needs \(target.scalarType == "S" ? "a string" : "data"), not \(value.kindDescription)")
             default:
-                throw PredicateError("\(path) \(keyword): \(keyword) applies to string and data attributes; \(entity.name).\(path) is \(target.typeName)")
+                throw FetchPredicateError("\(path) \(keyword): \(keyword) applies to string and data attributes; \(entity.name).\(path) is \(target.typeName)")
             }
             return isPrefix ? .beginsWith(target.storageName, operand) : .contains(target.storageName, operand)
         }
@@ -87,33 +87,33 @@ struct PredicateResolver {
         var scalarType: String? { attribute.type.keyScalarType }
         var typeName: String { relationship.map { "the to-one relationship to \($0.destination)" } ?? attribute.type.rawValue }
 
-        func requireOrdered(_ path: String, _ keyword: String) throws(PredicateError) {
+        func requireOrdered(_ path: String, _ keyword: String) throws(FetchPredicateError) {
             if attribute.type == .bool || attribute.type == .codable {
-                throw PredicateError("\(path) \(keyword): \(entityName).\(path) is \(attribute.type.rawValue), which has no order")
+                throw FetchPredicateError("\(path) \(keyword): \(entityName).\(path) is \(attribute.type.rawValue), which has no order")
             }
         }
 
-        func encode(_ value: PredicateValue, path: String) throws(PredicateError) -> AttributeValue {
+        func encode(_ value: PredicateValue, path: String) throws(FetchPredicateError) -> AttributeValue {
             if let relationship {
                 guard case .object(let id) = value else {
                     if let encoded = try? encodeScalar(value) { return encoded }
-                    throw PredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)")
+                    throw FetchPredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)")
                 }
                 guard id.entityName == relationship.destination, let key = id.key[attribute.storageName] ?? id.key.values.first, id.key.count == 1 else {
-                    throw PredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination), not to \(id.entityName)")
+                    throw FetchPredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination), not to \(id.entityName)")
                 }
                 return key
             }
             if case .object(let id) = value {
-                throw PredicateError("\(entityName).\(path) is \(attribute.type.rawValue), not a relationship; it cannot be compared with \(id)")
+                throw FetchPredicateError("\(entityName).\(path) is \(attribute.type.rawValue), not a relationship; it cannot be compared with \(id)")
             }
             return try encodeScalar(value)
         }
 
-        private func encodeScalar(_ value: PredicateValue) throws(PredicateError) -> AttributeValue {
+        private func encodeScalar(_ value: PredicateValue) throws(FetchPredicateError) -> AttributeValue {
             let what = relationship == nil ? "\(entityName).\(attribute.name) (\(attribute.type.rawValue))" : "\(entityName).\(relationship!.name)"
             if attribute.type == .codable {
-                throw PredicateError("\(what) is stored as a map; only == nil and != nil can test it")
+                throw FetchPredicateError("\(what) is stored as a map; only == nil and != nil can test it")
             }
             let swiftValue: any PersistentValue
             switch value {
@@ -127,7 +127,7 @@ struct PredicateResolver {
             case .data(let data): swiftValue = data
             case .url(let url): swiftValue = url
             case .null, .list, .object, .variable:
-                throw PredicateError("\(what) cannot be compared with \(value.kindDescription)")
+                throw FetchPredicateError("\(what) cannot be compared with \(value.kindDescription)")
             }
             do {
                 // Any number compares with any numeric attribute (`age > 3.5` on an Int16), so a
@@ -137,32 +137,32 @@ struct PredicateResolver {
                 }
                 if let stored = try StoredValueCodec.encode(swiftValue, for: attribute, entity: entityName) { return stored }
             } catch {
-                throw PredicateError("\(what) cannot be compared with \(value.formatted): \(error)")
+                throw FetchPredicateError("\(what) cannot be compared with \(value.formatted): \(error)")
             }
-            throw PredicateError("\(what) cannot be compared with \(value.formatted)")
+            throw FetchPredicateError("\(what) cannot be compared with \(value.formatted)")
         }
     }
 
-    private func property(_ path: String) throws(PredicateError) -> Target {
+    private func property(_ path: String) throws(FetchPredicateError) -> Target {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if let attribute = entity.attribute(named: parts[0]) {
             guard parts.count == 1 else {
-                throw PredicateError("key path \(path): \(entity.name).\(parts[0]) is \(attribute.type.rawValue); key paths into attribute values are not supported")
+                throw FetchPredicateError("key path \(path): \(entity.name).\(parts[0]) is \(attribute.type.rawValue); key paths into attribute values are not supported")
             }
             return Target(storageName: attribute.storageName, attribute: attribute, relationship: nil, entityName: entity.name)
         }
         guard let relationship = entity.relationship(named: parts[0]) else {
-            throw PredicateError("\(entity.name) has no property named \(parts[0])")
+            throw FetchPredicateError("\(entity.name) has no property named \(parts[0])")
         }
         if relationship.isToMany {
-            throw PredicateError("key path \(path) goes through the to-many relationship \(entity.name).\(relationship.name); DynamoDB expressions cannot test the members of a relationship")
+            throw FetchPredicateError("key path \(path) goes through the to-many relationship \(entity.name).\(relationship.name); DynamoDB expressions cannot test the members of a relationship")
         }
         guard let model, let destination = model.entity(named: relationship.destination),
               let destinationKey = destination.attribute(named: destination.hashKey) else {
-            throw PredicateError("key path \(path): the destination entity \(relationship.destination) is not known; build the request with the store's model")
+            throw FetchPredicateError("key path \(path): the destination entity \(relationship.destination) is not known; build the request with the store's model")
         }
         if parts.count == 2 && parts[1] != destination.hashKey || parts.count > 2 {
-            throw PredicateError("key path \(path) reads \(destination.name).\(parts[1...].joined(separator: ".")) through \(entity.name).\(relationship.name); DynamoDB cannot join tables, so only \(relationship.name).\(destination.hashKey) (the stored key) can be compared")
+            throw FetchPredicateError("key path \(path) reads \(destination.name).\(parts[1...].joined(separator: ".")) through \(entity.name).\(relationship.name); DynamoDB cannot join tables, so only \(relationship.name).\(destination.hashKey) (the stored key) can be compared")
         }
         // Compared as the destination's key attribute: that is what the relationship stores.
         return Target(storageName: relationship.storageName, attribute: destinationKey, relationship: relationship, entityName: entity.name)

@@ -71,13 +71,23 @@ public indirect enum PredicateValue: Sendable, Hashable {
     }
 }
 
+/// Anything that can be a `%@` argument of ``FetchPredicate/init(_:_:)``: every
+/// ``PredicateArgument``, and managed objects, which become their ``ObjectID`` when the
+/// predicate is built (the predicate keeps only `Sendable` values, never the object).
+public protocol PredicateOperand {
+    /// The value as a predicate constant.
+    var predicateValue: PredicateValue { get }
+}
+
 /// A Swift value that can be a predicate argument (`%@`) or a substitution variable's value.
 ///
 /// The standard scalar types, `Date`, `UUID`, `Data`, `URL`, `Decimal`, arrays and sets of
 /// them, and optionals conform.
-public protocol PredicateArgument: Sendable {
-    /// The value as a predicate constant.
-    var predicateValue: PredicateValue { get }
+public protocol PredicateArgument: PredicateOperand, Sendable {}
+
+extension ManagedObject: PredicateOperand {
+    /// `.object(objectID)`: `FetchPredicate("location == %@", home)` compares keys.
+    public var predicateValue: PredicateValue { .object(objectID) }
 }
 
 extension PredicateValue: PredicateArgument {
@@ -180,15 +190,21 @@ extension UInt32: PredicateArgument {
     public var predicateValue: PredicateValue { .int(Int64(self)) }
 }
 
+extension Array: PredicateOperand where Element: PredicateArgument {}
+
 extension Array: PredicateArgument where Element: PredicateArgument {
     /// `.list` of the elements.
     public var predicateValue: PredicateValue { .list(map(\.predicateValue)) }
 }
 
+extension Set: PredicateOperand where Element: PredicateArgument {}
+
 extension Set: PredicateArgument where Element: PredicateArgument {
     /// `.list` of the elements (in the set's order).
     public var predicateValue: PredicateValue { .list(map(\.predicateValue)) }
 }
+
+extension Optional: PredicateOperand where Wrapped: PredicateArgument {}
 
 extension Optional: PredicateArgument where Wrapped: PredicateArgument {
     /// The wrapped value's, or `.null`.

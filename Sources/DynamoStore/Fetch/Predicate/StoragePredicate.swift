@@ -90,14 +90,14 @@ indirect enum StoragePredicate: Sendable, Hashable {
 
     /// A test of items against the predicate, evaluated by DynamoExpressions from the same
     /// FilterExpression the server would get, so memory and server agree.
-    func matcher() throws(PredicateError) -> @Sendable (Item) -> Bool {
+    func matcher() throws(FetchPredicateError) -> @Sendable (Item) -> Bool {
         guard let compiled = try compiled() else { return { _ in true } }
         return { compiled.evaluate($0) }
     }
 
     /// The predicate compiled by DynamoExpressions (`nil` for "always true"); `constant(false)`
     /// compiles to a predicate nothing satisfies.
-    func compiled() throws(PredicateError) -> DynamoExpressions.Predicate? {
+    func compiled() throws(FetchPredicateError) -> DynamoExpressions.Predicate? {
         switch self {
         case .constant(true): return nil
         case .constant(false):
@@ -111,7 +111,7 @@ indirect enum StoragePredicate: Sendable, Hashable {
             do {
                 return try ExpressionCompiler.compile(input).filter
             } catch {
-                throw PredicateError("the predicate does not compile as a DynamoDB expression: \(error.message ?? "\(error)")")
+                throw FetchPredicateError("the predicate does not compile as a DynamoDB expression: \(error.message ?? "\(error)")")
             }
         }
     }

@@ -7,7 +7,7 @@
 /// catch { print(error) }
 /// // ENDSWITH is not supported: DynamoDB expressions can test a prefix (begins_with) but not a suffix
 /// ```
-public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FetchPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The explanation.
     public var message: String
 

@@ -1,0 +1,112 @@
+import DynamoAPI
+import DynamoClient
+
+/// What ``DynamoStore/migrate(pollInterval:progress:)`` did.
+public struct MigrationReport: Sendable, Hashable {
+    /// Tables created (they did not exist).
+    public var createdTables: [String] = []
+    /// Global secondary indexes added to existing tables, as `table.index`.
+    public var createdIndexes: [String] = []
+
+    /// An empty report (nothing created).
+    public init(createdTables: [String] = [], createdIndexes: [String] = []) {
+        self.createdTables = createdTables
+        self.createdIndexes = createdIndexes
+    }
+}
+
+/// Differences between the model and the live tables that ``DynamoStore/migrate(pollInterval:progress:)``
+/// cannot make good: a table's key schema, a missing local secondary index (DynamoDB creates
+/// those only with the table). Nothing listed here was changed.
+public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One line per difference.
+    public var problems: [String]
+
+    /// Makes the error from its problems.
+    public init(problems: [String]) {
+        self.problems = problems
+    }
+
+    /// `cannot migrate: ` and the problems.
+    public var description: String { "cannot migrate: " + problems.joined(separator: "; ") }
+}
+
+extension DynamoStore {
+    /// Brings the live tables up to the model: creates missing tables (with their indexes) and
+    /// adds missing global secondary indexes with `UpdateTable`, one at a time as DynamoDB
+    /// requires, waiting for each backfill to finish (`IndexStatus` `ACTIVE`). Key schemas that
+    /// differ and missing local secondary indexes cannot be changed: they are reported together
+    /// in a ``MigrationError`` before anything is changed.
+    ///
+    /// ```swift
+    /// let report = try await store.migrate { print($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - pollInterval: the pause between `DescribeTable` polls (default 200 ms).
+    ///   - progress: called with a line for each step.
+    /// - Returns: what was created.
+    /// - Throws: ``MigrationError``; DynamoDB's errors.
+    @discardableResult
+    public func migrate(pollInterval: Duration = .milliseconds(200), progress: (String) -> Void = { _ in }) async throws -> MigrationReport {
+        var report = MigrationReport()
+        var missingTables: [EntityDescription] = []
+        var missingIndexes: [(EntityDescription, CreateTableInput, GlobalSecondaryIndex)] = []
+        var problems: [String] = []
+        for entity in model.entities {
+            let wanted = try Self.createTableInput(for: entity, in: model)
+            let live: TableDescription
+            do {
+                guard let table = try await client.describeTable(DescribeTableInput(tableName: entity.tableName)).table else { continue }
+                live = table
+            } catch let error as DynamoError where error.code == .resourceNotFound {
+                missingTables.append(entity)
+                continue
+            }
+            if live.keySchema != wanted.keySchema {
+                problems.append("\(entity.tableName): key schema is \(Self.render(live.keySchema)), the model's is \(Self.render(wanted.keySchema))")
+            }
+            let liveGlobals = Set((live.globalSecondaryIndexes ?? []).compactMap(\.indexName))
+            let liveLocals = Set((live.localSecondaryIndexes ?? []).compactMap(\.indexName))
+            for index in wanted.localSecondaryIndexes ?? [] where !liveLocals.contains(index.indexName) {
+                problems.append("\(entity.tableName): local index \(index.indexName) is missing; DynamoDB creates local indexes only with the table")
+            }
+            for index in wanted.globalSecondaryIndexes ?? [] where !liveGlobals.contains(index.indexName) {
+                missingIndexes.append((entity, wanted, index))
+            }
+        }
+        guard problems.isEmpty else { throw MigrationError(problems: problems) }
+        for entity in missingTables {
+            progress("creating table \(entity.tableName)")
+            _ = try await client.createTable(try Self.createTableInput(for: entity, in: model))
+            try await client.waitUntilTableExists(entity.tableName, delay: pollInterval, maximumAttempts: 300)
+            report.createdTables.append(entity.tableName)
+        }
+        for (entity, wanted, index) in missingIndexes {
+            progress("creating index \(entity.tableName).\(index.indexName); waiting for its backfill")
+            let keyNames = Set(index.keySchema.map(\.attributeName))
+            let create = CreateGlobalSecondaryIndexAction(indexName: index.indexName, keySchema: index.keySchema, projection: index.projection)
+            _ = try await client.updateTable(UpdateTableInput(
+                attributeDefinitions: (wanted.attributeDefinitions ?? []).filter { keyNames.contains($0.attributeName) },
+                tableName: entity.tableName, globalSecondaryIndexUpdates: [GlobalSecondaryIndexUpdate(create: create)]))
+            try await waitForIndex(index.indexName, of: entity.tableName, pollInterval: pollInterval)
+            report.createdIndexes.append("\(entity.tableName).\(index.indexName)")
+            progress("index \(entity.tableName).\(index.indexName) is active")
+        }
+        for entity in model.entities { try await enableTimeToLive(entity) }
+        return report
+    }
+
+    private func waitForIndex(_ name: String, of table: String, pollInterval: Duration) async throws {
+        while true {
+            let live = try await client.describeTable(DescribeTableInput(tableName: table)).table
+            let index = live?.globalSecondaryIndexes?.first { $0.indexName == name }
+            if index?.indexStatus == .active && live?.tableStatus == .active { return }
+            try await Task.sleep(for: pollInterval)
+        }
+    }
+
+    private static func render(_ schema: [KeySchemaElement]?) -> String {
+        (schema ?? []).map { "\($0.attributeName) \($0.keyType.rawValue)" }.joined(separator: ", ")
+    }
+}
