@@ -183,6 +183,18 @@ def render(table, version):
     return "\n".join(lines) + "\n"
 
 
+def without_tests(text):
+    """The document with the Tests cell of every operation row blanked."""
+    lines = []
+    for line in text.splitlines(True):
+        cells = line.split(" | ")
+        if line.startswith("| ") and len(cells) == 4 and cells[1] in ("implemented", "not yet", "state only"):
+            cells[2] = "-"
+            line = " | ".join(cells)
+        lines.append(line)
+    return "".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", help="botocore data directory")
@@ -197,7 +209,9 @@ def main():
     text = render(table, botocore_version(data_dir))
     if args.check:
         current = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else ""
-        if current != text:
+        # The Tests column follows the test files, which change far more often than the API: a
+        # stale list of covering tests is refreshed by the next regeneration, not a failure.
+        if without_tests(current) != without_tests(text):
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
                                                        "docs/compatibility.md", "regenerated"))
             print("docs/compatibility.md is out of date: run scripts/compatibility.py", file=sys.stderr)
