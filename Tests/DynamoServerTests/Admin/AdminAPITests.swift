@@ -2,6 +2,7 @@ import DynamoAPI
 @testable import DynamoServer
 import DynamoTestSupport
 import DynamoEngine
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -179,5 +180,18 @@ extension JSONValue {
     var arrayCount: Int? {
         if case .array(let values) = self { return values.count }
         return nil
+    }
+}
+
+/// README's admin table lists every admin route, so the one table stays true to the code.
+@Suite struct AdminDocumentationTests {
+    @Test func readmeListsEveryRoute() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for route in AdminRoutes.all {
+            let path = route.path.replacingOccurrences(of: "{name}", with: "NAME")
+            #expect(readme.contains("| `\(route.method) \(path)` |"), "README's admin table lacks \(route.method) \(path)")
+        }
     }
 }
