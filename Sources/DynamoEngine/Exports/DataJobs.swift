@@ -20,9 +20,11 @@ package final class DataJobs: Sendable {
     private let settings = Mutex(Settings())
     private let queue = DispatchQueue(label: "localdynamo.data-jobs", qos: .utility)
     private let running = Mutex(0)
-    /// The jobs this process started and has not finished (a job recorded IN_PROGRESS that is
-    /// not here was cut short by a restart).
-    private let active = Mutex<Set<String>>([])
+    /// Every job this process claimed, finished or not: a job recorded IN_PROGRESS that is not
+    /// here was cut short by a restart. Never shrinks, so a reader that saw a job IN_PROGRESS
+    /// just before it finished cannot mistake it for an interrupted one (it did, when finished
+    /// jobs left this set: a DescribeExport racing the job's end answered FAILED).
+    private let claimed = Mutex<Set<String>>([])
 
     package init() {}
 
@@ -49,12 +51,13 @@ package final class DataJobs: Sendable {
 
     /// Marks a job as running in this process (before its IN_PROGRESS description is stored).
     func claim(_ arn: String) {
-        active.withLock { _ = $0.insert(arn) }
+        claimed.withLock { _ = $0.insert(arn) }
     }
 
-    /// Whether this process is running the job.
-    func isActive(_ arn: String) -> Bool {
-        active.withLock { $0.contains(arn) }
+    /// Whether this process started the job (a job recorded IN_PROGRESS that it did not start
+    /// was interrupted by a restart).
+    func startedHere(_ arn: String) -> Bool {
+        claimed.withLock { $0.contains(arn) }
     }
 
     /// Runs a claimed job's `work` on the jobs' queue, one job after another.
@@ -62,7 +65,6 @@ package final class DataJobs: Sendable {
         running.withLock { $0 += 1 }
         queue.async { [self] in
             work()
-            active.withLock { _ = $0.remove(arn) }
             running.withLock { $0 -= 1 }
         }
     }

@@ -100,7 +100,7 @@ extension Database {
     private func exports() throws -> [ExportDescription] {
         try jobs(kind: Self.exportKind).map { job in
             var description = try ExportDescription(json: job.description)
-            if description.exportStatus == .inProgress, !dataJobs.isActive(job.arn) {
+            if description.exportStatus == .inProgress, !dataJobs.startedHere(job.arn) {
                 description.exportStatus = .failed
                 description.failureCode = "UNKNOWN"
                 description.failureMessage = DataJobs.interrupted

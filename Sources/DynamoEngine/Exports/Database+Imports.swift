@@ -84,7 +84,7 @@ extension Database {
     private func imports() throws -> [ImportTableDescription] {
         try jobs(kind: Self.importKind).map { job in
             var description = try ImportTableDescription(json: job.description)
-            if description.importStatus == .inProgress, !dataJobs.isActive(job.arn) {
+            if description.importStatus == .inProgress, !dataJobs.startedHere(job.arn) {
                 description.importStatus = .failed
                 description.failureCode = "UNKNOWN"
                 description.failureMessage = DataJobs.interrupted
