@@ -21,13 +21,18 @@ extension Database {
         hub.enqueue(pending)
     }
 
-    /// Writes a change that replication brought from another region (last writer already decided
-    /// by the hub), recorded with origin `.replication` so it is not sent back.
-    func applyReplicated(table name: String, key: StoredKey, json: [UInt8]?) throws {
+    /// Writes a change that replication brought from another region, recorded with origin
+    /// `.replication` so it is not sent back.
+    ///
+    /// - Parameter wins: the hub's last-writer-wins decision, asked inside this database's write
+    ///   transaction: local writes stamp their items under the same writer lock, so none can
+    ///   commit between the decision and this write (asked before the transaction, a local write
+    ///   landing in between was overwritten by the older replicated one and the regions diverged).
+    func applyReplicated(table name: String, key: StoredKey, json: [UInt8]?, wins: () -> Bool) throws {
         guard cachedDefinition(name)?.settings?.replication != nil else { return }
         let size = try json.map { try ItemSize.of(AttributeValue.decodeItem(JSONValue(parsing: $0))) }
         try write { state in
-            guard let table = cachedDefinition(name) else { return }
+            guard let table = cachedDefinition(name), wins() else { return }
             let store = itemStore(table, connection: state.connection)
             let old = try store.get(key)
             var new: (json: [UInt8], size: Int)?

@@ -104,15 +104,15 @@ package final class ReplicationHub: Sendable {
     private func deliver(_ change: PendingReplication, stamp: WriteStamp) {
         for region in change.targets {
             let key = WriteKey(accessKeyID: change.accessKeyID, region: region, table: change.table, key: change.key)
-            let wins = lastWrites.withLock { state in
-                if let last = state.stamps[key], last > stamp { return false }
-                state.stamps[key] = stamp
-                return true
-            }
-            guard wins else { continue }
             // A replica that disappeared meanwhile (deleted, its region removed) just misses it.
             try? database(accessKeyID: change.accessKeyID, region: region)
-                .applyReplicated(table: change.table, key: change.key, json: change.newJSON)
+                .applyReplicated(table: change.table, key: change.key, json: change.newJSON) {
+                    lastWrites.withLock { state in
+                        if let last = state.stamps[key], last > stamp { return false }
+                        state.stamps[key] = stamp
+                        return true
+                    }
+                }
         }
     }
 }

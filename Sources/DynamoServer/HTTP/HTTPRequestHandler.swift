@@ -70,6 +70,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var version = HTTPVersion.http1_1
     /// The current request is a `HEAD`: its answer has headers only.
     private var isHeadRequest = false
+    /// The last `Date` header and the second it stands for.
+    private var cachedDate: (second: Int64, text: String) = (.min, "")
     /// The client half-closed its side: close once the current answer is written.
     private var inputClosed = false
     /// How the current request accepts a compressed answer (`Accept-Encoding`).
@@ -323,6 +325,17 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         return (.internalServerError(contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
     }
 
+    /// The `Date` header for now, formatted once per second of the server clock (not once per
+    /// answer: this runs for every response).
+    private func dateHeader() -> String {
+        let now = settings.clock.now()
+        let second = Int64(now.rounded(.down))
+        if second != cachedDate.second {
+            cachedDate = (second, HTTPDate.format(epochSeconds: now))
+        }
+        return cachedDate.text
+    }
+
     /// Frames and writes one answer, then closes the connection if it must not be kept.
     private func write(_ reply: HTTPReply, requestID: String, operation: String, then afterWrite: AfterWrite) {
         guard let context else { return }
@@ -333,7 +346,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers = HTTPHeaders()
         headers.reserveCapacity(10 + reply.extraHeaders.count)
         headers.add(name: "Server", value: "Server")
-        headers.add(name: "Date", value: HTTPDate.format(epochSeconds: settings.clock.now()))
+        headers.add(name: "Date", value: dateHeader())
         headers.add(name: "x-amzn-RequestId", value: requestID)
         headers.add(name: "x-amz-crc32", value: String(CRC32.checksum(body)))
         if let contentType = reply.contentType {

@@ -24,9 +24,13 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let faults: FaultInjector
 
     /// Every operation this server implements, by wire name.
-    static let operations: [String: Operation] = coreOperations
-        .merging(BackupOperations.rows) { core, _ in core }
-        .merging(DataTransferOperations.rows) { core, _ in core }
+    static let operations: [String: Operation] = [
+        coreOperations, BackupOperations.rows, DataTransferOperations.rows, SettingsOperations.rows,
+        GlobalTableOperations.rows,
+    ].reduce(into: [:]) { table, rows in
+        // One row per operation: a name in two tables is a programming error, not a silent pick.
+        table.merge(rows) { _, _ in preconditionFailure("an operation has two rows in EngineDispatcher's tables") }
+    }
 
     /// The operations of the first release (item, table, batch and transaction operations …).
     private static let coreOperations: [String: Operation] = [
@@ -55,7 +59,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         "ExecuteStatement": PartiQLOperations.executeStatement,
         "BatchExecuteStatement": PartiQLOperations.batchExecuteStatement,
         "ExecuteTransaction": PartiQLOperations.executeTransaction,
-    ].merging(SettingsOperations.rows) { $1 }.merging(GlobalTableOperations.rows) { $1 }
+    ]
 
     /// The operations run on the event loop (see the type's documentation).
     static let inlineOperations: Set<String> = [
