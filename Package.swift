@@ -37,6 +37,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "DynamoAPI"),
+        .target(name: "AWSSigV4", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoPartiQL", dependencies: ["DynamoAPI", "DynamoExpressions"]),
         .target(
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "CZlib",
+                "DynamoAPI", "DynamoEngine", "AWSSigV4", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -67,7 +68,7 @@ let package = Package(
         .target(
             name: "DynamoClient",
             dependencies: [
-                "DynamoAPI",
+                "DynamoAPI", "AWSSigV4",
                 // libcurl is the Linux transport; Apple platforms use URLSession and do not link it.
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
@@ -93,6 +94,7 @@ let package = Package(
             dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
+        .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
         .testTarget(name: "DynamoPartiQLTests", dependencies: ["DynamoPartiQL", "DynamoExpressions", "DynamoAPI"]),
         .testTarget(

@@ -22,7 +22,7 @@ public struct SigV4Signer: Sendable, Hashable {
 
     /// Header names never signed (botocore's `SIGNED_HEADERS_BLACKLIST`): proxies and HTTP
     /// libraries may add, drop or rewrite them on the way.
-    static let unsignedHeaders: Set<String> = [
+    package static let unsignedHeaders: Set<String> = [
         "connection", "expect", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
         "trailer", "transfer-encoding", "upgrade", "user-agent", "x-amzn-trace-id", "authorization",
     ]
@@ -46,14 +46,14 @@ public struct SigV4Signer: Sendable, Hashable {
     ///   - credentials: The keys to sign with.
     ///   - date: The signing time.
     /// - Returns: The signed request.
-    public func sign(_ request: HTTPRequest, credentials: AWSCredentials, date: Date) -> HTTPRequest {
+    public func sign<Request: SigV4Signable>(_ request: Request, credentials: AWSCredentials, date: Date) -> Request {
         let time = AmzDate(date)
         var signed = request
         signed.headers.removeAll {
             let name = $0.name.lowercased()
             return name == "authorization" || name == "x-amz-date" || name == "x-amz-security-token"
         }
-        if signed.header("host") == nil, let parts = URLParts(request.url) {
+        if signed.headerValue("host") == nil, let parts = URLParts(request.url) {
             signed.headers.insert(("Host", parts.hostHeader), at: 0)
         }
         signed.headers.append(("X-Amz-Date", time.timestamp))
@@ -69,24 +69,49 @@ public struct SigV4Signer: Sendable, Hashable {
         return signed
     }
 
-    /// The canonical request of an already dated request, and its signed-headers list.
-    func canonicalRequest(_ request: HTTPRequest) -> (text: String, signedHeaders: String) {
+    /// The canonical request of an already dated request, and its signed-headers list: every
+    /// header except ``unsignedHeaders`` is signed.
+    package func canonicalRequest(_ request: some SigV4Signable) -> (text: String, signedHeaders: String) {
         let parts = URLParts(request.url)
+        let payloadHash = request.headerValue("x-amz-content-sha256") ?? SHA256.hash(request.body).hexString
+        return Self.canonicalRequest(method: request.method, path: parts?.path ?? "/", query: parts?.query,
+                                     headers: request.headers, defaultHost: parts?.hostHeader,
+                                     payloadHash: payloadHash, signing: nil)
+    }
+
+    /// The canonical request from its parts, as a signer builds it and a verifier rebuilds it.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The path as sent (percent-encoded form).
+    ///   - query: The query as sent, without `?`.
+    ///   - headers: Every header of the request.
+    ///   - defaultHost: The `host` value to sign when the headers have none.
+    ///   - payloadHash: The hex SHA-256 of the body, or `UNSIGNED-PAYLOAD`.
+    ///   - signing: The lowercased header names to sign (a verifier passes the request's
+    ///     `SignedHeaders`); `nil` signs every header except ``unsignedHeaders``.
+    /// - Returns: The canonical request and its `SignedHeaders` list.
+    package static func canonicalRequest(method: String, path: String, query: String?,
+                                         headers: [(name: String, value: String)], defaultHost: String?,
+                                         payloadHash: String, signing: Set<String>?) -> (text: String, signedHeaders: String) {
         var grouped: [String: [String]] = [:]
-        for (name, value) in request.headers {
+        for (name, value) in headers {
             let lowered = name.lowercased()
-            guard !SigV4Signer.unsignedHeaders.contains(lowered) else { continue }
-            grouped[lowered, default: []].append(Self.trimAll(value))
+            if let signing {
+                guard signing.contains(lowered) else { continue }
+            } else if unsignedHeaders.contains(lowered) {
+                continue
+            }
+            grouped[lowered, default: []].append(trimAll(value))
         }
-        if grouped["host"] == nil, let parts { grouped["host"] = [parts.hostHeader] }
+        if grouped["host"] == nil, let defaultHost, signing?.contains("host") ?? true { grouped["host"] = [defaultHost] }
         let names = grouped.keys.sorted()
         let signedHeaders = names.joined(separator: ";")
         let headerLines = names.map { "\($0):\(grouped[$0]!.joined(separator: ","))\n" }.joined()
-        let payloadHash = request.header("x-amz-content-sha256") ?? SHA256.hash(request.body).hexString
         let text = [
-            request.method.uppercased(),
-            Self.canonicalURI(parts?.path ?? "/"),
-            Self.canonicalQuery(parts?.query),
+            method.uppercased(),
+            canonicalURI(path),
+            canonicalQuery(query),
             headerLines,
             signedHeaders,
             payloadHash,
@@ -95,17 +120,17 @@ public struct SigV4Signer: Sendable, Hashable {
     }
 
     /// `date/region/service/aws4_request`.
-    func credentialScope(day: String) -> String { "\(day)/\(region)/\(service)/aws4_request" }
+    package func credentialScope(day: String) -> String { "\(day)/\(region)/\(service)/aws4_request" }
 
     /// The string to sign for a canonical request.
-    func stringToSign(canonicalRequest: String, time: AmzDate) -> String {
+    package func stringToSign(canonicalRequest: String, time: AmzDate) -> String {
         ["AWS4-HMAC-SHA256", time.timestamp, credentialScope(day: time.day),
          SHA256.hash(Array(canonicalRequest.utf8)).hexString].joined(separator: "\n")
     }
 
     /// The hex signature: HMAC of the string to sign under the key derived from the secret,
     /// the day, the region and the service.
-    func signature(stringToSign: String, secretAccessKey: String, day: String) -> String {
+    package func signature(stringToSign: String, secretAccessKey: String, day: String) -> String {
         var key = HMACSHA256.authenticate(Array(day.utf8), key: Array("AWS4\(secretAccessKey)".utf8))
         key = HMACSHA256.authenticate(Array(region.utf8), key: key)
         key = HMACSHA256.authenticate(Array(service.utf8), key: key)
@@ -114,13 +139,13 @@ public struct SigV4Signer: Sendable, Hashable {
     }
 
     /// The normalized, percent-encoded path.
-    static func canonicalURI(_ path: String) -> String {
+    package static func canonicalURI(_ path: String) -> String {
         SigV4Encoding.encode(SigV4Encoding.normalizePath(path), keepSlash: true)
     }
 
     /// Query pairs decoded, re-encoded and sorted by name, then value; a name without `=` gets an
     /// empty value.
-    static func canonicalQuery(_ query: String?) -> String {
+    package static func canonicalQuery(_ query: String?) -> String {
         guard let query, !query.isEmpty else { return "" }
         let pairs = query.split(separator: "&", omittingEmptySubsequences: true).map { pair -> (String, String) in
             let equals = pair.firstIndex(of: "=")
@@ -133,7 +158,7 @@ public struct SigV4Signer: Sendable, Hashable {
     }
 
     /// Leading and trailing whitespace removed, inner runs collapsed to one space.
-    static func trimAll(_ value: String) -> String {
+    package static func trimAll(_ value: String) -> String {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .joined(separator: " ")
     }

@@ -6,7 +6,7 @@
 /// SHA256.hash(Array("abc".utf8)).hexString
 /// // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// ```
-struct SHA256 {
+package struct SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -24,19 +24,19 @@ struct SHA256 {
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
-    init() {
+    package init() {
         buffer.reserveCapacity(64)
     }
 
     /// The digest of `bytes` in one call.
-    static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Feeds more input.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(contiguous: $0) }
         if handled == nil { update(contiguous: Array(bytes)) }
     }
@@ -66,7 +66,7 @@ struct SHA256 {
     }
 
     /// Pads, processes the last block(s) and returns the 32-byte digest.
-    mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         buffer.append(0x80)
         if buffer.count > 56 {
@@ -121,9 +121,9 @@ struct SHA256 {
 }
 
 /// HMAC (RFC 2104) over SHA-256, tested against RFC 4231's vectors.
-enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The 32-byte authentication code of `message` under `key`.
-    static func authenticate(_ message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
+    package static func authenticate(_ message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
         var block = key.count > 64 ? SHA256.hash(key) : key
         block.append(contentsOf: repeatElement(0, count: 64 - block.count))
         var inner = SHA256()
@@ -144,7 +144,7 @@ extension UInt32 {
 
 extension Sequence<UInt8> {
     /// Lowercase hexadecimal, two digits per byte.
-    var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for byte in self {

@@ -3,20 +3,20 @@ import Foundation
 /// The parts of an absolute `http(s)` URL that signing and endpoint resolution need, split
 /// without Foundation's `URL` (which rejects or rewrites some of the paths the SigV4 test suite
 /// uses).
-struct URLParts: Sendable, Hashable {
+package struct URLParts: Sendable, Hashable {
     /// `http` or `https`, lowercased.
-    var scheme: String
+    package var scheme: String
     /// The host, without brackets for IPv6 literals kept as written.
-    var host: String
+    package var host: String
     /// The explicit port, if any.
-    var port: Int?
+    package var port: Int?
     /// The path as written (percent-encoded form), `/` when empty.
-    var path: String
+    package var path: String
     /// The query as written, without `?`; `nil` when there is none.
-    var query: String?
+    package var query: String?
 
     /// Splits `url`; `nil` when it has no `scheme://host`.
-    init?(_ url: String) {
+    package init?(_ url: String) {
         guard let schemeEnd = url.range(of: "://") else { return nil }
         scheme = url[..<schemeEnd.lowerBound].lowercased()
         var rest = url[schemeEnd.upperBound...]
@@ -42,7 +42,7 @@ struct URLParts: Sendable, Hashable {
 
     /// `host` or `host:port`, leaving out the scheme's default port, as the `Host` header and
     /// botocore's signer write it.
-    var hostHeader: String {
+    package var hostHeader: String {
         guard let port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) else { return host }
         return "\(host):\(port)"
     }
@@ -50,9 +50,9 @@ struct URLParts: Sendable, Hashable {
 
 /// Percent-encoding as SigV4 specifies it: every byte except the RFC 3986 unreserved characters
 /// (`A–Z a–z 0–9 - _ . ~`) becomes `%XY` with uppercase hex.
-enum SigV4Encoding {
+package enum SigV4Encoding {
     /// Encodes `text`'s UTF-8 bytes; `/` is kept when `keepSlash` is true (paths).
-    static func encode(_ text: some StringProtocol, keepSlash: Bool = false) -> String {
+    package static func encode(_ text: some StringProtocol, keepSlash: Bool = false) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -72,7 +72,7 @@ enum SigV4Encoding {
     }
 
     /// Decodes `%XY` escapes; malformed escapes are kept as written. `+` stays `+`.
-    static func decode(_ text: some StringProtocol) -> String {
+    package static func decode(_ text: some StringProtocol) -> String {
         var bytes: [UInt8] = []
         let source = Array(text.utf8)
         var index = 0
@@ -91,7 +91,7 @@ enum SigV4Encoding {
 
     /// RFC 3986 "remove dot segments", plus collapsing repeated slashes as AWS services expect
     /// (what botocore's `normalize_url_path` does). An empty path is `/`.
-    static func normalizePath(_ path: String) -> String {
+    package static func normalizePath(_ path: String) -> String {
         guard !path.isEmpty else { return "/" }
         var output: [Substring] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) where segment != "." {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DynamoClient
+@testable import AWSSigV4
 
 /// AWS's SigV4 test suite (`aws-sig-v4-test-suite`, as vendored in awslabs/aws-c-auth under
 /// `tests/aws-signing-test-suite/v4/<name>/header-signed-request.txt` and in botocore's
@@ -70,21 +70,21 @@ struct SigV4SuiteTests {
     func publishedAuthorization(_ vector: Case) {
         var credentials = Self.credentials
         credentials.sessionToken = vector.token
-        let request = HTTPRequest(
+        let request = SigV4Request(
             method: vector.method, url: "https://example.amazonaws.com" + vector.target,
             headers: [("Host", "example.amazonaws.com")] + vector.headers.map { (name: $0.0, value: $0.1) },
             body: Array(vector.body.utf8))
         let signed = Self.signer.sign(request, credentials: credentials, date: Self.date)
-        #expect(signed.header("Authorization") ==
+        #expect(signed.headerValue("Authorization") ==
             "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
             + "SignedHeaders=\(vector.signedHeaders), Signature=\(vector.signature)")
-        #expect(signed.header("X-Amz-Date") == "20150830T123600Z")
-        #expect(signed.header("X-Amz-Security-Token") == vector.token)
+        #expect(signed.headerValue("X-Amz-Date") == "20150830T123600Z")
+        #expect(signed.headerValue("X-Amz-Security-Token") == vector.token)
     }
 
     /// The suite's published canonical request for `get-vanilla-query-order-key-case`.
     @Test func canonicalRequestText() {
-        let request = HTTPRequest(method: "GET", url: "https://example.amazonaws.com/?Param2=value2&Param1=value1",
+        let request = SigV4Request(method: "GET", url: "https://example.amazonaws.com/?Param2=value2&Param1=value1",
                                   headers: [("Host", "example.amazonaws.com"), ("X-Amz-Date", "20150830T123600Z")])
         #expect(Self.signer.canonicalRequest(request).text == """
             GET
