@@ -244,3 +244,39 @@ def test_ordering_comparisons_refuse_unorderable_operands(ddb, value, type_name)
     # = and <> take any type.
     with expect_error("ResourceNotFoundException"):
         run(ddb, 'SELECT * FROM "no_such_table" WHERE a <> ?', [value])
+
+
+def _values(count, prefix="v"):
+    return ", ".join(f"'{prefix}{i}'" for i in range(count))
+
+
+def test_in_lists_are_limited_as_dynamodb_limits_them(ddb, orders):
+    """At most 50 key reads (partition values times sort-key IN values), at most 100 IN operands."""
+    too_many_reads = "Too many decomposed read operations for a given query."
+    for where in (f"pk IN [{_values(51)}]", f"pk IN [{_values(26)}] AND sk IN [1, 2]", f"pk = 'a' AND sk IN [{', '.join(str(n) for n in range(51))}]"):
+        with expect_error("ValidationException", too_many_reads):
+            run(ddb, f'SELECT sk FROM "{orders}" WHERE {where}')
+    # 50 reads are allowed, and an IN on a non-key attribute may hold 100 values.
+    items = run(ddb, f'SELECT sk FROM "{orders}" WHERE pk IN [{_values(49)}, \'a\'] AND status IN [{_values(99)}, \'done\']')["Items"]
+    assert sorted(i["sk"]["N"] for i in items) == ["2", "4"]
+    # A WHERE that does not fix the partition key scans, whatever its IN holds.
+    run(ddb, f'SELECT sk FROM "{orders}" WHERE pk IN [{_values(51)}] OR n = 10')
+    for statement in (f'SELECT sk FROM "{orders}" WHERE pk = \'a\' AND status IN [{_values(101)}]',
+                      f'UPDATE "{orders}" SET t = 1 WHERE pk = \'a\' AND sk = 1 AND status IN [{_values(101)}]'):
+        with expect_error("ValidationException", "The IN operator is provided with too many operands; number of operands: 101"):
+            run(ddb, statement)
+    assert "t" not in ddb.get_item(TableName=orders, Key={"pk": {"S": "a"}, "sk": {"N": "1"}})["Item"]
+
+
+def test_a_select_over_several_partitions_pages_by_ten_items(ddb, orders):
+    for sk in range(6, 9):
+        ddb.put_item(TableName=orders, Item={"pk": {"S": "a"}, "sk": {"N": str(sk)}})
+    statement = f'SELECT pk, sk FROM "{orders}" WHERE pk IN [\'a\', \'b\', \'c\']'
+    first = run(ddb, statement)
+    assert len(first["Items"]) == 10 and "NextToken" in first
+    second = run(ddb, statement, NextToken=first["NextToken"])
+    assert "NextToken" not in second
+    keys = [(i["pk"]["S"], i["sk"]["N"]) for i in first["Items"] + second["Items"]]
+    assert sorted(keys) == sorted([("a", str(s)) for s in range(1, 9)] + [("b", str(s)) for s in range(1, 6)])
+    # One partition is one Query: its page is not cut at ten.
+    assert len(run(ddb, f'SELECT sk FROM "{orders}" WHERE pk = \'a\'')["Items"]) == 8

@@ -34,6 +34,9 @@ extension Database {
             var position = token?.partition ?? 0
             var start = token?.startKey
             var remaining = input.limit
+            if partitions.count > 1 {
+                remaining = min(remaining ?? PartiQLSelectPlan.decomposedPageSize, PartiQLSelectPlan.decomposedPageSize)
+            }
             while position < partitions.count {
                 options.limit = remaining
                 options.exclusiveStartKey = start

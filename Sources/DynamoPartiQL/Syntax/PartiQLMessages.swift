@@ -26,6 +26,12 @@ package enum PartiQLMessages {
     package static func unsupportedClause(_ clause: String) -> DynamoError { .validation("Unsupported clause: \(clause)") }
     static func unsupportedOperation(_ operation: String) -> DynamoError { .validation("Unsupported operation: \(operation)") }
     static func unrecognizedFunction(_ name: String) -> DynamoError { .validation("Unrecognized function: \(name)") }
+    /// More than 100 values in one `IN` list.
+    static func tooManyInOperands(_ count: Int) -> DynamoError {
+        .validation("The IN operator is provided with too many operands; number of operands: \(count)")
+    }
+    /// A SELECT whose `IN` lists on the key make more than 50 reads.
+    package static let tooManyDecomposedReads = DynamoError.validation("Too many decomposed read operations for a given query.")
     static let missingCompared = DynamoError.validation("MISSING must be compared using IS operator")
     static let invalidIn = DynamoError.validation(
         "IN operator must have a left hand argument of type Variable Reference and right hand argument of type Seq with at least one member")

@@ -4,6 +4,10 @@ import DynamoExpressions
 /// Translates a WHERE clause into DynamoExpressions' `Predicate`, so PartiQL conditions are
 /// evaluated by the same code as ConditionExpression and FilterExpression.
 struct PartiQLConditions {
+    /// DynamoDB's limit on the values of one `IN` list (of a non-key attribute; see
+    /// ``PartiQLSelectPlan/maximumDecomposedReads`` for the key).
+    static let maximumInOperands = 100
+
     let binder: PartiQLBinder
 
     /// The predicate of a WHERE clause (or of one of its conjuncts).
@@ -38,9 +42,11 @@ struct PartiQLConditions {
             case .list(let items) where !items.isEmpty: members = items
             case .parameter:
                 guard case .l(let values)? = try binder.constant(list), !values.isEmpty else { throw PartiQLMessages.invalidIn }
+                guard values.count <= Self.maximumInOperands else { throw PartiQLMessages.tooManyInOperands(values.count) }
                 return .isIn(try operand(value), values.map { .value($0) })
             default: throw PartiQLMessages.invalidIn
             }
+            guard members.count <= Self.maximumInOperands else { throw PartiQLMessages.tooManyInOperands(members.count) }
             var operands: [Operand] = []
             for member in members { operands.append(try operand(member)) }
             return .isIn(try operand(value), operands)

@@ -35,6 +35,15 @@ package struct PartiQLSelectPlan: Sendable {
     package var sortCondition: KeyComparison?
     /// ORDER BY the sort key DESC.
     package var descending = false
+    /// How many key reads the WHERE decomposes into: the partition key values times the values
+    /// of an `IN` on the sort key (1 for a scan or a single partition).
+    package var decomposedReads = 1
+
+    /// DynamoDB's limit on ``decomposedReads`` ("at max 50 hash attribute values").
+    package static let maximumDecomposedReads = 50
+    /// A SELECT that decomposes into several reads returns pages of at most this many items
+    /// (DynamoDB's PartiQL operator reference: "Results are returned in pages of up to 10 items").
+    package static let decomposedPageSize = 10
 }
 
 extension PartiQLTranslator {
@@ -87,6 +96,20 @@ extension PartiQLTranslator {
             }
         }
         guard let partitions = plan.partitions else { return }
+        var sortValues = 1
+        if let sort = schema.sortKey {
+            for conjunct in conjuncts {
+                if case .isIn(.path(let path), let list) = conjunct, path.elements.count == 1, path.attribute == sort.name,
+                   case .l(let values)? = try binder.constant(list) {
+                    sortValues = unique(values).count
+                    break
+                }
+            }
+        }
+        plan.decomposedReads = partitions.count * sortValues
+        guard plan.decomposedReads <= PartiQLSelectPlan.maximumDecomposedReads else {
+            throw PartiQLMessages.tooManyDecomposedReads
+        }
         // A value of another type than the key's matches no item.
         plan.partitions = partitions.filter { $0.typeDescriptor == partition.type }
         plan.partitionKey = partition.name
