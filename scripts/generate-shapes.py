@@ -63,9 +63,17 @@ EMPTY_PARAMETER_MESSAGES = {
     ("BatchWriteItemInput", "RequestItems"): "The requestItems parameter is required for BatchWriteItem",
 }
 
-# Members whose length violations DynamoDB reports without the value (`Value at '<path>' …`).
-VALUELESS_LENGTH_MEMBERS = {
+# Members whose violations DynamoDB reports without the value (`Value at '<path>' …`).
+VALUELESS_MEMBERS = {
     ("KeysAndAttributes", "Keys"),
+    ("QueryInput", "Limit"),
+}
+
+# Members whose violations DynamoDB reports under another path than the lower-camel member name:
+# Query's `Limit: 0` is "Value at 'Limit' failed to satisfy constraint: …" while Scan's is
+# "Value '0' at 'limit' …" (dynamodb-conformance suite against the service, 2026).
+MEMBER_PATH_OVERRIDES = {
+    ("QueryInput", "Limit"): "Limit",
 }
 
 SWIFT_KEYWORDS = {
@@ -459,10 +467,10 @@ class Generator:
         mshape = self.m.shapes[m["key"]]
         kind = mshape["type"]
         json_arg = "j%s" % m["wire"]
-        path_arg = swift_string(m["path"])
+        path_arg = swift_string(MEMBER_PATH_OVERRIDES.get((owner_name, m["wire"]), m["path"]))
         extra = []
         rules = self.own_rules(m["key"], owner_name, m["wire"])
-        if rules and (owner_name, m["wire"]) in VALUELESS_LENGTH_MEMBERS:
+        if rules and (owner_name, m["wire"]) in VALUELESS_MEMBERS:
             rules = rules[:-1] + ", omitsValue: true)"
         if rules:
             extra.append("rules: %s" % rules)

@@ -37,10 +37,15 @@ struct AttributeValueTests {
         (#"{"NS":[]}"#, "One or more parameter values were invalid: An number set  may not be empty"),
         (#"{"BS":[]}"#, "One or more parameter values were invalid: Binary sets should not be empty"),
         (#"{"SS":["a","a"]}"#, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."),
-        (#"{"NULL":false}"#, "One or more parameter values were invalid: Null attribute value types must have the value of true"),
     ])
     func rejectsInvalid(text: String, message: String) {
         #expect(throws: DynamoError.validation(message)) { try decode(text) }
+    }
+
+    @Test("NULL false is a NULL, as DynamoDB has accepted it since 2026")
+    func nullFalseIsNull() throws {
+        #expect(try decode(#"{"NULL":false}"#) == .null)
+        #expect(throws: (any Error).self) { try decode(#"{"NULL":"false"}"#) }
     }
 
     @Test("a set with equal numbers written differently is a duplicate")

@@ -327,7 +327,7 @@ extension ShapeCodingTests {
         @Test func severalErrorsAtOnce() throws {
             #expect(try validationMessage(QueryInput.self, #"{"TableName":"","Limit":0,"Select":"bad","IndexName":"a;"}"#)
                 == "5 validation errors detected: "
-                + "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1; "
+                + "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1; "
                 + "Value 'bad' at 'select' failed to satisfy constraint: Member must satisfy enum value set: "
                 + "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]; "
                 + "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; "

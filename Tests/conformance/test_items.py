@@ -219,6 +219,13 @@ def test_null_and_bool_values(ddb, hash_table):
     assert _get(ddb, hash_table, _key("nullbool")) == item
 
 
+def test_null_false_is_stored_as_null_true(ddb, hash_table):
+    """DynamoDB refused {"NULL": false} until 2026; since then it stores it as {"NULL": true}."""
+    ddb.put_item(TableName=hash_table, Item={"pk": {"S": "nullfalse"}, "a": {"NULL": False}, "m": {"M": {"b": {"NULL": False}}}})
+    assert _get(ddb, hash_table, _key("nullfalse")) == {
+        "pk": {"S": "nullfalse"}, "a": {"NULL": True}, "m": {"M": {"b": {"NULL": True}}}}
+
+
 @pytest.mark.parametrize(
     "value,message",
     [

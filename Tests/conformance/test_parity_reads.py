@@ -177,3 +177,17 @@ def test_index_query_start_key_in_another_index_partition_is_outside_the_query(d
         ddb.query(TableName=table, IndexName="by-g", KeyConditionExpression="g = :g",
                   ExpressionAttributeValues={":g": {"S": "one"}},
                   ExclusiveStartKey={"pk": {"S": "a"}, "g": {"S": "two"}})
+
+
+def test_query_and_scan_word_a_zero_limit_differently(raw, range_table):
+    # Query reports the member capitalized and without its value; Scan keeps the older form.
+    # (Raw requests: boto3 refuses Limit 0 before sending.)
+    query = raw.call("Query", {"TableName": range_table, "KeyConditionExpression": "pk = :v",
+                               "ExpressionAttributeValues": {":v": {"S": "val"}}, "Limit": 0})
+    assert query.status == 400 and query.json()["message"] == (
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1")
+    scan = raw.call("Scan", {"TableName": range_table, "Limit": 0})
+    assert scan.status == 400 and scan.json()["message"] == (
+        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+        "Member must have value greater than or equal to 1")

@@ -52,11 +52,9 @@ extension AttributeValue {
             guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
             return .bool(flag)
         case "NULL":
-            guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
-            guard flag else {
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Null attribute value types must have the value of true")
-            }
+            // `{"NULL": false}` is a NULL too: DynamoDB refused it until mid-2026 and now stores
+            // it as `{"NULL": true}` (captured against the service in June 2026).
+            guard case .bool = payload else { throw booleanMismatch(payload) }
             return .null
         case "SS":
             let elements = try list(payload).map { (element) throws(DynamoError) in try string(element) }
