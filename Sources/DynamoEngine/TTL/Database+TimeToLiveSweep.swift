@@ -85,9 +85,11 @@ extension Database {
 }
 
 extension DynamoEngine {
-    /// Runs the TTL sweeper (and stream trimming) in every open namespace.
+    /// Runs the TTL sweeper (and stream trimming) in every namespace, opening those stored on
+    /// disk that no request has opened since the server started (see ``openStoredNamespaces()``).
     /// - Returns: how many items were deleted.
     package func sweepExpiredItems() throws -> Int {
-        try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
+        try openStoredNamespaces()
+        return try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
     }
 }

@@ -1,6 +1,7 @@
 import DynamoAPI
 @testable import DynamoEngine
 import Foundation
+import Logging
 import Testing
 
 @Suite("Time to Live")
@@ -76,5 +77,46 @@ struct TimeToLiveTests {
         let expected = (0..<count).filter { $0 % 3 != 0 }.count
         #expect(try database.sweepExpiredItems() == expected)
         #expect(try database.describeTable(named: "Events").itemCount == Int64(count - expected))
+    }
+}
+
+@Suite("Time to Live after a restart")
+struct TimeToLiveRestartTests {
+    typealias Support = StreamTestSupport
+
+    @Test("the sweeper expires items of namespaces stored on disk that no request has opened since the restart")
+    func sweepsUnopenedNamespaces() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ttl-restart-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for mode in [NamespaceMode.perRegion, .perAccessKey] {
+            let path = "\(directory)/\(mode.rawValue)"
+            do {
+                let engine = try DynamoEngine(storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
+                                              clock: Support.clock())
+                let database = try engine.database(accessKeyID: "AKIDRESTART", region: "eu-west-3")
+                try Support.makeTable(database, view: nil)
+                _ = try database.updateTimeToLive(TimeToLiveTests.ttl(true))
+                try Support.put(database, ["pk": .s("soon"), "expires": .n(DynamoNumber(Int(Support.start) + 60))])
+                try Support.put(database, ["pk": .s("later"), "expires": .n(DynamoNumber(Int(Support.start) + 7200))])
+            }
+            let clock = Support.clock()
+            try clock.advance(by: 120)
+            let restarted = try DynamoEngine(storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
+                                             clock: clock)
+            #expect(restarted.openDatabases.isEmpty)
+            #expect(try restarted.sweepExpiredItems() == 1, "\(mode)")
+            let database = try restarted.database(accessKeyID: "AKIDRESTART", region: "eu-west-3")
+            #expect(try database.getItem(GetItemInput(tableName: "Events", key: ["pk": .s("soon")])).json == nil)
+            #expect(try database.getItem(GetItemInput(tableName: "Events", key: ["pk": .s("later")])).json != nil)
+            #expect(restarted.openDatabases.count == 1)
+        }
+    }
+
+    @Test("only file names that give back a namespace's region are opened", arguments: [
+        ("us-east-1", true), ("eu-central-2", true), ("us-gov-west-1", true), ("shared-local-instance", false),
+        ("us-east", false), ("US-EAST-1", false), ("us--1", false), ("a-b-c", false),
+    ])
+    func regionNames(text: String, isRegion: Bool) {
+        #expect(DynamoEngine.looksLikeRegion(text) == isRegion)
     }
 }
