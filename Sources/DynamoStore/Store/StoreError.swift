@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case keyChanged(ObjectID)
     /// A property of a fault was read before the fault was loaded (`try await object.load()`).
     case notLoaded(ObjectID, property: String)
+    /// A table has no DynamoDB stream to follow (``DynamoStore/enableChangeStreams(pollInterval:)``
+    /// turns them on).
+    case streamNotEnabled(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -33,6 +36,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .keyChanged(let id): "\(id): the key of a stored object cannot change; delete it and insert a new one"
         case .notLoaded(let id, let property):
             "\(id) is a fault: load it (try await object.load()) before reading '\(property)'"
+        case .streamNotEnabled(let table):
+            "table '\(table)' has no stream: call store.enableChangeStreams() or create it with a StreamSpecification"
         }
     }
 }
