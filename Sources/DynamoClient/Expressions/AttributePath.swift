@@ -3,7 +3,7 @@ import DynamoAPI
 /// A document path in an expression: an attribute name followed by map keys and list indexes,
 /// such as `a.b[2].c`.
 ///
-/// A string literal is read as a path (`"a.b[2].c"` is the attribute `a`, its key `b`, the
+/// A string literal (interpolated or not) is read as a path (`"a.b[2].c"` is the attribute `a`, its key `b`, the
 /// list element 2, its key `c`); ``name(_:)`` takes a name literally, dots and brackets
 /// included. Every name is sent through an `ExpressionAttributeNames` placeholder, so reserved
 /// words (`status`, `name`, `size` …) and any characters are safe.
@@ -13,7 +13,7 @@ import DynamoAPI
 /// let literal = AttributePath.name("first.last")      // one attribute named `first.last`
 /// let nested = AttributePath.name("tags")[3]["label"]  // tags[3].label
 /// ```
-public struct AttributePath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct AttributePath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// One step of a path.
     public enum Element: Sendable, Hashable {
         /// An attribute name or a map key.
