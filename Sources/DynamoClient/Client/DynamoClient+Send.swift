@@ -43,22 +43,32 @@ extension DynamoClient {
         _ input: Input, target: String, output: Output.Type
     ) async throws -> Output {
         let isStreams = target.hasPrefix(DynamoStreamsOperation.targetPrefix + ".")
-        // The body is built once per call, so every attempt carries the same idempotency token.
-        let response = try await perform(target: target, body: Self.withIdempotencyToken(input).jsonBytes,
-                                         endpoint: isStreams ? streamsEndpoint : endpoint)
-        let json: JSONValue
+        let start = ContinuousClock.now
+        var attempts = 0
+        var json: JSONValue?
         do {
-            json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
+            // The body is built once per call, so every attempt carries the same idempotency token.
+            let response = try await perform(target: target, body: Self.withIdempotencyToken(input).jsonBytes,
+                                             endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
+            do {
+                json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
+            } catch {
+                throw DynamoClientError.undecodableResponse("\(Output.shapeName): \(error)")
+            }
+            let output = try Output(json: json!)
+            report(target: target, attempts: attempts, duration: ContinuousClock.now - start, response: json, failure: nil)
+            return output
         } catch {
-            throw DynamoClientError.undecodableResponse("\(Output.shapeName): \(error)")
+            report(target: target, attempts: attempts, duration: ContinuousClock.now - start, response: json, failure: error)
+            throw error
         }
-        return try Output(json: json)
     }
 
     /// Runs the attempts of one call: sign, send, verify the CRC, classify, back off, repeat.
     ///
+    /// - Parameter attempts: Set to the number of attempts sent so far (for observation).
     /// - Returns: The successful (2xx) response.
-    func perform(target: String, body: [UInt8], endpoint: String) async throws -> HTTPResponse {
+    func perform(target: String, body: [UInt8], endpoint: String, attempts: inout Int) async throws -> HTTPResponse {
         let signer = SigV4Signer(service: "dynamodb", region: region)
         let unsigned = HTTPRequest(method: "POST", url: endpoint, headers: [
             ("Content-Type", "application/x-amz-json-1.0"),
@@ -75,6 +85,7 @@ extension DynamoClient {
             // Outside the `do`: a credential failure is reported as such, never retried as if
             // DynamoDB had failed.
             let credentials = try await resolvedCredentials()
+            attempts = attempt
             do {
                 let request = signer.sign(unsigned, credentials: credentials, date: clock())
                 let response = try await transport.send(request, timeouts: timeouts)

@@ -35,6 +35,7 @@ public final class DynamoClient: Sendable {
     let timeouts: HTTPTimeouts
     let clock: @Sendable () -> Date
     let logger: Logger
+    let observer: (any DynamoClientObserver)?
 
     /// The `User-Agent` the client sends.
     static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
@@ -78,11 +79,13 @@ public final class DynamoClient: Sendable {
             retry.maximumAttempts = attempts
         }
         self.init(location: location, transport: transport, credentialProvider: provider, retry: retry,
-                  timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger)
+                  timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger,
+                  observer: configuration.observer)
     }
 
     init(location: ServiceLocation, transport: any HTTPTransport, credentialProvider: any CredentialProvider,
-         retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger) {
+         retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger,
+         observer: (any DynamoClientObserver)? = nil) {
         region = location.region
         endpoint = location.endpoint
         streamsEndpoint = location.streamsEndpoint
@@ -93,6 +96,7 @@ public final class DynamoClient: Sendable {
         self.timeouts = timeouts
         self.clock = clock
         self.logger = logger
+        self.observer = observer
     }
 
     /// A client for a `localdynamo` (or DynamoDB Local) server on this machine.

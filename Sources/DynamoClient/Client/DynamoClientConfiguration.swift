@@ -46,6 +46,9 @@ extension DynamoClient {
         /// Receives one debug line per attempt (operation, status, attempt, request id); never
         /// credentials, signatures or item values.
         public var logger: Logger
+        /// Receives one ``OperationReport`` per finished call (latency, attempts, consumed
+        /// capacity, error code); the logger gets the same numbers at debug level.
+        public var observer: (any DynamoClientObserver)?
 
         /// Creates a configuration where everything is resolved from the environment.
         ///

@@ -21,6 +21,9 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
     case undecodableResponse(String)
     /// A waiter gave up after its attempts.
     case waiterTimedOut(String)
+    /// A waiter saw a state the resource never leaves for the wanted one (an export or import
+    /// FAILED, a replica CREATION_FAILED, a backup DELETED).
+    case waiterFailed(String)
     /// A batch helper still had unprocessed requests after its attempts.
     case unprocessedAfterRetries(String)
 
@@ -39,6 +42,7 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
             "unexpected HTTP \(status) response\(requestID.map { " (RequestID: \($0))" } ?? ""): \(body)"
         case .undecodableResponse(let detail): "could not decode the response: \(detail)"
         case .waiterTimedOut(let detail): "waiter timed out: \(detail)"
+        case .waiterFailed(let detail): "waiter failed: \(detail)"
         case .unprocessedAfterRetries(let detail): "batch requests left unprocessed: \(detail)"
         }
     }

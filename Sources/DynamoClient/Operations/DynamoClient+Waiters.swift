@@ -20,16 +20,15 @@ extension DynamoClient {
     public func waitUntilTableExists(
         _ tableName: String, delay: Duration = .seconds(20), maximumAttempts: Int = 25
     ) async throws -> TableDescription {
-        for attempt in 1...max(1, maximumAttempts) {
+        try await poll("table \(tableName) not ACTIVE", delay: delay, maximumAttempts: maximumAttempts) {
             do {
                 let table = try await describeTable(DescribeTableInput(tableName: tableName)).table
-                if let table, table.tableStatus == .active { return table }
+                if let table, table.tableStatus == .active { return .done(table) }
             } catch let error as DynamoError where error.code == .resourceNotFound {
                 // Not created yet: keep waiting.
             }
-            if attempt < maximumAttempts { try await Task.sleep(for: delay) }
+            return .pending
         }
-        throw DynamoClientError.waiterTimedOut("table \(tableName) not ACTIVE after \(maximumAttempts) attempts")
     }
 
     /// Polls `DescribeTable` until it reports `ResourceNotFoundException` (botocore's
@@ -44,14 +43,13 @@ extension DynamoClient {
     public func waitUntilTableNotExists(
         _ tableName: String, delay: Duration = .seconds(20), maximumAttempts: Int = 25
     ) async throws {
-        for attempt in 1...max(1, maximumAttempts) {
+        try await poll("table \(tableName) still exists", delay: delay, maximumAttempts: maximumAttempts) { () async throws -> PollOutcome<Void> in
             do {
                 _ = try await describeTable(DescribeTableInput(tableName: tableName))
+                return .pending
             } catch let error as DynamoError where error.code == .resourceNotFound {
-                return
+                return .done(())
             }
-            if attempt < maximumAttempts { try await Task.sleep(for: delay) }
         }
-        throw DynamoClientError.waiterTimedOut("table \(tableName) still exists after \(maximumAttempts) attempts")
     }
 }

@@ -27,7 +27,7 @@ public enum FetchResultType: Sendable, Hashable {
 ///                                         predicate: FetchPredicate("location == %@ AND at >= %@", id, since),
 ///                                         sortBy: [.descending("at")])
 /// request.fetchLimit = 20
-/// print(request.explain())   // Scan on Checkin, filter (#n0 = :v0) AND (#n1 >= :v1), sorted in memory
+/// print(request.explain())   // Scan on Checkin, filter #n0 = :v0 AND #n1 >= :v1, sorted in memory
 /// let recent = try await context.fetch(request)
 /// ```
 public struct FetchRequest<Result: ManagedObject>: Sendable {

@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoClient
 
 /// One object's part of a save: the transaction action that stores it and what the context's
 /// snapshot becomes when it succeeds.
@@ -25,13 +26,6 @@ struct WriteAction {
     }
 }
 
-extension ExpressionBuilder {
-    /// The names for a request, `nil` when there are none (DynamoDB rejects empty maps).
-    var expressionNames: [String: String]? { names.isEmpty ? nil : names }
-    /// The values for a request, `nil` when there are none.
-    var expressionValues: [String: AttributeValue]? { values.isEmpty ? nil : values }
-}
-
 extension ObjectContext {
     /// The actions of a save, in dependency order: inserts (so references written next never
     /// point at a missing row), updates, then deletes (references to them are gone first).
@@ -43,7 +37,7 @@ extension ObjectContext {
         for object in registered.values.sorted(by: { $0.objectID.description < $1.objectID.description })
         where object.lifecycle == .stored && !object.isDeletedInStore {
             if object.deleteMark {
-                deletes.append(deleteAction(object))
+                deletes.append(try deleteAction(object))
             } else if let update = try updateAction(object) {
                 updates.append(update)
             }
@@ -66,15 +60,13 @@ extension ObjectContext {
     private func replaceAction(_ object: ManagedObject, replacing old: ManagedObject) throws -> WriteAction {
         let entity = object.entity
         var item = currentItem(of: object)
-        var expression = ExpressionBuilder()
         let versionName = entity.versionStorageName
-        let condition = versionCondition(old, versionName: versionName, expression: &expression)
+        let condition = versionCondition(old, versionName: versionName)
         if let versionName {
             item[versionName] = .n(DynamoNumber(Int((old.snapshot?.version(of: entity) ?? 0) + 1)))
         }
-        let put = Put(item: item, tableName: entity.tableName, conditionExpression: condition,
-                      expressionAttributeNames: expression.expressionNames,
-                      expressionAttributeValues: expression.expressionValues, returnValuesOnConditionCheckFailure: .allOld)
+        let put = try Put(item: item, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
+            .with(Expressions(condition: condition))
         var action = WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
         action.replaced = old
         return action
@@ -86,10 +78,8 @@ extension ObjectContext {
         if let versionName = entity.versionStorageName {
             item[versionName] = .n(DynamoNumber(1))
         }
-        var expression = ExpressionBuilder()
-        let condition = "attribute_not_exists(\(expression.name(try entity.hashKeyStorageName)))"
-        let put = Put(item: item, tableName: entity.tableName, conditionExpression: condition,
-                      expressionAttributeNames: expression.expressionNames, returnValuesOnConditionCheckFailure: .allOld)
+        let put = try Put(item: item, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
+            .with(Expressions(condition: .attributeNotExists(.name(try entity.hashKeyStorageName))))
         return WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
     }
 
@@ -103,18 +93,13 @@ extension ObjectContext {
         let entity = object.entity
         let snapshotItem = try storedItem(of: object)
         let current = currentItem(of: object)
-        var expression = ExpressionBuilder()
-        var sets: [String] = [], removes: [String] = [], adds: [String] = [], deletes: [String] = []
-        var setConditions: [String] = []
+        var update = UpdateExpression()
+        var setConditions: [ConditionExpression] = []
         var guarded = false
         let versionName = entity.versionStorageName
         for name in entity.attributes.map(\.storageName) where name != versionName && current[name] != snapshotItem[name] {
             guarded = true
-            if let value = current[name] {
-                sets.append("\(expression.name(name)) = \(expression.value(value))")
-            } else {
-                removes.append(expression.name(name))
-            }
+            update = current[name].map { update.set(.name(name), .value($0)) } ?? update.remove(.name(name))
         }
         for relationship in entity.relationships where current[relationship.storageName] != snapshotItem[relationship.storageName] {
             let name = relationship.storageName
@@ -123,14 +108,14 @@ extension ObjectContext {
                 let now = currentIDs(of: object, relationship.name)
                 let added = now.subtracting(stored), removed = stored.subtracting(now)
                 if removed.isEmpty, let value = try relationshipValue(added, for: relationship, in: entity) {
-                    adds.append("\(expression.name(name)) \(expression.value(value))")
+                    update = update.add(.name(name), value)
                     continue
                 }
                 if added.isEmpty, let value = try relationshipValue(removed, for: relationship, in: entity) {
-                    deletes.append("\(expression.name(name)) \(expression.value(value))")
+                    update = update.delete(.name(name), value)
                     continue
                 }
-                if let condition = try unchangedSet(stored, of: relationship, in: entity, expression: &expression) {
+                if let condition = try unchangedSet(stored, of: relationship, in: entity) {
                     setConditions.append(condition)
                 } else {
                     guarded = true
@@ -138,74 +123,62 @@ extension ObjectContext {
             } else {
                 guarded = true
             }
-            if let value = current[name] {
-                sets.append("\(expression.name(name)) = \(expression.value(value))")
-            } else {
-                removes.append(expression.name(name))
-            }
+            update = current[name].map { update.set(.name(name), .value($0)) } ?? update.remove(.name(name))
         }
-        guard !sets.isEmpty || !removes.isEmpty || !adds.isEmpty || !deletes.isEmpty else { return nil }
+        guard !update.isEmpty else { return nil }
         var item = current
         var conditions = setConditions
         if guarded {
-            conditions.insert(versionCondition(object, versionName: versionName, expression: &expression), at: 0)
+            conditions.insert(versionCondition(object, versionName: versionName), at: 0)
             if let versionName {
                 let next = DynamoNumber(Int((object.snapshot?.version(of: entity) ?? 0) + 1))
-                sets.append("\(expression.name(versionName)) = \(expression.value(.n(next)))")
+                update = update.set(.name(versionName), .value(.n(next)))
                 item[versionName] = .n(next)
             }
         } else {
-            conditions.insert("attribute_exists(\(expression.name(try entity.hashKeyStorageName)))", at: 0)
+            conditions.insert(.attributeExists(.name(try entity.hashKeyStorageName)), at: 0)
         }
-        let clauses = [("SET", sets), ("REMOVE", removes), ("ADD", adds), ("DELETE", deletes)].filter { !$0.1.isEmpty }
-        let update = clauses.map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: " ")
-        let action = Update(
-            key: object.objectID.key, updateExpression: update, tableName: entity.tableName,
-            conditionExpression: conditions.joined(separator: " AND "), expressionAttributeNames: expression.expressionNames,
-            expressionAttributeValues: expression.expressionValues, returnValuesOnConditionCheckFailure: .allOld)
+        var action = try Update(key: object.objectID.key, tableName: entity.tableName, update: update,
+                                condition: ConditionExpression.all(conditions))
+        action.returnValuesOnConditionCheckFailure = .allOld
         return WriteAction(object: object, kind: .update, action: TransactWriteItem(update: action), storedItem: item)
     }
 
     /// The condition that a to-many relationship's stored set is exactly `ids` (its size and
     /// each member), or `nil` when the set is too large for a condition expression (the
     /// version guards it then).
-    private func unchangedSet(_ ids: Set<ObjectID>, of relationship: RelationshipDescription, in entity: EntityDescription,
-                              expression: inout ExpressionBuilder) throws -> String? {
-        let name = expression.name(relationship.storageName)
-        guard !ids.isEmpty else { return "attribute_not_exists(\(name))" }
+    private func unchangedSet(_ ids: Set<ObjectID>, of relationship: RelationshipDescription,
+                              in entity: EntityDescription) throws -> ConditionExpression? {
+        let name = AttributePath.name(relationship.storageName)
+        guard !ids.isEmpty else { return .attributeNotExists(name) }
         guard ids.count <= 50 else { return nil }
         let keyName = try store.model.destination(of: relationship, in: entity).hashKeyStorageName
-        var parts = ["size(\(name)) = \(expression.value(.n(DynamoNumber(ids.count))))"]
+        var parts = [ConditionExpression.size(name) == .value(.n(DynamoNumber(ids.count)))]
         for id in ids.sorted(by: { $0.description < $1.description }) {
             guard let key = id.key[keyName] else { continue }
-            parts.append("contains(\(name), \(expression.value(key)))")
+            parts.append(.contains(name, .value(key)))
         }
-        return "(" + parts.joined(separator: " AND ") + ")"
+        return ConditionExpression.all(parts)
     }
 
-    private func deleteAction(_ object: ManagedObject) -> WriteAction {
+    private func deleteAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
-        var expression = ExpressionBuilder()
-        let versionName = entity.versionStorageName
-        let condition = versionCondition(object, versionName: versionName, expression: &expression)
-        let delete = Delete(
-            key: object.objectID.key, tableName: entity.tableName, conditionExpression: condition,
-            expressionAttributeNames: expression.expressionNames,
-            expressionAttributeValues: expression.expressionValues, returnValuesOnConditionCheckFailure: .allOld)
+        let condition = versionCondition(object, versionName: entity.versionStorageName)
+        let delete = try Delete(key: object.objectID.key, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
+            .with(Expressions(condition: condition))
         return WriteAction(object: object, kind: .delete, action: TransactWriteItem(delete: delete), storedItem: nil)
     }
 
     /// The row still has the version the object read (or, without a version attribute, still
     /// exists).
-    private func versionCondition(_ object: ManagedObject, versionName: String?, expression: inout ExpressionBuilder) -> String {
+    private func versionCondition(_ object: ManagedObject, versionName: String?) -> ConditionExpression {
         let entity = object.entity
         if let versionName {
-            let name = expression.name(versionName)
-            guard let version = object.snapshot?.version(of: entity) else { return "attribute_not_exists(\(name))" }
-            return "\(name) = \(expression.value(.n(DynamoNumber(Int(version)))))"
+            guard let version = object.snapshot?.version(of: entity) else { return .attributeNotExists(.name(versionName)) }
+            return ConditionExpression.attribute(.name(versionName)) == .value(.n(DynamoNumber(Int(version))))
         }
         let key = (try? entity.hashKeyStorageName) ?? entity.hashKey
-        return "attribute_exists(\(expression.name(key)))"
+        return .attributeExists(.name(key))
     }
 
     /// The item the object's snapshot describes (what the store held when it was read).

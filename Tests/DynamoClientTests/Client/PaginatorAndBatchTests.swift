@@ -72,11 +72,12 @@ struct PaginatorAndBatchTests {
             let client = try TestClients.client(endpoint: server.url)
             let writes = (0..<30).map { WriteRequest(deleteRequest: DeleteRequest(key: ["id": .s("\($0)")])) }
             await #expect { try await client.batchWriteAll(["t": writes], maximumRounds: 2) } throws: { error in
-                if case DynamoClientError.unprocessedAfterRetries = error { return true }
+                if case DynamoClientError.unprocessedAfterRetries("2 writes after 2 resubmissions") = error { return true }
                 return false
             }
-            // First chunk of 25, then two resubmissions of the leftover; the second chunk is never sent.
-            #expect(server.requests.count == 3)
+            // Each chunk (25, then 5) is sent and its leftover resubmitted twice; what is still
+            // left over is reported, not silently dropped.
+            #expect(server.requests.count == 6)
         }
     }
 

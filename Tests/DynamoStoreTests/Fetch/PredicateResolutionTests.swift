@@ -29,7 +29,7 @@ import Testing
         let checkins = try FetchRequest<Checkin>(in: typed, predicate: FetchPredicate("at > %@ AND id != %@", date, id)).explain()
         #expect(checkins.expressionAttributeValues == [":v0": .s("2023-11-14T22:13:20.250Z"), ":v1": .s("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")])
         // nil tests presence; IN lists over 100 values are split (DynamoDB's limit on IN).
-        #expect(try plan("Visit", "note == nil OR city != nil").filter == "(attribute_not_exists(#n0)) OR (attribute_exists(#n1))")
+        #expect(try plan("Visit", "note == nil OR city != nil").filter == "attribute_not_exists(#n0) OR attribute_exists(#n1)")
         let many = try plan("Visit", "at IN %@", Array(0 ..< 150))
         #expect(many.filter?.components(separatedBy: " IN ").count == 3)
         #expect(many.expressionAttributeValues.count == 150)
@@ -85,7 +85,8 @@ import Testing
             _ = try FetchRequest("Visit", in: model, predicate: FetchPredicate("at IN %@", Array(0 ..< 1_000)))
             Issue.record("a 1000-value IN was accepted")
         } catch {
-            #expect(error.message.hasPrefix("the predicate does not compile as a DynamoDB expression: Invalid FilterExpression: Expression size has exceeded the maximum allowed size"))
+            // DynamoClient's expression builder refuses it before DynamoExpressions' compiler sees it.
+            #expect(error.message == "the predicate is not a valid DynamoDB expression: the FilterExpression is 6996 bytes; DynamoDB allows 4096")
         }
         #expect(throws: FetchPredicateError("the model has no entity named Nope")) {
             try FetchRequest("Nope", in: model)

@@ -42,7 +42,7 @@ struct FetchExecutor<Result: ManagedObject> {
         case .getItem:
             var input = GetItemInput(tableName: plan.tableName, key: plan.keys[0])
             input.consistentRead = request.consistentRead ? true : nil
-            if let (expression, names) = projection(for: attributes) {
+            if let (expression, names) = try projection(for: attributes) {
                 input.projectionExpression = expression
                 input.expressionAttributeNames = names
             }
@@ -64,21 +64,23 @@ struct FetchExecutor<Result: ManagedObject> {
         return page
     }
 
-    /// The attributes to project, with the in-memory filter's and the read position's.
-    private func projection(for attributes: Set<String>?) -> (String, [String: String])? {
+    /// The attributes to project, with the in-memory filter's and the read position's, as a
+    /// ProjectionExpression whose placeholders avoid the plan's.
+    private func projection(for attributes: Set<String>?) throws -> (String, [String: String])? {
         guard let attributes else { return nil }
         let all = attributes.union(plan.residual.attributeNames).union(plan.positionAttributes)
             .union(request.sorts.map { $0.attribute }).union(plan.unprojectedFilterAttributes)
-        var builder = ExpressionBuilder(namePrefix: "#p")
-        let expression = builder.projection(all.sorted())
-        return (expression, builder.names)
+        let projection = ProjectionExpression(all.sorted().map { AttributePath.name($0) })
+        let taken = Set(plan.expressionAttributeNames.keys).union(plan.expressionAttributeValues.keys)
+        let rendered = try Expressions(projection: projection).rendered(avoiding: taken)
+        return rendered.projection.map { ($0, rendered.names) }
     }
 
     private func batchGet(_ keys: [Item], attributes: Set<String>?) async throws -> [Item] {
         guard !keys.isEmpty else { return [] }
         var request = KeysAndAttributes(keys: keys)
         request.consistentRead = self.request.consistentRead ? true : nil
-        if let (expression, names) = projection(for: attributes) {
+        if let (expression, names) = try projection(for: attributes) {
             request.projectionExpression = expression
             request.expressionAttributeNames = names
         }
@@ -126,7 +128,7 @@ struct FetchExecutor<Result: ManagedObject> {
     private func page(start: Item?, limit: Int?, attributes: Set<String>?, select: Select?) async throws -> QueryOutput {
         var names = plan.expressionAttributeNames
         var projectionExpression: String?
-        if select == nil, let (expression, projected) = projection(for: attributes) {
+        if select == nil, let (expression, projected) = try projection(for: attributes) {
             projectionExpression = expression
             names.merge(projected) { $1 }
         }

@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoClient
 
 /// Chooses the cheapest DynamoDB operation a resolved predicate allows.
 ///
@@ -53,15 +54,22 @@ struct FetchPlanner {
             plan.sortsInMemory = plan.keyCount > 1 && !sorts.isEmpty
             return plan
         }
-        if let match = bestQuery(conjuncts) { return query(match, conjuncts: conjuncts, sorts: sorts, needed: neededAttributes) }
+        if let match = bestQuery(conjuncts), let plan = query(match, conjuncts: conjuncts, sorts: sorts, needed: neededAttributes) {
+            return plan
+        }
         var plan = FetchPlan(operation: .scan, tableName: entity.tableName)
         plan.positionAttributes = tableKeys
         if predicate != .constant(true) {
-            var builder = ExpressionBuilder()
-            plan.filter = builder.render(predicate)
-            plan.serverFilter = predicate
-            plan.expressionAttributeNames = builder.names
-            plan.expressionAttributeValues = builder.values
+            if let rendered = try? Expressions(filter: predicate.condition).rendered() {
+                plan.filter = rendered.filter
+                plan.serverFilter = predicate
+                plan.expressionAttributeNames = rendered.names
+                plan.expressionAttributeValues = rendered.values
+            } else {
+                // Not expressible as a FilterExpression (request validation normally refuses
+                // such a predicate first): tested in memory on every item read.
+                setResidual(&plan, predicate)
+            }
         }
         plan.sortsInMemory = !sorts.isEmpty
         return plan
@@ -198,7 +206,9 @@ struct FetchPlanner {
         }
     }
 
-    private func query(_ match: KeyMatch, conjuncts: [StoragePredicate], sorts: [StorageSort], needed: Set<String>?) -> FetchPlan {
+    /// The query plan of a key match; `nil` when the builder refuses its expressions (a scan
+    /// is planned then).
+    private func query(_ match: KeyMatch, conjuncts: [StoragePredicate], sorts: [StorageSort], needed: Set<String>?) -> FetchPlan? {
         var plan = FetchPlan(operation: .query, tableName: entity.tableName)
         plan.indexName = match.schema.index?.name
         let keyAttributes = Set(match.schema.partition + match.schema.sort)
@@ -232,15 +242,20 @@ struct FetchPlanner {
                     || !StoragePredicate.all(memory).attributeNames.isSubset(of: available)
             }
         }
-        var builder = ExpressionBuilder()
-        plan.keyCondition = match.terms.map { builder.render($0) }.joined(separator: " AND ")
         let filter = StoragePredicate.all(server)
+        let terms = ConditionExpression.all(match.terms.map(\.condition))
+        guard let terms, let keyCondition = try? KeyConditionExpression(terms, partitionKeys: match.schema.partition,
+                                                                          sortKeys: match.schema.sort),
+              let rendered = try? Expressions(keyCondition: keyCondition,
+                                              filter: filter == .constant(true) ? nil : filter.condition).rendered()
+        else { return nil }
+        plan.keyCondition = rendered.keyCondition
         if filter != .constant(true) {
-            plan.filter = builder.render(filter)
+            plan.filter = rendered.filter
             plan.serverFilter = filter
         }
-        plan.expressionAttributeNames = builder.names
-        plan.expressionAttributeValues = builder.values
+        plan.expressionAttributeNames = rendered.names
+        plan.expressionAttributeValues = rendered.values
         setResidual(&plan, StoragePredicate.all(memory))
         if sorts.count == 1, sorts[0].attribute == match.sortAttribute {
             plan.scanIndexForward = sorts[0].ascending

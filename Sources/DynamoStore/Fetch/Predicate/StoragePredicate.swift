@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoClient
 import DynamoExpressions
 import Foundation
 
@@ -77,13 +78,15 @@ indirect enum StoragePredicate: Sendable, Hashable {
     /// The expression with attribute names and values written out, for explanations.
     var readable: String {
         if case .constant(let value) = self { return value ? "true" : "false" }
-        var builder = ExpressionBuilder()
-        var text = builder.render(self)
-        for (placeholder, name) in builder.names.sorted(by: { $0.key.count > $1.key.count || ($0.key.count == $1.key.count && $0.key > $1.key) }) {
+        guard let rendered = try? condition.rendered(), var text = rendered.condition else { return "\(self)" }
+        let longestFirst: ((key: String, value: String), (key: String, value: String)) -> Bool = {
+            $0.key.count > $1.key.count || ($0.key.count == $1.key.count && $0.key > $1.key)
+        }
+        for (placeholder, name) in rendered.names.sorted(by: longestFirst) {
             text = text.replacingOccurrences(of: placeholder, with: name)
         }
-        for (placeholder, value) in builder.values.sorted(by: { $0.key.count > $1.key.count || ($0.key.count == $1.key.count && $0.key > $1.key) }) {
-            text = text.replacingOccurrences(of: placeholder, with: value.description)
+        for (placeholder, value) in rendered.values.mapValues(\.description).sorted(by: longestFirst) {
+            text = text.replacingOccurrences(of: placeholder, with: value)
         }
         return text
     }
@@ -96,18 +99,24 @@ indirect enum StoragePredicate: Sendable, Hashable {
     }
 
     /// The predicate compiled by DynamoExpressions (`nil` for "always true"); `constant(false)`
-    /// compiles to a predicate nothing satisfies.
+    /// compiles to a predicate nothing satisfies. The text is DynamoClient's typed builder's,
+    /// so what it refuses (DynamoDB's limits) is refused here, before any request.
     func compiled() throws(FetchPredicateError) -> DynamoExpressions.Predicate? {
         switch self {
         case .constant(true): return nil
         case .constant(false):
             return .and(.exists(DocumentPath(attribute: "a")), .notExists(DocumentPath(attribute: "a")))
         default:
-            var builder = ExpressionBuilder()
+            let rendered: RenderedExpressions
+            do {
+                rendered = try Expressions(filter: condition).rendered()
+            } catch {
+                throw FetchPredicateError("the predicate is not a valid DynamoDB expression: \(error.message)")
+            }
             var input = ExpressionInput(.scan)
-            input.filterExpression = builder.render(self)
-            input.names = builder.names
-            input.values = builder.values.isEmpty ? nil : builder.values
+            input.filterExpression = rendered.filter
+            input.names = rendered.names
+            input.values = rendered.values.isEmpty ? nil : rendered.values
             do {
                 return try ExpressionCompiler.compile(input).filter
             } catch {
@@ -115,73 +124,35 @@ indirect enum StoragePredicate: Sendable, Hashable {
             }
         }
     }
-}
 
-/// Renders storage predicates as DynamoDB expression text with `#n0` name and `:v0` value
-/// placeholders, collecting the placeholders it used (DynamoDB rejects unused ones, so each
-/// expression of a request that shares a builder adds only what it names).
-struct ExpressionBuilder {
-    /// `#nN` → attribute name.
-    private(set) var names: [String: String] = [:]
-    /// `:vN` → value.
-    private(set) var values: [String: AttributeValue] = [:]
-    private var placeholders: [String: String] = [:]
-    private let namePrefix: String
-
-    /// A builder whose name placeholders start with `namePrefix` (`#n` by default), so two
-    /// builders of one request do not collide.
-    init(namePrefix: String = "#n") {
-        self.namePrefix = namePrefix
-    }
-
-    /// The placeholder for an attribute name (one per name).
-    mutating func name(_ attribute: String) -> String {
-        if let existing = placeholders[attribute] { return existing }
-        let placeholder = "\(namePrefix)\(placeholders.count)"
-        placeholders[attribute] = placeholder
-        names[placeholder] = attribute
-        return placeholder
-    }
-
-    /// A new placeholder for a value.
-    mutating func value(_ value: AttributeValue) -> String {
-        let placeholder = ":v\(values.count)"
-        values[placeholder] = value
-        return placeholder
-    }
-
-    /// A ProjectionExpression naming these attributes.
-    mutating func projection(_ attributes: [String]) -> String {
-        attributes.map { name($0) }.joined(separator: ", ")
-    }
-
-    /// The expression text of a predicate (not a constant).
-    mutating func render(_ predicate: StoragePredicate) -> String {
-        switch predicate {
+    /// The predicate as a typed condition of DynamoClient's builder (storage names taken
+    /// literally). A constant, which planning folds away before, becomes a condition that
+    /// always or never holds.
+    var condition: ConditionExpression {
+        typealias C = ConditionExpression
+        switch self {
         case .constant(let value):
-            preconditionFailure("constant \(value) reached rendering; constants are folded before")
+            let never = C.attributeExists(.name("a")) && .attributeNotExists(.name("a"))
+            return value ? !never : never
         case .compare(let attribute, let op, let operand):
-            let symbol = op == .equal ? "=" : op == .notEqual ? "<>" : op.rawValue
-            return "\(name(attribute)) \(symbol) \(value(operand))"
-        case .exists(let attribute):
-            return "attribute_exists(\(name(attribute)))"
-        case .notExists(let attribute):
-            return "attribute_not_exists(\(name(attribute)))"
-        case .between(let attribute, let low, let high):
-            return "\(name(attribute)) BETWEEN \(value(low)) AND \(value(high))"
-        case .isIn(let attribute, let list):
-            let path = name(attribute)
-            return "\(path) IN (" + list.map { value($0) }.joined(separator: ", ") + ")"
-        case .beginsWith(let attribute, let prefix):
-            return "begins_with(\(name(attribute)), \(value(prefix)))"
-        case .contains(let attribute, let part):
-            return "contains(\(name(attribute)), \(value(part)))"
-        case .and(let parts):
-            return parts.map { "(\(render($0)))" }.joined(separator: " AND ")
-        case .or(let parts):
-            return parts.map { "(\(render($0)))" }.joined(separator: " OR ")
-        case .not(let inner):
-            return "NOT (\(render(inner)))"
+            let (path, value) = (C.attribute(.name(attribute)), C.value(operand))
+            switch op {
+            case .equal: return path == value
+            case .notEqual: return path != value
+            case .less: return path < value
+            case .lessOrEqual: return path <= value
+            case .greater: return path > value
+            case .greaterOrEqual: return path >= value
+            }
+        case .exists(let attribute): return .attributeExists(.name(attribute))
+        case .notExists(let attribute): return .attributeNotExists(.name(attribute))
+        case .between(let attribute, let low, let high): return C.attribute(.name(attribute)).between(.value(low), .value(high))
+        case .isIn(let attribute, let list): return C.attribute(.name(attribute)).in(list.map { .value($0) })
+        case .beginsWith(let attribute, let prefix): return .beginsWith(.name(attribute), .value(prefix))
+        case .contains(let attribute, let part): return .contains(.name(attribute), .value(part))
+        case .and(let parts): return C.all(parts.map(\.condition)) ?? StoragePredicate.constant(true).condition
+        case .or(let parts): return C.any(parts.map(\.condition)) ?? StoragePredicate.constant(false).condition
+        case .not(let inner): return !inner.condition
         }
     }
 }
