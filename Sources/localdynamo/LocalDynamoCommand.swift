@@ -16,7 +16,7 @@ struct LocalDynamoCommand: AsyncParsableCommand {
             """,
         version: LocalDynamoVersion.current,
         subcommands: [ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
-                      StreamsCommand.self],
+                      StreamsCommand.self, ImportCommand.self, ExportCommand.self, ResetCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
