@@ -88,6 +88,8 @@ extension DynamoEngine {
     /// Runs the TTL sweeper (and stream trimming) in every open namespace.
     /// - Returns: how many items were deleted.
     package func sweepExpiredItems() throws -> Int {
-        try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
+        let deleted = try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
+        counters.countTTLDeletions(deleted)
+        return deleted
     }
 }
