@@ -63,7 +63,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func scanOut(_ client: DynamoClient, total: Int?) async throws {
         let sink = try OutputSink(path: output)
-        let progress = ProgressReporter(verb: "exported", total: total, quiet: quiet || output == nil && isatty(2) == 0)
+        let progress = ProgressReporter(verb: "exported", total: total, quiet: quiet)
         var start: [String: AttributeValue]?
         var count = 0
         if format == .json { sink.write(Array("[".utf8)) }
