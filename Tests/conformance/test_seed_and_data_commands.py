@@ -286,3 +286,36 @@ def test_import_into_a_database_directory_then_serve_it(workdir):
         assert len(scan_all(dynamodb(url), "Tee")) == 1000
     finally:
         process.stop()
+
+
+def test_progress_on_a_terminal_is_a_bar_with_rate_and_eta(seeded):
+    import pty
+
+    _, url, workdir = seeded
+    make_table(dynamodb(url), "Barred")
+    source = workdir / "items.jsonl"
+    source.write_text("".join(json.dumps({"id": {"S": f"k{i}"}}) + "\n" for i in range(3000)))
+    controller, terminal = pty.openpty()
+    try:
+        process = subprocess.run([str(_resolve_binary()), "import", "Barred", str(source), "--endpoint", url],
+                                 stdout=subprocess.PIPE, stderr=terminal, text=True, timeout=120)
+        os.close(terminal)
+        terminal = None
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if terminal is not None:
+            os.close(terminal)
+        os.close(controller)
+    assert process.returncode == 0
+    text = shown.decode()
+    # The final state is always drawn: a redrawn bar (carriage return), counts, rate and ETA.
+    assert "\r[##############################] 3000/3000 items" in text, text[-500:]
+    assert "/s  ETA " in text
