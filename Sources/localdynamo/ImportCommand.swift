@@ -12,7 +12,7 @@ struct ImportCommand: AsyncParsableCommand {
             server (--endpoint, default http://127.0.0.1:8000) or a database directory \
             (--db-path). A bad entry is reported with its file and line: --on-error fail (the \
             default) stops, writing nothing when an entry cannot be read; --on-error skip reports \
-            it and loads the rest. Progress goes to standard error: a bar with rate and ETA on a \
+            it, loads the rest and exits 3. Progress goes to standard error: a bar with rate and ETA on a \
             terminal, a plain line every two seconds otherwise.
             """)
 
