@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "DynamoExpressions", targets: ["DynamoExpressions"]),
         .library(name: "DynamoClient", targets: ["DynamoClient"]),
         .library(name: "DynamoStore", targets: ["DynamoStore"]),
+        // `withTestServer`: an in-process server on a free port for other packages' tests.
+        .library(name: "DynamoTestSupport", targets: ["DynamoTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

@@ -43,6 +43,8 @@ package final class DynamoEngine: Sendable {
     package let objectStore: (any ObjectStore)?
     /// Delivers global tables' changes between this engine's namespaces.
     package let replicationHub: ReplicationHub
+    /// Counters for `/metrics` (TTL deletions).
+    package let counters = EngineCounters()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
 

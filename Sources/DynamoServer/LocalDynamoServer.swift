@@ -116,9 +116,10 @@ public final class LocalDynamoServer: Sendable {
         let faults = FaultInjector(seed: configuration.faultSeed,
                                    rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
         let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger, faults: faults)
+        let metrics = ServerMetrics(operations: EngineDispatcher.operationNames)
         let admin = AdminRouter(routes: AdminRoutes.all,
                                 environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger,
-                                                              faults: faults),
+                                                              faults: faults, metrics: metrics),
                                 allowRemote: configuration.adminFromAnywhere)
         sweeper = TimeToLiveSweeper(engine: engine, threadPool: threadPool,
                                     interval: configuration.ttlSweepInterval, logger: logger)
@@ -129,10 +130,12 @@ public final class LocalDynamoServer: Sendable {
         }
         delivery = StreamTargetDelivery(engine: engine, threadPool: threadPool, targets: targets,
                                         batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
+        var httpConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: configuration.port,
+            maximumRequestBodyBytes: configuration.maximumRequestBodyBytes, cors: configuration.cors)
+        httpConfiguration.metrics = metrics
         http = HTTPServer(
-            configuration: .init(host: configuration.host, port: configuration.port,
-                                 maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
-                                 cors: configuration.cors),
+            configuration: httpConfiguration,
             dispatcher: dispatcher, admin: admin, clock: engine.clock, logger: logger)
     }
 

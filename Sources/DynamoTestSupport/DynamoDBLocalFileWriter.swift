@@ -3,6 +3,9 @@ import DynamoEngine
 
 /// Writes files laid out as DynamoDB Local's SQLite databases, for tests of the migration.
 ///
+/// `package`, not `public`: this package's tests use it; the published `DynamoTestSupport`
+/// product does not offer it.
+///
 /// The layout follows what DynamoDB Local stores (see `DynamoDBLocalFile` in the engine): `cf`
 /// with the format version, `dm` with one row per table (`TableInfo` JSON with `Attributes`,
 /// `LSIList`, `GSIList` / `GSIDescList`, `SQLiteIndex`, `TimeToLiveAttributeName`), one SQLite
@@ -13,9 +16,9 @@ import DynamoEngine
 /// let table = DynamoDBLocalFileWriter.Table(name: "Music", hashKey: ("Artist", "S"))
 /// try DynamoDBLocalFileWriter.write([table], version: .v2_4_0, to: "\(directory)/shared-local-instance.db")
 /// ```
-public enum DynamoDBLocalFileWriter {
+package enum DynamoDBLocalFileWriter {
     /// The format versions written.
-    public enum FormatVersion: String, Sendable, CaseIterable {
+    package enum FormatVersion: String, Sendable, CaseIterable {
         /// `dm` without the deletion-protection and on-demand columns; global indexes in the
         /// older `GSIList` only.
         case v2_2_0 = "v2.2.0"
@@ -25,17 +28,17 @@ public enum DynamoDBLocalFileWriter {
     }
 
     /// A secondary index.
-    public struct Index: Sendable {
-        public var name: String
-        public var hashKey: String
-        public var rangeKey: String?
+    package struct Index: Sendable {
+        package var name: String
+        package var hashKey: String
+        package var rangeKey: String?
         /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
-        public var projection: String
-        public var nonKeyAttributes: [String]?
+        package var projection: String
+        package var nonKeyAttributes: [String]?
         /// Read and write capacity of a global index of a provisioned table.
-        public var throughput: (read: Int, write: Int)?
+        package var throughput: (read: Int, write: Int)?
 
-        public init(name: String, hashKey: String, rangeKey: String? = nil, projection: String = "ALL",
+        package init(name: String, hashKey: String, rangeKey: String? = nil, projection: String = "ALL",
                     nonKeyAttributes: [String]? = nil, throughput: (read: Int, write: Int)? = nil) {
             self.name = name
             self.hashKey = hashKey
@@ -47,25 +50,25 @@ public enum DynamoDBLocalFileWriter {
     }
 
     /// A table and its items.
-    public struct Table: Sendable {
-        public var name: String
+    package struct Table: Sendable {
+        package var name: String
         /// Every key attribute of the table and its indexes: name and type (`S`, `N`, `B`).
-        public var attributes: [(name: String, type: String)]
-        public var hashKey: String
-        public var rangeKey: String?
-        public var localIndexes: [Index] = []
-        public var globalIndexes: [Index] = []
+        package var attributes: [(name: String, type: String)]
+        package var hashKey: String
+        package var rangeKey: String?
+        package var localIndexes: [Index] = []
+        package var globalIndexes: [Index] = []
         /// `nil`: pay per request; otherwise provisioned read and write capacity.
-        public var provisioned: (read: Int, write: Int)?
-        public var deletionProtection = false
-        public var streamViewType: String?
-        public var ttlAttribute: String?
-        public var maxRequestUnits: (read: Int, write: Int)?
+        package var provisioned: (read: Int, write: Int)?
+        package var deletionProtection = false
+        package var streamViewType: String?
+        package var ttlAttribute: String?
+        package var maxRequestUnits: (read: Int, write: Int)?
         /// Milliseconds since 1970.
-        public var creationMilliseconds: Int64 = 1_700_000_000_000
-        public var items: [Item] = []
+        package var creationMilliseconds: Int64 = 1_700_000_000_000
+        package var items: [Item] = []
 
-        public init(name: String, attributes: [(name: String, type: String)], hashKey: String, rangeKey: String? = nil) {
+        package init(name: String, attributes: [(name: String, type: String)], hashKey: String, rangeKey: String? = nil) {
             self.name = name
             self.attributes = attributes
             self.hashKey = hashKey
@@ -74,7 +77,7 @@ public enum DynamoDBLocalFileWriter {
     }
 
     /// Writes `tables` into a new file at `path` (replacing any file there).
-    public static func write(_ tables: [Table], version: FormatVersion, to path: String) throws {
+    package static func write(_ tables: [Table], version: FormatVersion, to path: String) throws {
         let connection = try SQLiteConnection(path: path)
         let newer = version == .v2_4_0
         try connection.execute("""

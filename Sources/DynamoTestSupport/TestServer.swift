@@ -10,22 +10,66 @@ public struct TestEndpoint: Sendable {
     public var url: String { "http://\(host):\(port)" }
 }
 
-/// Runs `body` against a fresh server on an ephemeral port, shutting it down afterwards (also
-/// when `body` throws).
+/// Runs `body` against a fresh LocalDynamo server on an ephemeral port of `127.0.0.1`, shutting
+/// it down afterwards (also when `body` throws).
+///
+/// The server runs in this process (no binary, no Docker), in memory unless `dataDirectory` is
+/// given, so each test gets its own empty set of tables in a few milliseconds. Point any
+/// DynamoDB client at ``TestEndpoint/url`` with any credentials:
+///
+/// ```swift
+/// import DynamoClient
+/// import DynamoTestSupport
+/// import Testing
+///
+/// @Test func savesANote() async throws {
+///     try await withTestServer { endpoint in
+///         let client = DynamoClient.local(port: endpoint.port)
+///         _ = try await client.send(CreateTableInput(/* … */))
+///     }
+/// }
+/// ```
 ///
 /// - Parameters:
 ///   - namespace: how requests map to sets of tables.
 ///   - dataDirectory: `nil` (the default) keeps everything in memory.
 ///   - clockStart: where the server's clock starts (seconds since 1970); `nil` for now.
 ///   - body: receives the endpoint.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws, or the server's error when it cannot start.
 public func withTestServer<T>(
     namespace: LocalDynamoServer.Namespace = .perRegion,
     dataDirectory: String? = nil,
     clockStart: Double? = nil,
     _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
-    let server = try LocalDynamoServer(configuration: .init(
-        host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart))
+    try await withTestServer(configuration: .init(dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart),
+                             body)
+}
+
+/// Runs `body` against a fresh server with any ``LocalDynamoServer/Configuration`` (faults,
+/// a stand-in S3 directory, the TTL sweeper's interval …); its host and port are replaced by
+/// `127.0.0.1` and an ephemeral port.
+///
+/// ```swift
+/// var configuration = LocalDynamoServer.Configuration()
+/// configuration.faults = ["operation=PutItem,error=ThrottlingException,rate=0.5"]
+/// try await withTestServer(configuration: configuration) { endpoint in /* … */ }
+/// ```
+///
+/// - Parameters:
+///   - configuration: the server's settings.
+///   - body: receives the endpoint.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws, or the server's error when it cannot start.
+public func withTestServer<T>(
+    configuration: LocalDynamoServer.Configuration,
+    _ body: (TestEndpoint) async throws -> T
+) async throws -> T {
+    var configuration = configuration
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    let server = try LocalDynamoServer(configuration: configuration)
     let port = try await server.start()
     do {
         let result = try await body(TestEndpoint(host: "127.0.0.1", port: port))

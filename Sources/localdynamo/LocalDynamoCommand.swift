@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The `localdynamo` command: a DynamoDB-compatible server.
 ///
@@ -16,7 +21,7 @@ struct LocalDynamoCommand: AsyncParsableCommand {
             """,
         version: LocalDynamoVersion.current,
         subcommands: [ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
-                      StreamsCommand.self],
+                      StreamsCommand.self, ImportCommand.self, ExportCommand.self, ResetCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
@@ -26,7 +31,7 @@ struct LocalDynamoCommand: AsyncParsableCommand {
             Self.exit(withError: ExitCode(await DynamoDBLocalLauncher.run(arguments)))
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(try withServeEnvironment(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -35,6 +40,21 @@ struct LocalDynamoCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+}
+
+extension LocalDynamoCommand {
+    /// The arguments with `LOCALDYNAMO_*` settings added when they run `serve` (named, or the
+    /// default subcommand).
+    static func withServeEnvironment(_ arguments: [String]) throws -> [String] {
+        let others = configuration.subcommands.filter { $0 != ServeCommand.self }.map { $0._commandName }
+        if let first = arguments.first, others.contains(first) || first == "help" { return arguments }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment.keys.contains(where: { $0.hasPrefix("LOCALDYNAMO_") }) else { return arguments }
+        if arguments.first == "serve" {
+            return ["serve"] + (try ServeEnvironment.apply(to: Array(arguments.dropFirst()), environment: environment))
+        }
+        return try ServeEnvironment.apply(to: arguments, environment: environment)
     }
 }
 

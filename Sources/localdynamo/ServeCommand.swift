@@ -23,6 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
             signing for us-east-1 and one signing for eu-west-1 see different tables, whatever \
             their access keys. --shared-db puts every request in one set of tables; \
             --per-access-key separates them by access key id and region (DynamoDB Local's default).
+
+            Every flag can also be set by an environment variable LOCALDYNAMO_<FLAG> (--db-path: \
+            LOCALDYNAMO_DB_PATH; a flag without a value takes 1 or 0; repeatable ones take values \
+            separated by ';' or newlines); the command line wins.
             """
     )
 
@@ -87,6 +91,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault-seed"), help: "Seed of the faults' random draws, so a run is reproducible.")
     var faultSeed: UInt64 = 0
 
+    // Fixtures (issue 18): --seed DIR creates NAME.table.json's tables and loads NAME.items.json[l].
+    @Option(name: .customLong("seed"),
+            help: ArgumentHelp("Create the tables described in DIR at start and load their items (NAME.table.json, NAME.items.jsonl, NAME.items.json); existing tables are left as they are.",
+                               valueName: "DIR"))
+    var seed: String?
+
+    @Option(name: .customLong("seed-region"), help: "The region (namespace) --seed creates its tables in.")
+    var seedRegion = "us-east-1"
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -148,9 +161,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        let seeding = try seed.map { try ServeSeeding(directory: $0) }
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
+        do { try await seeding?.run(port: boundPort, region: seedRegion) } catch {
+            await server.shutdown()
+            throw error
+        }
         let storage = inMemory ? "in memory" : "in \(dbPath)"
         let grouping = switch namespace {
         case .perRegion: "tables per region"
@@ -166,10 +184,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Writes straight to file descriptor 1 (no stdio buffer to flush).
-    static func writeToStandardOutput(_ text: String) {
+    static func writeToStandardOutput(_ text: String) { writeAll(text, to: 1) }
+
+    /// Writes straight to file descriptor 2.
+    static func writeToStandardError(_ text: String) { writeAll(text, to: 2) }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }

@@ -1,13 +1,13 @@
 import CZlib
 
 /// gzip streams (RFC 1952) through zlib: what exports write and GZIP imports read.
-enum Gzip {
+package enum Gzip {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     /// `bytes` compressed as one gzip member.
-    static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+    package static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
         guard localdynamo_deflate_init(&stream, Z_DEFAULT_COMPRESSION, 15 + 16) == Z_OK else {
             throw Failure(description: "zlib could not start compressing")
@@ -37,7 +37,7 @@ enum Gzip {
 
     /// The bytes of a gzip (or zlib) stream, every concatenated member.
     /// - Throws: ``Failure`` for data that is not a complete gzip stream.
-    static func decompress(_ bytes: [UInt8]) throws -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8]) throws -> [UInt8] {
         var output: [UInt8] = []
         var input = bytes
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

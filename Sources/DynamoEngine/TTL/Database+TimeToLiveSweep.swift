@@ -90,6 +90,8 @@ extension DynamoEngine {
     /// - Returns: how many items were deleted.
     package func sweepExpiredItems() throws -> Int {
         try openStoredNamespaces()
-        return try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
+        let deleted = try openDatabases.values.reduce(0) { $0 + (try $1.sweepExpiredItems()) }
+        counters.countTTLDeletions(deleted)
+        return deleted
     }
 }

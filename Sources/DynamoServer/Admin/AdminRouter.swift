@@ -61,8 +61,12 @@ package struct AdminEnvironment: Sendable {
     package let logger: Logger
     /// The faults every DynamoDB request is checked against.
     package let faults: FaultInjector
+    /// The request counters `/metrics` reports; `nil` when the server keeps none.
+    package var metrics: ServerMetrics?
 
-    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger, faults: FaultInjector = FaultInjector()) {
+    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger, faults: FaultInjector = FaultInjector(),
+                 metrics: ServerMetrics? = nil) {
+        self.metrics = metrics
         self.engine = engine
         self.threadPool = threadPool
         self.logger = logger
@@ -78,6 +82,8 @@ package struct AdminEnvironment: Sendable {
 /// One endpoint of the admin API.
 package struct AdminRoute: Sendable {
     package typealias Handler = @Sendable (AdminRequest, AdminEnvironment) async throws -> JSONValue
+    /// A handler that answers text of its own content type (`/metrics`).
+    package typealias TextHandler = @Sendable (AdminRequest, AdminEnvironment) async throws -> String
 
     /// The HTTP method it answers.
     package var method: String
@@ -86,12 +92,24 @@ package struct AdminRoute: Sendable {
     /// One line for README's table and the 404 listing.
     package var summary: String
     package var handler: Handler
+    /// Set for routes that answer text rather than JSON: the text and its content type.
+    package var text: (contentType: String, handler: TextHandler)?
+    /// Served to callers on any host, not only loopback (read-only routes such as `/metrics`).
+    package var openToAll = false
 
     package init(_ method: String, _ path: String, _ summary: String, handler: @escaping Handler) {
         self.method = method
         self.path = path
         self.summary = summary
         self.handler = handler
+    }
+
+    /// A route that answers text of `contentType`.
+    package init(_ method: String, _ path: String, _ summary: String, contentType: String, openToAll: Bool,
+                 text: @escaping TextHandler) {
+        self.init(method, path, summary) { _, _ in .null }
+        self.text = (contentType, text)
+        self.openToAll = openToAll
     }
 
     /// The `{name}` values when `path` matches this route's path.
@@ -134,36 +152,43 @@ package struct AdminRouter: Sendable {
 
     /// Whether a request URI belongs to the admin API.
     static func handles(uri: String) -> Bool {
-        uri.utf8.starts(with: prefix.utf8) || uri == "/_localdynamo"
+        uri.utf8.starts(with: prefix.utf8) || uri == "/_localdynamo" || uri == "/metrics" || uri.hasPrefix("/metrics?")
     }
 
-    /// Answers one request: status and JSON body.
-    package func respond(to request: AdminRequest, fromLoopback: Bool) async -> (status: Int, body: [UInt8]) {
+    /// The content type of JSON answers.
+    package static let jsonContentType = "application/json"
+
+    /// Answers one request: status, body and its content type.
+    package func respond(to request: AdminRequest, fromLoopback: Bool) async -> (status: Int, body: [UInt8], contentType: String) {
         do {
-            guard fromLoopback || allowRemote else {
-                throw AdminError(status: 403, "The admin API answers loopback callers only (serve --admin-from-anywhere to change that)")
-            }
             var request = request
             let candidates = routes.compactMap { route in route.match(request.path).map { (route, $0) } }
+            let chosen = candidates.first(where: { $0.0.method == request.method })
+            guard fromLoopback || allowRemote || chosen?.0.openToAll == true else {
+                throw AdminError(status: 403, "The admin API answers loopback callers only (serve --admin-from-anywhere to change that)")
+            }
             guard !candidates.isEmpty else {
                 throw AdminError(status: 404, "No admin endpoint at \(request.path); see README's admin API table")
             }
-            guard let (route, parameters) = candidates.first(where: { $0.0.method == request.method }) else {
+            guard let (route, parameters) = chosen else {
                 let allowed = candidates.map(\.0.method).joined(separator: ", ")
                 throw AdminError(status: 405, "\(request.path) answers \(allowed), not \(request.method)")
             }
             request.parameters = parameters
+            if let text = route.text {
+                return (200, Array(try await text.handler(request, environment).utf8), text.contentType)
+            }
             let value = try await route.handler(request, environment)
-            return (200, Array(value.serialized.utf8))
+            return (200, Array(value.serialized.utf8), Self.jsonContentType)
         } catch let error as AdminError {
-            return (error.status, Self.errorBody(error.message))
+            return (error.status, Self.errorBody(error.message), Self.jsonContentType)
         } catch let error as DynamoError {
-            return (error.code.httpStatus, Self.errorBody(error.message ?? "\(error.code)"))
+            return (error.code.httpStatus, Self.errorBody(error.message ?? "\(error.code)"), Self.jsonContentType)
         } catch {
             environment.logger.error("admin request failed", metadata: [
                 "path": "\(request.path)", "error_type": "\(type(of: error))",
             ])
-            return (500, Self.errorBody("Internal error"))
+            return (500, Self.errorBody("Internal error"), Self.jsonContentType)
         }
     }
 

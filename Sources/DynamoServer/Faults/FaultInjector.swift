@@ -61,6 +61,10 @@ package final class FaultInjector: Sendable {
     private let state: Mutex<State>
     /// Whether any rule exists: read on every request, so kept apart from the rules' lock.
     private let armed = Atomic<Bool>(false)
+    private let injected = Atomic<Int>(0)
+
+    /// Faults met since start (`/metrics`).
+    package var injectedCount: Int { injected.load(ordering: .relaxed) }
 
     package init(seed: UInt64 = 0, rules: [Rule] = []) {
         state = Mutex(State(random: SplitMix64(seed: seed)))
@@ -117,6 +121,7 @@ package final class FaultInjector: Sendable {
                         state.rules[position].remaining = remaining - 1
                     }
                 }
+                injected.wrappingAdd(1, ordering: .relaxed)
                 if rule.error == "TransactionConflict" {
                     return Fault(latencyMilliseconds: rule.latencyMilliseconds, error: nil,
                                  conflictTable: rule.table ?? tables.first)

@@ -18,6 +18,8 @@ struct HTTPReply: Sendable {
     var extraHeaders: [(String, String)] = []
     /// `Content-Encoding` once ``compressed(as:)`` compressed the body.
     var contentEncoding: String?
+    /// The tables the request named, for the debug request log (set only when that log is on).
+    var tables: String? = nil
 
     /// The reply with its body compressed as DynamoDB compresses answers: when the client
     /// accepts a coding (`format`) and the body is at least 4 KiB. Compressing twice is a no-op.

@@ -20,6 +20,8 @@ struct HTTPHandlerSettings: Sendable {
     var admin: AdminRouter? = nil
     /// The server's clock, for the `Date` header.
     var clock = ServerClock()
+    /// Counts requests and connections for `/metrics`; `nil` counts nothing.
+    var metrics: ServerMetrics? = nil
 }
 
 /// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
@@ -89,10 +91,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        settings.metrics?.connectionOpened()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        settings.metrics?.connectionClosed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -219,8 +223,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                                    body: body.map { Array($0.readableBytesView) } ?? [])
         let fromLoopback = Self.isLoopback(context?.channel.remoteAddress)
         startTask(requestID: requestID, onEventLoop: false) {
-            let (status, body) = await router.respond(to: request, fromLoopback: fromLoopback)
-            return (HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: WireProtocol.plainJSON, body: body),
+            let (status, body, contentType) = await router.respond(to: request, fromLoopback: fromLoopback)
+            return (HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
                     "admin \(request.path)")
         }
     }
@@ -280,7 +284,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) async -> (HTTPReply, String) {
         do {
             let result = try await dispatcher.dispatch(request.target, body: request.body, context: request.context)
-            return reply(result, to: request)
+            return reply(result, to: request, logger: logger)
         } catch {
             return reply(throwing: error, to: request, logger: logger)
         }
@@ -296,20 +300,22 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             guard let result = try dispatcher.dispatchImmediately(request.target, body: request.body, context: request.context)
             else { return nil }
-            return reply(result, to: request)
+            return reply(result, to: request, logger: logger)
         } catch {
             return reply(throwing: error, to: request, logger: logger)
         }
     }
 
-    private static func reply(_ result: DynamoResult, to request: WireProtocol.Dispatch) -> (HTTPReply, String) {
-        switch result {
+    private static func reply(_ result: DynamoResult, to request: WireProtocol.Dispatch, logger: Logger) -> (HTTPReply, String) {
+        var reply = switch result {
         case .success(let body):
-            return (HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin),
-                    request.target.operation)
+            HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin)
         case .failure(let error):
-            return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), request.target.operation)
+            HTTPReply.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin)
         }
+        // The request log names the tables (never item values); looked up only when it is written.
+        if logger.logLevel <= .debug { reply.tables = FaultInjector.tables(in: request.body).joined(separator: ",") }
+        return (reply, request.target.operation)
     }
 
     private static func reply(throwing error: any Error, to request: WireProtocol.Dispatch, logger: Logger) -> (HTTPReply, String) {
@@ -376,13 +382,16 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
 
         let status = reply.status.code
+        let elapsed = (NIODeadline.now() - started).nanoseconds
+        settings.metrics?.record(operation: operation, nanoseconds: elapsed,
+                                 errorType: status < 400 ? nil : ServerMetrics.errorType(body: reply.body, status: Int(status)))
         if settings.logger.logLevel <= .debug {
-            let micros = (NIODeadline.now() - started).nanoseconds / 1000
             settings.logger.debug("request", metadata: [
                 "request_id": "\(requestID)",
                 "operation": "\(operation)",
+                "table": "\(reply.tables ?? "-")",
                 "status": "\(status)",
-                "duration_us": "\(micros)",
+                "duration_us": "\(elapsed / 1000)",
             ])
         }
 

@@ -44,6 +44,8 @@ package actor HTTPServer {
         package var eventLoopGroup: (any EventLoopGroup)?
         /// Which origins get CORS headers (DynamoDB Local's `-cors`).
         package var cors: CORSPolicy = .anyOrigin
+        /// Counts requests and connections for `/metrics`; `nil` counts nothing.
+        package var metrics: ServerMetrics?
 
         package init(
             host: String = "127.0.0.1",
@@ -120,7 +122,8 @@ package actor HTTPServer {
             dispatchOnEventLoop: configuration.dispatchOnEventLoop,
             cors: configuration.cors,
             admin: admin,
-            clock: clock
+            clock: clock,
+            metrics: configuration.metrics
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()

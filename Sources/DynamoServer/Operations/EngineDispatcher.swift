@@ -210,3 +210,9 @@ struct OperationContext {
     /// Seconds since 1970, fixed for the whole request.
     let now: Double
 }
+
+extension EngineDispatcher {
+    /// Every operation name this dispatcher answers (DynamoDB and DynamoDB Streams), for the
+    /// per-operation series of `/metrics`.
+    package static var operationNames: [String] { Array(operations.keys) + Array(streamsOperations.keys) }
+}
