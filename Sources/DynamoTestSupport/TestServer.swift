@@ -24,15 +24,6 @@ public func withTestServer<T>(
     clockStart: Double? = nil,
     _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
-    let server = try LocalDynamoServer(configuration: .init(
-        host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart))
-    let port = try await server.start()
-    do {
-        let result = try await body(TestEndpoint(host: "127.0.0.1", port: port))
-        await server.shutdown()
-        return result
-    } catch {
-        await server.shutdown()
-        throw error
-    }
+    try await withTestServer(configuration: .init(
+        host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart), body)
 }

@@ -20,6 +20,8 @@ struct HTTPHandlerSettings: Sendable {
     var admin: AdminRouter? = nil
     /// The server's clock, for the `Date` header.
     var clock = ServerClock()
+    /// Verifies signatures (`--require-auth`); `nil` checks only the `Authorization` header's shape.
+    var authenticator: RequestAuthenticator? = nil
 }
 
 /// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
@@ -178,6 +180,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let requestID = requestIDs.makeID()
         let settings = self.settings
         if let admin = settings.admin, AdminRouter.handles(uri: head.uri) {
+            if let authenticator = settings.authenticator, case .failure(let error) = authenticator.authenticate(head, body: body) {
+                write(HTTPReply(status: .forbidden, contentType: WireProtocol.plainJSON,
+                                body: AdminRouter.errorBody("\(error.code.rawValue): \(error.message ?? "")")),
+                      requestID: requestID, operation: "admin (refused)", then: .byKeepAlive)
+                return
+            }
             processAdmin(head, body: body, router: admin, requestID: requestID)
             return
         }
@@ -186,7 +194,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let limit = settings.maximumRequestBodyBytes
         if inline {
             switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                                         authenticator: settings.authenticator) {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
@@ -203,7 +212,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             startTask(requestID: requestID, onEventLoop: false) {
                 switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                                             authenticator: settings.authenticator) {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):
