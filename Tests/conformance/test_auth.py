@@ -341,3 +341,25 @@ def test_hostile_access_keys_stay_inside_the_database_directory(tmp_path, access
         assert path.parent == data, path
         assert len(path.name.encode()) <= 255
         assert not path.name.startswith("."), path
+
+
+def test_namespaces_follow_the_verified_access_key(tmp_path):
+    process = start(tmp_path, "--per-access-key")
+    try:
+        client(process.url).create_table(TableName="AliceOnly", BillingMode="PAY_PER_REQUEST",
+                                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        assert client(process.url).list_tables()["TableNames"] == ["AliceOnly"]
+        assert client(process.url, TEMP).list_tables()["TableNames"] == []
+    finally:
+        process.stop()
+
+
+def test_require_auth_and_credentials_go_together(tmp_path):
+    binary = str(_resolve_binary())
+    for args in (["--require-auth"], ["--credentials", str(tmp_path / "x")]):
+        answer = subprocess.run([binary, "serve", "--in-memory", *args], capture_output=True, text=True, timeout=30)
+        assert answer.returncode != 0 and "--require-auth and --credentials FILE go together" in answer.stderr
+    missing = subprocess.run([binary, "serve", "--in-memory", "--port", "0", "--require-auth", "--credentials",
+                              str(tmp_path / "missing")], capture_output=True, text=True, timeout=30)
+    assert missing.returncode != 0 and "cannot read the credentials file" in missing.stderr
