@@ -131,11 +131,7 @@ public struct SigV4Signer: Sendable, Hashable {
     /// The hex signature: HMAC of the string to sign under the key derived from the secret,
     /// the day, the region and the service.
     package func signature(stringToSign: String, secretAccessKey: String, day: String) -> String {
-        var key = HMACSHA256.authenticate(Array(day.utf8), key: Array("AWS4\(secretAccessKey)".utf8))
-        key = HMACSHA256.authenticate(Array(region.utf8), key: key)
-        key = HMACSHA256.authenticate(Array(service.utf8), key: key)
-        key = HMACSHA256.authenticate(Array("aws4_request".utf8), key: key)
-        return HMACSHA256.authenticate(Array(stringToSign.utf8), key: key).hexString
+        Self.signature(stringToSign: stringToSign, signingKey: signingKey(secretAccessKey: secretAccessKey, day: day))
     }
 
     /// The normalized, percent-encoded path.

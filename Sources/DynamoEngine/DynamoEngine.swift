@@ -110,11 +110,23 @@ package final class DynamoEngine: Sendable {
         return base + ".localdynamo.db"
     }
 
-    /// A file name safe on every file system for a namespace.
+    /// A file name safe on every file system for a namespace: letters, digits, `-` and `_`
+    /// only (so no `/`, `..`, NUL or leading dot can leave the data directory, whatever an access
+    /// key holds), and at most 200 bytes: a longer name keeps its first 100 bytes of characters and adds
+    /// a hash of the whole name.
     static func fileName(for namespace: String) -> String {
-        String(namespace.unicodeScalars.map { scalar in
+        let safe = String(namespace.unicodeScalars.map { scalar in
             Self.isAlphanumeric(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
         })
+        guard safe.utf8.count > 200 else { return safe }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, stable across runs and platforms
+        for byte in namespace.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        var prefix = ""
+        for character in safe {
+            guard prefix.utf8.count + character.utf8.count <= 100 else { break }
+            prefix.append(character)
+        }
+        return prefix + "-" + String(hash, radix: 16)
     }
 
     /// Letters, marks and digits of any script (what Foundation's `CharacterSet.alphanumerics` holds).

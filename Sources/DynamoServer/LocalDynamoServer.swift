@@ -58,6 +58,15 @@ public final class LocalDynamoServer: Sendable {
         public var streamTargets: [String] = []
         /// The most records per delivered event (`serve --stream-batch-size`).
         public var streamBatchSize: Int = 100
+        /// With a file (`serve --require-auth --credentials FILE`, AWS shared-credentials format),
+        /// every request, admin calls included, must carry a valid SigV4 signature of one of its
+        /// identities; `nil` accepts any signature, as DynamoDB Local does.
+        public var credentialsFile: String?
+        /// Throttle tables at their capacity, as DynamoDB does (`serve --throttle`; see `CapacityThrottle`).
+        public var throttle = false
+        /// Seconds a signed request's time may differ from the server clock (`--clock-skew`);
+        /// DynamoDB allows 15 minutes.
+        public var allowedClockSkew: Double = 900
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -95,6 +104,7 @@ public final class LocalDynamoServer: Sendable {
     private let http: HTTPServer
     private let sweeper: TimeToLiveSweeper
     private let delivery: StreamTargetDelivery
+    private let authenticator: RequestAuthenticator?
 
     /// Opens the storage; nothing listens until ``start()``.
     /// - Throws: when the data directory cannot be created, or a fault rule is malformed.
@@ -115,7 +125,8 @@ public final class LocalDynamoServer: Sendable {
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(seed: configuration.faultSeed,
                                    rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
-        let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger, faults: faults)
+        let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger, faults: faults,
+                                          throttle: configuration.throttle ? CapacityThrottle() : nil)
         let metrics = ServerMetrics(operations: EngineDispatcher.operationNames)
         let admin = AdminRouter(routes: AdminRoutes.all,
                                 environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger,
@@ -130,9 +141,16 @@ public final class LocalDynamoServer: Sendable {
         }
         delivery = StreamTargetDelivery(engine: engine, threadPool: threadPool, targets: targets,
                                         batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
-        var httpConfiguration = HTTPServer.Configuration(
-            host: configuration.host, port: configuration.port,
-            maximumRequestBodyBytes: configuration.maximumRequestBodyBytes, cors: configuration.cors)
+        if let credentialsFile = configuration.credentialsFile {
+            authenticator = try RequestAuthenticator(credentialsFile: credentialsFile,
+                                                     allowedSkew: configuration.allowedClockSkew, clock: engine.clock)
+        } else {
+            authenticator = nil
+        }
+        var httpConfiguration = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
+                                                         maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
+                                                         cors: configuration.cors)
+        httpConfiguration.authenticator = authenticator
         httpConfiguration.metrics = metrics
         http = HTTPServer(
             configuration: httpConfiguration,
@@ -150,6 +168,15 @@ public final class LocalDynamoServer: Sendable {
         return port
     }
 
+    /// Re-reads the credentials file (`--require-auth`; the server calls it on SIGHUP). A file
+    /// that fails to parse keeps the identities as they were.
+    /// - Returns: how many identities are accepted now; `nil` when authentication is off.
+    /// - Throws: when the file cannot be read or parsed.
+    @discardableResult
+    public func reloadCredentials() throws -> Int? {
+        try authenticator?.reload()
+    }
+
     /// Stops accepting, lets in-flight requests finish, then closes the databases.
     public func shutdown() async {
         await sweeper.stop()
@@ -157,6 +184,14 @@ public final class LocalDynamoServer: Sendable {
         await http.shutdown()
         try? await threadPool.shutdownGracefully()
         engine.close()
+    }
+}
+
+extension LocalDynamoServer {
+    /// Whether `host` binds only this machine (`127.0.0.0/8`, `::1`, `localhost`): anything else
+    /// without `--require-auth` lets every machine that reaches the port use every table.
+    public static func isLoopback(host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 }
 

@@ -100,6 +100,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("seed-region"), help: "The region (namespace) --seed creates its tables in.")
     var seedRegion = "us-east-1"
 
+    // Authentication and throttling (see README's "Authentication" and "Throttling").
+    @Flag(name: .customLong("require-auth"),
+          help: "Verify every request's SigV4 signature (admin API included) against the identities of --credentials.")
+    var requireAuth = false
+
+    @Option(name: .customLong("credentials"),
+            help: ArgumentHelp("The accepted identities, in the AWS shared-credentials format ([name] sections with aws_access_key_id, aws_secret_access_key, optional aws_session_token); re-read on SIGHUP.",
+                               valueName: "FILE"))
+    var credentialsFile: String?
+
+    @Option(name: .customLong("clock-skew"),
+            help: ArgumentHelp("How far a signed request's time may be from the server clock (DynamoDB: 900).", valueName: "SECONDS"))
+    var clockSkew: Double = 900
+
+    @Flag(name: .customLong("throttle"),
+          help: "Throttle tables at their capacity as DynamoDB does: provisioned RCU/WCU with burst capacity, on-demand table limits.")
+    var throttle = false
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -138,6 +156,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1000).contains(streamBatchSize) else {
             throw ValidationError("--stream-batch-size takes a number from 1 to 1000.")
         }
+        if requireAuth != (credentialsFile != nil) {
+            throw ValidationError("--require-auth and --credentials FILE go together.")
+        }
+        if !clockSkew.isFinite || clockSkew < 0 {
+            throw ValidationError("--clock-skew takes a number of seconds >= 0.")
+        }
         if !ttlInterval.isFinite || ttlInterval < 0 {
             throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
         }
@@ -161,8 +185,17 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        configuration.credentialsFile = credentialsFile
+        configuration.allowedClockSkew = clockSkew
+        configuration.throttle = throttle
+        if !requireAuth, !LocalDynamoServer.isLoopback(host: host) {
+            Self.writeToStandardOutput("warning: listening on \(host) without --require-auth: anyone who can reach "
+                + "this port can read, change and delete every table (any signature is accepted)\n", descriptor: 2)
+        }
         let seeding = try seed.map { try ServeSeeding(directory: $0) }
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
+        let reloads = requireAuth ? CredentialsReloader(server: server, logger: logger) : nil
+        defer { reloads?.cancel() }
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
         do { try await seeding?.run(port: boundPort, region: seedRegion) } catch {
@@ -183,8 +216,8 @@ struct ServeCommand: AsyncParsableCommand {
         await server.shutdown()
     }
 
-    /// Writes straight to file descriptor 1 (no stdio buffer to flush).
-    static func writeToStandardOutput(_ text: String) { writeAll(text, to: 1) }
+    /// Writes straight to file descriptor 1, or `descriptor` (no stdio buffer to flush).
+    static func writeToStandardOutput(_ text: String, descriptor: Int32 = 1) { writeAll(text, to: descriptor) }
 
     /// Writes straight to file descriptor 2.
     static func writeToStandardError(_ text: String) { writeAll(text, to: 2) }
@@ -221,4 +254,26 @@ final class SignalWaiter {
         for await number in stream { return number }
         return 0
     }
+}
+
+/// Re-reads the credentials file on SIGHUP (`--require-auth`); a file that fails to parse is
+/// logged and the identities stay as they were.
+final class CredentialsReloader {
+    private let source: any DispatchSourceSignal
+
+    init(server: LocalDynamoServer, logger: Logger) {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler {
+            do {
+                let count = try server.reloadCredentials() ?? 0
+                logger.info("reloaded the credentials file", metadata: ["identities": "\(count)"])
+            } catch {
+                logger.error("credentials file not reloaded; the previous identities stay", metadata: ["reason": "\(error)"])
+            }
+        }
+        source.resume()
+    }
+
+    func cancel() { source.cancel() }
 }

@@ -365,15 +365,26 @@ class TableFactory:
         self.created.clear()
 
 
-def admin_call(url: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+def admin_call(url: str, method: str, path: str, body: dict | None = None,
+               credentials: tuple[str, ...] | None = None) -> tuple[int, dict]:
     """Calls the admin API (`/_localdynamo/...`): returns the HTTP status and the JSON answer,
-    for errors too."""
+    for errors too. With `credentials` (key id, secret[, session token]) the call is signed
+    with SigV4 as botocore signs DynamoDB calls (service `dynamodb`, region us-east-1), as a
+    server run with `--require-auth` requires."""
     import urllib.error
     import urllib.request
 
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if credentials is not None:
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+
+        unsigned = AWSRequest(method=method, url=url + path, data=data or b"", headers=headers)
+        SigV4Auth(Credentials(*credentials), "dynamodb", REGION).add_auth(unsigned)
+        headers = dict(unsigned.headers.items())
+    request = urllib.request.Request(url + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())

@@ -1,3 +1,4 @@
+import AWSSigV4
 extension DynamoClient {
     /// Creates a client like ``init(configuration:)``, with aws-sdk-swift's full region chain:
     /// when neither code, `AWS_REGION`, `AWS_DEFAULT_REGION` nor the profile names a region,

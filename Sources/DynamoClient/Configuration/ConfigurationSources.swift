@@ -1,3 +1,4 @@
+import AWSSigV4
 import Foundation
 
 /// Where the client reads its outside configuration: environment variables and files (the

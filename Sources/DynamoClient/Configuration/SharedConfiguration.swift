@@ -1,3 +1,4 @@
+import AWSSigV4
 /// The selected profile of the shared AWS files, merged: `~/.aws/config` (or
 /// `AWS_CONFIG_FILE`) and `~/.aws/credentials` (or `AWS_SHARED_CREDENTIALS_FILE`), profile
 /// from code, else `AWS_PROFILE`, else `default`.

@@ -1,3 +1,4 @@
+import AWSSigV4
 /// Credentials from the ECS / EKS container credentials endpoint.
 ///
 /// `AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` is appended to `http://169.254.170.2`; otherwise

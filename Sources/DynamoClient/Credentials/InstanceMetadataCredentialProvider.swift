@@ -1,3 +1,4 @@
+import AWSSigV4
 /// Credentials of the EC2 instance role from the instance metadata service, IMDSv2 only:
 /// `PUT /latest/api/token`, then `GET /latest/meta-data/iam/security-credentials/` for the role
 /// name and `GET …/<role>` for the keys, each with the session token, never through a proxy.

@@ -1,3 +1,4 @@
+import AWSSigV4
 #if canImport(CCurl)
 import CCurl
 

@@ -1,3 +1,4 @@
+import AWSSigV4
 import Foundation
 
 extension DynamoClient {

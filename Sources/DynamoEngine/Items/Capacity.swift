@@ -35,7 +35,7 @@ package struct ConsumedUnits: Sendable, Equatable {
     }
 
     /// Adds another operation's consumption on the same table.
-    mutating func add(_ other: ConsumedUnits) {
+    package mutating func add(_ other: ConsumedUnits) {
         table += other.table
         globalIndexes.merge(other.globalIndexes, uniquingKeysWith: +)
         localIndexes.merge(other.localIndexes, uniquingKeysWith: +)

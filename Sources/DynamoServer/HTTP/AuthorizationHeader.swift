@@ -1,10 +1,12 @@
+import AWSSigV4
+
 /// The parts of a SigV4 `Authorization` header that the front end looks at.
 ///
 /// `AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request,
 /// SignedHeaders=host;x-amz-date, Signature=abcd…`
 ///
-/// Signatures are **not verified**: like DynamoDB Local and dynalite, LocalDynamo accepts any
-/// secret key. Only the header's presence and shape are checked (so clients that forget to sign
+/// Signatures are **not verified** here: like DynamoDB Local and dynalite, LocalDynamo accepts
+/// any secret key unless it runs with `--require-auth` (then `RequestAuthenticator` verifies them). Only the header's presence and shape are checked (so clients that forget to sign
 /// fail here as they would against DynamoDB), and the credential scope is read for the access key
 /// id and region that pick a namespace.
 ///
@@ -101,16 +103,9 @@ struct AuthorizationHeader {
     }
 
     /// The `IncompleteSignatureException` message DynamoDB sends when a parameter or the request
-    /// date is missing (wording from dynalite, which recorded DynamoDB's answers), or `nil`.
+    /// date is missing, or `nil`.
     func incompleteSignatureMessage(hasDate: Bool) -> String? {
-        if hasCredential, hasSignature, hasSignedHeaders, hasDate { return nil }
-        var message = ""
-        if !hasCredential { message += "Authorization header requires 'Credential' parameter. " }
-        if !hasSignature { message += "Authorization header requires 'Signature' parameter. " }
-        if !hasSignedHeaders { message += "Authorization header requires 'SignedHeaders' parameter. " }
-        if !hasDate {
-            message += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
-        }
-        return message + "Authorization=" + raw
+        SigV4Refusal.incompleteHeaderMessage(hasCredential: hasCredential, hasSignature: hasSignature,
+                                             hasSignedHeaders: hasSignedHeaders, hasDate: hasDate, authorization: raw)
     }
 }

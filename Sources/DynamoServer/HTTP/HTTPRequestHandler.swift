@@ -22,6 +22,8 @@ struct HTTPHandlerSettings: Sendable {
     var clock = ServerClock()
     /// Counts requests and connections for `/metrics`; `nil` counts nothing.
     var metrics: ServerMetrics? = nil
+    /// Verifies signatures (`--require-auth`); `nil` checks only the `Authorization` header's shape.
+    var authenticator: RequestAuthenticator? = nil
 }
 
 /// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
@@ -182,6 +184,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let requestID = requestIDs.makeID()
         let settings = self.settings
         if let admin = settings.admin, AdminRouter.handles(uri: head.uri) {
+            if let authenticator = settings.authenticator, case .failure(let error) = authenticator.authenticate(head, body: body) {
+                write(HTTPReply(status: .forbidden, contentType: WireProtocol.plainJSON,
+                                body: AdminRouter.errorBody("\(error.code.rawValue): \(error.message ?? "")")),
+                      requestID: requestID, operation: "admin (refused)", then: .byKeepAlive)
+                return
+            }
             processAdmin(head, body: body, router: admin, requestID: requestID)
             return
         }
@@ -190,7 +198,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let limit = settings.maximumRequestBodyBytes
         if inline {
             switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                                         authenticator: settings.authenticator) {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
@@ -207,7 +216,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             startTask(requestID: requestID, onEventLoop: false) {
                 switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors) {
+                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                                             authenticator: settings.authenticator) {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):

@@ -39,6 +39,9 @@ package actor HTTPServer {
         /// Bodies up to this size are checked (JSON parsed) on the event loop; larger ones on the
         /// global pool.
         package var inlineBodyBytes: Int
+        /// Verifies every request's SigV4 signature (`--require-auth`); `nil` checks the
+        /// `Authorization` header's shape only.
+        package var authenticator: RequestAuthenticator? = nil
         /// The event loops to serve on; `nil` uses NIO's shared `MultiThreadedEventLoopGroup.singleton`
         /// (one loop per core). The server never shuts a group down.
         package var eventLoopGroup: (any EventLoopGroup)?
@@ -123,7 +126,8 @@ package actor HTTPServer {
             cors: configuration.cors,
             admin: admin,
             clock: clock,
-            metrics: configuration.metrics
+            metrics: configuration.metrics,
+            authenticator: configuration.authenticator
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()

@@ -1,3 +1,4 @@
+import AWSSigV4
 import DynamoAPI
 import NIOCore
 import NIOHTTP1
@@ -28,7 +29,9 @@ import NIOHTTP1
 /// 7. `Authorization` missing or not starting with `AWS4-` → 400
 ///    `MissingAuthenticationTokenException` "Request is missing Authentication Token".
 /// 8. `Credential`, `Signature`, `SignedHeaders` or both `X-Amz-Date` and `Date` missing → 400
-///    `IncompleteSignatureException` (see `AuthorizationHeader`). Signatures are not verified.
+///    `IncompleteSignatureException` (see `AuthorizationHeader`). Signatures are verified only
+///    under `--require-auth` (`RequestAuthenticator`, which replaces steps 7–8 with SigV4's
+///    checks, presigned query strings included).
 /// 9. Empty body or a body of JSON `null` → 400 `SerializationException`, no message.
 /// 10. Dispatch.
 ///
@@ -72,7 +75,8 @@ enum WireProtocol {
         maximumBodyBytes: Int,
         requestID: String,
         dispatcher: any DynamoDispatcher,
-        cors: CORSPolicy = .anyOrigin
+        cors: CORSPolicy = .anyOrigin,
+        authenticator: RequestAuthenticator? = nil
     ) -> Decision {
         let headers = head.headers
         let body: ByteBuffer?
@@ -141,14 +145,24 @@ enum WireProtocol {
             return fail(DynamoError(.unknownOperation))
         }
 
-        // 7–8. Authorization shape.
-        guard let authorizationValue = summary.authorization,
-              let authorization = AuthorizationHeader(authorizationValue)
-        else {
-            return fail(DynamoError(.missingAuthenticationToken, "Request is missing Authentication Token"))
-        }
-        if let message = authorization.incompleteSignatureMessage(hasDate: summary.hasDate) {
-            return fail(DynamoError(.incompleteSignature, message))
+        // 7–8. Authorization: its shape, or with `--require-auth` its signature (over the body
+        // as sent, before any inflation).
+        let signer: (accessKeyID: String, region: String)
+        if let authenticator {
+            switch authenticator.authenticate(head, body: compressedBody) {
+            case .failure(let error): return fail(error)
+            case .success(let verified): signer = (verified.credentials.accessKeyID, verified.region)
+            }
+        } else {
+            guard let authorizationValue = summary.authorization,
+                  let authorization = AuthorizationHeader(authorizationValue)
+            else {
+                return fail(DynamoError(.missingAuthenticationToken, "Request is missing Authentication Token"))
+            }
+            if let message = authorization.incompleteSignatureMessage(hasDate: summary.hasDate) {
+                return fail(DynamoError(.incompleteSignature, message))
+            }
+            signer = (authorization.accessKeyID, authorization.region)
         }
 
         // 9. Empty body, or the JSON literal `null` (no document either), late as DynamoDB
@@ -162,8 +176,8 @@ enum WireProtocol {
             body: json,
             context: DynamoRequestContext(
                 requestID: requestID,
-                accessKeyID: authorization.accessKeyID,
-                region: authorization.region,
+                accessKeyID: signer.accessKeyID,
+                region: signer.region,
                 headers: DynamoHeaders(headers)
             ),
             contentType: contentType,

@@ -3,6 +3,8 @@ import DynamoEngine
 
 /// Renders `ConsumedCapacity` for `ReturnConsumedCapacity`: nothing for `NONE` (or absent), the
 /// total for `TOTAL`, and the total with its split over the table and each index for `INDEXES`.
+/// Every answer's units also go to the request's `CapacityRecorder` (`--throttle`), whatever
+/// the mode.
 enum CapacityWriter {
     /// Whether the request asked for capacity.
     static func wanted(_ mode: String?) -> Bool { mode == "TOTAL" || mode == "INDEXES" }
@@ -10,6 +12,7 @@ enum CapacityWriter {
     /// `"ConsumedCapacity": {…}` for a single-table operation.
     static func writeMember(_ mode: String?, table: String, units: ConsumedUnits, first: Bool,
                             to writer: inout JSONWriter) {
+        CapacityRecorder.current?.record(units, table: table)
         guard let mode, wanted(mode) else { return }
         writer.writeKey("ConsumedCapacity", first: first)
         write(units, table: table, mode: mode, to: &writer)
@@ -19,6 +22,9 @@ enum CapacityWriter {
     /// transactions.
     static func writeList(_ mode: String?, _ units: [String: ConsumedUnits], first: Bool,
                           to writer: inout JSONWriter) {
+        if let recorder = CapacityRecorder.current {
+            for (table, spent) in units { recorder.record(spent, table: table) }
+        }
         guard let mode, wanted(mode) else { return }
         writer.writeKey("ConsumedCapacity", first: first)
         TableDescriptionWriter.writeArray(units.sorted(by: { $0.key < $1.key }), to: &writer) { entry, writer in

@@ -22,6 +22,8 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let threadPool: NIOThreadPool
     private let logger: Logger
     private let faults: FaultInjector
+    /// Capacity throttling (`--throttle`); `nil` never throttles.
+    private let throttle: CapacityThrottle?
 
     /// Every operation this server implements, by wire name.
     static let operations: [String: Operation] = [
@@ -95,7 +97,8 @@ package final class EngineDispatcher: DynamoDispatcher {
     }
 
     package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
-                 faults: FaultInjector = FaultInjector()) {
+                 faults: FaultInjector = FaultInjector(), throttle: CapacityThrottle? = nil) {
+        self.throttle = throttle
         self.engine = engine
         self.threadPool = threadPool
         self.logger = logger
@@ -126,8 +129,8 @@ package final class EngineDispatcher: DynamoDispatcher {
         }
         do {
             // Inline operations on an event loop were answered by `dispatchImmediately`.
-            return .success(try await threadPool.runIfActive(prepare(operation, body: body, context: context,
-                                                                     conflict: conflict)))
+            return .success(try await threadPool.runIfActive(prepare(operation, named: target.operation, body: body,
+                                                                     context: context, conflict: conflict)))
         } catch {
             return failure(error, target: target, context: context)
         }
@@ -143,7 +146,7 @@ package final class EngineDispatcher: DynamoDispatcher {
               MultiThreadedEventLoopGroup.currentEventLoop != nil
         else { return nil }
         do {
-            return .success(try prepare(operation, body: body, context: context)())
+            return .success(try prepare(operation, named: target.operation, body: body, context: context)())
         } catch {
             return failure(error, target: target, context: context)
         }
@@ -151,9 +154,11 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// The engine call of one request, ready to run on any thread.
     private func prepare(
-        _ operation: @escaping Operation, body: JSONValue, context: DynamoRequestContext, conflict: String? = nil
+        _ operation: @escaping Operation, named name: String, body: JSONValue, context: DynamoRequestContext,
+        conflict: String? = nil
     ) throws -> @Sendable () throws -> [UInt8] {
         let engine = engine
+        let throttle = throttle
         let now = engine.clock.now()
         let region = context.region.isEmpty ? nil : context.region
         let accessKeyID = context.accessKeyID
@@ -162,7 +167,10 @@ package final class EngineDispatcher: DynamoDispatcher {
         return {
             let database = try engine.database(accessKeyID: accessKeyID, region: region)
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
-            return try operation(body, OperationContext(database: database, now: now))
+            guard let throttle else { return try operation(body, OperationContext(database: database, now: now)) }
+            return try throttle.run(operation: name, body: body, database: database, now: engine.clock.now()) {
+                try operation(body, OperationContext(database: database, now: now))
+            }
         }
     }
 
@@ -170,9 +178,11 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// logged 500.
     private func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
         if let error = error as? DynamoError { return .failure(error) }
+        // The type only below trace: an error's description may quote item data.
         logger.error("operation failed", metadata: [
-            "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error": "\(error)",
+            "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error_type": "\(type(of: error))",
         ])
+        logger.trace("operation failed", metadata: ["requestID": "\(context.requestID)", "error": "\(error)"])
         return .failure(DynamoError(.internalServerError, "Internal server error"))
     }
 }

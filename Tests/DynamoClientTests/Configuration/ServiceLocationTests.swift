@@ -1,3 +1,4 @@
+import AWSSigV4
 import Testing
 @testable import DynamoClient
 
