@@ -87,6 +87,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault-seed"), help: "Seed of the faults' random draws, so a run is reproducible.")
     var faultSeed: UInt64 = 0
 
+    // Hostile clients and durability (docs/reliability.md).
+    @Option(name: .customLong("request-timeout"),
+            help: ArgumentHelp("Close a connection whose request is not complete SECONDS after its first byte (slowloris, stalled uploads); 0: no limit.",
+                               valueName: "SECONDS"))
+    var requestTimeout: Double = 60
+
+    @Option(name: .customLong("idle-timeout"),
+            help: ArgumentHelp("Close a keep-alive connection idle this long between requests; 0: no limit.", valueName: "SECONDS"))
+    var idleTimeout: Double = 120
+
+    @Option(name: .customLong("max-connections"),
+            help: "The most connections open at once; one more is closed at once (0: no limit but file descriptors).")
+    var maxConnections = 10_000
+
+    @Option(name: .customLong("sync"),
+            help: "full: sync the WAL at every commit (survives power loss); normal: only at checkpoints (survives a killed process, the default).")
+    var sync: SyncSetting = .normal
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -125,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1000).contains(streamBatchSize) else {
             throw ValidationError("--stream-batch-size takes a number from 1 to 1000.")
         }
+        try validateReliabilityFlags()
         if !ttlInterval.isFinite || ttlInterval < 0 {
             throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
         }
@@ -148,6 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        applyReliabilityFlags(to: &configuration)
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()
