@@ -143,7 +143,7 @@ package actor HTTPServer {
                     try channel.pipeline.syncOperations.addHandler(tracker.value)
                 }
             }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
