@@ -98,7 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
     var idleTimeout: Double = 120
 
     @Option(name: .customLong("max-connections"),
-            help: "The most connections open at once; one more is closed at once (0: no limit but file descriptors).")
+            help: ArgumentHelp("The most connections open at once; one more is closed at once (0: no limit but file descriptors).",
+                               valueName: "N"))
     var maxConnections = 10_000
 
     @Option(name: .customLong("sync"),
