@@ -47,11 +47,14 @@ package final class DynamoEngine: Sendable {
     package let counters = EngineCounters()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
+    /// How hard commits wait for the disk (`serve --sync`).
+    package let syncMode: SyncMode
 
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
                  clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
-                 objectStore: (any ObjectStore)? = nil) throws {
+                 objectStore: (any ObjectStore)? = nil, syncMode: SyncMode = .normal) throws {
+        self.syncMode = syncMode
         self.clock = clock
         self.transientStatusDelay = transientStatusDelay
         self.objectStore = objectStore
@@ -86,6 +89,7 @@ package final class DynamoEngine: Sendable {
             case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
             let database = try Database(path: path, region: region, clock: clock, logger: logger)
+            try database.apply(syncMode)
             database.transientStatuses.delay = transientStatusDelay
             database.dataJobs.configure(objectStore: objectStore, logger: logger)
             database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)

@@ -67,6 +67,17 @@ public final class LocalDynamoServer: Sendable {
         /// Seconds a signed request's time may differ from the server clock (`--clock-skew`);
         /// DynamoDB allows 15 minutes.
         public var allowedClockSkew: Double = 900
+        /// Seconds a request may take to arrive from its first byte (`serve --request-timeout`);
+        /// `0` for no limit.
+        public var requestTimeout: Double = 60
+        /// Seconds a keep-alive connection may idle between requests (`serve --idle-timeout`);
+        /// `0` for no limit.
+        public var idleTimeout: Double = 120
+        /// The most connections open at once (`serve --max-connections`); `0` for no limit.
+        public var maximumConnections: Int = 10_000
+        /// Whether every commit is synced to disk (`serve --sync full`) or only checkpoints
+        /// (`normal`, the default); see the README's durability notes.
+        public var syncFull = false
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -121,7 +132,8 @@ public final class LocalDynamoServer: Sendable {
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             clock: ServerClock(startingAt: configuration.clockStart),
             transientStatusDelay: configuration.transientStatusDelay,
-            objectStore: configuration.s3Directory.map { DirectoryObjectStore(root: $0) })
+            objectStore: configuration.s3Directory.map { DirectoryObjectStore(root: $0) },
+            syncMode: configuration.syncFull ? .full : .normal)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(seed: configuration.faultSeed,
                                    rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
@@ -152,6 +164,9 @@ public final class LocalDynamoServer: Sendable {
                                                          cors: configuration.cors)
         httpConfiguration.authenticator = authenticator
         httpConfiguration.metrics = metrics
+        httpConfiguration.timeouts = ConnectionTimeouts(request: ConnectionTimeouts.seconds(configuration.requestTimeout),
+                                                        idle: ConnectionTimeouts.seconds(configuration.idleTimeout))
+        httpConfiguration.maximumConnections = configuration.maximumConnections > 0 ? configuration.maximumConnections : nil
         http = HTTPServer(
             configuration: httpConfiguration,
             dispatcher: dispatcher, admin: admin, clock: engine.clock, logger: logger)

@@ -118,6 +118,25 @@ struct ServeCommand: AsyncParsableCommand {
           help: "Throttle tables at their capacity as DynamoDB does: provisioned RCU/WCU with burst capacity, on-demand table limits.")
     var throttle = false
 
+    // Hostile clients and durability (docs/reliability.md).
+    @Option(name: .customLong("request-timeout"),
+            help: ArgumentHelp("Close a connection whose request is not complete SECONDS after its first byte (slowloris, stalled uploads); 0: no limit.",
+                               valueName: "SECONDS"))
+    var requestTimeout: Double = 60
+
+    @Option(name: .customLong("idle-timeout"),
+            help: ArgumentHelp("Close a keep-alive connection idle this long between requests; 0: no limit.", valueName: "SECONDS"))
+    var idleTimeout: Double = 120
+
+    @Option(name: .customLong("max-connections"),
+            help: ArgumentHelp("The most connections open at once; one more is closed at once (0: no limit but file descriptors).",
+                               valueName: "N"))
+    var maxConnections = 10_000
+
+    @Option(name: .customLong("sync"),
+            help: "full: sync the WAL at every commit (survives power loss); normal: only at checkpoints (survives a killed process, the default).")
+    var sync: SyncSetting = .normal
+
     /// `--transaction-conflicts` as table → count.
     var conflictCounts: [String: Int] {
         get throws {
@@ -162,6 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !clockSkew.isFinite || clockSkew < 0 {
             throw ValidationError("--clock-skew takes a number of seconds >= 0.")
         }
+        try validateReliabilityFlags()
         if !ttlInterval.isFinite || ttlInterval < 0 {
             throw ValidationError("--ttl-interval takes a number of seconds >= 0 (0 disables the sweeper).")
         }
@@ -185,6 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        applyReliabilityFlags(to: &configuration)
         configuration.credentialsFile = credentialsFile
         configuration.allowedClockSkew = clockSkew
         configuration.throttle = throttle

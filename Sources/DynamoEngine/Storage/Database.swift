@@ -35,6 +35,8 @@ package final class Database: Sendable {
     let injectedConflicts = InjectedConflicts()
     /// Transitional statuses held for DynamoDB Local's `-delayTransientStatuses`.
     let transientStatuses = TransientStatuses()
+    /// When the writer checkpoints the write-ahead log (see `CheckpointPolicy`).
+    let checkpoints = CheckpointPolicy()
     /// Export and import jobs: their object store, logger and background queue.
     package let dataJobs = DataJobs()
     /// The connection to the engine's replication hub (global tables).
@@ -163,7 +165,10 @@ package final class Database: Sendable {
         }
         let pooled = idleReaders.withLock { $0.popLast() }
         let connection = try pooled ?? Self.openReader(path: path!)
-        defer { idleReaders.withLock { $0.append(connection) } }
+        defer {
+            connection.releaseSnapshot()
+            idleReaders.withLock { $0.append(connection) }
+        }
         return try body(connection)
     }
 
@@ -183,13 +188,23 @@ package final class Database: Sendable {
             state.catalogChanges = []
             state.itemChanges = []
             defer { state.itemChanges = [] }
-            let result = try connection.transaction {
-                let result = try body(&state)
-                try consumeItemChanges(&state)
-                return result
+            // A write that fails (a full disk at COMMIT, a later action of a batch) rolls back
+            // its rows; the live counts it changed go back with them.
+            let statisticsBefore = state.statistics
+            let result: T
+            do {
+                result = try connection.transaction {
+                    let result = try body(&state)
+                    try consumeItemChanges(&state)
+                    return result
+                }
+            } catch {
+                state.statistics = statisticsBefore
+                throw error
             }
             for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
             state.catalogChanges = []
+            checkpointIfLogIsLarge(connection)
             return result
         }
     }

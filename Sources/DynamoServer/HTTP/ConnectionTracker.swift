@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 
 /// Sits on the listening channel and remembers every accepted connection until it closes, so a
@@ -6,6 +7,10 @@ import NIOCore
 /// All state lives on the listening channel's event loop (accepted channels pass through
 /// `channelRead` there; their close callbacks hop back to it), so no lock is needed. This is the
 /// job NIOExtras' `ServerQuiescingHelper` does, kept small.
+///
+/// It also enforces the connection limit (`serve --max-connections`): a connection accepted
+/// while that many are open is closed at once, before it is served, and the ones already open
+/// are unaffected. Refusals are logged at most once a second, with their count.
 final class ConnectionTracker: ChannelInboundHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
@@ -13,12 +18,29 @@ final class ConnectionTracker: ChannelInboundHandler {
     private var connections: [ObjectIdentifier: any Channel] = [:]
     private var quiescing = false
     private var drained: EventLoopPromise<Void>?
+    private let maximumConnections: Int?
+    private let logger: Logger
+    /// Refusals not logged yet, and when the last log line was written.
+    private var unreportedRefusals = 0
+    private var lastRefusalReport = NIODeadline.uptimeNanoseconds(0)
+
+    /// - Parameters:
+    ///   - maximumConnections: the most connections open at once; `nil` for no limit.
+    ///   - logger: where refusals are reported.
+    init(maximumConnections: Int? = nil, logger: Logger = Logger(label: "localdynamo.http", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.maximumConnections = maximumConnections
+        self.logger = logger
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let channel = Self.unwrapInboundIn(data)
         if quiescing {
             // Accepted in the instant before the listener closed: never served, just closed.
             channel.close(promise: nil)
+            return
+        }
+        if let maximumConnections, connections.count >= maximumConnections {
+            refuse(channel, limit: maximumConnections)
             return
         }
         let id = ObjectIdentifier(channel)
@@ -29,6 +51,19 @@ final class ConnectionTracker: ChannelInboundHandler {
             loop.execute { tracker.value.remove(id) }
         }
         context.fireChannelRead(data)
+    }
+
+    /// Closes a connection over the limit (NIO has not registered it yet: it never reads).
+    private func refuse(_ channel: any Channel, limit: Int) {
+        channel.close(promise: nil)
+        unreportedRefusals += 1
+        let now = NIODeadline.now()
+        if now - lastRefusalReport >= .seconds(1) {
+            logger.warning("refused connections over the limit", metadata: [
+                "refused": "\(unreportedRefusals)", "max-connections": "\(limit)"])
+            unreportedRefusals = 0
+            lastRefusalReport = now
+        }
     }
 
     private func remove(_ id: ObjectIdentifier) {

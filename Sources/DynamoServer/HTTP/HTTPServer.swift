@@ -49,6 +49,12 @@ package actor HTTPServer {
         package var cors: CORSPolicy = .anyOrigin
         /// Counts requests and connections for `/metrics`; `nil` counts nothing.
         package var metrics: ServerMetrics?
+        /// How long a request may take to arrive and a keep-alive connection may idle
+        /// (see ``ConnectionTimeouts``).
+        package var timeouts: ConnectionTimeouts = .standard
+        /// The most connections open at once; one accepted beyond it is closed at once. `nil`:
+        /// no limit but the process's file descriptors.
+        package var maximumConnections: Int? = 10_000
 
         package init(
             host: String = "127.0.0.1",
@@ -131,7 +137,11 @@ package actor HTTPServer {
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()
-        let tracker = try await listenerLoop.submit { NIOLoopBound(ConnectionTracker(), eventLoop: listenerLoop) }.get()
+        let (limit, logger) = (configuration.maximumConnections, self.logger)
+        let tracker = try await listenerLoop.submit {
+            NIOLoopBound(ConnectionTracker(maximumConnections: limit, logger: logger), eventLoop: listenerLoop)
+        }.get()
+        let timeouts = configuration.timeouts
         let channel = try await ServerBootstrap(group: listenerLoop, childGroup: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -140,18 +150,21 @@ package actor HTTPServer {
                     try channel.pipeline.syncOperations.addHandler(tracker.value)
                 }
             }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    let deadlines = ConnectionTimeoutHandler(timeouts: timeouts, logger: logger)
+                    try pipeline.addHandler(deadlines)
                     try pipeline.configureHTTPServerPipeline(
                         withPipeliningAssistance: true,
                         withErrorHandling: true,
                         // Our header names and values are fixed or generated: nothing to validate.
                         withOutboundHeaderValidation: false
                     )
+                    try pipeline.addHandler(RequestBoundaryHandler(reportingTo: deadlines))
                     try pipeline.addHandler(HTTPRequestHandler(settings: settings, eventLoop: channel.eventLoop))
                 }
             }
