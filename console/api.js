@@ -1,17 +1,26 @@
 // The DynamoDB API as a browser client sees it: POST / with X-Amz-Target and JSON 1.0, signed
-// with SigV4 (WebCrypto's HMAC and SHA-256; http://127.0.0.1 and localhost are secure contexts).
+// with SigV4 (WebCrypto's HMAC and SHA-256; a page from 127.0.0.1 or localhost is a secure context).
+import { hmacBytes, sha256Bytes } from "./sha256.js";
 
 const encoder = new TextEncoder();
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 
+/** WebCrypto where the page is a secure context, plain JavaScript (sha256.js) elsewhere. */
+let subtle = globalThis.crypto?.subtle;
+
+/** Forces the plain JavaScript digests (for tests). */
+export function usePlainDigests() { subtle = undefined; }
+
 async function sha256(text) {
-  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  const bytes = encoder.encode(text);
+  return hex(subtle ? await subtle.digest("SHA-256", bytes) : sha256Bytes(bytes));
 }
 
 async function hmac(key, text) {
-  const raw = typeof key === "string" ? encoder.encode(key) : key;
-  const cryptoKey = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(text));
+  const raw = typeof key === "string" ? encoder.encode(key) : new Uint8Array(key);
+  if (!subtle) return hmacBytes(raw, encoder.encode(text));
+  const cryptoKey = await subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return subtle.sign("HMAC", cryptoKey, encoder.encode(text));
 }
 
 /** The SigV4 headers for a POST of `body` to `/` on `host` (service `dynamodb`). */
