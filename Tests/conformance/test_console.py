@@ -19,6 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
+import boto3
 import botocore.auth
 import pytest
 from botocore.auth import SigV4Auth
@@ -314,6 +315,55 @@ def test_console_export_and_import(page, ddb, make_table):
     assert ddb.scan(TableName=name, Select="COUNT")["Count"] == 41
     assert ddb.get_item(TableName=name, Key={"pk": {"S": "k7"}})["Item"]["ss"] == {"SS": ["a", "b"]}
     assert ddb.get_item(TableName=name, Key={"pk": {"S": "plain"}})["Item"]["when"] == {"N": "1.5"}
+
+
+def test_console_namespaces_keyboard_and_server_errors(page, ddb, endpoint_url):
+    driver = page
+    body = driver.find_element(By.TAG_NAME, "body")
+    name = f"Regional-{uuid.uuid4().hex[:8]}"
+    europe = boto3.client("dynamodb", endpoint_url=endpoint_url, region_name="eu-west-1",
+                          aws_access_key_id="testing", aws_secret_access_key="testing")
+    europe.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    try:
+        assert name not in driver.find_element(By.ID, "table-list").text
+
+        # A second namespace (another region) from the settings dialog shows that region's tables.
+        driver.find_element(By.ID, "open-settings").click()
+        form = find(driver, "#settings-form")
+        fill(form.find_element(By.NAME, "label"), "europe")
+        fill(form.find_element(By.NAME, "region"), "eu-west-1")
+        driver.find_element(By.ID, "save-as-new").click()
+        wait_text(driver, "#status", "in eu-west-1")
+        wait_text(driver, "#table-list", name)
+        assert Select(driver.find_element(By.ID, "namespace")).first_selected_option.text.startswith("europe")
+
+        # Keyboard only: filter, move, open, switch tabs.
+        body.send_keys("/")
+        driver.switch_to.active_element.send_keys(name[:12])
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+        wait_text(driver, "#table-name", name)
+        driver.find_element(By.TAG_NAME, "body").send_keys("2")
+        wait_text(driver, "#results", "No items")
+        shot(driver, "13-second-namespace")
+
+        # The server's error is shown where the request was made.
+        driver.find_element(By.TAG_NAME, "body").send_keys("c")
+        form = find(driver, "#create-form")
+        fill(form.find_element(By.NAME, "TableName"), name)
+        fill(form.find_element(By.NAME, "pk"), "pk")
+        driver.find_element(By.ID, "create-submit").click()
+        wait_text(driver, "#create-error", "ResourceInUseException")
+        shot(driver, "14-server-error")
+        form.find_element(By.CSS_SELECTOR, "button[value=cancel]").click()
+
+        # Back to the first namespace with n.
+        driver.find_element(By.TAG_NAME, "body").send_keys("n")
+        wait_text(driver, "#status", "in us-east-1")
+        assert name not in driver.find_element(By.ID, "table-list").text
+    finally:
+        europe.delete_table(TableName=name)
 
 
 @pytest.mark.parametrize("digests", ["webcrypto", "plain"])
