@@ -134,6 +134,8 @@ class Console {
 
   selectTab(tab) {
     this.tab = tab;
+    // Cancel buttons are not submit buttons, so Enter in a dialog's field submits its main action.
+    $$(".close-dialog").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close("cancel")));
     $$(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === tab)));
     $$(".panel").forEach((p) => { p.hidden = p.dataset.panel !== tab; });
     if (tab === "stream") this.stream.start(); else this.stream.stop();
@@ -191,6 +193,8 @@ class Console {
     $("#new-table").addEventListener("click", () => openCreateTable(this));
     $("#refresh-table").addEventListener("click", () => this.refresh());
     $("#delete-table").addEventListener("click", () => confirmDelete(this, this.table.TableName));
+    // Cancel buttons are not submit buttons, so Enter in a dialog's field submits its main action.
+    $$(".close-dialog").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close("cancel")));
     $$(".tabs button").forEach((b) => b.addEventListener("click", () => this.selectTab(b.dataset.tab)));
     document.addEventListener("keydown", (e) => this.shortcut(e));
     this.items.bind();

@@ -222,7 +222,9 @@ export class ItemsView {
     try {
       const output = await this.app.api.call("PutItem", { TableName: this.table.TableName, Item: item, ReturnConsumedCapacity: "TOTAL" });
       $("#item-dialog").close();
-      this.app.status(`Saved the item (${output.ConsumedCapacity?.CapacityUnits ?? "?"} write units)`);
+      const moved = this.editing && JSON.stringify(this.keyOf(item)) !== JSON.stringify(this.keyOf(this.editing));
+      this.app.status(moved ? "Saved a new item: its key changed, so the original item is still there"
+        : `Saved the item (${output.ConsumedCapacity?.CapacityUnits ?? "?"} write units)`);
       await this.afterWrite();
     } catch (error) {
       showError($("#item-error"), error);
