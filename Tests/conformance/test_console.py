@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import random
 import shutil
 import tempfile
 import time
@@ -364,6 +365,50 @@ def test_console_namespaces_keyboard_and_server_errors(page, ddb, endpoint_url):
         assert name not in driver.find_element(By.ID, "table-list").text
     finally:
         europe.delete_table(TableName=name)
+
+
+def random_value(rng: random.Random, depth: int = 0) -> dict:
+    """A random DynamoDB attribute value of the types plain JSON keeps (no sets, no binary)."""
+    kinds = ["S", "N", "BOOL", "NULL"] + (["M", "L"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "S":
+        return {"S": "".join(rng.choice('ab "\\\n\u00e9\u4e2d\U0001f600{}[],:') for _ in range(rng.randint(0, 12)))}
+    if kind == "N":
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 38))).lstrip("0") or "0"
+        if rng.random() < 0.3 and len(digits) > 1:
+            cut = rng.randint(1, len(digits) - 1)
+            digits = digits[:cut] + "." + digits[cut:].rstrip("0") if digits[cut:].rstrip("0") else digits[:cut]
+        return {"N": ("-" if rng.random() < 0.3 and digits != "0" else "") + digits}
+    if kind == "BOOL":
+        return {"BOOL": rng.random() < 0.5}
+    if kind == "NULL":
+        return {"NULL": True}
+    if kind == "M":
+        return {"M": {f"k{n}{rng.choice(['', ' x', '.y'])}": random_value(rng, depth + 1) for n in range(rng.randint(0, 4))}}
+    return {"L": [random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]}
+
+
+def test_console_item_json_round_trips_seeded(page):
+    """Random items (seeded) survive DynamoDB JSON -> plain JSON text -> DynamoDB JSON in the page's
+    own parser and converters, numbers digit for digit; a broken value is refused with its path."""
+    rng = random.Random(20261125)
+    items = [{f"a{n}": random_value(rng) for n in range(rng.randint(1, 6))} for _ in range(300)]
+    results = page.execute_async_script("""
+        const [items, done] = arguments;
+        import('/console/json.js').then((j) => items.map((item) => {
+          const plain = j.stringify(Object.fromEntries(Object.entries(item).map(([k, v]) => [k, j.toPlain(v)])));
+          const back = j.itemFromPlain(j.parseJSON(plain));
+          const checked = j.toWire(j.checkItem(j.parseJSON(JSON.stringify(item))));
+          let refused = null;
+          try { j.checkItem({...item, broken: {"N": "1e"}}); } catch (e) { refused = e.message; }
+          return {back, checked, refused};
+        })).then(done, (e) => done(String(e)));
+    """, items)
+    assert isinstance(results, list), results
+    for item, result in zip(items, results):
+        assert result["back"] == item
+        assert result["checked"] == item
+        assert result["refused"].startswith("broken: N takes a number")
 
 
 @pytest.mark.parametrize("digests", ["webcrypto", "plain"])
