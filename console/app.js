@@ -3,6 +3,7 @@
 import { Api } from "./api.js";
 import { $, $$, bytes, el, isTyping } from "./dom.js";
 import { ItemsView } from "./items.js";
+import { RequestLog } from "./log.js";
 import { PartiQLView } from "./partiql.js";
 import { StreamView } from "./stream.js";
 import { openCreateTable, confirmDelete, renderOverview } from "./tables.js";
@@ -22,6 +23,7 @@ class Console {
     this.table = null;
     this.tab = "overview";
     this.cursor = -1;
+    this.log = new RequestLog(this.api);
     this.items = new ItemsView(this);
     this.partiql = new PartiQLView(this);
     this.stream = new StreamView(this);
@@ -197,6 +199,7 @@ class Console {
     $$(".close-dialog").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close("cancel")));
     $$(".tabs button").forEach((b) => b.addEventListener("click", () => this.selectTab(b.dataset.tab)));
     document.addEventListener("keydown", (e) => this.shortcut(e));
+    this.log.bind();
     this.items.bind();
     this.partiql.bind();
     this.stream.bind();
@@ -212,6 +215,7 @@ class Console {
     else if (key === "c") { event.preventDefault(); openCreateTable(this); }
     else if (key === "n") this.switchNamespace(this.current + 1);
     else if (key === "r") this.refresh();
+    else if (key === "l") $("#open-log").click();
     else if (this.table && key >= "1" && key <= "5") this.selectTab(tabs[Number(key) - 1]);
     else if (this.table && key === "a") { event.preventDefault(); this.items.openEditor(null); }
   }

@@ -359,6 +359,15 @@ def test_console_namespaces_keyboard_and_server_errors(page, ddb, endpoint_url):
         shot(driver, "14-server-error")
         form.find_element(By.CSS_SELECTOR, "button[value=cancel]").click()
 
+        # The request log has the refused call, as sent and as answered.
+        driver.find_element(By.TAG_NAME, "body").send_keys("l")
+        first = find(driver, "#log-entries li")
+        assert "400" in first.text and "CreateTable" in first.text
+        first.find_element(By.TAG_NAME, "summary").click()
+        assert "ResourceInUseException" in first.text and f'"TableName": "{name}"' in first.text
+        shot(driver, "15-request-log")
+        driver.find_element(By.CSS_SELECTOR, "#log-dialog button[value=close]").click()
+
         # Back to the first namespace with n.
         driver.find_element(By.TAG_NAME, "body").send_keys("n")
         wait_text(driver, "#status", "in us-east-1")
