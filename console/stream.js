@@ -15,6 +15,7 @@ export class StreamView {
     this.stop();
     this.table = table;
     this.iterators = new Map();
+    this.lastSequence = new Map();
     this.seen = 0;
     $("#stream-records").replaceChildren();
     const spec = table.StreamSpecification;
@@ -52,9 +53,24 @@ export class StreamView {
     }
     for (const [shard, iterator] of this.iterators) {
       if (!iterator) continue;
-      const output = await this.app.api.streams("GetRecords", { ShardIterator: iterator, Limit: 100 });
+      let output;
+      try {
+        output = await this.app.api.streams("GetRecords", { ShardIterator: iterator, Limit: 100 });
+      } catch (error) {
+        if (error.type !== "ExpiredIteratorException" && error.type !== "TrimmedDataAccessException") throw error;
+        // An iterator lives 15 minutes: take a new one after the last record shown.
+        const last = this.lastSequence.get(shard);
+        const { ShardIterator } = await this.app.api.streams("GetShardIterator", last
+          ? { StreamArn: arn, ShardId: shard, ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: last }
+          : { StreamArn: arn, ShardId: shard, ShardIteratorType: "TRIM_HORIZON" });
+        this.iterators.set(shard, ShardIterator);
+        continue;
+      }
       this.iterators.set(shard, output.NextShardIterator);
-      for (const record of output.Records || []) this.show(record);
+      for (const record of output.Records || []) {
+        this.lastSequence.set(shard, record.dynamodb?.SequenceNumber);
+        this.show(record);
+      }
     }
   }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import random
 import shutil
 import tempfile
@@ -27,8 +28,9 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, ServerProcess, _resolve_binary
 from ddb_helpers import REGION
+from ddb_helpers import admin_call as admin
 
 try:
     from selenium import webdriver
@@ -67,16 +69,20 @@ def browser():
     shutil.rmtree(downloads, ignore_errors=True)
 
 
-@pytest.fixture
-def page(browser, endpoint_url):
-    """The console, signing with the suite's credentials in the suite's region."""
-    browser.get(f"{endpoint_url}/console")
+def open_console(browser, url):
+    """Opens the console at `url`, signing with the suite's credentials in the suite's region."""
+    browser.get(f"{url}/console")
     namespaces = {"list": [{"label": "tests", "region": REGION, "accessKeyId": "testing", "secretAccessKey": "testing"}],
                   "current": 0}
     browser.execute_script("localStorage.setItem('localdynamo.console.namespaces', arguments[0])", json.dumps(namespaces))
-    browser.get(f"{endpoint_url}/console")
+    browser.get(f"{url}/console")
     wait_text(browser, "#status", "in us-east-1")
     return browser
+
+
+@pytest.fixture
+def page(browser, endpoint_url):
+    return open_console(browser, endpoint_url)
 
 
 def wait_text(driver, selector, text, timeout=WAIT):
@@ -112,6 +118,14 @@ def set_value(driver, selector, text):
     """Sets a large text field's value at once (send_keys of 400 KB is slow), as a paste would."""
     driver.execute_script("const e = document.querySelector(arguments[0]); e.value = arguments[1]; "
                           "e.dispatchEvent(new Event('input', {bubbles: true}))", selector, text)
+
+
+def run_builder(driver, action):
+    """Runs the builder through `action` and waits until the page shows the new answer."""
+    runs = driver.execute_script("return Number(document.querySelector('#results').dataset.runs || 0)")
+    action()
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return Number(document.querySelector('#results').dataset.runs || 0)") > runs)
 
 
 def no_horizontal_overflow(driver):
@@ -185,7 +199,7 @@ def test_console_main_flows(page, ddb):
     assert "My Dog Spot" in rows[0] and "Call Me Today" in rows[1]
     Select(driver.find_element(By.NAME, "skOp")).select_by_value("begins_with")
     fill(driver.find_element(By.NAME, "skValue"), "Call")
-    driver.find_element(By.NAME, "skValue").send_keys(Keys.CONTROL, Keys.ENTER)
+    run_builder(driver, lambda: driver.find_element(By.NAME, "skValue").send_keys(Keys.CONTROL, Keys.ENTER))
     wait_text(driver, "#page-info", "1 item")
     driver.find_element(By.CSS_SELECTOR, "#request-box summary").click()
     request = driver.find_element(By.ID, "request-json").text
@@ -228,7 +242,7 @@ def test_console_main_flows(page, ddb):
     # Delete the item from the editor (the button asks twice).
     driver.find_element(By.TAG_NAME, "body").send_keys("2")
     choose(driver, "mode", "Scan")
-    driver.find_element(By.ID, "run-builder").click()
+    run_builder(driver, lambda: driver.find_element(By.ID, "run-builder").click())
     wait_text(driver, "#page-info", "1 item")
     driver.find_element(By.CSS_SELECTOR, "#results tbody tr").click()
     find(driver, "#item-delete").click()
@@ -458,3 +472,32 @@ def test_console_files_are_served_with_their_types(endpoint_url):
         raise AssertionError("a missing console file answered 200")
     except urllib.error.HTTPError as error:
         assert error.code == 404
+
+
+@pytest.mark.skipif(bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="moves the clock of a server of its own")
+def test_console_stream_survives_an_expired_iterator(browser):
+    """Shard iterators live 15 minutes of the server's clock: after the clock moves past that the
+    page takes a new iterator after the last record it showed, so it neither stops nor repeats."""
+    server = ServerProcess(_resolve_binary(), ["--in-memory"])
+    url = server.start()
+    try:
+        client = boto3.client("dynamodb", endpoint_url=url, region_name=REGION,
+                              aws_access_key_id="testing", aws_secret_access_key="testing")
+        client.create_table(TableName="Feed", BillingMode="PAY_PER_REQUEST",
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        client.put_item(TableName="Feed", Item={"pk": {"S": "first"}})
+        open_console(browser, url)
+        browser.find_element(By.CSS_SELECTOR, "#table-list li[data-table='Feed']").click()
+        wait_text(browser, "#table-name", "Feed")
+        browser.find_element(By.TAG_NAME, "body").send_keys("4")
+        wait_text(browser, "#stream-records", "first")
+        status, _ = admin(url, "POST", "/_localdynamo/clock", {"advanceSeconds": 16 * 60})
+        assert status == 200
+        client.put_item(TableName="Feed", Item={"pk": {"S": "second"}})
+        wait_text(browser, "#stream-records li:first-child", "second")
+        keys = [li.find_element(By.TAG_NAME, "code").text for li in browser.find_elements(By.CSS_SELECTOR, "#stream-records li")]
+        assert keys == ['{"pk":"second"}', '{"pk":"first"}']
+    finally:
+        server.stop()
