@@ -183,6 +183,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func process(_ head: HTTPRequestHead, _ summary: RequestHeaderSummary, body: ByteBuffer?) {
         let requestID = requestIDs.makeID()
         let settings = self.settings
+        if let page = ConsoleAssets.reply(method: head.method, uri: head.uri) {
+            write(page, requestID: requestID, operation: "console", then: .byKeepAlive)
+            return
+        }
         if let admin = settings.admin, AdminRouter.handles(uri: head.uri) {
             if let authenticator = settings.authenticator, case .failure(let error) = authenticator.authenticate(head, body: body) {
                 write(HTTPReply(status: .forbidden, contentType: WireProtocol.plainJSON,
