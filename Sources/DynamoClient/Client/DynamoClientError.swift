@@ -23,6 +23,9 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
     case waiterTimedOut(String)
     /// A batch helper still had unprocessed requests after its attempts.
     case unprocessedAfterRetries(String)
+    /// Settings that cannot work together or with the credentials (an account-based endpoint
+    /// `required` with FIPS, or with credentials that carry no account id).
+    case invalidConfiguration(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -40,6 +43,7 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .undecodableResponse(let detail): "could not decode the response: \(detail)"
         case .waiterTimedOut(let detail): "waiter timed out: \(detail)"
         case .unprocessedAfterRetries(let detail): "batch requests left unprocessed: \(detail)"
+        case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         }
     }
 }
