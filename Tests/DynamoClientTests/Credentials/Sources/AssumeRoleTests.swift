@@ -103,8 +103,8 @@ struct AssumeRoleTests {
         try await withFakeServer([FakeAWS.stsAnswer()]) { server in
             let provider = Self.provider("from-env", server: server,
                                          environment: ["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "envsecret"])
-            let resolved2 = try await provider.resolveCredentials()
-            #expect(resolved2?.accessKeyID == "ASIAROLE")
+            let assumed = try await provider.resolveCredentials()
+            #expect(assumed?.accessKeyID == "ASIAROLE")
             #expect(server.requests.first?.headers["authorization"]?.contains("Credential=AKIDENV/") == true)
             // The session name defaults to the SDKs' form.
             #expect(FakeAWS.form(server.requests.first?.body ?? "")["RoleSessionName"]?.hasPrefix("dynamoclient-session-") == true)

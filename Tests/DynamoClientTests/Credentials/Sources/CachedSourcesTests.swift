@@ -30,15 +30,15 @@ struct CachedSourcesTests {
                                   FakeAWS.stsAnswer(keyID: "ASIASECOND", expiration: "2027-01-15T10:00:00Z")]) { server in
             let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))  // 08:00, an hour before expiry
             let cache = CachingCredentialProvider(Self.assumeRole(server), now: { time.withLock { $0 } })
-            let resolved3 = try await cache.resolveCredentials()
-            #expect(resolved3?.accessKeyID == "ASIAFIRST")
-            let resolved4 = try await cache.resolveCredentials()
-            #expect(resolved4?.accessKeyID == "ASIAFIRST")
+            let credentials = try await cache.resolveCredentials()
+            #expect(credentials?.accessKeyID == "ASIAFIRST")
+            let beforeExpiry = try await cache.resolveCredentials()
+            #expect(beforeExpiry?.accessKeyID == "ASIAFIRST")
             #expect(server.requests.count == 1)
             // Past expiry: the caller waits for the new credentials.
             time.withLock { $0 = Date(timeIntervalSince1970: 1_800_003_601) }
-            let resolved5 = try await cache.resolveCredentials()
-            #expect(resolved5?.accessKeyID == "ASIASECOND")
+            let afterExpiry = try await cache.resolveCredentials()
+            #expect(afterExpiry?.accessKeyID == "ASIASECOND")
             #expect(server.requests.count == 2)
         }
     }

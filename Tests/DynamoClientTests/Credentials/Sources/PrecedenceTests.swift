@@ -106,4 +106,9 @@ struct PrecedenceTests {
             #expect(credentials?.accessKeyID == "AKIDOTHER")
         }
     }
+
+    @Test func containerDocumentCarriesTheAccountID() throws {
+        let document = #"{"AccessKeyId":"ASIAPOD","SecretAccessKey":"s","Token":"t","AccountId":"123456789012","Expiration":"2030-01-02T03:04:05Z"}"#
+        #expect(try CredentialsDocument.decode(Array(document.utf8), source: "test").accountID == "123456789012")
+    }
 }

@@ -38,8 +38,8 @@ struct ProcessCredentialTests {
     @Test func manyBytesOnStderrDoNotBlock() async throws {
         let provider = ProcessCredentialProvider(
             command: #"python3 -c "import sys; sys.stderr.write('e' * 300000); print('{\"Version\": 1, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"s\"}')""#)
-        let resolved6 = try await provider.resolveCredentials()
-        #expect(resolved6?.accessKeyID == "A")
+        let credentials = try await provider.resolveCredentials()
+        #expect(credentials?.accessKeyID == "A")
     }
 
     @Test(arguments: [

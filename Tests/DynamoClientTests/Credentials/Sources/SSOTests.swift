@@ -89,8 +89,8 @@ struct SSOTests {
             let provider = Self.provider("dev", server: server,
                                          files: [Self.sessionCachePath: Self.cache(token: "old-token", expiresAt: "2027-01-15T08:10:00Z")],
                                          written: written)
-            let resolved7 = try await provider.resolveCredentials()
-            #expect(resolved7?.accessKeyID == "ASIASSO")
+            let refreshed = try await provider.resolveCredentials()
+            #expect(refreshed?.accessKeyID == "ASIASSO")
             let refresh = try #require(server.requests.first)
             #expect(refresh.method == "POST")
             #expect(refresh.path == "/token")

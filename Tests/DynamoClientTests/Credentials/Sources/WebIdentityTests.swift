@@ -17,8 +17,8 @@ struct WebIdentityTests {
             ]) { path in files.withLock { $0[path] } }
             sources.writeFile = { _, _ in false }
             let provider = WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
-            let resolved1 = try await provider.resolveCredentials()
-            #expect(resolved1?.accessKeyID == "ASIAONE")
+            let first = try await provider.resolveCredentials()
+            #expect(first?.accessKeyID == "ASIAONE")
             files.withLock { $0["/var/run/secrets/token"] = "rotated-token" }
             let second = try await provider.resolveCredentials()
             #expect(second?.accessKeyID == "ASIATWO")
