@@ -211,3 +211,24 @@ extension JSONValue {
         return numbers.count == items.count ? numbers : nil
     }
 }
+
+#if canImport(CCurl)
+/// `AWS_CA_BUNDLE` / `ca_bundle` reach libcurl as `CURLOPT_CAINFO`.
+struct CABundleTests {
+    @Test func curlLoadsTheGivenCABundle() async throws {
+        try await withFakeServer([.ok()]) { server in
+            let request = HTTPRequest(method: "GET", url: "https://127.0.0.1:\(server.port)/")
+            let error = await #expect(throws: TransportError.self) {
+                try await CurlTransport(maximumConnections: 1, caBundle: "/nonexistent/ca-bundle.pem")
+                    .send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
+            }
+            #expect(error?.description.contains("/nonexistent/ca-bundle.pem") == true)
+            // Without it the handshake fails for another reason (the server speaks plain HTTP).
+            let plain = await #expect(throws: TransportError.self) {
+                try await CurlTransport(maximumConnections: 1).send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
+            }
+            #expect(plain?.description.contains("ca-bundle.pem") == false)
+        }
+    }
+}
+#endif
