@@ -17,6 +17,10 @@ public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
     public var sessionToken: String?
     /// When temporary credentials stop working; `nil` for long-term keys.
     public var expiration: Date?
+    /// The AWS account the credentials belong to, when their source says (`AWS_ACCOUNT_ID`, a
+    /// profile's `aws_account_id`, STS and IAM Identity Center answers); DynamoDB's
+    /// account-based endpoints use it.
+    public var accountID: String?
 
     /// Creates credentials.
     ///
@@ -25,11 +29,14 @@ public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
     ///   - secretAccessKey: The secret access key.
     ///   - sessionToken: The session token, for temporary credentials.
     ///   - expiration: When temporary credentials expire.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Date? = nil) {
+    ///   - accountID: The account the credentials belong to, when known.
+    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Date? = nil,
+                accountID: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
         self.expiration = expiration
+        self.accountID = accountID
     }
 
     /// The access key id only; secrets are never printed.

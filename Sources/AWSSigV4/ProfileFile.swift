@@ -19,6 +19,8 @@ package struct ProfileFile: Sendable, Hashable {
     package var profiles: [String: [String: String]] = [:]
     /// `[services name]` sections by name.
     package var services: [String: [String: String]] = [:]
+    /// `[sso-session name]` sections by name (IAM Identity Center).
+    package var ssoSessions: [String: [String: String]] = [:]
 
     /// Parses a file's text. Lines that are not understood are skipped, as the SDKs do.
     package init(parsing text: String, kind: Kind) {
@@ -71,19 +73,19 @@ package struct ProfileFile: Sendable, Hashable {
         }
     }
 
-    private enum SectionKind { case profile, services, ignored }
+    private enum SectionKind { case profile, services, ssoSession, ignored }
 
     private static func section(_ header: String, kind: Kind) -> (kind: SectionKind, name: String)? {
         if kind == .credentials { return (.profile, header) }
         if header == "default" { return (.profile, "default") }
-        for (prefix, sectionKind) in [("profile", SectionKind.profile), ("services", .services)] {
+        for (prefix, sectionKind) in [("profile", SectionKind.profile), ("services", .services), ("sso-session", .ssoSession)] {
             if header.hasPrefix(prefix), let next = header.dropFirst(prefix.count).first, next == " " || next == "\t" {
                 let name = header.dropFirst(prefix.count).trimmingASCIIWhitespace()
                 return name.isEmpty ? nil : (sectionKind, name)
             }
         }
-        // `[name]` without `profile ` is not a profile in a config file; `[sso-session x]` and
-        // others are sections this client does not use.
+        // `[name]` without `profile ` is not a profile in a config file; other sections are
+        // ones this client does not use.
         return (.ignored, header)
     }
 
@@ -106,6 +108,7 @@ package struct ProfileFile: Sendable, Hashable {
         switch section.kind {
         case .profile: profiles[section.name, default: [:]] = profiles[section.name] ?? [:]
         case .services: services[section.name, default: [:]] = services[section.name] ?? [:]
+        case .ssoSession: ssoSessions[section.name, default: [:]] = ssoSessions[section.name] ?? [:]
         case .ignored: break
         }
     }
@@ -114,6 +117,7 @@ package struct ProfileFile: Sendable, Hashable {
         switch section.kind {
         case .profile: profiles[section.name, default: [:]][name] = value
         case .services: services[section.name, default: [:]][name] = value
+        case .ssoSession: ssoSessions[section.name, default: [:]][name] = value
         case .ignored: break
         }
     }
@@ -122,6 +126,7 @@ package struct ProfileFile: Sendable, Hashable {
         switch section.kind {
         case .profile: profiles[section.name]?[name]
         case .services: services[section.name]?[name]
+        case .ssoSession: ssoSessions[section.name]?[name]
         case .ignored: nil
         }
     }

@@ -77,6 +77,7 @@ extension DynamoClient {
         ], body: body)
         var attempt = 1
         var retryCostPaid: Int?
+        var resentForClockSkew = false
         while true {
             try Task.checkCancellation()
             let failure: any Error
@@ -86,8 +87,10 @@ extension DynamoClient {
             // DynamoDB had failed.
             let credentials = try await resolvedCredentials()
             attempts = attempt
+            let attemptRequest = try routed(unsigned, credentials: credentials)
+            try await waitForRateLimiter()
             do {
-                let request = signer.sign(unsigned, credentials: credentials, date: clock())
+                let request = signer.sign(attemptRequest, credentials: credentials, date: clock().addingTimeInterval(clockSkew.seconds))
                 let response = try await transport.send(request, timeouts: timeouts)
                 logger.debug("DynamoClient attempt", metadata: [
                     "target": .string(target), "attempt": .stringConvertible(attempt),
@@ -97,11 +100,17 @@ extension DynamoClient {
                 if let mismatch = Self.checksumFailure(response) {
                     failure = mismatch
                 } else if (200..<300).contains(response.status) {
+                    rateLimiter?.record(throttled: false)
                     retryTokens.release(retryCostPaid ?? retry.noRetryIncrement)
                     return response
                 } else {
                     failure = Self.decodeError(response)
                     failureStatus = response.status
+                    if !resentForClockSkew, let error = failure as? DynamoError,
+                       clockSkew.learn(code: error.code.rawValue, response: response, localTime: clock()) {
+                        resentForClockSkew = true
+                        continue
+                    }
                 }
                 failureRequestID = response.header("x-amzn-requestid")
             } catch let error as TransportError {
@@ -110,6 +119,7 @@ extension DynamoClient {
                 ])
                 failure = error
             }
+            rateLimiter?.record(throttled: Self.isThrottling(failure))
             let classification = Self.classify(failure, status: failureStatus)
             guard classification != .fatal, attempt < retry.maximumAttempts else { throw failure }
             let cost = classification == .timeout ? retry.timeoutRetryCost : retry.retryCost

@@ -36,6 +36,13 @@ public final class DynamoClient: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let observer: (any DynamoClientObserver)?
+    /// The adaptive retry mode's client-side rate limiter; `nil` in the standard mode.
+    let rateLimiter: AdaptiveRateLimiter?
+    /// Account-based endpoints for DynamoDB requests (see ``ServiceLocation/accountEndpoint``).
+    let accountEndpoint: AccountEndpoint?
+    /// Seconds added to ``clock`` when signing, learned from a server's `Date` header after a
+    /// request was refused for clock skew.
+    let clockSkew = ClockSkew()
 
     /// The `User-Agent` the client sends.
     static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
@@ -47,19 +54,25 @@ public final class DynamoClient: Sendable {
     /// - Endpoint: code, `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL`, the profile's
     ///   `[services]` `dynamodb.endpoint_url`, the profile's `endpoint_url`, else
     ///   `https://dynamodb.<region>.amazonaws.com`.
-    /// - Credentials: code, then the chain environment → profile → container → instance
-    ///   metadata, cached and refreshed before expiry.
+    /// - Credentials: code, then the chain environment → profile (assume role, web identity,
+    ///   IAM Identity Center, keys, `credential_process`) → container → instance metadata,
+    ///   cached and refreshed before expiry.
+    /// - Retries: ``Configuration/retry``, with `AWS_MAX_ATTEMPTS` / `max_attempts` and
+    ///   `AWS_RETRY_MODE` / `retry_mode` filling what it leaves open.
+    /// - CA bundle: ``Configuration/caBundle``, `AWS_CA_BUNDLE`, the profile's `ca_bundle`.
     ///
     /// - Parameter configuration: What is fixed in code.
     /// - Throws: ``DynamoClientError/missingRegion``, ``DynamoClientError/invalidRegion(_:)`` or
-    ///   ``DynamoClientError/invalidEndpoint(_:)``.
+    ///   ``DynamoClientError/invalidEndpoint(_:)``, or ``DynamoClientError/invalidConfiguration(_:)``.
     public convenience init(configuration: Configuration = Configuration()) throws(DynamoClientError) {
         let sources = configuration.sources
         let shared = SharedConfiguration(sources: sources, profile: configuration.profile)
         let location = try ServiceLocation(
             region: configuration.region, endpoint: configuration.endpoint,
             streamsEndpoint: configuration.streamsEndpoint, sources: sources, profile: shared)
-        let transport = configuration.transport ?? Self.defaultTransport(maximumConnections: configuration.maximumConnections)
+        let caBundle = configuration.caBundle ?? sources.value("AWS_CA_BUNDLE") ?? shared["ca_bundle"]
+        let transport = configuration.transport ?? Self.defaultTransport(
+            maximumConnections: configuration.maximumConnections, caBundle: caBundle.map(sources.expandingHome))
         let provider: any CredentialProvider
         if let credentials = configuration.credentials {
             provider = StaticCredentialProvider(credentials)
@@ -78,6 +91,10 @@ public final class DynamoClient: Sendable {
            let attempts = (sources.value("AWS_MAX_ATTEMPTS") ?? shared["max_attempts"]).flatMap({ Int($0) }), attempts > 0 {
             retry.maximumAttempts = attempts
         }
+        if retry.mode == nil {
+            let mode = (sources.value("AWS_RETRY_MODE") ?? shared["retry_mode"])?.lowercased()
+            retry.mode = mode.flatMap(RetryMode.init(rawValue:)) ?? .standard
+        }
         self.init(location: location, transport: transport, credentialProvider: provider, retry: retry,
                   timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger,
                   observer: configuration.observer)
@@ -86,6 +103,8 @@ public final class DynamoClient: Sendable {
     init(location: ServiceLocation, transport: any HTTPTransport, credentialProvider: any CredentialProvider,
          retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger,
          observer: (any DynamoClientObserver)? = nil) {
+        rateLimiter = retry.mode == .adaptive ? AdaptiveRateLimiter(now: retry.monotonicSeconds) : nil
+        accountEndpoint = location.accountEndpoint
         region = location.region
         endpoint = location.endpoint
         streamsEndpoint = location.streamsEndpoint

@@ -30,12 +30,17 @@ extension DynamoClient {
         /// ``CognitoIdentityCredentialProvider``).
         public var credentialProvider: (any CredentialProvider)?
         /// Retry behaviour; `nil` is the standard mode with `AWS_MAX_ATTEMPTS` or the profile's
-        /// `max_attempts` when set.
+        /// `max_attempts` when set. A mode left `nil` is `AWS_RETRY_MODE` or the profile's
+        /// `retry_mode` (`standard`, `adaptive`; `legacy` reads as standard).
         public var retry: RetryConfiguration?
         /// Connect and per-attempt timeouts.
         public var timeouts: HTTPTimeouts
         /// How many requests run at once (each on its own connection); more wait their turn.
         public var maximumConnections: Int
+        /// A PEM file of CA certificates to trust instead of the system's store; `nil` resolves
+        /// `AWS_CA_BUNDLE`, else the profile's `ca_bundle`. Used by the libcurl transport the
+        /// client creates (URLSession keeps the system's trust store).
+        public var caBundle: String?
         /// The HTTP transport; `nil` creates ``DynamoClient/defaultTransport(maximumConnections:environment:)``
         /// (libcurl on Linux, URLSession on Apple platforms, or as `DYNAMOCLIENT_TRANSPORT` says).
         public var transport: (any HTTPTransport)?

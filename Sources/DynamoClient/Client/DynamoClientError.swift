@@ -26,6 +26,9 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
     case waiterFailed(String)
     /// A batch helper still had unprocessed requests after its attempts.
     case unprocessedAfterRetries(String)
+    /// Settings that cannot work together or with the credentials (an account-based endpoint
+    /// `required` with FIPS, or with credentials that carry no account id).
+    case invalidConfiguration(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -44,6 +47,7 @@ public enum DynamoClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .waiterTimedOut(let detail): "waiter timed out: \(detail)"
         case .waiterFailed(let detail): "waiter failed: \(detail)"
         case .unprocessedAfterRetries(let detail): "batch requests left unprocessed: \(detail)"
+        case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         }
     }
 }

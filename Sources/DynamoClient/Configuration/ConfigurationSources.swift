@@ -17,6 +17,10 @@ public struct ConfigurationSources: Sendable {
     public var environment: [String: String]
     /// Reads a whole text file, or returns `nil` when it does not exist or cannot be read.
     public var readFile: @Sendable (String) -> String?
+    /// Replaces a whole file with text, readable by its owner only; returns whether it worked
+    /// (used to write back a refreshed IAM Identity Center token as the AWS CLI does). The
+    /// default for injected sources writes nothing.
+    public var writeFile: @Sendable (_ path: String, _ text: String) -> Bool = { _, _ in false }
 
     /// Creates sources from an environment and a file reader.
     ///
@@ -39,10 +43,18 @@ public struct ConfigurationSources: Sendable {
 
     /// The running process's environment and file system.
     public static var process: ConfigurationSources {
-        ConfigurationSources(environment: ProcessInfo.processInfo.environment) { path in
+        var sources = ConfigurationSources(environment: ProcessInfo.processInfo.environment) { path in
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
             return String(decoding: data, as: UTF8.self)
         }
+        sources.writeFile = { path, text in
+            let url = URL(fileURLWithPath: path)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard (try? Data(text.utf8).write(to: url, options: .atomic)) != nil else { return false }
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            return true
+        }
+        return sources
     }
 
     /// An environment variable, `nil` when unset or empty.

@@ -7,6 +7,10 @@ struct ServiceLocation: Sendable, Hashable {
     var endpoint: String
     /// The DynamoDB Streams endpoint URL.
     var streamsEndpoint: String
+    /// How DynamoDB requests use the account-based endpoint
+    /// `https://<account-id>.ddb.<region>.amazonaws.com`; `nil` when ``endpoint`` is configured
+    /// (code, environment, profile), uses FIPS or dual-stack, or the partition has none.
+    var accountEndpoint: AccountEndpoint?
 
     /// Resolves region and endpoints in the AWS SDKs' order.
     ///
@@ -14,9 +18,13 @@ struct ServiceLocation: Sendable, Hashable {
     ///
     /// Endpoint: code, `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL`, the profile's
     /// `[services]` section (`dynamodb = … endpoint_url`), the profile's `endpoint_url`, else
-    /// `https://dynamodb.<region>.amazonaws.com` (`.amazonaws.com.cn` in China). The
-    /// environment and profile steps are skipped when `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` or
-    /// the profile's `ignore_configured_endpoint_urls` is `true`.
+    /// `https://dynamodb.<region>.amazonaws.com` (`.amazonaws.com.cn` in China;
+    /// `dynamodb-fips.` with `AWS_USE_FIPS_ENDPOINT` / `use_fips_endpoint`, `.api.aws` with
+    /// `AWS_USE_DUALSTACK_ENDPOINT` / `use_dualstack_endpoint`). The environment and profile
+    /// steps are skipped when `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` or the profile's
+    /// `ignore_configured_endpoint_urls` is `true`. Unless `AWS_ACCOUNT_ID_ENDPOINT_MODE` /
+    /// `account_id_endpoint_mode` is `disabled`, requests to the default endpoint go to the
+    /// account-based one when the credentials carry an account id (see ``AccountEndpoint``).
     ///
     /// Streams resolve the same way with the service id `dynamodb_streams`
     /// (`AWS_ENDPOINT_URL_DYNAMODB_STREAMS`), except that an endpoint given in code for DynamoDB
@@ -24,8 +32,10 @@ struct ServiceLocation: Sendable, Hashable {
     /// serve both on one port).
     ///
     /// - Throws: ``DynamoClientError/missingRegion`` when no step yields a region,
-    ///   ``DynamoClientError/invalidRegion(_:)`` for a region that is not a DNS label, and
-    ///   ``DynamoClientError/invalidEndpoint(_:)`` for an endpoint that is not an `http(s)` URL.
+    ///   ``DynamoClientError/invalidRegion(_:)`` for a region that is not a DNS label,
+    ///   ``DynamoClientError/invalidEndpoint(_:)`` for an endpoint that is not an `http(s)` URL,
+    ///   and ``DynamoClientError/invalidConfiguration(_:)`` when account-based endpoints are
+    ///   `required` where none exist (FIPS, dual-stack, other partitions).
     init(
         region codeRegion: String?, endpoint codeEndpoint: String?, streamsEndpoint codeStreamsEndpoint: String?,
         sources: ConfigurationSources, profile: SharedConfiguration
@@ -38,12 +48,22 @@ struct ServiceLocation: Sendable, Hashable {
         func configured(envSuffix: String, service: String) -> String? {
             Self.configuredEndpoint(envSuffix: envSuffix, service: service, sources: sources, profile: profile)
         }
-        let domain = Self.domain(region: region)
-        endpoint = try Self.validated(codeEndpoint ?? configured(envSuffix: "DYNAMODB", service: "dynamodb")
-            ?? "https://dynamodb.\(region).\(domain)")
+        let variants = EndpointVariants(sources: sources, profile: profile)
+        let domain = variants.dualStack ? Self.dualStackDomain(region: region) : Self.domain(region: region)
+        let fips = variants.fips ? "-fips" : ""
+        let configuredEndpoint = codeEndpoint ?? configured(envSuffix: "DYNAMODB", service: "dynamodb")
+        endpoint = try Self.validated(configuredEndpoint ?? "https://dynamodb\(fips).\(region).\(domain)")
         streamsEndpoint = try Self.validated(codeStreamsEndpoint ?? codeEndpoint
             ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
-            ?? "https://streams.dynamodb.\(region).\(domain)")
+            ?? "https://streams.dynamodb\(fips).\(region).\(domain)")
+        accountEndpoint = try configuredEndpoint == nil
+            ? AccountEndpoint(mode: variants.accountIDMode, region: region, variants: variants) : nil
+    }
+
+    /// The dual-stack domain of a region's endpoints (`api.aws`; China's
+    /// `api.amazonwebservices.com.cn`).
+    static func dualStackDomain(region: String) -> String {
+        region.hasPrefix("cn-") ? "api.amazonwebservices.com.cn" : "api.aws"
     }
 
     /// The endpoint the environment or the profile configures for a service, in the AWS SDKs'

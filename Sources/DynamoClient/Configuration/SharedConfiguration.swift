@@ -3,7 +3,8 @@ import AWSSigV4
 /// `AWS_CONFIG_FILE`) and `~/.aws/credentials` (or `AWS_SHARED_CREDENTIALS_FILE`), profile
 /// from code, else `AWS_PROFILE`, else `default`.
 ///
-/// A property set in both files takes the credentials file's value, as the SDKs do.
+/// A property set in both files takes the credentials file's value, as the SDKs do. Other
+/// profiles (a `source_profile`) and `[sso-session]` sections stay reachable.
 struct SharedConfiguration: Sendable, Hashable {
     /// The selected profile's name.
     var profileName: String
@@ -13,8 +14,14 @@ struct SharedConfiguration: Sendable, Hashable {
     var profileExists: Bool
     /// The selected profile's properties, credentials file over config file.
     var properties: [String: String]
+    /// The selected profile's properties in the credentials file alone (botocore takes keys
+    /// from there before `credential_process`, and keys from the config file after it).
+    var credentialsFileProperties: [String: String]
     /// The `[services name]` sections of the config file.
     var services: [String: [String: String]]
+    /// Both parsed files.
+    private var config: ProfileFile
+    private var credentials: ProfileFile
 
     /// Loads the files the sources point at.
     ///
@@ -23,18 +30,36 @@ struct SharedConfiguration: Sendable, Hashable {
     ///   - profile: A profile chosen in code, overriding `AWS_PROFILE`.
     init(sources: ConfigurationSources, profile: String? = nil) {
         let explicit = profile ?? sources.value("AWS_PROFILE")
-        profileName = explicit ?? "default"
-        profileIsExplicit = explicit != nil
         let configPath = sources.expandingHome(sources.value("AWS_CONFIG_FILE") ?? "~/.aws/config")
         let credentialsPath = sources.expandingHome(sources.value("AWS_SHARED_CREDENTIALS_FILE") ?? "~/.aws/credentials")
         let config = sources.readFile(configPath).map { ProfileFile(parsing: $0, kind: .config) } ?? ProfileFile(parsing: "", kind: .config)
         let credentials = sources.readFile(credentialsPath).map { ProfileFile(parsing: $0, kind: .credentials) }
             ?? ProfileFile(parsing: "", kind: .credentials)
-        let fromConfig = config.profiles[profileName]
-        let fromCredentials = credentials.profiles[profileName]
+        self.init(name: explicit ?? "default", explicit: explicit != nil, config: config, credentials: credentials)
+    }
+
+    private init(name: String, explicit: Bool, config: ProfileFile, credentials: ProfileFile) {
+        profileName = name
+        profileIsExplicit = explicit
+        let fromConfig = config.profiles[name]
+        let fromCredentials = credentials.profiles[name]
         profileExists = fromConfig != nil || fromCredentials != nil
         properties = (fromConfig ?? [:]).merging(fromCredentials ?? [:]) { $1 }
+        credentialsFileProperties = fromCredentials ?? [:]
         services = config.services
+        self.config = config
+        self.credentials = credentials
+    }
+
+    /// Another profile of the same files (a `source_profile`), `nil` when it does not exist.
+    func profile(named name: String) -> SharedConfiguration? {
+        let other = SharedConfiguration(name: name, explicit: true, config: config, credentials: credentials)
+        return other.profileExists ? other : nil
+    }
+
+    /// The `[sso-session name]` section of the config file.
+    func ssoSession(named name: String) -> [String: String]? {
+        config.ssoSessions[name]
     }
 
     /// A property of the selected profile.

@@ -14,18 +14,20 @@ public struct CredentialProviderChain: CredentialProvider {
         self.providers = providers
     }
 
-    /// The AWS SDKs' default order: environment, shared profile files, container endpoint,
-    /// instance metadata (IMDSv2).
+    /// The AWS SDKs' default order: environment keys, the profile (assume role, web identity
+    /// from the environment or the profile, IAM Identity Center, keys, `credential_process`;
+    /// see ``ProfileCredentialProvider``), container endpoint, instance metadata (IMDSv2).
     ///
     /// - Parameters:
     ///   - sources: Environment and files.
     ///   - profile: A profile chosen in code; `nil` means `AWS_PROFILE`, else `default`.
-    ///   - transport: Used by the container and instance metadata providers.
+    ///   - transport: Used by the STS, IAM Identity Center, container and instance metadata
+    ///     requests.
     public static func `default`(sources: ConfigurationSources = .process, profile: String? = nil,
                                  transport: any HTTPTransport) -> CredentialProviderChain {
         CredentialProviderChain([
             EnvironmentCredentialProvider(sources: sources),
-            ProfileCredentialProvider(profile: profile, sources: sources),
+            ProfileCredentialProvider(profile: profile, sources: sources, transport: transport),
             ContainerCredentialProvider(sources: sources, transport: transport),
             InstanceMetadataCredentialProvider(sources: sources, transport: transport, profile: profile),
         ])

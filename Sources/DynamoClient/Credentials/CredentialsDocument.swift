@@ -2,7 +2,8 @@ import DynamoAPI
 import Foundation
 
 /// The JSON document container and instance metadata endpoints answer with:
-/// `{"AccessKeyId": …, "SecretAccessKey": …, "Token": …, "Expiration": "2024-01-01T00:00:00Z"}`.
+/// `{"AccessKeyId": …, "SecretAccessKey": …, "Token": …, "Expiration": "2024-01-01T00:00:00Z"}`,
+/// with `AccountId` when the endpoint knows it (EKS Pod Identity).
 enum CredentialsDocument {
     /// Decodes a credentials document.
     ///
@@ -29,7 +30,8 @@ enum CredentialsDocument {
             expiration = date
         }
         return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                                  sessionToken: members["Token"]?.stringValue, expiration: expiration)
+                                  sessionToken: members["Token"]?.stringValue, expiration: expiration,
+                                  accountID: members["AccountId"]?.stringValue)
             .headerSafe(source: source)
     }
 

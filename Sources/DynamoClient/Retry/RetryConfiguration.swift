@@ -5,7 +5,12 @@
 /// and the client's retry token bucket can pay for the retry (5 tokens, 10 after a timeout;
 /// a success returns the retry's cost, or 1 token when it needed no retry).
 ///
-/// Randomness and sleeping are injected so tests run instantly and deterministically.
+/// In the "adaptive" mode (``RetryMode/adaptive``, `AWS_RETRY_MODE=adaptive` or the profile's
+/// `retry_mode = adaptive`) the client also limits its own send rate after throttling errors
+/// (see ``AdaptiveRateLimiter``), as botocore's adaptive mode does.
+///
+/// Randomness, sleeping and the adaptive mode's clock are injected so tests run instantly and
+/// deterministically.
 ///
 /// ```swift
 /// var retry = RetryConfiguration()
@@ -31,6 +36,12 @@ public struct RetryConfiguration: Sendable {
     public var random: @Sendable () -> Double
     /// Sleeps for a duration (injected in tests).
     public var sleep: @Sendable (Duration) async throws -> Void
+    /// Standard or adaptive (`nil` in code: `AWS_RETRY_MODE` or the profile's `retry_mode`
+    /// decide when the client resolves its configuration, else standard).
+    public var mode: RetryMode?
+    /// A monotonic clock in seconds for the adaptive mode's rate measurements (injected in
+    /// tests).
+    public var monotonicSeconds: @Sendable () -> Double
 
     /// Creates the standard configuration; every parameter has the standard mode's value.
     public init(
@@ -42,7 +53,9 @@ public struct RetryConfiguration: Sendable {
         timeoutRetryCost: Int = 10,
         noRetryIncrement: Int = 1,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        mode: RetryMode? = nil,
+        monotonicSeconds: (@Sendable () -> Double)? = nil
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
@@ -53,6 +66,8 @@ public struct RetryConfiguration: Sendable {
         self.noRetryIncrement = noRetryIncrement
         self.random = random
         self.sleep = sleep
+        self.mode = mode
+        self.monotonicSeconds = monotonicSeconds ?? { (ContinuousClock.now - retryClockOrigin).timeInterval }
     }
 
     /// No retries at all: one attempt per call.
@@ -65,3 +80,14 @@ public struct RetryConfiguration: Sendable {
         return ceiling * min(max(random(), 0), 1)
     }
 }
+
+/// The AWS SDKs' retry modes (`legacy` is read as standard).
+public enum RetryMode: String, Sendable, CaseIterable {
+    /// Backoff with jitter and a retry quota.
+    case standard
+    /// Standard, plus client-side rate limiting after throttling errors.
+    case adaptive
+}
+
+/// The origin of ``RetryConfiguration/monotonicSeconds``'s default clock.
+let retryClockOrigin = ContinuousClock.now

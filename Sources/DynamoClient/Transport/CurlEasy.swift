@@ -34,10 +34,11 @@ final class CurlEasy {
     /// - Parameters:
     ///   - request: The request to send.
     ///   - timeouts: Connect and total limits.
+    ///   - caBundle: A PEM file of CA certificates to trust instead of the system's store.
     ///   - cancellation: Checked while the transfer runs; set, it aborts the transfer.
     /// - Returns: The response, or the transport failure.
     func perform(
-        _ request: HTTPRequest, timeouts: HTTPTimeouts, cancellation: CancellationFlag
+        _ request: HTTPRequest, timeouts: HTTPTimeouts, caBundle: String? = nil, cancellation: CancellationFlag
     ) -> Result<HTTPResponse, TransportError> {
         guard request.url.isSafeHeaderText else {
             return .failure(TransportError(.invalidRequest, "the URL contains CR, LF or NUL; not sent"))
@@ -58,6 +59,7 @@ final class CurlEasy {
         defer { curl_slist_free_all(headerList) }
 
         var code = configure(request, timeouts: timeouts, headers: headerList, sink: sinkPointer)
+        if code == CURLE_OK, let caBundle { code = ld_curl_easy_setopt_string(handle, CURLOPT_CAINFO, caBundle) }
         if code == CURLE_OK {
             // A one-byte stand-in keeps the buffer's address valid for an empty body; the size
             // option, not the buffer, tells libcurl how much to send.

@@ -1,6 +1,6 @@
 #if canImport(CCurl)
 /// The HTTP transport over libcurl: keep-alive connections, timeouts, TLS with the system's CA
-/// store, proxies from `http_proxy` / `https_proxy` / `no_proxy`, and a bound on concurrent
+/// store (or a CA bundle file: `AWS_CA_BUNDLE` / `ca_bundle`), proxies from `http_proxy` / `https_proxy` / `no_proxy`, and a bound on concurrent
 /// transfers.
 ///
 /// Each transfer blocks one of the transport's own threads (never a thread of Swift's
@@ -13,14 +13,19 @@
 /// ```
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlWorkerPool
+    private let caBundle: String?
 
     /// Creates a transport.
     ///
-    /// - Parameter maximumConnections: How many transfers run at once (each on its own thread
-    ///   and connection); further requests wait their turn. Default 16.
-    public init(maximumConnections: Int = 16) {
+    /// - Parameters:
+    ///   - maximumConnections: How many transfers run at once (each on its own thread and
+    ///     connection); further requests wait their turn. Default 16.
+    ///   - caBundle: A PEM file of CA certificates trusted instead of the system's store
+    ///     (libcurl's `CURLOPT_CAINFO`); `nil` keeps the system's.
+    public init(maximumConnections: Int = 16, caBundle: String? = nil) {
         CurlEasy.initializeLibraryOnce()
         pool = CurlWorkerPool(maximumThreads: maximumConnections)
+        self.caBundle = caBundle
     }
 
     /// Sends one request on a pool thread.
@@ -35,7 +40,7 @@ public final class CurlTransport: HTTPTransport {
         let cancellation = CancellationFlag()
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                pool.submit { easy in
+                pool.submit { [caBundle] easy in
                     guard !cancellation.isCancelled else {
                         continuation.resume(returning: .failure(TransportError(.other, "cancelled")))
                         return
@@ -44,7 +49,7 @@ public final class CurlTransport: HTTPTransport {
                         continuation.resume(returning: .failure(TransportError(.other, "curl_easy_init failed")))
                         return
                     }
-                    continuation.resume(returning: easy.perform(request, timeouts: timeouts, cancellation: cancellation))
+                    continuation.resume(returning: easy.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation))
                 }
             }
         } onCancel: {

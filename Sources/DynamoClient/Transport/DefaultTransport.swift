@@ -47,15 +47,19 @@ extension DynamoClient {
     /// - Parameters:
     ///   - maximumConnections: How many requests run at once. Default 16.
     ///   - environment: Where `DYNAMOCLIENT_TRANSPORT` is read (default: the process's).
+    ///   - caBundle: A PEM file of CA certificates to trust instead of the system's store; only
+    ///     libcurl takes it (URLSession trusts the system's store, where a custom CA is
+    ///     installed as a configuration profile on Apple platforms).
     public static func defaultTransport(
-        maximumConnections: Int = 16, environment: [String: String] = ProcessInfo.processInfo.environment
+        maximumConnections: Int = 16, environment: [String: String] = ProcessInfo.processInfo.environment,
+        caBundle: String? = nil
     ) -> any HTTPTransport {
         switch TransportChoice.resolved(environment: environment) {
         case .urlsession:
             return URLSessionTransport(maximumConnections: maximumConnections)
         case .curl:
             #if canImport(CCurl)
-            return CurlTransport(maximumConnections: maximumConnections)
+            return CurlTransport(maximumConnections: maximumConnections, caBundle: caBundle)
             #else
             return URLSessionTransport(maximumConnections: maximumConnections)
             #endif

@@ -52,7 +52,7 @@ struct CredentialProviderTests {
         aws_secret_access_key = wrong
         [profile assumer]
         role_arn = arn:aws:iam::123456789012:role/x
-        source_profile = default
+        source_profile = nosuchprofile
         """
 
     static var files: [String: String] {
