@@ -62,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "DIR"))
     var s3Directory: String?
 
+    @OptionGroup(title: "AWS services beside it") var neighbours: NeighbourFlags
+
     @Option(name: .customLong("ttl-interval"),
             help: ArgumentHelp("Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
                                valueName: "SECONDS"))
@@ -148,6 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        configuration.neighbours = neighbours.options
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         let boundPort = try await server.start()

@@ -6,9 +6,9 @@
 /// as its sub-properties (`dynamodb =` / `  endpoint_url = …` in a `[services x]` section).
 /// Property names are case-insensitive and stored lowercased; sub-properties are stored as
 /// `parent.child`.
-struct ProfileFile: Sendable, Hashable {
+package struct ProfileFile: Sendable, Hashable {
     /// The kind of file, which decides how section names are read.
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// `~/.aws/config`: `[default]`, `[profile name]`, `[services name]`, `[sso-session name]`.
         case config
         /// `~/.aws/credentials`: every `[name]` is a profile, taken literally.
@@ -16,12 +16,12 @@ struct ProfileFile: Sendable, Hashable {
     }
 
     /// Profiles by name.
-    var profiles: [String: [String: String]] = [:]
+    package var profiles: [String: [String: String]] = [:]
     /// `[services name]` sections by name.
-    var services: [String: [String: String]] = [:]
+    package var services: [String: [String: String]] = [:]
 
     /// Parses a file's text. Lines that are not understood are skipped, as the SDKs do.
-    init(parsing text: String, kind: Kind) {
+    package init(parsing text: String, kind: Kind) {
         var section: (kind: SectionKind, name: String)?
         var lastProperty: String?
         var lastPropertyWasEmpty = false
