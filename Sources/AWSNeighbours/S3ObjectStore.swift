@@ -39,8 +39,10 @@ package struct S3ObjectStore: ObjectStore {
         self.credentials = credentials
     }
 
+    /// HeadBucket: only a 404 says no. An unreachable endpoint says yes here, so the job's
+    /// first write reports why (`Cannot reach S3 at …`) instead of a missing bucket.
     package func bucketExists(_ bucket: String) -> Bool {
-        guard let response = try? call("HEAD", bucket: bucket) else { return false }
+        guard let response = try? call("HEAD", bucket: bucket) else { return true }
         return response.status != 404
     }
 

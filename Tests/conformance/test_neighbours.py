@@ -376,3 +376,19 @@ def test_a_missing_stream_makes_the_destination_enable_failed(neighbours):
     advance_clock(url, 2)
     (destination,) = dynamodb.describe_kinesis_streaming_destination(TableName="Untracked")["KinesisDataStreamDestinations"]
     assert destination["DestinationStatus"] == "ENABLE_FAILED"
+
+
+def test_without_s3_an_export_fails_naming_the_flags():
+    assert not any(os.environ.get(name) for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3")), \
+        "this test needs a server without an S3 endpoint"
+    server = ServerProcess(_resolve_binary(), ["--in-memory"])
+    url = server.start()
+    try:
+        dynamodb = boto3.client("dynamodb", endpoint_url=url, **KEYS)
+        done = export(dynamodb, make_table(dynamodb, "Nowhere", sample_items(1)), "any-bucket")
+        assert done["ExportStatus"] == "FAILED"
+        assert done["FailureCode"] == "S3NoSuchBucket"
+        assert done["FailureMessage"].startswith("The specified bucket does not exist")
+        assert "--s3-endpoint" in done["FailureMessage"] and "--s3-dir" in done["FailureMessage"]
+    finally:
+        server.stop()
