@@ -106,6 +106,7 @@ let package = Package(
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4"]),
+        .testTarget(name: "AWSNeighboursTests", dependencies: ["AWSNeighbours", "AWSSigV4"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
         .testTarget(name: "DynamoPartiQLTests", dependencies: ["DynamoPartiQL", "DynamoExpressions", "DynamoAPI"]),
         .testTarget(
