@@ -38,21 +38,32 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(name: "DynamoAPI"),
         .target(name: "AWSSigV4", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
+        // The server's calls to S3 and Kinesis (export/import, streaming destinations).
+        .target(name: "OutgoingHTTP", dependencies: ["AWSSigV4", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
+        .target(
+            name: "AWSNeighbours",
+            dependencies: ["DynamoEngine", "AWSSigV4", "OutgoingHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "DynamoPartiQL", dependencies: ["DynamoAPI", "DynamoExpressions"]),
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite", "CZlib",
+                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite", "CZlib", "CZstd",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "AWSSigV4", "CZlib",
+                "DynamoAPI", "DynamoEngine", "AWSSigV4", "AWSNeighbours", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -97,6 +108,7 @@ let package = Package(
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4"]),
+        .testTarget(name: "AWSNeighboursTests", dependencies: ["AWSNeighbours", "AWSSigV4"]),
         .testTarget(name: "DynamoExpressionsTests", dependencies: ["DynamoExpressions", "DynamoAPI"]),
         .testTarget(name: "DynamoPartiQLTests", dependencies: ["DynamoPartiQL", "DynamoExpressions", "DynamoAPI"]),
         .testTarget(

@@ -43,10 +43,10 @@ NOTES = {
     "UpdateContributorInsights": "state only: no CloudWatch rules or graphs",
     "DescribeContributorInsights": "state only: no CloudWatch rules or graphs",
     "ListContributorInsights": "state only",
-    "EnableKinesisStreamingDestination": "state only: no records are sent (there is no Kinesis here)",
-    "DisableKinesisStreamingDestination": "state only (there is no Kinesis here)",
-    "UpdateKinesisStreamingDestination": "state only (there is no Kinesis here)",
-    "DescribeKinesisStreamingDestination": "state only (there is no Kinesis here)",
+    "EnableKinesisStreamingDestination": "records go to Kinesis with `serve --kinesis-endpoint` (PutRecords; a missing stream ends ENABLE_FAILED); state only without it",
+    "DisableKinesisStreamingDestination": "state; records stop",
+    "UpdateKinesisStreamingDestination": "state; the precision applies to records sent afterwards",
+    "DescribeKinesisStreamingDestination": "status on the server clock",
     "CreateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below); the tables must exist in each region's namespace",
     "UpdateGlobalTable": "version 2017.11.29, which DynamoDB now refuses (see below)",
     "DescribeGlobalTable": "version 2017.11.29",
@@ -79,8 +79,9 @@ DIFFERENCES = [
     "UpdateTableReplicaAutoScaling also works on a table without replicas (DynamoDB answers ResourceNotFoundException "
     "there, since Application Auto Scaling registers the targets, and it does not exist here): that is how a "
     "PROVISIONED table meets the write auto scaling prerequisite for replicas.",
-    "Kinesis destinations: any ARN of a Kinesis stream in the table's region becomes ACTIVE (nothing checks "
-    "that the stream exists); any other ARN ends ENABLE_FAILED, as DynamoDB reports a stream it cannot use.",
+    "Kinesis destinations: without `--kinesis-endpoint`, any ARN of a Kinesis stream in the table's region "
+    "becomes ACTIVE (nothing checks that the stream exists); with one, a stream DescribeStreamSummary cannot "
+    "find ends ENABLE_FAILED; any other ARN ends ENABLE_FAILED, as DynamoDB reports a stream it cannot use.",
     "Resource policies: the ARN's account id is not checked (a local server belongs to no account); a policy "
     "is visible to GetResourcePolicy at once and can be changed again at once (DynamoDB takes about two "
     "seconds to show it and refuses another change for 15 seconds); GetResourcePolicy answers the document as "

@@ -39,8 +39,11 @@ package final class DynamoEngine: Sendable {
     package let transientStatusDelay: Double
     /// Named snapshots of namespaces (the admin API's `/_localdynamo/snapshots`).
     package let snapshots = SnapshotRegistry()
-    /// Where exports write and imports read (`serve --s3-dir`); `nil` fails them.
+    /// Where exports write and imports read (`serve --s3-dir` or `--s3-endpoint`); `nil` fails them.
     package let objectStore: (any ObjectStore)?
+    /// Where Kinesis streaming destinations send records (`serve --kinesis-endpoint`); `nil`
+    /// keeps destinations as states only.
+    package let kinesisSink: (any KinesisRecordSink)?
     /// Delivers global tables' changes between this engine's namespaces.
     package let replicationHub: ReplicationHub
     /// Counters for `/metrics` (TTL deletions).
@@ -53,9 +56,11 @@ package final class DynamoEngine: Sendable {
     package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
                  transactionConflicts: [(table: String, count: Int)] = [],
                  clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
-                 objectStore: (any ObjectStore)? = nil, syncMode: SyncMode = .normal) throws {
+                 objectStore: (any ObjectStore)? = nil, kinesisSink: (any KinesisRecordSink)? = nil,
+                 syncMode: SyncMode = .normal) throws {
         self.syncMode = syncMode
         self.clock = clock
+        self.kinesisSink = kinesisSink
         self.transientStatusDelay = transientStatusDelay
         self.objectStore = objectStore
         self.storage = storage
@@ -91,7 +96,8 @@ package final class DynamoEngine: Sendable {
             let database = try Database(path: path, region: region, clock: clock, logger: logger)
             try database.apply(syncMode)
             database.transientStatuses.delay = transientStatusDelay
-            database.dataJobs.configure(objectStore: objectStore, logger: logger)
+            database.dataJobs.configure(objectStore: objectStore?.forRegion(region), logger: logger)
+            database.kinesis.sink = kinesisSink
             database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)
             for (table, count) in transactionConflicts {
                 database.injectTransactionConflicts(table: table, count: count)

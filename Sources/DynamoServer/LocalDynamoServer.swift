@@ -78,6 +78,8 @@ public final class LocalDynamoServer: Sendable {
         /// Whether every commit is synced to disk (`serve --sync full`) or only checkpoints
         /// (`normal`, the default); see the README's durability notes.
         public var syncFull = false
+        /// S3 and Kinesis beside the server (`serve --s3-endpoint`, `--kinesis-endpoint` …).
+        public var neighbours = NeighbourOptions()
 
         public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
                     namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
@@ -126,13 +128,14 @@ public final class LocalDynamoServer: Sendable {
         case .perAccessKey: .perAccessKey
         case .shared: .shared
         }
+        let neighbours = try configuration.neighbours.resolve(s3Directory: configuration.s3Directory, logger: logger)
         engine = try DynamoEngine(
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
             namespaceMode: mode, logger: logger,
             transactionConflicts: configuration.transactionConflicts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             clock: ServerClock(startingAt: configuration.clockStart),
             transientStatusDelay: configuration.transientStatusDelay,
-            objectStore: configuration.s3Directory.map { DirectoryObjectStore(root: $0) },
+            objectStore: neighbours.store, kinesisSink: neighbours.sink,
             syncMode: configuration.syncFull ? .full : .normal)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(seed: configuration.faultSeed,

@@ -66,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "DIR"))
     var s3Directory: String?
 
+    @OptionGroup(title: "AWS services beside it") var neighbours: NeighbourFlags
+
     @Option(name: .customLong("ttl-interval"),
             help: ArgumentHelp("Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
                                valueName: "SECONDS"))
@@ -205,6 +207,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttlSweepInterval = ttlInterval
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
+        configuration.neighbours = neighbours.options
         applyReliabilityFlags(to: &configuration)
         configuration.credentialsFile = credentialsFile
         configuration.allowedClockSkew = clockSkew

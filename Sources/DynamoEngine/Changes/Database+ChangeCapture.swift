@@ -10,5 +10,6 @@ extension Database {
         try writeStreamRecords(&state)
         try recordPointInTimeChanges(&state)
         queueReplication(state.itemChanges)
+        try queueKinesisRecords(state.itemChanges)
     }
 }

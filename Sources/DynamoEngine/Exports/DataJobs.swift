@@ -37,11 +37,12 @@ package final class DataJobs: Sendable {
     var logger: Logger { settings.withLock { $0.logger } }
 
     /// The object store, if it holds `bucket`.
-    /// - Throws: `S3NoSuchBucket` without a store (no `--s3-dir`) or without the bucket.
+    /// - Throws: `S3NoSuchBucket` without a store (no `--s3-endpoint`, no `--s3-dir`) or without
+    ///   the bucket.
     func store(holding bucket: String) throws(ObjectStoreError) -> any ObjectStore {
         guard let store = objectStore else {
             throw ObjectStoreError(code: "S3NoSuchBucket",
-                                   message: "The specified bucket does not exist (the server runs without --s3-dir)")
+                                   message: "The specified bucket does not exist (the server runs without an S3 endpoint: start it with --s3-endpoint URL, AWS_ENDPOINT_URL_S3 or --s3-dir DIR)")
         }
         guard store.bucketExists(bucket) else {
             throw ObjectStoreError(code: "S3NoSuchBucket", message: "The specified bucket does not exist")

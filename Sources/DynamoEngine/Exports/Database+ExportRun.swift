@@ -12,10 +12,13 @@ import Foundation
 /// <prefix>/AWSDynamoDB/<export id>/_started                  empty, written first
 /// <prefix>/AWSDynamoDB/<export id>/data/<name>.json.gz       (.ion.gz for ION) one item a line
 /// <prefix>/AWSDynamoDB/<export id>/manifest-files.json       one line per data file
-/// <prefix>/AWSDynamoDB/<export id>/manifest-files.checksum   its MD5, hex
+/// <prefix>/AWSDynamoDB/<export id>/manifest-files.md5        its MD5, base64
 /// <prefix>/AWSDynamoDB/<export id>/manifest-summary.json     the export's summary
-/// <prefix>/AWSDynamoDB/<export id>/manifest-summary.checksum its MD5, hex
+/// <prefix>/AWSDynamoDB/<export id>/manifest-summary.md5      its MD5, base64
 /// ```
+///
+/// The checksum files are named `.md5` and hold the base64 MD5, as the service writes them
+/// (observed on real exports; the developer guide's `.checksum` names are not what it writes).
 extension Database {
     /// Runs on the jobs' queue: reads the table as of the export time inside one read
     /// transaction (its current rows with the later changes undone), writes the files and
@@ -25,17 +28,21 @@ extension Database {
         do {
             let bucket = started.s3Bucket ?? ""
             let store = try dataJobs.store(holding: bucket)
+            let options = ObjectWriteOptions(
+                serverSideEncryption: started.s3SseAlgorithm == .kms ? "aws:kms" : "AES256",
+                kmsKeyID: started.s3SseAlgorithm == .kms ? started.s3SseKmsKeyId : nil,
+                expectedBucketOwner: started.s3BucketOwner)
             let exportID = String(started.exportArn!.split(separator: "/").last!)
             let prefix = (started.s3Prefix ?? "").split(separator: "/").joined(separator: "/")
             let base = (prefix.isEmpty ? "" : prefix + "/") + "AWSDynamoDB/\(exportID)/"
-            try store.put(bucket: bucket, key: base + "_started", bytes: [])
+            try store.put(bucket: bucket, key: base + "_started", bytes: [], options: options)
             let ion = started.exportFormat == .ion
             let content = try read { connection in
                 try connection.readTransaction { try exportLines(started, table: table, ion: ion, connection: connection) }
             }
             let dataKey = base + "data/\(UUID().uuidString.lowercased().filter { $0 != "-" })" + (ion ? ".ion.gz" : ".json.gz")
             let compressed = try Gzip.compress(content.bytes)
-            try store.put(bucket: bucket, key: dataKey, bytes: compressed)
+            try store.put(bucket: bucket, key: dataKey, bytes: compressed, options: options)
             var files = JSONWriter()
             files.writeRaw(UInt8(ascii: "{"))
             files.writeKey("itemCount", first: true); files.write(content.count)
@@ -44,7 +51,7 @@ extension Database {
             files.writeKey("etag", first: false); files.write(string: MD5.hex(compressed))
             files.writeKey("dataFileS3Key", first: false); files.write(string: dataKey)
             files.writeRaw(Array("}\n".utf8))
-            try putWithChecksum(store, bucket: bucket, key: base + "manifest-files", bytes: files.bytes)
+            try putWithChecksum(store, bucket: bucket, key: base + "manifest-files", bytes: files.bytes, options: options)
 
             description.exportStatus = .completed
             description.endTime = Timestamp(secondsSince1970: clock.now())
@@ -52,7 +59,7 @@ extension Database {
             description.billedSizeBytes = content.bytes.count
             description.exportManifest = base + "manifest-summary.json"
             let summary = Self.manifestSummary(description, filesKey: base + "manifest-files.json")
-            try putWithChecksum(store, bucket: bucket, key: base + "manifest-summary", bytes: summary)
+            try putWithChecksum(store, bucket: bucket, key: base + "manifest-summary", bytes: summary, options: options)
         } catch {
             description.exportStatus = .failed
             description.endTime = Timestamp(secondsSince1970: clock.now())
@@ -64,9 +71,11 @@ extension Database {
                   description: description.jsonBytes, failed: description.exportStatus == .failed)
     }
 
-    private func putWithChecksum(_ store: any ObjectStore, bucket: String, key: String, bytes: [UInt8]) throws {
-        try store.put(bucket: bucket, key: key + ".json", bytes: bytes)
-        try store.put(bucket: bucket, key: key + ".checksum", bytes: Array(MD5.hex(bytes).utf8))
+    private func putWithChecksum(_ store: any ObjectStore, bucket: String, key: String, bytes: [UInt8],
+                                 options: ObjectWriteOptions) throws {
+        try store.put(bucket: bucket, key: key + ".json", bytes: bytes, options: options)
+        try store.put(bucket: bucket, key: key + ".md5", bytes: Array(Data(MD5.digest(bytes)).base64EncodedString().utf8),
+                      options: options)
     }
 
     /// The export's lines (uncompressed) and how many there are.

@@ -24,10 +24,6 @@ extension Database {
             guard !keys.isEmpty else {
                 throw ObjectStoreError(code: "S3NoSuchKey", message: "No objects under the given S3 key prefix")
             }
-            if started.inputCompressionType == .zstd {
-                throw ObjectStoreError(code: "InvalidCompression",
-                                       message: "ZSTD decompression is not available in localdynamo; use GZIP or NONE")
-            }
             var items: [(StoredKey, [UInt8], Int)] = []
             var errors = 0, processed = 0, bytes = 0
             func reject(_ key: String, _ line: Int, _ reason: String) {
@@ -40,11 +36,15 @@ extension Database {
             }
             for key in keys {
                 var content = try store.get(bucket: source.s3Bucket, key: key)
-                if started.inputCompressionType == .gzip {
-                    do { content = try Gzip.decompress(content) } catch {
-                        reject(key, 0, "\(error)")
-                        continue
+                do {
+                    switch started.inputCompressionType {
+                    case .gzip?: content = try Gzip.decompress(content)
+                    case .zstd?: content = try Zstd.decompress(content)
+                    default: break
                     }
+                } catch {
+                    reject(key, 0, "\(error)")
+                    continue
                 }
                 bytes += content.count
                 for (line, result) in parse(content, format: started, table: definition) {

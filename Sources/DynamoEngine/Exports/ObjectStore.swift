@@ -12,6 +12,34 @@ package protocol ObjectStore: Sendable {
     func get(bucket: String, key: String) throws(ObjectStoreError) -> [UInt8]
     /// The keys of every object whose key starts with `prefix`, in key order.
     func keys(bucket: String, prefix: String) throws(ObjectStoreError) -> [String]
+    /// Writes one object of an export, with the request's encryption and expected bucket owner.
+    func put(bucket: String, key: String, bytes: [UInt8], options: ObjectWriteOptions) throws(ObjectStoreError)
+    /// The store that signs for `region` (a namespace's region; S3 requests are signed for the
+    /// region of the request that started the job). A directory store is the same everywhere.
+    func forRegion(_ region: String) -> any ObjectStore
+}
+
+extension ObjectStore {
+    package func put(bucket: String, key: String, bytes: [UInt8], options: ObjectWriteOptions) throws(ObjectStoreError) {
+        try put(bucket: bucket, key: key, bytes: bytes)
+    }
+
+    package func forRegion(_ region: String) -> any ObjectStore { self }
+}
+
+/// What an export asks of the objects it writes: `S3SseAlgorithm` / `S3SseKmsKeyId` (sent as
+/// `x-amz-server-side-encryption` headers) and `S3BucketOwner` (`x-amz-expected-bucket-owner`,
+/// so S3 refuses a bucket of another account).
+package struct ObjectWriteOptions: Sendable, Equatable {
+    package var serverSideEncryption: String?
+    package var kmsKeyID: String?
+    package var expectedBucketOwner: String?
+
+    package init(serverSideEncryption: String? = nil, kmsKeyID: String? = nil, expectedBucketOwner: String? = nil) {
+        self.serverSideEncryption = serverSideEncryption
+        self.kmsKeyID = kmsKeyID
+        self.expectedBucketOwner = expectedBucketOwner
+    }
 }
 
 /// Why an object-store call failed, with the S3 error code DynamoDB reports as `FailureCode`.

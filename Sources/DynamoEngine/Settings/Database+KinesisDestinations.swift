@@ -1,7 +1,8 @@
 import DynamoAPI
 
-/// Kinesis Data Streams destinations: state only (nothing is sent; there is no Kinesis here),
-/// with DynamoDB's state machine and messages. A table has at most one live destination; every
+/// Kinesis Data Streams destinations, with DynamoDB's state machine and messages. With a
+/// Kinesis endpoint (a ``KinesisRecordSink``) an ACTIVE destination receives every change
+/// (``Database/queueKinesisRecords(_:)``); without one a destination is state only. A table has at most one live destination; every
 /// change needs the destination in the state the operation expects.
 extension Database {
     private static let notValid = "Table is not in a valid state to enable Kinesis Streaming Destination: "
@@ -46,10 +47,12 @@ extension Database {
     }
 
     /// EnableKinesisStreamingDestination: ENABLING, then ACTIVE (or ENABLE_FAILED for an ARN
-    /// that is not a Kinesis stream of this region).
+    /// that is not a Kinesis stream of this region, or, with a Kinesis endpoint, a stream that
+    /// is not there).
     package func enableKinesisStreamingDestination(_ input: KinesisStreamingDestinationInput) throws -> KinesisStreamingDestinationOutput {
         let precision = input.enableKinesisStreamingConfiguration?.approximateCreationDateTimePrecision
         let valid = isStreamARN(input.streamArn)
+            && kinesis.sink.map { $0.streamIsWritable(streamARN: input.streamArn, region: region) } ?? true
         let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
             let live = destinations.contains { destination in
                 let status = Self.destinationStatus(destination, now: now)

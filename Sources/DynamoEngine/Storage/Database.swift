@@ -39,6 +39,8 @@ package final class Database: Sendable {
     let checkpoints = CheckpointPolicy()
     /// Export and import jobs: their object store, logger and background queue.
     package let dataJobs = DataJobs()
+    /// Where Kinesis streaming destinations send change records (`--kinesis-endpoint`).
+    package let kinesis = KinesisLink()
     /// The connection to the engine's replication hub (global tables).
     package let replication = ReplicationLink()
 

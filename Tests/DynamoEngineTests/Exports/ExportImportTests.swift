@@ -55,7 +55,7 @@ import Testing
             #expect(finished.importedItemCount == 30)
             let copy = try PointInTimeRestoreTests.items(of: "Copy", in: database)
             #expect(copy.count == 30 && copy["k0"] != nil && copy["later"] == nil)
-            #expect(FileManager.default.fileExists(atPath: "\(root)/bucket/p/AWSDynamoDB/\(id)/manifest-summary.checksum"))
+            #expect(FileManager.default.fileExists(atPath: "\(root)/bucket/p/AWSDynamoDB/\(id)/manifest-summary.md5"))
         }
     }
 
