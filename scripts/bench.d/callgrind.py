@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
-"""Instructions per request of GetItem, PutItem and Query, counted by valgrind's callgrind.
+"""Instructions per request of the hot operations, counted by valgrind's callgrind.
 
 Wall-clock benchmarks on a shared 2-core machine are noisy; instruction counts are not. This
-script runs a release `localdynamo serve --in-memory` under `valgrind --tool=callgrind` several
-times, each run sending a fixed sequence of requests over one keep-alive connection, and reports
+script runs a release `localdynamo serve` (in memory, or on disk for the `-disk` operations) under
+`valgrind --tool=callgrind` several times, each run sending a fixed sequence of requests over one
+keep-alive connection, and reports
 
     instructions per request = (total of the run - total of the setup-only run) / requests
 
-for each operation, measured in its own run. Every run does the same setup first (CreateTable,
-PutItem of the preloaded items, one GetItem and one Query to warm lazy paths), so the
-difference is the measured requests alone, including HTTP parsing and response writing.
+for each operation, measured in its own run (the setup-only run is per storage mode). Every run
+does the same setup first (CreateTable of `bench` and of `bench_gsi` with two GSIs, PutItem of the
+preloaded items, one GetItem and one Query to warm lazy paths), so the difference is the measured
+requests alone, including HTTP parsing and response writing.
+
+Operations (issue 19's list): get, put, put-disk, query (10 items), batch (BatchWriteItem of 25
+new items), batch-disk, update (UpdateItem with an UpdateExpression and a ConditionExpression),
+transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs).
 
 Usage (from the repository root):
 
-    swift build -c release --scratch-path .build-perf --product localdynamo
-    python3 scripts/bench.d/callgrind.py                      # all operations
+    swift build -c release --product localdynamo
+    python3 scripts/bench.d/callgrind.py --binary .build/release/localdynamo     # all operations
     python3 scripts/bench.d/callgrind.py --ops get --keep     # keep callgrind.out files
 
 Then, for the hot spots of a kept run:
@@ -33,12 +39,14 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HEADERS_AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request, "
                 "SignedHeaders=host, Signature=x")
 PAYLOAD = "abcdefghij" * 12  # 120 bytes, as in scripts/bench.d/dynamo.lua
 TABLE = "bench"
+GSI_TABLE = "bench_gsi"
 PARTITIONS = 20
 PER_PARTITION = 10
 
@@ -83,11 +91,33 @@ def setup(client):
                       {"AttributeName": "sk", "KeyType": "RANGE"}],
         "BillingMode": "PAY_PER_REQUEST",
     })
+    client.call("CreateTable", {
+        "TableName": GSI_TABLE,
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "N"},
+                                 {"AttributeName": "n", "AttributeType": "N"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "GlobalSecondaryIndexes": [
+            {"IndexName": "by_n", "KeySchema": [{"AttributeName": "n", "KeyType": "HASH"}],
+             "Projection": {"ProjectionType": "ALL"}},
+            {"IndexName": "by_sk", "KeySchema": [{"AttributeName": "sk", "KeyType": "HASH"},
+                                                 {"AttributeName": "n", "KeyType": "RANGE"}],
+             "Projection": {"ProjectionType": "KEYS_ONLY"}},
+        ],
+        "BillingMode": "PAY_PER_REQUEST",
+    })
     for p in range(PARTITIONS):
         for s in range(PER_PARTITION):
             client.call("PutItem", {"TableName": TABLE, "Item": item(pk_of(p), s, p * 100 + s)})
+    client.call("PutItem", {"TableName": GSI_TABLE, "Item": item(pk_of(0), 0, 0)})
     get_once(client, 0)
     query_once(client, 0)
+    update_once(client, 0)
+    client.call("BatchWriteItem", {"RequestItems": {TABLE: [
+        {"PutRequest": {"Item": item("w", 0, 0)}}]}})
+    client.call("TransactWriteItems", {"TransactItems": [
+        {"Put": {"TableName": TABLE, "Item": item("w", 1, 0)}}]})
 
 
 def get_once(client, i):
@@ -108,11 +138,48 @@ def put_once(client, i):
     client.call("PutItem", {"TableName": TABLE, "Item": item("n%08d" % i, i % 10, i)})
 
 
+def put_gsi_once(client, i):
+    client.call("PutItem", {"TableName": GSI_TABLE, "Item": item("n%08d" % i, i % 10, i)})
+
+
+def update_once(client, i):
+    """SET of one attribute and ADD to a counter on an existing item, if it exists."""
+    answer = client.call("UpdateItem", {
+        "TableName": TABLE,
+        "Key": {"pk": {"S": pk_of(i % PARTITIONS)}, "sk": {"N": str((i // PARTITIONS) % PER_PARTITION)}},
+        "UpdateExpression": "SET #d = :d ADD #c :one",
+        "ConditionExpression": "attribute_exists(pk) AND #n >= :zero",
+        "ExpressionAttributeNames": {"#d": "data", "#c": "count", "#n": "n"},
+        "ExpressionAttributeValues": {":d": {"S": PAYLOAD}, ":one": {"N": "1"}, ":zero": {"N": "0"}},
+        "ReturnValues": "NONE",
+    })
+    if "Attributes" in answer:
+        sys.exit("UpdateItem returned attributes")
+
+
+def batch_once(client, i):
+    answer = client.call("BatchWriteItem", {"RequestItems": {TABLE: [
+        {"PutRequest": {"Item": item("b%08d" % i, s, s)}} for s in range(25)]}})
+    if answer.get("UnprocessedItems"):
+        sys.exit("BatchWriteItem left items unprocessed")
+
+
+def transact_once(client, i):
+    client.call("TransactWriteItems", {"TransactItems": [
+        {"Put": {"TableName": TABLE, "Item": item("t%08d" % i, s, s)}} for s in range(10)]})
+
+
 OPERATIONS = {
-    # name: (function, default number of requests)
-    "get": (get_once, 1000),
-    "put": (put_once, 200),
-    "query": (query_once, 200),
+    # name: (function, default number of requests, storage: "memory" or "disk")
+    "get": (get_once, 1000, "memory"),
+    "put": (put_once, 200, "memory"),
+    "put-disk": (put_once, 200, "disk"),
+    "query": (query_once, 200, "memory"),
+    "batch": (batch_once, 40, "memory"),
+    "batch-disk": (batch_once, 40, "disk"),
+    "update": (update_once, 200, "memory"),
+    "transact": (transact_once, 40, "memory"),
+    "put-gsi2": (put_gsi_once, 200, "memory"),
 }
 
 
@@ -171,11 +238,14 @@ def prepare_valgrind(binary, out_dir):
     return stripped, shim
 
 
-def run(binary, out_file, op, count, mode="callgrind", shim=None):
+def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memory"):
     """Runs the server (under callgrind, or plain with mode "cpu"), sends setup (+ count
-    requests of op) and returns the run's instructions (callgrind) or CPU nanoseconds (cpu)."""
+    requests of op) and returns the run's instructions (callgrind) or CPU nanoseconds (cpu).
+    `storage` "disk" serves from a fresh temporary --db-path."""
     port = free_port()
-    command = [binary, "serve", "--in-memory", "--port", str(port)]
+    scratch = tempfile.TemporaryDirectory(prefix="callgrind-db-")
+    where = ["--in-memory"] if storage == "memory" else ["--db-path", scratch.name]
+    command = [binary, "serve", *where, "--port", str(port)]
     environment = dict(os.environ)
     if mode == "callgrind":
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file] + command
@@ -198,6 +268,7 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None):
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=600)
+        scratch.cleanup()
     if mode == "cpu":
         return cpu_after - cpu_before
     with open(out_file) as f:
@@ -211,7 +282,8 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=".build-perf/release/localdynamo")
-    parser.add_argument("--ops", default="get,put,query", help="comma-separated: get,put,query")
+    parser.add_argument("--ops", default=",".join(OPERATIONS),
+                        help="comma-separated, of: " + ",".join(OPERATIONS))
     parser.add_argument("--out-dir", default=".build-perf/callgrind")
     parser.add_argument("--keep", action="store_true", help="keep the callgrind.out files")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -235,25 +307,33 @@ def main():
     if args.mode == "callgrind":
         binary, shim = prepare_valgrind(args.binary, args.out_dir)
 
-    def measure(op, count):
-        out_file = os.path.join(args.out_dir, (op or "setup") + ".out")
+    def measure(op, count, storage):
+        out_file = os.path.join(args.out_dir, (op or "setup-" + storage) + ".out")
         if args.mode == "callgrind":
             files.append(out_file)
-        return min(run(binary, out_file, op, count, args.mode, shim) for _ in range(args.reps))
+        return min(run(binary, out_file, op, count, args.mode, shim, storage) for _ in range(args.reps))
 
-    base = measure(None, 0) if args.mode == "callgrind" else 0
-    results = {"setup": base}
+    ops = args.ops.split(",")
+    unknown = [op for op in ops if op not in OPERATIONS]
+    if unknown:
+        sys.exit("unknown operations: " + ", ".join(unknown))
+    bases = {}
+    if args.mode == "callgrind":
+        for storage in sorted({OPERATIONS[op][2] for op in ops}):
+            bases[storage] = measure(None, 0, storage)
+    results = {"setup-" + storage: base for storage, base in bases.items()}
     unit = "instructions" if args.mode == "callgrind" else "ns of CPU"
-    for op in args.ops.split(","):
-        count = OPERATIONS[op][1] * args.scale
-        results[op] = round((measure(op, count) - base) / count)
+    for op in ops:
+        _, default_count, storage = OPERATIONS[op]
+        count = default_count * args.scale
+        results[op] = round((measure(op, count, storage) - bases.get(storage, 0)) / count)
     if args.json:
         print(json.dumps(results))
     else:
-        if args.mode == "callgrind":
-            print("setup run: %d %s" % (base, unit))
-        for op in args.ops.split(","):
-            print("%-6s %9d %s per request (%d requests)"
+        for storage, base in bases.items():
+            print("setup run (%s): %d %s" % (storage, base, unit))
+        for op in ops:
+            print("%-10s %9d %s per request (%d requests)"
                   % (op, results[op], unit, OPERATIONS[op][1] * args.scale))
         print("(%.0f s)" % (time.time() - started))
     if not args.keep:

@@ -2,7 +2,8 @@
 -- key `pk` and a number sort key `sk`, preloaded as partitions p00000000.. with sort keys 0..K-1.
 --
 -- Configured by environment variables (wrk passes none of its own):
---   BENCH_OP          get | put | query | ql-get | ql-query | batch | mix
+--   BENCH_OP          get | put | query | ql-get | ql-query | batch | mix | update | transact |
+--                     put-gsi2 | put-stream
 --   BENCH_TABLE       table name
 --   BENCH_PARTITIONS  number of preloaded partitions
 --   BENCH_PER_PART    items per partition (the query's expected item count)
@@ -102,6 +103,39 @@ local function putRequest()
   return wrk.format("POST", "/", putHeaders, body)
 end
 
+-- PutItem of a new key into one of the other tables scripts/bench creates (two GSIs, a stream).
+local function putIntoRequest(otherTable)
+  return function()
+    local body = string.format('{"TableName":"%s","Item":%s}', otherTable, itemJSON(newKey(), 0, counter))
+    return wrk.format("POST", "/", putHeaders, body)
+  end
+end
+
+local transactHeaders
+
+local function transactRequest()
+  local pk = newKey()
+  local actions = {}
+  for i = 0, 9 do
+    actions[#actions + 1] = string.format('{"Put":{"TableName":"%s","Item":%s}}', tableName, itemJSON(pk, i, counter))
+  end
+  return wrk.format("POST", "/", transactHeaders, '{"TransactItems":[' .. table.concat(actions, ",") .. ']}')
+end
+
+-- SET and ADD on an existing item under a condition (benchkit/workloads.py's update_request).
+local function updateRequest()
+  local p = math.random(0, partitions - 1)
+  local s = math.random(0, perPartition - 1)
+  local body = string.format(
+    '{"TableName":"%s","Key":{"pk":{"S":"%s"},"sk":{"N":"%d"}},' ..
+    '"UpdateExpression":"SET #d = :d ADD #c :one",' ..
+    '"ConditionExpression":"attribute_exists(pk) AND #n >= :zero",' ..
+    '"ExpressionAttributeNames":{"#d":"data","#c":"count","#n":"n"},' ..
+    '"ExpressionAttributeValues":{":d":{"S":"%s"},":one":{"N":"1"},":zero":{"N":"0"}},"ReturnValues":"NONE"}',
+    tableName, pkOf(p), s, payload)
+  return wrk.format("POST", "/", headers("UpdateItem"), body)
+end
+
 local function batchRequest()
   local pk = newKey()
   local items = {}
@@ -119,10 +153,13 @@ function init(args)
   math.randomseed(os.time() * 1000 + (tid or 0) * 7919 + string.len(nonce))
   putHeaders = headers("PutItem")
   batchHeaders = headers("BatchWriteItem")
+  transactHeaders = headers("TransactWriteItems")
   if op == "get" then
     for i = 1, poolSize do pool[i] = getRequest() end
   elseif op == "query" then
     for i = 1, poolSize do pool[i] = queryRequest() end
+  elseif op == "update" then
+    for i = 1, poolSize do pool[i] = updateRequest() end
   elseif op == "ql-get" or op == "ql-query" then
     for i = 1, poolSize do pool[i] = statementRequest(op == "ql-get") end
   elseif op == "mix" then
@@ -141,6 +178,12 @@ if op == "put" then
   request = putRequest
 elseif op == "batch" then
   request = batchRequest
+elseif op == "transact" then
+  request = transactRequest
+elseif op == "put-gsi2" then
+  request = putIntoRequest(tableName .. "_gsi")
+elseif op == "put-stream" then
+  request = putIntoRequest(tableName .. "_stream")
 else
   request = function()
     return pool[math.random(1, poolSize)]

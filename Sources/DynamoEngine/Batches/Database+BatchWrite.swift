@@ -72,9 +72,9 @@ extension Database {
                 let old = try store.get(write.key)
                 var units = ConsumedUnits()
                 if let put = write.put {
-                    units = try store.put(write.key, json: put.json, size: put.size)
-                } else if old != nil {
-                    units = try store.delete(write.key)
+                    units = try store.put(write.key, json: put.json, size: put.size, replacing: old?.json)
+                } else if let old {
+                    units = try store.delete(write.key, removing: old.json)
                 }
                 try recordChange(&state, table: write.table, store: store, key: write.key, old: old,
                                  new: write.put.map { ($0.json, $0.size) })

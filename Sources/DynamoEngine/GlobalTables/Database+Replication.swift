@@ -37,11 +37,11 @@ extension Database {
             let old = try store.get(key)
             var new: (json: [UInt8], size: Int)?
             if let json, let size {
-                try store.put(key, json: json, size: size)
+                try store.put(key, json: json, size: size, replacing: old?.json)
                 new = (json, size)
             } else {
-                guard old != nil else { return }
-                try store.delete(key)
+                guard let old else { return }
+                try store.delete(key, removing: old.json)
             }
             try recordChange(&state, table: table, store: store, key: key, old: old, new: new, origin: .replication)
         }
@@ -65,7 +65,7 @@ extension Database {
             let store = itemStore(table, connection: state.connection)
             for (key, json, size) in rows {
                 let old = try store.get(key)
-                try store.put(key, json: json, size: size)
+                try store.put(key, json: json, size: size, replacing: old?.json)
                 try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size), origin: .replication)
             }
         }

@@ -40,7 +40,7 @@ extension Database {
             let store = itemStore(table, connection: state.connection)
             for item in prepared {
                 let old = try store.get(item.key)
-                _ = try store.put(item.key, json: item.json, size: item.size)
+                _ = try store.put(item.key, json: item.json, size: item.size, replacing: old?.json)
                 try updateStatistics(&state, table: table, store: store, removed: old?.size, added: item.size)
             }
         }

@@ -81,7 +81,7 @@ extension Database {
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
-            var capacity = try store.put(key, json: json, size: size)
+            var capacity = try store.put(key, json: json, size: size, replacing: old?.json)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
@@ -113,7 +113,7 @@ extension Database {
             guard let old else {
                 return ItemWriteResult(oldItem: nil, newItem: nil, capacity: ConsumedUnits(table: Capacity.writeUnits(size: 0)))
             }
-            var capacity = try store.delete(key)
+            var capacity = try store.delete(key, removing: old.json)
             capacity.table = Capacity.writeUnits(size: old.size)
             try recordChange(&state, table: table, store: store, key: key, old: old, new: nil)
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
@@ -152,7 +152,7 @@ extension Database {
             }
             try ItemSize.checkNesting(newItem)
             let newJSON = ItemJSON.encode(newItem)
-            var capacity = try store.put(key, json: newJSON, size: size)
+            var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])

@@ -53,14 +53,23 @@ struct ItemStore {
         return (statement.blob(0), Int(statement.int64(1)))
     }
 
-    /// Inserts or replaces an item, and its entries in the table's indexes.
+    /// Inserts or replaces an item, and its entries in the table's indexes (reading the stored
+    /// item first when the table has indexes).
     ///
     /// - Returns: the write units the change consumed on the indexes (none on the table).
     @discardableResult
     func put(_ key: StoredKey, json: [UInt8], size: Int) throws -> ConsumedUnits {
+        try put(key, json: json, size: size, replacing: table.indexes.isEmpty ? nil : get(key)?.json)
+    }
+
+    /// ``put(_:json:size:)`` for a caller that read the stored item in this write transaction
+    /// already: `oldJSON` is that item's JSON (`nil`: there was none), so index maintenance does
+    /// not read it a second time.
+    @discardableResult
+    func put(_ key: StoredKey, json: [UInt8], size: Int, replacing oldJSON: [UInt8]?) throws -> ConsumedUnits {
         var units = ConsumedUnits()
         if !table.indexes.isEmpty {
-            units = try updateIndexes(tableKey: key, oldJSON: get(key)?.json, newJSON: json)
+            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, newJSON: json)
         }
         try connection.statement(statementKey(.put)) {
             "INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)"
@@ -75,9 +84,16 @@ struct ItemStore {
     /// - Returns: the write units the removal consumed on the indexes (none on the table).
     @discardableResult
     func delete(_ key: StoredKey) throws -> ConsumedUnits {
+        try delete(key, removing: table.indexes.isEmpty ? nil : get(key)?.json)
+    }
+
+    /// ``delete(_:)`` for a caller that read the stored item in this write transaction already
+    /// (`oldJSON`, `nil` when there was none).
+    @discardableResult
+    func delete(_ key: StoredKey, removing oldJSON: [UInt8]?) throws -> ConsumedUnits {
         var units = ConsumedUnits()
-        if !table.indexes.isEmpty, let old = try get(key) {
-            units = try updateIndexes(tableKey: key, oldJSON: old.json, newJSON: nil)
+        if !table.indexes.isEmpty, let oldJSON {
+            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, newJSON: nil)
         }
         try connection.statement(statementKey(.delete)) {
             "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"

@@ -77,18 +77,19 @@ extension Database {
                 }
             }
             // Updates that cannot apply (a type error found only against the stored item) cancel too.
-            var newItems: [Item?] = Array(repeating: nil, count: actions.count)
+            var newItems: [(item: Item, size: Int)?] = Array(repeating: nil, count: actions.count)
             if !failed {
                 for (position, action) in actions.enumerated() {
                     guard case .update(let plan, let keyItem) = action.kind else { continue }
                     do {
                         let base = oldItems[position] ?? keyItem
                         let updated = try plan?.apply(to: base) ?? base
-                        if ItemSize.of(updated) > ItemSize.maximum {
+                        let size = ItemSize.of(updated)
+                        if size > ItemSize.maximum {
                             throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
                         }
                         try ItemSize.checkNesting(updated)
-                        newItems[position] = updated
+                        newItems[position] = (updated, size)
                     } catch let error as DynamoError {
                         failed = true
                         reasons[position] = CancellationReason(code: "ValidationError", message: error.message)
@@ -106,19 +107,18 @@ extension Database {
                 case .check:
                     break
                 case .put(let json, let size, _):
-                    units = try store.put(action.key, json: json, size: size)
+                    units = try store.put(action.key, json: json, size: size, replacing: old?.json)
                     try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 case .delete:
-                    if old != nil {
-                        units = try store.delete(action.key)
+                    if let old {
+                        units = try store.delete(action.key, removing: old.json)
                         try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: nil)
                     }
                 case .update:
-                    let item = newItems[position]!
-                    let size = ItemSize.of(item)
+                    let (item, size) = newItems[position]!
                     let json = ItemJSON.encode(item)
-                    units = try store.put(action.key, json: json, size: size)
+                    units = try store.put(action.key, json: json, size: size, replacing: old?.json)
                     try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 }
@@ -157,6 +157,10 @@ extension Database {
         for item in items {
             compiledActions.append(try Self.readAction(item))
         }
+        // What each action carries, measured once: the whole item for a Put, the key otherwise.
+        let sizes = items.map { item in
+            ItemSize.of(item.put?.item ?? item.update?.key ?? item.delete?.key ?? item.conditionCheck?.key ?? [:])
+        }
         for (position, item) in items.enumerated() {
             let compiled = compiledActions[position]
             let action: PlannedAction
@@ -177,7 +181,7 @@ extension Database {
                     continue
                 }
                 let key = try table.storedKey(forItem: put.item)
-                let size = ItemSize.of(put.item)
+                let size = sizes[position]
                 if size > ItemSize.maximum {
                     throw DynamoError.validation("Item size has exceeded the maximum allowed size")
                 }
@@ -215,13 +219,7 @@ extension Database {
             }
             actions.append(action)
         }
-        // The items a transaction carries: whole items for Puts, keys for the other actions.
-        let aggregate = items.reduce(0) { total, item in
-            if let put = item.put { return total + ItemSize.of(put.item) }
-            let key = item.update?.key ?? item.delete?.key ?? item.conditionCheck?.key ?? [:]
-            return total + ItemSize.of(key)
-        }
-        if aggregate > Self.maximumTransactionBytes {
+        if sizes.reduce(0, +) > Self.maximumTransactionBytes {
             // The API reference's wording: no captured DynamoDB response for this limit was found.
             throw DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
         }

@@ -16,15 +16,19 @@ struct HTTPReply: Sendable {
     var allowOrigin: String? = nil
     /// Further headers (CORS preflight).
     var extraHeaders: [(String, String)] = []
-    /// `Content-Encoding` once ``compressed(as:)`` compressed the body.
+    /// `Content-Encoding` once ``compressed(acceptEncoding:)`` compressed the body.
     var contentEncoding: String?
     /// The tables the request named, for the debug request log (set only when that log is on).
     var tables: String? = nil
 
-    /// The reply with its body compressed as DynamoDB compresses answers: when the client
-    /// accepts a coding (`format`) and the body is at least 4 KiB. Compressing twice is a no-op.
-    func compressed(as format: Zlib.Format?) -> HTTPReply {
-        guard let format, contentEncoding == nil, body.count >= ContentCoding.compressionThreshold else { return self }
+    /// The reply with its body compressed as DynamoDB compresses answers: when the body is at
+    /// least 4 KiB and the request's `Accept-Encoding` value allows a coding. The header is read
+    /// only for such bodies: most answers are far smaller, and parsing it for every answer cost
+    /// more than a GetItem's SQLite read. Compressing twice is a no-op.
+    func compressed(acceptEncoding: String?) -> HTTPReply {
+        guard let acceptEncoding, contentEncoding == nil, body.count >= ContentCoding.compressionThreshold,
+              let format = ContentCoding.responseFormat(acceptEncoding: acceptEncoding)
+        else { return self }
         var reply = self
         reply.body = Zlib.deflate(body, format: format)
         reply.contentEncoding = ContentCoding.headerValue(format)

@@ -78,8 +78,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var cachedDate: (second: Int64, text: String) = (.min, "")
     /// The client half-closed its side: close once the current answer is written.
     private var inputClosed = false
-    /// How the current request accepts a compressed answer (`Accept-Encoding`).
-    private var responseFormat: Zlib.Format?
+    /// The current request's `Accept-Encoding` value, read only for answers large enough to
+    /// compress (see ``HTTPReply/compressed(acceptEncoding:)``).
+    private var acceptEncoding: String?
 
     init(settings: HTTPHandlerSettings, eventLoop: any EventLoop) {
         self.settings = settings
@@ -148,7 +149,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         isHeadRequest = head.method == .HEAD
         version = head.version
         let summary = RequestHeaderSummary(head.headers)
-        responseFormat = ContentCoding.responseFormat(acceptEncoding: summary.acceptEncoding)
+        acceptEncoding = summary.acceptEncoding
         if head.uri.utf8.count > HTTPReply.maximumRequestTargetBytes {
             // DynamoDB answers a request target this long 400 without reading it further; the
             // body is not read either, so the connection cannot be reused.
@@ -259,10 +260,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         let eventLoop = self.eventLoop
         let handler = NIOLoopBound(self, eventLoop: eventLoop)
-        let format = responseFormat
+        let acceptEncoding = self.acceptEncoding
         let work: @Sendable () async -> (HTTPReply, String) = {
             let (reply, operation) = await work()
-            return (reply.compressed(as: format), operation)
+            return (reply.compressed(acceptEncoding: acceptEncoding), operation)
         }
         let finish: @Sendable ((HTTPReply, String)) -> Void = { answer in
             if eventLoop.inEventLoop {
@@ -361,7 +362,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let context else { return }
         // DynamoDB compresses answers of 4 KiB and more for clients that accept it (answers
         // from a task arrive compressed already, off the event loop); the CRC is of the bytes sent.
-        let reply = reply.compressed(as: responseFormat)
+        let reply = reply.compressed(acceptEncoding: acceptEncoding)
         let body = reply.body
         var headers = HTTPHeaders()
         headers.reserveCapacity(10 + reply.extraHeaders.count)

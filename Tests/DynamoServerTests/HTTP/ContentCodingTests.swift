@@ -1,5 +1,6 @@
 @testable import DynamoServer
 import DynamoTestSupport
+import NIOHTTP1
 import Testing
 
 /// gzip/deflate bodies, Accept-Encoding weighting and the Date header's format.
@@ -44,6 +45,42 @@ struct ContentCodingTests {
     @Test("codings that allow nothing", arguments: ["", "identity", "br", "gzip;q=0", "*;q=0", "\"gzip\"", "gzip br"])
     func nothing(header: String) {
         #expect(ContentCoding.responseFormat(acceptEncoding: header) == nil)
+    }
+
+    @Test("spaces and tabs are trimmed from both ends, and nothing else", arguments: [
+        ("gzip", "gzip"), ("  gzip\t", "gzip"), ("\t q = 1 ", "q = 1"), ("   ", ""), ("", ""),
+        (" d\u{E9}flate\u{E9} ", "d\u{E9}flate\u{E9}"), ("\u{1F600}\t", "\u{1F600}"),
+    ] as [(String, String)])
+    func trimming(text: String, expected: String) {
+        #expect(text.trimmingSpaces == expected)
+    }
+
+    @Test("a seeded random mix of spaces, tabs and text trims like the Character-wise definition")
+    func trimmingRandom() {
+        var random = SeededRandom(seed: 19)
+        let pieces = [" ", "\t", "a", "Z", ";", "=", "\u{E9}", "\u{1F600}"]
+        for _ in 0..<500 {
+            let text = (0..<random.int(0..<12)).map { _ in pieces[random.int(0..<pieces.count)] }.joined()
+            let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let expected = String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+            #expect(text.trimmingSpaces == expected, "\(Array(text.utf8))")
+        }
+    }
+
+    @Test("an answer is compressed only when it is at least 4 KiB and Accept-Encoding allows it")
+    func compressedAnswers() throws {
+        let large = HTTPReply(status: .ok, contentType: WireProtocol.amzJSON,
+                              body: Array(repeating: UInt8(ascii: "x"), count: ContentCoding.compressionThreshold))
+        var small = large
+        small.body.removeLast()
+        #expect(small.compressed(acceptEncoding: "gzip").contentEncoding == nil)
+        #expect(large.compressed(acceptEncoding: nil).contentEncoding == nil)
+        #expect(large.compressed(acceptEncoding: " identity ").contentEncoding == nil)
+        let gzip = large.compressed(acceptEncoding: "deflate;q=0.5, gzip")
+        #expect(gzip.contentEncoding == "gzip")
+        #expect(try Zlib.inflate(gzip.body, format: .gzip, limit: 1 << 20) == large.body)
+        #expect(gzip.compressed(acceptEncoding: "deflate").body == gzip.body)
+        #expect(large.compressed(acceptEncoding: "deflate").contentEncoding == "deflate")
     }
 
     @Test("Date header format", arguments: [

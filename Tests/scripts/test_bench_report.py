@@ -1,0 +1,139 @@
+"""Tests of scripts/bench's report maths (scripts/bench.d/benchkit): medians and summaries of wrk
+runs, number formats, the targets' verdicts, the RSS cost per item and the doc's bench markers."""
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "bench.d"))
+
+from benchkit import common, measurement, report, targets  # noqa: E402
+from benchkit.workloads import WORKLOAD_ORDER, WORKLOADS  # noqa: E402
+
+
+def run(rps, p50=100, p99=900, cpu=50.0, other=0.1, requests=1000, non2xx=0, socket_errors=0):
+    return dict(rps=rps, latency_us=dict(p50=p50, p99=p99), cpu_us_per_req=cpu, other_cores=other,
+                requests=requests, non2xx=non2xx, socket_errors=socket_errors)
+
+
+def server(key, kind, cells, **extra):
+    """A results.json server record: `cells` maps (workload, conns) to a summary's fields."""
+    workloads: dict = {}
+    for (workload, conns), summary in cells.items():
+        workloads.setdefault(workload, {})[conns] = dict(summary=summary, runs=[])
+    return dict(key=key, label=key, kind=kind, workloads=workloads, problems=[], **extra)
+
+
+def test_median_ignores_missing_values():
+    assert common.median([3, None, 1, 2]) == 2
+    assert common.median([None, None]) is None
+    assert common.median([1, 2, 3, 4]) == 2.5
+
+
+def test_summary_takes_medians_and_sums_counts():
+    summary = measurement.summarize([run(100, p50=10, requests=5, non2xx=1),
+                                     run(300, p50=30, requests=7, socket_errors=2),
+                                     run(200, p50=20, requests=9)])
+    assert summary["rps"] == 200
+    assert summary["p50_us"] == 20
+    assert summary["requests"] == 21
+    assert summary["non2xx"] == 1 and summary["socket_errors"] == 2
+    assert summary["reps"] == 3
+    assert summary["rps_all"] == [100.0, 300.0, 200.0]
+
+
+def test_summary_median_is_order_independent_seeded():
+    rng = random.Random(19)
+    for _ in range(50):
+        runs = [run(rng.uniform(1, 1e5), p50=rng.randint(1, 10_000)) for _ in range(rng.randint(1, 7))]
+        shuffled = runs[:]
+        rng.shuffle(shuffled)
+        assert measurement.summarize(runs)["rps"] == measurement.summarize(shuffled)["rps"]
+        rates = sorted(r["rps"] for r in runs)
+        assert rates[0] <= measurement.summarize(runs)["rps"] <= rates[-1]
+
+
+@pytest.mark.parametrize("a, b, text", [(50, 100, "0.50×"), (1000, 10, "100×"), (12345, 1, "12,345×"),
+                                        (None, 1, "–"), (1, 0, "–")])
+def test_ratio_format(a, b, text):
+    assert report.fmt_ratio(a, b) == text
+
+
+@pytest.mark.parametrize("us, text", [(None, "–"), (5.25, "5.2 µs"), (85, "85 µs"), (1500, "1.50 ms"),
+                                      (250_000, "250 ms")])
+def test_microseconds_format(us, text):
+    assert report.fmt_us(us) == text
+
+
+def test_ceiling_share_verdicts():
+    results = dict(servers=[
+        server("ld-mem", "ours", {("get", 8): dict(rps=61), ("query", 8): dict(rps=44)}),
+        server("ceiling", "ceiling", {("get", 8): dict(rps=100), ("query", 8): dict(rps=100)}),
+    ])
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    get = verdicts[f"ld-mem {WORKLOADS['get']}, 8 conns ≥ 60% of ceiling"]
+    query = verdicts[f"ld-mem {WORKLOADS['query']}, 8 conns ≥ 45% of ceiling"]
+    assert get == ("61% (61 / 100)", True)
+    assert query == ("44% (44 / 100)", False)
+    # PutItem's share is a disk target only.
+    assert not any("PutItem (new key), 8 conns" in name for name in verdicts)
+
+
+def test_cost_ratio_verdicts_compare_cpu_per_request():
+    results = dict(servers=[server("ld-disk", "ours", {
+        ("put", 8): dict(cpu_us_per_req=100.0),
+        ("put-gsi2", 8): dict(cpu_us_per_req=150.0),
+        ("put-stream", 8): dict(cpu_us_per_req=116.0),
+    })])
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    assert verdicts[f"ld-disk {WORKLOADS['put-gsi2']}: CPU per request ≤ 1.5× {WORKLOADS['put']}"] \
+        == ("1.50× (150 µs vs 100 µs)", True)
+    assert verdicts[f"ld-disk {WORKLOADS['put-stream']}: CPU per request ≤ 1.15× {WORKLOADS['put']}"][1] is False
+
+
+def test_peer_multiples_and_string_connection_keys():
+    # results.json written and read back has string keys for the connection counts.
+    ours = server("ld-mem", "ours", {})
+    ours["workloads"] = {"get": {"8": dict(summary=dict(rps=5000))}}
+    moto = server("moto", "peer", {("get", 8): dict(rps=100)})
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(dict(servers=[ours, moto]))}
+    assert verdicts[f"ld-mem {WORKLOADS['get']}, 8 conns ≥ 50× moto"] == ("50×", True)
+
+
+def test_scan_rss_and_cold_start_verdicts():
+    results = dict(
+        servers=[server("ld-mem", "ours", {}, idle_rss_kb=16 * 1024)],
+        scan={"ld-mem": dict(items=100_000, pages=50, items_per_s=300_000.0, parallel_items_per_s=200_000.0)},
+        sizes={"ld-mem": [dict(items=1_000, rss_kb=20_000), dict(items=1_000_000, rss_kb=290 * 1024)]},
+        cold_starts={"ld-mem": [dict(ms=20.0), dict(ms=40.0), dict(ms=25.0)]},
+    )
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    assert verdicts["ld-mem idle RSS ≤ 15 MB"] == ("16.0 MB", False)
+    assert verdicts["ld-mem Scan of 100,000 items ≥ 250,000 items/s"][1] is True
+    assert verdicts["ld-mem parallel Scan (2 segments) of 100,000 items ≥ 250,000 items/s"][1] is False
+    assert verdicts["ld-mem RSS with 1,000,000 items ≤ 300 MB"] == ("290 MB", True)
+    assert verdicts["ld-mem cold start < 30 ms"] == ("25.0 ms (median)", True)
+
+
+def test_bytes_per_item():
+    rows = [dict(items=1_000, rss_kb=10_000), dict(items=100_000, rss_kb=None),
+            dict(items=1_001_000, rss_kb=10_000 + 250_000)]
+    assert targets.bytes_per_item(rows) == pytest.approx(250_000 * 1024 / 1_000_000)
+    assert targets.bytes_per_item(rows[:1]) is None
+
+
+def test_write_doc_replaces_only_between_markers(tmp_path):
+    doc = tmp_path / "performance.md"
+    doc.write_text(f"# Title\n\nbefore\n\n{common.BEGIN_MARK}\nold\n{common.END_MARK}\n\nafter\n")
+    report.write_doc(f"{common.BEGIN_MARK}\nnew\n{common.END_MARK}\n", doc)
+    assert doc.read_text() == f"# Title\n\nbefore\n\n{common.BEGIN_MARK}\nnew\n{common.END_MARK}\n\nafter\n"
+
+
+def test_every_workload_is_ordered_and_named():
+    assert sorted(WORKLOAD_ORDER) == sorted(WORKLOADS)
+    lua = (ROOT / "scripts" / "bench.d" / "dynamo.lua").read_text()
+    for workload in WORKLOADS:
+        assert f'"{workload}"' in lua, f"dynamo.lua has no BENCH_OP {workload}"

@@ -1,0 +1,115 @@
+"""Issue 19's targets, each with its measured value and verdict, from a run's results.
+
+Pure functions of the results dictionary that bench.py writes to results.json, so they are
+tested (Tests/scripts/test_bench_report.py) without running anything.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from .workloads import WORKLOADS
+
+# (workload, minimum share of the ceiling's requests/s at 8 connections, servers it applies to)
+CEILING_SHARES = [
+    ("get", 0.60, ("ld-mem", "ld-disk")),
+    ("put", 0.45, ("ld-disk",)),
+    ("mix", 0.50, ("ld-mem", "ld-disk")),
+    ("query", 0.45, ("ld-mem", "ld-disk")),
+    ("batch", 0.20, ("ld-disk",)),
+    ("update", 0.40, ("ld-mem", "ld-disk")),
+]
+SINGLE_ITEM = ("get", "put", "mix", "update", "put-gsi2", "put-stream", "ql-get")
+# (workload, base workload, the most CPU per request it may cost relative to the base)
+COST_RATIOS = [
+    ("put-gsi2", "put", 1.5),
+    ("put-stream", "put", 1.15),
+    ("transact", "put", 4.0),  # 10 items: under 0.4 of a PutItem per item
+]
+MIN_SCAN_ITEMS_PER_S = 250_000
+MIN_PARTIQL_SHARE_OF_GET = 0.80
+IDLE_RSS_KB = 15 * 1024
+MILLION_RSS_KB = 300 * 1024
+
+Verdict = tuple[str, str, "bool | None"]
+
+
+def cell(record: dict | None, workload: str, conns: int, metric: str):
+    """One summary metric of a server's workload at a connection count, or None."""
+    if not record:
+        return None
+    per = record["workloads"].get(workload, {}).get(conns)
+    if per is None:
+        per = record["workloads"].get(workload, {}).get(str(conns))  # results.json keys are strings
+    return per["summary"].get(metric) if per else None
+
+
+def evaluate_targets(results: dict) -> list[Verdict]:
+    """(target, measured value, met?) for every target the run has the numbers for."""
+    keyed = {r["key"]: r for r in results["servers"]}
+    out: list[Verdict] = []
+    ceiling = keyed.get("ceiling")
+    ours = [key for key in ("ld-mem", "ld-disk") if key in keyed]
+
+    for key in ours:
+        label = keyed[key]["label"]
+        for workload, minimum, servers in CEILING_SHARES:
+            if key not in servers or not ceiling:
+                continue
+            a, b = cell(keyed[key], workload, 8, "rps"), cell(ceiling, workload, 8, "rps")
+            if a is not None and b:
+                out.append((f"{label} {WORKLOADS[workload]}, 8 conns ≥ {minimum:.0%} of ceiling",
+                            f"{a / b:.0%} ({a:,.0f} / {b:,.0f})", a / b >= minimum))
+        a, b = cell(keyed[key], "get", 1, "p50_us"), cell(ceiling, "get", 1, "p50_us")
+        if a is not None and b:
+            out.append((f"{label} GetItem p50 at 1 conn ≤ 2× ceiling's", f"{a / b:.2f}× ({a:.0f} µs vs {b:.0f} µs)",
+                        a <= 2 * b))
+        for peer, minimum, workloads in (("moto", 50, SINGLE_ITEM), ("ministack", 15, tuple(WORKLOADS))):
+            for workload in workloads:
+                a, b = cell(keyed[key], workload, 8, "rps"), cell(keyed.get(peer), workload, 8, "rps")
+                if a is not None and b:
+                    out.append((f"{label} {WORKLOADS[workload]}, 8 conns ≥ {minimum}× {peer}",
+                                f"{a / b:,.0f}×", a / b >= minimum))
+        for workload, base, maximum in COST_RATIOS:
+            a, b = cell(keyed[key], workload, 8, "cpu_us_per_req"), cell(keyed[key], base, 8, "cpu_us_per_req")
+            if a is not None and b:
+                out.append((f"{label} {WORKLOADS[workload]}: CPU per request ≤ {maximum}× {WORKLOADS[base]}",
+                            f"{a / b:.2f}× ({a:.0f} µs vs {b:.0f} µs)", a <= maximum * b))
+        a, b = cell(keyed[key], "ql-get", 8, "rps"), cell(keyed[key], "get", 8, "rps")
+        if a is not None and b:
+            out.append((f"{label} PartiQL SELECT by key ≥ {MIN_PARTIQL_SHARE_OF_GET:.0%} of GetItem",
+                        f"{a / b:.0%}", a / b >= MIN_PARTIQL_SHARE_OF_GET))
+        kb = keyed[key].get("idle_rss_kb")
+        if kb:
+            out.append((f"{label} idle RSS ≤ 15 MB", f"{kb / 1024:.1f} MB", kb <= IDLE_RSS_KB))
+
+    for key, scan in (results.get("scan") or {}).items():
+        label = keyed[key]["label"] if key in keyed else key
+        for field, what in (("items_per_s", "Scan"), ("parallel_items_per_s", "parallel Scan (2 segments)")):
+            value = scan.get(field)
+            if value is not None:
+                out.append((f"{label} {what} of {scan['items']:,} items ≥ {MIN_SCAN_ITEMS_PER_S:,} items/s",
+                            f"{value:,.0f} items/s", value >= MIN_SCAN_ITEMS_PER_S))
+
+    for key, rows in (results.get("sizes") or {}).items():
+        label = keyed[key]["label"] if key in keyed else key
+        million = next((r for r in rows if r["items"] == 1_000_000), None)
+        if million and million.get("rss_kb"):
+            out.append((f"{label} RSS with 1,000,000 items ≤ 300 MB", f"{million['rss_kb'] / 1024:.0f} MB",
+                        million["rss_kb"] <= MILLION_RSS_KB))
+    for key, samples in (results.get("cold_starts") or {}).items():
+        value = statistics.median([s["ms"] for s in samples])
+        label = keyed[key]["label"] if key in keyed else key
+        out.append((f"{label} cold start < 30 ms", f"{value:.1f} ms (median)", value < 30))
+    return out
+
+
+def bytes_per_item(rows: list[dict]) -> float | None:
+    """What the database costs per item: the RSS growth between the smallest and the largest
+    table of a size sweep, divided by the items added."""
+    measured = [r for r in rows if r.get("rss_kb")]
+    if len(measured) < 2:
+        return None
+    small, large = measured[0], measured[-1]
+    added = large["items"] - small["items"]
+    return (large["rss_kb"] - small["rss_kb"]) * 1024 / added if added > 0 else None
