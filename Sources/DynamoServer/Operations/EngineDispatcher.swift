@@ -178,10 +178,14 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// logged 500.
     private func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
         if let error = error as? DynamoError { return .failure(error) }
-        // The type only below trace: an error's description may quote item data.
-        logger.error("operation failed", metadata: [
+        // The type only below trace: an error's description may quote item data. SQLite's own
+        // messages ("database or disk is full", "disk I/O error") name no values (they are
+        // bound, never part of the statement), and are what an operator needs to see.
+        var metadata: Logger.Metadata = [
             "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error_type": "\(type(of: error))",
-        ])
+        ]
+        if let sqlite = error as? SQLiteError { metadata["error"] = "\(sqlite)" }
+        logger.error("operation failed", metadata: metadata)
         logger.trace("operation failed", metadata: ["requestID": "\(context.requestID)", "error": "\(error)"])
         return .failure(DynamoError(.internalServerError, "Internal server error"))
     }

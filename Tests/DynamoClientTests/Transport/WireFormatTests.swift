@@ -49,7 +49,10 @@ struct WireFormatTests {
                 try await group.waitForAll()
             }
             #expect(server.requests.count == 40)
-            #expect(server.connectionCount <= 16)
+            // At most 16 in flight to one host; connections are reused (a transport may still
+            // replace one now and then, so the total of connections opened is not the bound).
+            #expect(server.peakConcurrentRequests <= 16)
+            #expect(server.connectionCount < 40)
         }
     }
 
