@@ -89,6 +89,15 @@ def test_metrics_follow_requests_errors_tables_faults_and_ttl(server):
     # 7 puts and 2 TTL deletions, each a stream record.
     assert value(found, "localdynamo_stream_records_total", namespace="us-east-1", table="Metered") == 9
     assert value(found, "localdynamo_open_connections") >= 1
+    # SQLite's page cache: the writes and reads above touched pages; the counters never go back.
+    hits = value(found, "localdynamo_sqlite_page_cache_hits_total", namespace="us-east-1")
+    misses = value(found, "localdynamo_sqlite_page_cache_misses_total", namespace="us-east-1")
+    assert hits > 0 and misses >= 0
+    for _ in range(5):
+        client.get_item(TableName="Metered", Key={"id": {"S": "k3"}}, ConsistentRead=True)
+    again = samples(scrape(server)[1])
+    assert value(again, "localdynamo_sqlite_page_cache_hits_total", namespace="us-east-1") > hits
+    assert value(again, "localdynamo_sqlite_page_cache_misses_total", namespace="us-east-1") >= misses
 
     # The histogram: cumulative buckets ending in +Inf == _count == requests, a positive _sum.
     buckets = sorted(((float(dict(labels)["le"]), count) for (name, labels), count in found.items()

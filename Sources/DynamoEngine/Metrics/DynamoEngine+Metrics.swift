@@ -45,3 +45,10 @@ extension DynamoEngine {
         return result
     }
 }
+
+extension DynamoEngine {
+    /// SQLite page-cache hits and misses per open namespace, ordered by namespace.
+    package func pageCacheMetrics() -> [(namespace: String, counts: PageCacheCounts)] {
+        openDatabases.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.pageCacheCounts()) }
+    }
+}

@@ -37,6 +37,8 @@ package final class Database: Sendable {
     let transientStatuses = TransientStatuses()
     /// When the writer checkpoints the write-ahead log (see `CheckpointPolicy`).
     let checkpoints = CheckpointPolicy()
+    /// Page-cache hits and misses of this namespace's connections, for `/metrics`.
+    let pageCache = PageCacheLedger()
     /// Export and import jobs: their object store, logger and background queue.
     package let dataJobs = DataJobs()
     /// Where Kinesis streaming destinations send change records (`--kinesis-endpoint`).
@@ -213,7 +215,20 @@ package final class Database: Sendable {
 
     /// Forgets cached statements on every connection after a table was dropped.
     func invalidateStatements() {
-        idleReaders.withLock { readers in readers.removeAll() }
+        let dropped = idleReaders.withLock { readers in
+            defer { readers.removeAll() }
+            return readers
+        }
+        pageCache.retire(dropped)
+    }
+
+    /// Page-cache hits and misses of every connection of this namespace since it was opened
+    /// (the writer and the idle readers now; a reader busy at this moment at the next call).
+    /// Takes the writer's lock for a moment.
+    package func pageCacheCounts() -> PageCacheCounts {
+        let readers = idleReaders.withLock { $0 }
+        let writerConnection = writer.withLock { $0.connection }
+        return pageCache.collect([writerConnection] + readers)
     }
 }
 

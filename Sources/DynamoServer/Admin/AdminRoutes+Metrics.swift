@@ -4,20 +4,21 @@ extension AdminRoutes {
     /// `GET /metrics`: Prometheus' text format, open to every caller (read-only, no item data).
     static let metrics: [AdminRoute] = [
         AdminRoute("GET", "/metrics",
-                   "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions",
+                   "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits",
                    contentType: "text/plain; version=0.0.4; charset=utf-8", openToAll: true) { _, environment in
             let engine = environment.engine
-            let tables = try await environment.blocking { try engine.tableMetrics() }
+            let (tables, pageCache) = try await environment.blocking { (try engine.tableMetrics(), engine.pageCacheMetrics()) }
             return MetricsExposition.render(requests: environment.metrics, tables: tables,
                                             injectedFaults: environment.faults.injectedCount,
-                                            ttlDeletions: engine.counters.ttlDeletedItems)
+                                            ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache)
         },
     ]
 }
 
 /// Renders every `/metrics` family.
 enum MetricsExposition {
-    static func render(requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int) -> String {
+    static func render(requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int,
+                       pageCache: [(namespace: String, counts: PageCacheCounts)] = []) -> String {
         var out = PrometheusText()
         if let requests {
             let slots = requests.usedSlots
@@ -53,6 +54,10 @@ enum MetricsExposition {
         for table in tables { out.sample("localdynamo_table_size_bytes", labels(table), Int(table.bytes)) }
         out.family("localdynamo_stream_records_total", type: "counter", help: "Stream records written for a table.")
         for table in tables { out.sample("localdynamo_stream_records_total", labels(table), Int(table.streamRecords)) }
+        out.family("localdynamo_sqlite_page_cache_hits_total", type: "counter", help: "Pages SQLite found in its page cache, by namespace.")
+        for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_hits_total", [("namespace", entry.namespace)], Int(entry.counts.hits)) }
+        out.family("localdynamo_sqlite_page_cache_misses_total", type: "counter", help: "Pages SQLite read from the database file, by namespace.")
+        for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_misses_total", [("namespace", entry.namespace)], Int(entry.counts.misses)) }
         return out.text
     }
 
