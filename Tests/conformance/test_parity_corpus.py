@@ -12,7 +12,8 @@ the operation and its raw JSON body, and the expected outcome:
 - `{"ok": true, "fields": {...}}`: accepted, with these top-level response fields.
 
 A case that still diverges carries `known_divergence` (why, and what the service
-does) and runs as a strict xfail. `${hash}`, `${composite}` ... in a body are replaced by the fixture table names.
+does) and runs as a strict xfail. `${hash}`, `${composite}` ... in a body are replaced by the fixture table names,
+`${pad:N}` by N ASCII bytes.
 Requests go out as unsigned JSON 1.0 over raw HTTP (the `raw` fixture) so invalid
 input reaches the server exactly as written.
 """
@@ -87,6 +88,8 @@ def fixture_tables(module_tables):
 
 def _substitute(value, names):
     if isinstance(value, str):
+        # `${pad:N}` is N ASCII bytes, so items sized to the byte stay readable here.
+        value = re.sub(r"\$\{pad:(\d+)\}", lambda m: "x" * int(m.group(1)), value)
         return re.sub(r"\$\{(\w+)\}", lambda m: names[m.group(1)], value)
     if isinstance(value, list):
         return [_substitute(v, names) for v in value]
