@@ -10,7 +10,8 @@ the operation and its raw JSON body, and the expected outcome:
   "matches": REGEX}`: the parts the suite asserts where the service's wording varies
   by region (any subset of the keys);
 - `{"ok": true, "fields": {...}}`: accepted, with these top-level response fields
-  (an error may name `fields` of its body too, e.g. `Item` or `CancellationReasons`).
+  (an error may name `fields` of its body too, e.g. `Item` or `CancellationReasons`);
+  `"subset": {...}` compares only the members it names, `null` meaning absent.
 
 A case that still diverges carries `known_divergence` (why, and what the service
 does) and runs as a strict xfail. `${hash}`, `${composite}` ... in a body are replaced by the fixture table names,
@@ -57,6 +58,15 @@ FIXTURES = {
     "hashB": dict(hash_key=("pk", "B")),
     "compositeN": dict(hash_key=("pk", "S"), range_key=("sk", "N")),
     "compositeB": dict(hash_key=("pk", "S"), range_key=("sk", "B")),
+    # tests/tier1/putItem/indexConsumedCapacity.test.ts: a GSI and an LSI keyed on separate attributes.
+    "indexedWrites": dict(
+        hash_key=("pk", "S"),
+        range_key=("sk", "S"),
+        AttributeDefinitions=[_s("pk"), _s("sk"), _s("gsiPk"), _s("lsiSk")],
+        GlobalSecondaryIndexes=[{"IndexName": "gsi-inc", "KeySchema": _key("gsiPk"),
+                                 "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["proj"]}}],
+        LocalSecondaryIndexes=[{"IndexName": "lsi1", "KeySchema": _key("pk", "lsiSk"), "Projection": {"ProjectionType": "ALL"}}],
+    ),
     "composite": dict(
         hash_key=("pk", "S"),
         range_key=("sk", "S"),
@@ -99,9 +109,22 @@ def _substitute(value, names):
     return value
 
 
+def _subset_mismatches(want, got, path: str) -> list[str]:
+    """`want` as a pattern: its maps name only the members that matter, None means absent."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return [problem for key, value in want.items()
+                for problem in (_subset_mismatches(value, got.get(key), f"{path}.{key}") if value is not None
+                                else ([f"{path}.{key}: expected absent, got {got[key]!r}"] if key in got else []))]
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        return [problem for index, (w, g) in enumerate(zip(want, got))
+                for problem in _subset_mismatches(w, g, f"{path}[{index}]")]
+    return [] if want == got else [f"{path}: expected {want!r}, got {got!r}"]
+
+
 def _field_mismatches(expected: dict, answer: dict) -> list[str]:
-    return [f"field {field}: expected {want!r}, got {answer.get(field)!r}"
-            for field, want in expected.get("fields", {}).items() if answer.get(field) != want]
+    problems = [f"field {field}: expected {want!r}, got {answer.get(field)!r}"
+                for field, want in expected.get("fields", {}).items() if answer.get(field) != want]
+    return problems + _subset_mismatches(expected.get("subset", {}), answer, "answer")
 
 
 def _mismatches(expected: dict, status: int, answer: dict) -> list[str]:
