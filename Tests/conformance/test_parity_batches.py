@@ -30,8 +30,8 @@ def test_batch_get_over_100_keys_of_one_table_names_no_value(raw, hash_table):
     check_raw_error(
         response,
         "ValidationException",
-        f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}",
-        alternatives=[f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}"],
+        f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}",
+        alternatives=[f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}"],
     )
 
 
@@ -77,6 +77,6 @@ def test_batch_get_empty_keys_names_no_value(raw, hash_table):
     check_raw_error(
         raw.call("BatchGetItem", {"RequestItems": {hash_table: {"Keys": []}}}),
         "ValidationException",
-        f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}",
-        alternatives=[f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}"],
+        f"1 validation error detected: Value at 'RequestItems.{hash_table}.member.Keys' {suffix}",
+        alternatives=[f"1 validation error detected: Value at 'requestItems.{hash_table}.member.keys' {suffix}"],
     )

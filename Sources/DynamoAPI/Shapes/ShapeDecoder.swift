@@ -73,7 +73,7 @@ public struct ShapeDecoder: Sendable {
         if validating, rules != nil || element != nil || key != nil || T.alwaysChecksConstraints {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
         }
-        if violations.count != mark { prefixViolations(from: mark, with: name) }
+        if violations.count != mark { prefixViolations(from: mark, withMember: name) }
         return value
     }
 
@@ -162,12 +162,25 @@ public struct ShapeDecoder: Sendable {
 
     // MARK: Paths
 
+    /// Prefixes the paths of the violations recorded since `mark` with the member `name`: lower
+    /// camel, except in a value-less violation, which DynamoDB's newer validator writes with the
+    /// members' wire names (`Value at 'RequestItems.<table>.member.Keys' …`, measured by the
+    /// dynamodb-conformance suite in 2026; map keys and `member` keep their spelling).
+    mutating func prefixViolations(from mark: Int, withMember name: String) {
+        let wireName = name.prefix(1).uppercased() + name.dropFirst()
+        for index in mark..<violations.count {
+            prepend(violations[index].omitsValue ? wireName : name, toViolation: index)
+        }
+    }
+
     /// Prefixes the paths of the violations recorded since `mark` with `prefix`.
     mutating func prefixViolations(from mark: Int, with prefix: String) {
-        for index in mark..<violations.count {
-            let path = violations[index].path
-            violations[index].path = path.isEmpty ? prefix : prefix + "." + path
-        }
+        for index in mark..<violations.count { prepend(prefix, toViolation: index) }
+    }
+
+    private mutating func prepend(_ prefix: String, toViolation index: Int) {
+        let path = violations[index].path
+        violations[index].path = path.isEmpty ? prefix : prefix + "." + path
     }
 
     /// Puts violations recorded while decoding a map's values (`groups`: the key and the range

@@ -108,6 +108,10 @@ package struct TableDefinition: Codable, Sendable {
     /// Every secondary index, local ones first.
     package var indexes: [IndexDefinition] { localIndexes + globalIndexes }
 
+    /// Every secondary index in name order: the order in which DynamoDB checks an item's index
+    /// keys, so an error names the alphabetically first index keyed on the attribute.
+    package var indexesByName: [IndexDefinition] { indexes.sorted { $0.name < $1.name } }
+
     /// The index called `name`, if the table has one.
     package func index(named name: String) -> IndexDefinition? {
         indexes.first { $0.name == name }

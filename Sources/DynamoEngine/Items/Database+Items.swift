@@ -151,6 +151,7 @@ extension Database {
                 throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
             }
             try ItemSize.checkNesting(newItem)
+            if let error = table.updatedIndexKeyError(forItem: newItem) { throw error }
             let newJSON = ItemJSON.encode(newItem)
             var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))

@@ -22,8 +22,10 @@ extension Database {
         if statements.first?.isRead == true {
             var gets: [TransactGetItem] = []
             var reads: [PartiQLKeyedRead] = []
-            for (statement, request) in requests {
-                if statement.index != nil { throw PartiQLMessages.transactionIndexRead }
+            for (position, (statement, request)) in requests.enumerated() {
+                if statement.index != nil {
+                    throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionIndexRead)
+                }
                 let definition = try table(named: statement.table)
                 let read = try PartiQLTranslator.keyedRead(statement, schema: definition.partiQLSchema,
                                                            parameters: request.parameters ?? [],
@@ -46,11 +48,13 @@ extension Database {
                                             consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
         }
         var plans: [PartiQLWritePlan] = []
-        for (statement, request) in requests {
+        for (position, (statement, request)) in requests.enumerated() {
             if statement.index != nil { throw PartiQLMessages.transactionIndexWrite }
             let plan = try partiQLWritePlan(statement, parameters: request.parameters ?? [],
                                             returnOnFailure: request.returnValuesOnConditionCheckFailure)
-            if plan.returning != nil { throw PartiQLMessages.unsupportedClause("RETURNING") }
+            if plan.returning != nil {
+                throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionReturning)
+            }
             plans.append(plan)
         }
         let transaction = TransactWriteItemsInput(transactItems: plans.map(\.action),

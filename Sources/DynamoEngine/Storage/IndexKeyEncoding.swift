@@ -50,6 +50,23 @@ extension IndexDefinition {
         multi ? components.flatMap { TupleEncoding.component($0) } : (components.first ?? [])
     }
 
+    /// The type error of an item's index key attribute, if one has the wrong type (DynamoDB's
+    /// message). A transaction reports it as its action's `ValidationError` reason.
+    func keyTypeError(of item: Item) -> DynamoError? {
+        for attribute in keyAttributes {
+            guard let value = item[attribute.name] else { return nil }
+            if !attribute.type.matches(value) || KeyEncoding.encode(value) == nil {
+                return typeMismatch(attribute, value)
+            }
+        }
+        return nil
+    }
+
+    private func typeMismatch(_ attribute: KeyAttribute, _ value: AttributeValue) -> DynamoError {
+        DynamoError.validation(
+            "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(name)")
+    }
+
     /// The stored index key of an item, or `nil` when it lacks an index key attribute (sparse).
     ///
     /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.
@@ -58,8 +75,7 @@ extension IndexDefinition {
         for attribute in keyAttributes {
             guard let value = item[attribute.name] else { return nil }
             guard attribute.type.matches(value), let bytes = KeyEncoding.encode(value) else {
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(name)")
+                throw typeMismatch(attribute, value)
             }
             if bytes.isEmpty, attribute.type != .number {
                 let kind = attribute.type == .string ? "string" : "binary"
@@ -126,5 +142,32 @@ extension IndexDefinition {
         decode(key.partition, partitionAttributes)
         decode(key.sort, sortAttributes)
         return item
+    }
+}
+
+extension TableDefinition {
+    /// The first index key type error of an item, with its indexes checked in name order (as
+    /// DynamoDB checks them), or `nil`.
+    func indexKeyTypeError(forItem item: Item) -> DynamoError? {
+        for index in indexesByName {
+            if let error = index.keyTypeError(of: item) { return error }
+        }
+        return nil
+    }
+
+    /// DynamoDB's error for an update whose result gives an index key attribute an empty string
+    /// or binary value (a put of such an item names the index instead), or `nil`.
+    func updatedIndexKeyError(forItem item: Item) -> DynamoError? {
+        for index in indexesByName {
+            for attribute in index.keyAttributes {
+                guard let value = item[attribute.name] else { break }
+                guard attribute.type != .number, attribute.type.matches(value),
+                      KeyEncoding.encode(value)?.isEmpty == true else { continue }
+                let kind = attribute.type == .string ? "string" : "binary"
+                return DynamoError.validation(
+                    "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value.")
+            }
+        }
+        return nil
     }
 }

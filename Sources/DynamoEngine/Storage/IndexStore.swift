@@ -116,7 +116,7 @@ extension ItemStore {
         guard !table.indexes.isEmpty else { return units }
         let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
         let new = try newJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
-        for index in table.indexes {
+        for index in table.indexesByName {
             let spent = try IndexStore(table: table, index: index, connection: connection)
                 .update(tableKey: tableKey, old: old, new: new)
             units.add(spent, on: index)

@@ -78,6 +78,8 @@ extension Database {
             }
             // Updates that cannot apply (a type error found only against the stored item) cancel too.
             var newItems: [(item: Item, size: Int)?] = Array(repeating: nil, count: actions.count)
+            // An empty index key value fails the request instead of cancelling it.
+            var emptyIndexKey: DynamoError?
             if !failed {
                 for (position, action) in actions.enumerated() {
                     guard case .update(let plan, let keyItem) = action.kind else { continue }
@@ -89,6 +91,8 @@ extension Database {
                             throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
                         }
                         try ItemSize.checkNesting(updated)
+                        if let error = action.table.updatedIndexKeyError(forItem: updated) { emptyIndexKey = error }
+                        if let error = action.table.indexKeyTypeError(forItem: updated) { throw error }
                         newItems[position] = (updated, size)
                     } catch let error as DynamoError {
                         failed = true
@@ -96,6 +100,7 @@ extension Database {
                     }
                 }
             }
+            if let emptyIndexKey { throw emptyIndexKey }
             if failed { throw DynamoError.transactionCanceled(reasons) }
             var capacity: [String: ConsumedUnits] = [:]
             for (position, action) in actions.enumerated() {
@@ -176,7 +181,9 @@ extension Database {
                                        returnsItemOnFailure: check.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
             } else if let put = item.put {
                 let table = try table(named: put.tableName)
-                if let error = table.keyShapeError(forItem: put.item) {
+                // An index key of the wrong type cancels too (a `ValidationError` reason); an
+                // empty one fails the request when the item is written.
+                if let error = table.keyShapeError(forItem: put.item) ?? table.indexKeyTypeError(forItem: put.item) {
                     keyErrors[position] = error
                     continue
                 }

@@ -209,9 +209,11 @@ package struct PartiQLParser {
     private mutating func source() throws(DynamoError) -> (String, String?) {
         if case .parameter = peek.kind { throw unexpected() }
         let table = try name()
+        if table.isEmpty { throw PartiQLMessages.emptyPathComponent }
         guard accept(symbol: ".") else { return (table, nil) }
         let index = try name()
         if peek.isSymbol(".") { throw PartiQLMessages.fromPathLength }
+        if index.isEmpty { throw PartiQLMessages.emptyPathComponent }
         return (table, index)
     }
 

@@ -108,6 +108,12 @@ package enum PartiQLMessages {
     package static let transactionReadKey = DynamoError.validation(
         "Select statements within ExecuteTransaction must specify the primary key in the where clause.")
     package static let transactionIndexRead = DynamoError.validation("Reads on indices are not supported within transactions.")
+    package static let transactionReturning = DynamoError.validation("RETURNING clause is not supported in ExecuteTransaction.")
+    /// A statement-level rule of ExecuteTransaction, naming the statement it broke
+    /// (`Validation failed in TransactStatements[0]: …`, dynamodb-conformance suite, 2026).
+    package static func transactionStatement(_ position: Int, _ error: DynamoError) -> DynamoError {
+        .validation("Validation failed in TransactStatements[\(position)]: \(error.message ?? "")")
+    }
     package static let transactionIndexWrite = DynamoError.validation("Operations on indices are not supported in transactions")
     package static let transactionMixed = DynamoError.validation(
         "ExecuteTransaction API does not support both read and write operations in the same request.")
