@@ -87,11 +87,33 @@ DIFFERENCES = [
     "seconds to show it and refuses another change for 15 seconds); GetResourcePolicy answers the document as "
     "it was sent, where DynamoDB answers a canonical, minified form; principals and actions are not checked.",
     "Warm throughput is reported (at least DynamoDB's baseline of 12,000 read and 4,000 write units per "
-    "second) and only grows; it changes nothing about throttling, which this server never does.",
+    "second) and only grows; it changes nothing about throttling (`serve --throttle` throttles at the "
+    "provisioned or on-demand capacity, never at the warm throughput).",
+    "Known divergences kept in the differential corpus as strict xfails (`Tests/conformance/corpus/`, `known_divergence`): standalone UpdateItem measures only the finished item against 400 KB (DynamoDB also measures the attributes the update writes plus a per-clause cost, so at a short key it refuses slightly smaller items); a PartiQL SELECT on an index is not refused when it filters on or selects an attribute the index does not project; the 2026-08 wording of us-east-1 (see 'Validation message wording').",
     "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): "
     "ReplicaUpdates combined with other changes, the 2017.11.29 calls' TableNotFoundException and join checks, "
     "policy-document size and syntax, warm throughput decreases, replica auto scaling minimum above maximum.",
 ]
+
+
+# Which wording of DynamoDB's 2026 rewording we return, family by family (kept here because the
+# whole document is generated).
+WORDING = """## Validation message wording
+
+DynamoDB reworded many validation errors in 2026, region by region; the dated captures of the public dynamodb-conformance suite (`captures/`) record it. What changed: a `1 validation error detected: ` envelope in front of the bespoke messages (`One or more parameter values were invalid: ...`, `Invalid UpdateExpression: ...`, `ExpressionAttributeValues can only be specified when using expressions`, which also loses its `: ConditionExpression is null` tail), the echoed value dropped and the member named in PascalCase for an empty table name (`Value at 'TableName' failed to satisfy constraint: ...`), validation stopping at the table name instead of also reporting invalid enums, set members rendered as JSON strings (`Input collection ["a", "a"] contains duplicates.`), and UpdateItem reporting only its ReturnValues enum as `Failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]`.
+
+| Family | What we return | Why |
+|---|---|---|
+| Constraint messages with a value (`Value '...' at 'tableName' failed to satisfy constraint: ...`, null, pattern, length over the maximum) | the `Value '...' at 'camelCase'` form | unchanged in every region in every capture |
+| Empty table name, several invalid enums in one request | pre-rewording: the value echoed, `tableName`, every violation aggregated (`2 validation errors detected: ...`) | us-east-1 (our default region) and ap-southeast-2 kept it in June 2026 (`2026-06-09-validation-rewording.json`, `cross-region-latest.json`); us-east-1 moved in the 2026-08-12 capture, so this is now behind the newest measurement (see below) |
+| Bespoke messages (`One or more parameter values were invalid: ...`, expression errors, unused names and values, mixing expression and legacy parameters) | without the `1 validation error detected: ` envelope | same as above |
+| Value-less violations (Query `Limit: 0`, BatchGetItem `Keys` over 100 or empty) | `Value at '<path>' ...` with the members' wire names: `Value at 'Limit' ...`, `Value at 'RequestItems.<table>.member.Keys' ...`; Scan keeps `Value '0' at 'limit'` | the suite's exact messages, 2026 (its newest batchGetItem version pins `RequestItems...Keys`) |
+| `{"NULL": false}` | accepted, stored as NULL true | the eu-west-2 behaviour of June 2026, which the suite's error-message tests assert |
+| BatchGetItem with empty `RequestItems` | `The requestItems parameter is required for BatchGetItem` | us-east-1 and most regions on 2026-08-12 (eu-central-1 and two ap- regions say `Value at 'RequestItems' ...`) |
+
+**Behind the newest measurement.** The 2026-08-12 capture shows us-east-1 with the new wording for the second and third rows. `Tests/conformance/corpus/captures_2026_08_us_east_1.json` holds those answers verbatim as strict xfails (they fail the day the wording changes, so the markers must go with it). Moving over is one change in the place that renders constraint messages (`ConstraintViolation` / `ValueRules`, the generator's overrides) and in the engine's message catalogs for the envelope, best done in one step for every family rather than per message.
+
+The differential corpus (`Tests/conformance/corpus/*.json`, replayed by `test_parity_corpus.py`) holds the suite's measured requests and answers; where the suite asserts only the parts that are the same in every region, so does the corpus."""
 
 
 def shapes_generator():
@@ -181,6 +203,7 @@ def render(table, version):
             lines.append(f"| {row['operation']} | {status} | {tests} | {row['notes']} |")
     lines += ["", "## Documented differences from DynamoDB", ""]
     lines += [f"- {difference}" for difference in DIFFERENCES]
+    lines += ["", WORDING]
     return "\n".join(lines) + "\n"
 
 
