@@ -26,30 +26,10 @@ extension SigV4Signer {
     ///   - date: The signing time.
     /// - Returns: The signed request.
     public func signS3<Request: SigV4Signable>(_ request: Request, credentials: AWSCredentials, date: Date) -> Request {
-        let time = AmzDate(date)
-        var signed = request
-        signed.headers.removeAll {
-            let name = $0.name.lowercased()
-            return name == "authorization" || name == "x-amz-date" || name == "x-amz-security-token"
+        var request = request
+        if request.headerValue("x-amz-content-sha256") == nil {
+            request.headers.append(("x-amz-content-sha256", SigV4Payload.hash(request.body)))
         }
-        let parts = URLParts(request.url)
-        if signed.headerValue("host") == nil, let parts { signed.headers.insert(("Host", parts.hostHeader), at: 0) }
-        if signed.headerValue("x-amz-content-sha256") == nil {
-            signed.headers.append(("x-amz-content-sha256", SigV4Payload.hash(request.body)))
-        }
-        signed.headers.append(("X-Amz-Date", time.timestamp))
-        if let token = credentials.sessionToken { signed.headers.append(("X-Amz-Security-Token", token)) }
-        // The canonical-request builder encodes the path it is given: hand it the decoded key
-        // path, so the canonical URI is the key encoded exactly once.
-        let canonical = Self.canonicalRequest(
-            method: signed.method, path: SigV4Encoding.decode(parts?.path ?? "/"), query: parts?.query,
-            headers: signed.headers, defaultHost: parts?.hostHeader,
-            payloadHash: signed.headerValue("x-amz-content-sha256")!, signing: nil)
-        let signature = self.signature(stringToSign: stringToSign(canonicalRequest: canonical.text, time: time),
-                                       secretAccessKey: credentials.secretAccessKey, day: time.day)
-        signed.headers.append(("Authorization",
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(credentialScope(day: time.day)), "
-            + "SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"))
-        return signed
+        return sign(request, credentials: credentials, date: date, pathEncodedOnce: true)
     }
 }

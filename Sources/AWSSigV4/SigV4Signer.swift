@@ -47,20 +47,33 @@ public struct SigV4Signer: Sendable, Hashable {
     ///   - date: The signing time.
     /// - Returns: The signed request.
     public func sign<Request: SigV4Signable>(_ request: Request, credentials: AWSCredentials, date: Date) -> Request {
+        sign(request, credentials: credentials, date: date, pathEncodedOnce: false)
+    }
+
+    /// The signing steps every form shares. `pathEncodedOnce` (S3) hands the canonical-request
+    /// builder the decoded path, so the canonical URI is the path encoded exactly once; other
+    /// services encode the path as sent a second time.
+    func sign<Request: SigV4Signable>(_ request: Request, credentials: AWSCredentials, date: Date,
+                                      pathEncodedOnce: Bool) -> Request {
         let time = AmzDate(date)
         var signed = request
         signed.headers.removeAll {
             let name = $0.name.lowercased()
             return name == "authorization" || name == "x-amz-date" || name == "x-amz-security-token"
         }
-        if signed.headerValue("host") == nil, let parts = URLParts(request.url) {
+        let parts = URLParts(request.url)
+        if signed.headerValue("host") == nil, let parts {
             signed.headers.insert(("Host", parts.hostHeader), at: 0)
         }
         signed.headers.append(("X-Amz-Date", time.timestamp))
         if let token = credentials.sessionToken {
             signed.headers.append(("X-Amz-Security-Token", token))
         }
-        let canonical = canonicalRequest(signed)
+        let path = parts?.path ?? "/"
+        let canonical = Self.canonicalRequest(
+            method: signed.method, path: pathEncodedOnce ? SigV4Encoding.decode(path) : path, query: parts?.query,
+            headers: signed.headers, defaultHost: parts?.hostHeader,
+            payloadHash: signed.headerValue("x-amz-content-sha256") ?? SHA256.hash(signed.body).hexString, signing: nil)
         let signature = self.signature(stringToSign: stringToSign(canonicalRequest: canonical.text, time: time),
                                        secretAccessKey: credentials.secretAccessKey, day: time.day)
         let scope = "\(credentials.accessKeyID)/\(credentialScope(day: time.day))"

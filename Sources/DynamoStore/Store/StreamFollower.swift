@@ -28,6 +28,12 @@ struct StreamFollower {
 
     private let client: DynamoClient
     private var tables: [TableCursor]
+    /// Polls since the tables' streams and shards were last looked up.
+    private var pollsSinceDiscovery = 0
+    /// Look the streams and shards up again after this many polls (a replaced stream, a new
+    /// child shard after a rollover), or at once when a shard was read to its end; the polls
+    /// between only read records.
+    static let discoveryInterval = 20
     /// Records to read per `GetRecords` call.
     static let pageSize = 1000
     /// Pages read from one shard per poll, so one busy shard cannot starve the others.
@@ -56,9 +62,16 @@ struct StreamFollower {
     /// Reads what arrived since the last poll, across every table.
     mutating func poll() async throws -> StoreChanges {
         var changes = StoreChanges()
+        pollsSinceDiscovery += 1
+        let rediscover = pollsSinceDiscovery >= Self.discoveryInterval
+        if rediscover { pollsSinceDiscovery = 0 }
         for index in tables.indices {
-            try await discover(&tables[index], initial: nil)
-            try await read(&tables[index], into: &changes)
+            if rediscover { try await discover(&tables[index], initial: nil) }
+            if try await read(&tables[index], into: &changes) {
+                // A closed shard was drained: its children are there to be found now.
+                try await discover(&tables[index], initial: nil)
+                _ = try await read(&tables[index], into: &changes)
+            }
         }
         return changes
     }
@@ -100,8 +113,10 @@ struct StreamFollower {
     }
 
     /// Reads the shards whose parents are drained (or unknown: trimmed away).
-    private func read(_ cursor: inout TableCursor, into changes: inout StoreChanges) async throws {
-        guard let arn = cursor.streamARN else { return }
+    /// - Returns: whether a shard was read to its end.
+    private func read(_ cursor: inout TableCursor, into changes: inout StoreChanges) async throws -> Bool {
+        guard let arn = cursor.streamARN else { return false }
+        var drainedAny = false
         var progressed = true
         while progressed {
             progressed = false
@@ -134,11 +149,13 @@ struct StreamFollower {
                     cursor.shards[id] = nil
                     cursor.drained.insert(id)
                     progressed = true
+                    drainedAny = true
                 } else {
                     cursor.shards[id] = shard
                 }
             }
         }
+        return drainedAny
     }
 
     private func iterator(_ arn: String, _ shard: String, _ type: StreamsShardIteratorType,
