@@ -43,9 +43,18 @@ extension ObjectContext {
         return ObjectID(entityName: entity.name, key: key)
     }
 
-    /// Gives an object its stored values.
-    func fulfill(_ object: ManagedObject, with item: Item) throws(StoreError) {
-        object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
+    /// Gives an object its stored values: a row read from the store in the current model's
+    /// form (migrated when it is older, see ``ModelVersioning``), or, from a parent context,
+    /// `unmigrated` the parent's values and the row they came from.
+    func fulfill(_ object: ManagedObject, with item: Item, fromParent unmigrated: UnmigratedItem?? = nil) throws(StoreError) {
+        if let unmigrated {
+            object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
+            object.unmigrated = unmigrated
+        } else {
+            let (current, unmigrated) = try currentForm(of: item, entity: object.entity)
+            object.snapshot = try Snapshot(item: current, entity: object.entity, model: store.model)
+            object.unmigrated = unmigrated
+        }
         object.isDeletedInStore = false
         if object.isFault {
             object.isFault = false
@@ -94,7 +103,7 @@ extension ObjectContext {
             let id = fault.objectID
             let source = parent.registered[id] ?? parent.insertedList.first { $0.objectID == id }
             if let source, !source.isFault, !source.isDeletedInStore {
-                try fulfill(fault, with: parent.currentItem(of: source))
+                try fulfill(fault, with: parent.currentItem(of: source), fromParent: .some(source.unmigrated))
             } else {
                 unresolved.append(fault)
             }

@@ -13,7 +13,7 @@ extension ObjectContext {
             guard let storeItem = conflict.storeItem else { return }
             let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map { ($0.name, currentIDs(of: object, $0.name)) })
             adoptAsStored(object)
-            let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+            let stored = try storeSnapshot(storeItem, of: object)
             object.snapshot = stored
             agreeInverses(of: object, before: before, read: nil, stored: stored)
             return
@@ -22,20 +22,24 @@ extension ObjectContext {
             try resolveMissingRow(object, kind: conflict.action.kind, in: &changes)
             return
         }
-        let stored = try Snapshot(item: storeItem, entity: object.entity, model: store.model)
+        let stored = try storeSnapshot(storeItem, of: object)
         let read = object.snapshot
         let wasDeleted = object.deleteMark
         let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map {
             ($0.name, wasDeleted && $0.deleteRule == .nullify ? [] : currentIDs(of: object, $0.name))
         })
-        // To-many changes are deltas under every policy: the object's additions and removals
-        // since its read, applied to the store's set. They never conflict, so other contexts'
-        // additions (whose inverses are stored) are kept.
+        // To-many changes are deltas under every policy: the object's link changes (its own
+        // additions and removals since its read, and those its partners made, which a stale
+        // read may not show), applied to the store's set. They never conflict, so other
+        // contexts' additions (whose inverses are stored) are kept.
+        let links = LinkIntents(self)
         let toMany = object.entity.relationships.filter(\.isToMany).map { relationship in
-            let readIDs = read?.relationships[relationship.name] ?? []
-            let now = currentIDs(of: object, relationship.name)
-            let rebased = (stored.relationships[relationship.name] ?? []).subtracting(readIDs.subtracting(now)).union(now.subtracting(readIDs))
-            return (relationship.name, rebased, object.pending[relationship.name] != nil)
+            let intents = links.links(of: object.objectID, relationship.name)
+            var rebased = stored.relationships[relationship.name] ?? []
+            for (id, linked) in intents {
+                if linked { rebased.insert(id) } else { rebased.remove(id) }
+            }
+            return (relationship.name, rebased, object.pending[relationship.name] != nil || !intents.isEmpty)
         }
         if conflict.action.kind == .insert { adoptAsStored(object) }
         switch mergePolicy {
@@ -65,9 +69,18 @@ extension ObjectContext {
         }
         object.snapshot = stored
         for (name, rebased, changed) in toMany where changed {
-            object.pending[name] = .objects(Set(rebased.map(registerFault(for:))))
+            // `object(with:)`: a destination inserted in this context is that object, not a fault.
+            object.pending[name] = .objects(Set(rebased.map(self.object(with:))))
         }
         agreeInverses(of: object, before: before, read: read, stored: stored)
+    }
+
+    /// The snapshot of a conflicting row (`ALL_OLD`), migrated to the current model version;
+    /// the object remembers the row when it was older.
+    private func storeSnapshot(_ storeItem: Item, of object: ManagedObject) throws -> Snapshot {
+        let (current, unmigrated) = try currentForm(of: storeItem, entity: object.entity)
+        object.unmigrated = unmigrated
+        return try Snapshot(item: current, entity: object.entity, model: store.model)
     }
 
     /// After a conflict, makes the to-many inverses of `object`'s to-one relationships agree
@@ -152,6 +165,9 @@ extension ObjectContext {
         case (.delete, _):
             forgetDeleted(object)
             changes.deleted.insert(object.objectID)
+        case (.check, _):
+            // It wrote nothing itself: its row is gone, whatever the policy.
+            try removeFromInverses(object)
         case (_, .mergeByPropertyObjectTrump), (_, .overwrite):
             // The object wins: it is stored again, whole.
             for attribute in object.entity.attributes where object.pending[attribute.name] == nil {
@@ -166,18 +182,24 @@ extension ObjectContext {
             object.lifecycle = .inserted
             insertedList.append(object)
         default:
-            let undo = undoManager
-            undoManager = nil
-            defer { undoManager = undo }
-            for relationship in object.entity.relationships {
-                guard let inverseName = relationship.inverse else { continue }
-                for destination in object.relatedObjects(relationship.name) {
-                    destination.primitiveRemove(object, from: inverseName)
-                }
-            }
-            object.pending = [:]
-            try markDeletedInStore(object)
+            try removeFromInverses(object)
         }
+    }
+
+    /// An object whose row is gone leaves its destinations' inverses and becomes deleted in
+    /// the store (not recorded for undo).
+    private func removeFromInverses(_ object: ManagedObject) throws {
+        let undo = undoManager
+        undoManager = nil
+        defer { undoManager = undo }
+        for relationship in object.entity.relationships {
+            guard let inverseName = relationship.inverse else { continue }
+            for destination in object.relatedObjects(relationship.name) {
+                destination.primitiveRemove(object, from: inverseName)
+            }
+        }
+        object.pending = [:]
+        try markDeletedInStore(object)
     }
 
     /// Brings the context up to date with another context's save: objects deleted there leave

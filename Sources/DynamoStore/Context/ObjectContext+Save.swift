@@ -191,7 +191,8 @@ extension ObjectContext {
         if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
         var attempt = 1
         while true {
-            let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), clientRequestToken: UUID().uuidString)
+            let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), returnConsumedCapacity: .total,
+                                                clientRequestToken: UUID().uuidString)
             do {
                 _ = try await store.client.transactWriteItems(input)
                 return []
@@ -224,6 +225,10 @@ extension ObjectContext {
             adoptAsStored(object)
         case .update:
             changes.updated.insert(object.objectID)
+            // A fault written only for its partners' links stays a fault.
+            if object.isFault { return }
+        case .check:
+            return
         case .delete:
             forgetDeleted(object)
             changes.deleted.insert(object.objectID)
@@ -232,6 +237,7 @@ extension ObjectContext {
         if let item = action.storedItem {
             object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model, checked: false)
         }
+        if action.migrates || action.kind == .insert { object.unmigrated = nil }
         clearSavedChanges(object)
     }
 

@@ -24,6 +24,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The permanent identity an unsaved object was given by `obtainPermanentIDs(for:)`.
     var obtainedID: ObjectID?
     var snapshot: Snapshot?
+    /// The row as stored when it was read in an older model version and migrated on load
+    /// (see ``ModelVersioning``); the next save of the object writes the migration.
+    var unmigrated: UnmigratedItem?
     var pending: [String: PendingValue] = [:]
     var lifecycle: Lifecycle = .detached
     var deleteMark = false

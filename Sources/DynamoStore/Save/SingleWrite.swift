@@ -6,7 +6,9 @@ extension ObjectContext {
     /// Sends a save of one item as a conditional `PutItem`, `UpdateItem` or `DeleteItem` (half
     /// the write units of a one-action transaction); returns the conflict when the condition
     /// failed, with the row the store holds (`ALL_OLD`). `TransactionConflictException` (the
-    /// item is in another client's transaction) is retried like a transaction conflict.
+    /// item is in another client's transaction) is retried like a transaction conflict. Every
+    /// write asks for `ReturnConsumedCapacity = TOTAL`, so a client observer sees what a save
+    /// costs.
     func executeSingle(_ write: WriteAction) async throws -> [Conflict] {
         var attempt = 1
         while true {
@@ -24,24 +26,30 @@ extension ObjectContext {
         let action = write.action
         do {
             if let put = action.put {
-                _ = try await store.client.putItem(PutItemInput(
+                var input = PutItemInput(
                     tableName: put.tableName, item: put.item, conditionExpression: put.conditionExpression,
                     expressionAttributeNames: put.expressionAttributeNames,
                     expressionAttributeValues: put.expressionAttributeValues,
-                    returnValuesOnConditionCheckFailure: put.returnValuesOnConditionCheckFailure))
+                    returnValuesOnConditionCheckFailure: put.returnValuesOnConditionCheckFailure)
+                input.returnConsumedCapacity = .total
+                _ = try await store.client.putItem(input)
             } else if let update = action.update {
-                _ = try await store.client.updateItem(UpdateItemInput(
+                var input = UpdateItemInput(
                     tableName: update.tableName, key: update.key, updateExpression: update.updateExpression,
                     conditionExpression: update.conditionExpression,
                     expressionAttributeNames: update.expressionAttributeNames,
                     expressionAttributeValues: update.expressionAttributeValues,
-                    returnValuesOnConditionCheckFailure: update.returnValuesOnConditionCheckFailure))
+                    returnValuesOnConditionCheckFailure: update.returnValuesOnConditionCheckFailure)
+                input.returnConsumedCapacity = .total
+                _ = try await store.client.updateItem(input)
             } else if let delete = action.delete {
-                _ = try await store.client.deleteItem(DeleteItemInput(
+                var input = DeleteItemInput(
                     tableName: delete.tableName, key: delete.key, conditionExpression: delete.conditionExpression,
                     expressionAttributeNames: delete.expressionAttributeNames,
                     expressionAttributeValues: delete.expressionAttributeValues,
-                    returnValuesOnConditionCheckFailure: delete.returnValuesOnConditionCheckFailure))
+                    returnValuesOnConditionCheckFailure: delete.returnValuesOnConditionCheckFailure)
+                input.returnConsumedCapacity = .total
+                _ = try await store.client.deleteItem(input)
             }
             return []
         } catch let error as DynamoError where error.code == .conditionalCheckFailed {

@@ -33,7 +33,7 @@ extension ObjectContext {
         return result
     }
 
-    /// The actions grouped by changed relationships between their objects (union-find), groups
+    /// The actions grouped by the links they write between their objects (union-find), groups
     /// ordered by their first action, actions in their original order.
     private func linkedGroups(_ actions: [WriteAction]) -> [[WriteAction]] {
         var parents = Array(actions.indices)
@@ -48,15 +48,9 @@ extension ObjectContext {
         var positions: [ObjectID: Int] = [:]
         for (position, action) in actions.enumerated() { positions[action.object.objectID] = position }
         for (position, action) in actions.enumerated() {
-            let object = action.object
-            for relationship in object.entity.relationships where object.pending[relationship.name] != nil {
-                let stored = object.snapshot?.relationships[relationship.name] ?? []
-                let current = currentIDs(of: object, relationship.name)
-                guard object.snapshot == nil || current != stored else { continue }
-                for id in current.union(stored) {
-                    guard let other = positions[id] else { continue }
-                    parents[root(other)] = root(position)
-                }
+            for id in action.partners {
+                guard let other = positions[id] else { continue }
+                parents[root(other)] = root(position)
             }
         }
         var groups: [Int: [WriteAction]] = [:]

@@ -4,7 +4,9 @@ import DynamoClient
 /// One object's part of a save: the transaction action that stores it and what the context's
 /// snapshot becomes when it succeeds.
 struct WriteAction {
-    enum Kind { case insert, update, delete }
+    /// `check`: a `ConditionCheck` of an object that writes nothing itself, whose stored
+    /// to-one relationship must be what another object's link change requires.
+    enum Kind { case insert, update, delete, check }
 
     let object: ManagedObject
     let kind: Kind
@@ -16,6 +18,11 @@ struct WriteAction {
     /// A deleted object of the same key that this insert's `Put` replaces (delete and insert
     /// of one key in one save are one write: a transaction cannot touch an item twice).
     var replaced: ManagedObject?
+    /// The objects whose links this action writes or checks with this one: both sides go in
+    /// one transaction.
+    var partners: Set<ObjectID> = []
+    /// Whether the action writes the migration of an object read in an older model version.
+    var migrates = false
 
     init(object: ManagedObject, kind: Kind, action: TransactWriteItem, storedItem: Item?) {
         self.object = object
@@ -30,6 +37,7 @@ extension ObjectContext {
     /// The actions of a save, in dependency order: inserts (so references written next never
     /// point at a missing row), updates, then deletes (references to them are gone first).
     func planWrites() throws -> [WriteAction] {
+        let links = LinkIntents(self)
         var inserts: [WriteAction] = [], updates: [WriteAction] = [], deletes: [WriteAction] = []
         for object in insertedList where !object.deleteMark {
             inserts.append(try insertAction(object))
@@ -38,7 +46,7 @@ extension ObjectContext {
         where object.lifecycle == .stored && !object.isDeletedInStore {
             if object.deleteMark {
                 deletes.append(try deleteAction(object))
-            } else if let update = try updateAction(object) {
+            } else if let update = try updateAction(object, links: links) {
                 updates.append(update)
             }
         }
@@ -52,7 +60,11 @@ extension ObjectContext {
             replacedPositions.insert(deletePosition)
         }
         deletes = deletes.enumerated().filter { !replacedPositions.contains($0.offset) }.map(\.element)
-        return inserts + updates + deletes
+        return (inserts + updates + deletes).map { action in
+            var action = action
+            action.partners = links.partners(of: action.object.objectID)
+            return action
+        }
     }
 
     /// The `Put` of a new object over the row of a deleted one with the same key, on the
@@ -60,6 +72,7 @@ extension ObjectContext {
     private func replaceAction(_ object: ManagedObject, replacing old: ManagedObject) throws -> WriteAction {
         let entity = object.entity
         var item = currentItem(of: object)
+        stampVersion(&item)
         let versionName = entity.versionStorageName
         let condition = versionCondition(old, versionName: versionName)
         if let versionName {
@@ -75,6 +88,7 @@ extension ObjectContext {
     private func insertAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
         var item = currentItem(of: object)
+        stampVersion(&item)
         if let versionName = entity.versionStorageName {
             item[versionName] = .n(DynamoNumber(1))
         }
@@ -83,95 +97,31 @@ extension ObjectContext {
         return WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
     }
 
-    /// An update that sends only what changed: `SET`/`REMOVE` of attributes and to-one
-    /// relationships (guarded by the version read), and to-many relationships as deltas
-    /// (`ADD`/`DELETE` on the stored set, unguarded, so concurrent additions to one set both
-    /// succeed). A to-many change that both adds and removes is one `SET` of the whole set
-    /// (an update expression names an attribute once), on the condition that the stored set
-    /// is still the one read.
-    private func updateAction(_ object: ManagedObject) throws -> WriteAction? {
-        let entity = object.entity
-        let snapshotItem = try storedItem(of: object)
-        let current = currentItem(of: object)
-        var update = UpdateExpression()
-        var setConditions: [ConditionExpression] = []
-        var guarded = false
-        let versionName = entity.versionStorageName
-        for name in entity.attributes.map(\.storageName) where name != versionName && current[name] != snapshotItem[name] {
-            guarded = true
-            update = current[name].map { update.set(.name(name), .value($0)) } ?? update.remove(.name(name))
-        }
-        for relationship in entity.relationships where current[relationship.storageName] != snapshotItem[relationship.storageName] {
-            let name = relationship.storageName
-            if relationship.isToMany {
-                let stored = object.snapshot?.relationships[relationship.name] ?? []
-                let now = currentIDs(of: object, relationship.name)
-                let added = now.subtracting(stored), removed = stored.subtracting(now)
-                if removed.isEmpty, let value = try relationshipValue(added, for: relationship, in: entity) {
-                    update = update.add(.name(name), value)
-                    continue
-                }
-                if added.isEmpty, let value = try relationshipValue(removed, for: relationship, in: entity) {
-                    update = update.delete(.name(name), value)
-                    continue
-                }
-                if let condition = try unchangedSet(stored, of: relationship, in: entity) {
-                    setConditions.append(condition)
-                } else {
-                    guarded = true
-                }
-            } else {
-                guarded = true
-            }
-            update = current[name].map { update.set(.name(name), .value($0)) } ?? update.remove(.name(name))
-        }
-        guard !update.isEmpty else { return nil }
-        var item = current
-        var conditions = setConditions
-        if guarded {
-            conditions.insert(versionCondition(object, versionName: versionName), at: 0)
-            if let versionName {
-                let next = DynamoNumber(Int((object.snapshot?.version(of: entity) ?? 0) + 1))
-                update = update.set(.name(versionName), .value(.n(next)))
-                item[versionName] = .n(next)
-            }
-        } else {
-            conditions.insert(.attributeExists(.name(try entity.hashKeyStorageName)), at: 0)
-        }
-        var action = try Update(key: object.objectID.key, tableName: entity.tableName, update: update,
-                                condition: ConditionExpression.all(conditions))
-        action.returnValuesOnConditionCheckFailure = .allOld
-        return WriteAction(object: object, kind: .update, action: TransactWriteItem(update: action), storedItem: item)
-    }
-
-    /// The condition that a to-many relationship's stored set is exactly `ids` (its size and
-    /// each member), or `nil` when the set is too large for a condition expression (the
-    /// version guards it then).
-    private func unchangedSet(_ ids: Set<ObjectID>, of relationship: RelationshipDescription,
-                              in entity: EntityDescription) throws -> ConditionExpression? {
-        let name = AttributePath.name(relationship.storageName)
-        guard !ids.isEmpty else { return .attributeNotExists(name) }
-        guard ids.count <= 50 else { return nil }
-        let keyName = try store.model.destination(of: relationship, in: entity).hashKeyStorageName
-        var parts = [ConditionExpression.size(name) == .value(.n(DynamoNumber(ids.count)))]
-        for id in ids.sorted(by: { $0.description < $1.description }) {
-            guard let key = id.key[keyName] else { continue }
-            parts.append(.contains(name, .value(key)))
-        }
-        return ConditionExpression.all(parts)
-    }
-
+    /// The `Delete` of a stored object, on the condition that its version and its
+    /// relationships with an inverse are as read: a to-many `ADD` of another context does not
+    /// change the version, and the delete rules only reached the destinations read.
     private func deleteAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
-        let condition = versionCondition(object, versionName: entity.versionStorageName)
+        let versionName = entity.versionStorageName
+        var conditions = [versionCondition(object, versionName: versionName)]
+        for relationship in entity.relationships where relationship.inverse != nil {
+            let read = object.snapshot?.relationships[relationship.name] ?? []
+            if relationship.isToMany {
+                if let unchanged = try unchangedSet(read, of: relationship, in: entity) { conditions.append(unchanged) }
+            } else if versionName == nil {
+                let path = AttributePath.name(relationship.storageName)
+                let value = try relationshipValue(read, for: relationship, in: entity)
+                conditions.append(value.map { ConditionExpression.attribute(path) == .value($0) } ?? .attributeNotExists(path))
+            }
+        }
         let delete = try Delete(key: object.objectID.key, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
-            .with(Expressions(condition: condition))
+            .with(Expressions(condition: ConditionExpression.all(conditions)))
         return WriteAction(object: object, kind: .delete, action: TransactWriteItem(delete: delete), storedItem: nil)
     }
 
     /// The row still has the version the object read (or, without a version attribute, still
     /// exists).
-    private func versionCondition(_ object: ManagedObject, versionName: String?) -> ConditionExpression {
+    func versionCondition(_ object: ManagedObject, versionName: String?) -> ConditionExpression {
         let entity = object.entity
         if let versionName {
             guard let version = object.snapshot?.version(of: entity) else { return .attributeNotExists(.name(versionName)) }

@@ -27,6 +27,9 @@ public final class DynamoStore: Sendable {
     public let conflictRetry: RetryConfiguration
     /// Receives debug lines (requests planned, conflicts, retries); never item values.
     public let logger: Logger
+    /// The model version items carry and the migration of older items on load (`nil`: items
+    /// carry no version).
+    public let modelVersioning: ModelVersioning?
 
     private let classes: ClassRegistry
     private let subscribers = Mutex<Subscribers>(Subscribers())
@@ -41,15 +44,18 @@ public final class DynamoStore: Sendable {
     ///   - conflictRetry: how `TransactionConflict` cancellations are retried (default: 5
     ///     attempts, 50 ms base backoff).
     ///   - logger: the logger.
+    ///   - modelVersioning: the model version written on items and the lazy migration of older
+    ///     ones (see ``ModelVersioning``).
     public init(
         model: StoreModel, client: DynamoClient, types: [ManagedObject.Type] = [],
         conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
-        logger: Logger = Logger(label: "DynamoStore")
+        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil
     ) {
         self.model = model
         self.client = client
         self.conflictRetry = conflictRetry
         self.logger = logger
+        self.modelVersioning = modelVersioning
         classes = ClassRegistry(types)
     }
 
@@ -61,11 +67,13 @@ public final class DynamoStore: Sendable {
     ///   - client: the DynamoDB client.
     ///   - conflictRetry: how `TransactionConflict` cancellations are retried.
     ///   - logger: the logger.
+    ///   - modelVersioning: the model version written on items and the lazy migration of older
+    ///     ones (see ``ModelVersioning``).
     /// - Throws: ``ModelError`` listing every inconsistency of the derived model.
     public convenience init(
         types: [ManagedObject.Type], client: DynamoClient,
         conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
-        logger: Logger = Logger(label: "DynamoStore")
+        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil
     ) throws(ModelError) {
         // The description of a class is derived once; a mapping that says otherwise now (a
         // table-name prefix set after first use) would be silently ignored.
@@ -76,7 +84,8 @@ public final class DynamoStore: Sendable {
         }
         if !stale.isEmpty { throw ModelError(problems: stale) }
         let model = try StoreModel(types.map { $0.entityDescription })
-        self.init(model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger)
+        self.init(model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger,
+                  modelVersioning: modelVersioning)
     }
 
     /// Every successful save of any context of this store, from now on, one value per save.

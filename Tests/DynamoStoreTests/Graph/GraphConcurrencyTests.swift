@@ -1,6 +1,7 @@
 import DynamoAPI
 import DynamoStore
 import DynamoTestSupport
+import Foundation
 import Testing
 
 /// Several contexts edit one graph at once, each save under a random merge policy; afterwards
@@ -10,9 +11,21 @@ import Testing
     static let places = (0 ..< 3).map { "p\($0)" }
     static let labels = (0 ..< 3).map { "l\($0)" }
 
-    @Test(arguments: [UInt64(1), 2, 3])
+    /// The run's size: `STORE_GRAPH_SEEDS` (a count, seeds 1…n, or a range `a-b`; default 3),
+    /// `STORE_GRAPH_WORKERS` (default 4) and `STORE_GRAPH_STEPS` (default 25). `scripts/test`
+    /// runs the default; `scripts/bench`'s store section a long run.
+    static let seeds: [UInt64] = {
+        let text = ProcessInfo.processInfo.environment["STORE_GRAPH_SEEDS"] ?? "3"
+        let bounds = text.split(separator: "-").compactMap { UInt64($0) }
+        if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0] ... bounds[1]) }
+        return Array(1 ... max(1, bounds.first ?? 3))
+    }()
+    static let workers = ProcessInfo.processInfo.environment["STORE_GRAPH_WORKERS"].flatMap { Int($0) } ?? 4
+    static let steps = ProcessInfo.processInfo.environment["STORE_GRAPH_STEPS"].flatMap { Int($0) } ?? 25
+
+    @Test(arguments: seeds)
     func concurrentEditsKeepTheGraphWhole(seed: UInt64) async throws {
-        try await Self.run(seed: seed, workers: 4, steps: 25)
+        try await Self.run(seed: seed, workers: Self.workers, steps: Self.steps)
     }
 
     /// The workload: `workers` tasks, `steps` saves each.
