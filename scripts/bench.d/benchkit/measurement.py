@@ -215,6 +215,11 @@ def client_comparison(localdynamo: Path, client_bench: Path, store_bench: Path, 
             store = clients.bench_store(server.port, 5 if args.profile == "full" else 3, store_bench, log)
         except (RuntimeError, subprocess.SubprocessError, OSError, ValueError, KeyError) as error:
             log(f"store benchmark FAILED: {error}")
+        try:
+            seeds = 200 if args.profile == "full" else 50
+            store["graph"] = clients.bench_graph(seeds, 6, 40, log)
+        except (subprocess.SubprocessError, OSError) as error:
+            log(f"store graph long run FAILED: {error}")
     finally:
         server.stop()
     return rows, store
