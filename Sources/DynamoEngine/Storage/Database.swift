@@ -15,7 +15,7 @@ import Synchronization
 /// writer's mutex.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 3
+    package static let schemaVersion: Int64 = 4
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -134,6 +134,15 @@ package final class Database: Sendable {
                 try connection.execute(StreamCatalog.createSQL)
                 try StreamCatalog.adoptStreams(connection: connection, now: clock.now())
                 try connection.execute("PRAGMA user_version = 3")
+            }
+        }
+        if current < 4 {
+            try connection.transaction {
+                // Schema 4: tables with TTL on get their expiry index (`ExpiryIndex`).
+                for definition in try loadCatalog(connection).values where definition.expiryAttribute != nil {
+                    try ExpiryIndex.rebuild(for: definition, connection: connection)
+                }
+                try connection.execute("PRAGMA user_version = 4")
             }
         }
     }
