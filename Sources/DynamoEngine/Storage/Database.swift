@@ -25,6 +25,8 @@ package final class Database: Sendable {
     package let clock: ServerClock
     /// Where background work (index builds, sweeps) reports failures.
     package let logger: Logger
+    /// The key of shard iterators' MACs (the engine's, shared by its namespaces).
+    package let iteratorKey: ShardIteratorKey
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -68,8 +70,9 @@ package final class Database: Sendable {
     /// Opens or creates a database. `path == nil` keeps it in memory.
     package init(path: String?, region: String, clock: ServerClock = ServerClock(),
                  logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
-                 resumeBackgroundWork: Bool = true) throws {
+                 resumeBackgroundWork: Bool = true, iteratorKey: ShardIteratorKey = ShardIteratorKey()) throws {
         self.path = path
+        self.iteratorKey = iteratorKey
         self.clock = clock
         self.logger = logger
         self.region = region
