@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "CSQLite", "CZlib", "CZstd",
+                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "AWSSigV4", "CSQLite", "CZlib", "CZstd",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

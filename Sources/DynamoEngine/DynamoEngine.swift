@@ -48,6 +48,8 @@ package final class DynamoEngine: Sendable {
     package let replicationHub: ReplicationHub
     /// Counters for `/metrics` (TTL deletions).
     package let counters = EngineCounters()
+    /// The key of every namespace's shard-iterator MACs, drawn at random when the engine starts.
+    package let iteratorKey = ShardIteratorKey()
     private let databases = Mutex<[String: Database]>([:])
     private let logger: Logger
     /// How hard commits wait for the disk (`serve --sync`).
@@ -93,7 +95,7 @@ package final class DynamoEngine: Sendable {
             case .inMemory: path = nil
             case .directory(let directory): path = Self.databasePath(directory: directory, namespace: name)
             }
-            let database = try Database(path: path, region: region, clock: clock, logger: logger)
+            let database = try Database(path: path, region: region, clock: clock, logger: logger, iteratorKey: iteratorKey)
             try database.apply(syncMode)
             database.transientStatuses.delay = transientStatusDelay
             database.dataJobs.configure(objectStore: objectStore?.forRegion(region), logger: logger)

@@ -261,3 +261,30 @@ def test_aws_cli_dynamodbstreams_commands(server, ddb):
                    "--shard-iterator-type", "TRIM_HORIZON")["ShardIterator"]
     records = cli("get-records", "--shard-iterator", iterator)["Records"]
     assert [r["dynamodb"]["Keys"] for r in records] == [{"pk": {"S": "cli"}}]
+
+
+def test_tampered_and_foreign_iterators_are_refused(ddb, streams):
+    name, arn = make_table(ddb)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    assert len(streams.get_records(ShardIterator=iterator)["Records"]) == 1
+    prefix, payload = iterator.rsplit("|", 1)
+    for position in (0, 20, 47, 48, len(payload) - 1):
+        digit = "0" if payload[position] != "0" else "1"
+        tampered = prefix + "|" + payload[:position] + digit + payload[position + 1:]
+        with expect_error("ValidationException", "Invalid ShardIterator"):
+            streams.get_records(ShardIterator=tampered)
+    other_name, other_arn = make_table(ddb)
+    with expect_error("ValidationException", "Invalid ShardIterator"):
+        streams.get_records(ShardIterator=iterator.replace(arn, other_arn))
+
+
+def test_list_streams_limit_and_malformed_start_arn(ddb, streams):
+    make_table(ddb, "KEYS_ONLY")
+    assert len(streams.list_streams(Limit=100)["Streams"]) >= 1
+    with expect_error("ValidationException", "1 validation error detected: Value '101' at 'limit' failed to satisfy "
+                                             "constraint: Member must have value less than or equal to 100"):
+        streams.list_streams(Limit=101)
+    with expect_error("ValidationException", "Invalid StreamArn"):
+        streams.list_streams(ExclusiveStartStreamArn="kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas")

@@ -118,6 +118,16 @@ def test_scan_rss_and_cold_start_verdicts():
     assert verdicts["ld-mem cold start < 30 ms"] == ("25.0 ms (median)", True)
 
 
+def test_ttl_sweep_verdicts_and_section():
+    results = dict(
+        servers=[server("ld-disk", "ours", {})],
+        ttl={"ld-disk": dict(items=100_000, expired=50_000, deleted_per_s=25_000.0, idle_pass_ms=12.5)},
+    )
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    assert verdicts["ld-disk TTL sweep of 50,000 expired items ≥ 20,000 items/s"] == ("25,000 items/s", True)
+    assert verdicts["ld-disk TTL pass with 50,000 items none due ≤ 10 ms"] == ("12.5 ms", False)
+
+
 def test_bytes_per_item():
     rows = [dict(items=1_000, rss_kb=10_000), dict(items=100_000, rss_kb=None),
             dict(items=1_001_000, rss_kb=10_000 + 250_000)]

@@ -30,16 +30,17 @@ from benchkit.common import DOC, RESULTS, ROOT, log
 from benchkit.measurement import bench_server, client_comparison, size_sweep
 from benchkit.perf import perf_profile
 from benchkit.scan import scan_benchmark
+from benchkit.ttl import ttl_benchmark
 from benchkit.report import machine_info, render, write_doc
 from benchkit.servers import RUNNING, build, cold_starts, server_specs
 from benchkit.workloads import WORKLOAD_ORDER
 
 PROFILES = {
     "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
-                  client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1),
+                  client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1, ttl_items=20_000, ttl_reps=1),
     "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=20,
                  sizes=[1_000, 100_000, 1_000_000], client_seconds=5, client_reps=3, scan_items=100_000,
-                 scan_reps=3),
+                 scan_reps=3, ttl_items=100_000, ttl_reps=3),
 }
 
 
@@ -67,6 +68,8 @@ def parse_args(argv: list[str]):
     parser.add_argument("--cold-starts", type=int, help="fresh starts of localdynamo to time")
     parser.add_argument("--scan-items", type=int, help="items in the table localdynamo's Scan measurement "
                         "reads (default 100000; 0 skips it)")
+    parser.add_argument("--ttl-items", type=int, help="items in the table localdynamo's TTL sweep measurement "
+                        "expires half of (default 20000, 100000 with --full; 0 skips it)")
     parser.add_argument("--perf", action="store_true", help="also profile localdynamo (memory) under GetItem "
                         "load with perf stat/record")
     parser.add_argument("--ref", help="benchmark localdynamo as of this commit (exported with git archive "
@@ -80,12 +83,13 @@ def parse_args(argv: list[str]):
     args = parser.parse_args(argv)
     args.profile = args.profile or "quick"
     defaults = PROFILES[args.profile]
-    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items"):
+    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items", "ttl_items"):
         if getattr(args, name) is None:
             setattr(args, name, defaults[name])
     args.client_seconds = defaults["client_seconds"]
     args.client_reps = defaults["client_reps"]
     args.scan_reps = defaults["scan_reps"]
+    args.ttl_reps = defaults["ttl_reps"]
     args.conns = [int(c) for c in args.conns.split(",")] if args.conns else defaults["conns"]
     args.sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else defaults["sizes"]
     args.servers = [s for s in args.servers.split(",") if s]
@@ -106,6 +110,18 @@ def shown_command(argv: list[str]) -> str:
         elif not word.startswith("--note="):
             shown.append(word)
     return " ".join(["scripts/bench"] + [shlex.quote(w) for w in shown])
+
+
+def for_each_ours(specs, what: str, measure) -> dict:
+    """`measure(spec)` for each LocalDynamo server, by key; a failure is logged and left out."""
+    measured = {}
+    for spec in specs:
+        if spec.kind == "ours":
+            try:
+                measured[spec.key] = measure(spec)
+            except (RuntimeError, OSError, ValueError) as error:
+                log(f"{spec.label} {what} FAILED: {error}")
+    return measured
 
 
 def main(argv: list[str]) -> int:
@@ -132,7 +148,7 @@ def main(argv: list[str]) -> int:
         command=shown_command(argv),
         args=dict(duration=args.duration, reps=args.reps, warmup=args.warmup, conns=args.conns,
                   items=args.items, workloads=args.workloads, sizes=args.sizes),
-        servers=[], cold_starts={}, sizes={}, scan={}, perf={}, clients=[], store={})
+        servers=[], cold_starts={}, sizes={}, scan={}, ttl={}, perf={}, clients=[], store={})
     log(f"{args.profile}: {len(specs)} servers × {len(args.workloads)} workloads × {len(args.conns)} "
         f"connection counts × {args.reps} runs of {args.duration} s; results in {out_dir.relative_to(ROOT)}")
 
@@ -144,12 +160,11 @@ def main(argv: list[str]) -> int:
             log(f"{spec.label}: cold start median {statistics.median(s['ms'] for s in samples):.1f} ms "
                 f"over {len(samples)} starts")
     if args.scan_items:
-        for spec in specs:
-            if spec.kind == "ours":
-                try:
-                    results["scan"][spec.key] = scan_benchmark(spec, args.scan_items, args.scan_reps, logs)
-                except (RuntimeError, OSError, ValueError) as error:
-                    log(f"{spec.label} Scan FAILED: {error}")
+        results["scan"] = for_each_ours(specs, "Scan", lambda spec: scan_benchmark(spec, args.scan_items,
+                                                                                    args.scan_reps, logs))
+    if args.ttl_items:
+        results["ttl"] = for_each_ours(specs, "TTL sweep", lambda spec: ttl_benchmark(spec, args.ttl_items,
+                                                                                       args.ttl_reps, logs))
     if args.sizes:
         for spec in specs:
             if spec.kind == "ours":

@@ -9,10 +9,11 @@ extension Database {
     func importTable(_ table: DynamoDBLocalTable, from file: DynamoDBLocalFile) throws -> Int {
         _ = try createTable(table.input, now: table.creationDateTime)
         if table.ttlAttribute != nil || table.billingModeLastUpdate != nil {
-            _ = try updateDefinition(named: table.name) { definition in
+            _ = try updateDefinition(named: table.name) { definition, connection in
                 if let attribute = table.ttlAttribute {
                     definition.ttlAttribute = attribute
                     definition.ttlEnabled = true
+                    try ExpiryIndex.rebuild(for: definition, connection: connection)
                 }
                 if let since = table.billingModeLastUpdate { definition.billingModeLastUpdate = since }
             }

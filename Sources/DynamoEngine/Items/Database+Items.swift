@@ -189,10 +189,16 @@ extension Database {
                                             origin: origin))
     }
 
-    /// Keeps a table's item count and size current within the write transaction's lock.
+    /// Keeps a table's item count and size current within the write transaction's lock. Called
+    /// right after each row change: on a table whose counts are not loaded yet (the first write
+    /// since the database was opened), they are counted from the rows, which already hold this
+    /// change, so it is not added a second time.
     func updateStatistics(_ state: inout WriterState, table: TableDefinition, store: ItemStore,
                           removed: Int?, added: Int?) throws {
-        var statistics = try state.statistics[table.name] ?? store.statistics()
+        guard var statistics = state.statistics[table.name] else {
+            state.statistics[table.name] = try store.statistics()
+            return
+        }
         if let removed {
             statistics.itemCount -= 1
             statistics.sizeBytes -= Int64(removed)

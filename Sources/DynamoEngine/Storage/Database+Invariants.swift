@@ -36,8 +36,10 @@ extension Database {
     ///   and its `size` is the item's DynamoDB size;
     /// - every entry of every ACTIVE index is exactly the entry its item implies (key, projected
     ///   attributes, size), with no entry missing and none left over;
+    /// - a table with TTL on has an expiry index holding exactly its items' TTL Numbers;
     /// - the live item counts and sizes (DescribeTable) equal the stored ones;
-    /// - no SQLite item or index table is left without a catalog entry.
+    /// - no SQLite item, index or expiry table is left without a catalog entry (or, for an
+    ///   expiry table, without TTL on).
     ///
     /// Used by engine tests after randomized workloads, by the crash tests after restarts, and by
     /// `localdynamo check`. Reads every row: O(items) time and memory per index.
@@ -68,6 +70,11 @@ extension Database {
                     try checkIndex(IndexStore(table: definition, index: index, connection: connection),
                                    items: items, report: &report)
                 }
+                if definition.expiryAttribute != nil {
+                    let expiry = ExpiryIndex(storageID: definition.storageID, connection: connection)
+                    expectedTables.insert(expiry.name)
+                    try checkExpiryIndex(expiry, of: definition, items: items, report: &report)
+                }
                 if let live = state.statistics[definition.name] {
                     let stored = try store.statistics()
                     if live.itemCount != stored.itemCount || live.sizeBytes != stored.sizeBytes {
@@ -78,7 +85,7 @@ extension Database {
                 }
             }
             let names = try connection.statement(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\')")
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\')")
             while try names.step() {
                 let name = names.text(0)
                 if !expectedTables.contains(name) {
@@ -165,6 +172,32 @@ extension Database {
         for want in expected.values {
             report.violations.append(InvariantViolation(
                 table: index.table.name, message: "\(label) misses the entry of \(index.table.keyOnly(want))"))
+        }
+    }
+
+    /// Checks a table's expiry index against the TTL attribute of its items.
+    private func checkExpiryIndex(_ expiry: ExpiryIndex, of table: TableDefinition, items: [StoredKey: Item],
+                                  report: inout InvariantReport) throws {
+        let stored: [StoredKey: Double]
+        do {
+            stored = try expiry.all()
+        } catch {
+            report.violations.append(InvariantViolation(table: table.name, message: "expiry index cannot be read: \(error)"))
+            return
+        }
+        var expected: [StoredKey: Double] = [:]
+        for (key, item) in items {
+            expected[key] = ExpiryIndex.expiry(of: table.expiryAttribute.flatMap { item[$0] })
+        }
+        for (key, value) in stored where expected[key] != value {
+            let item = items[key].map { table.keyOnly($0) }
+            report.violations.append(InvariantViolation(
+                table: table.name,
+                message: "expiry index holds \(value) for \(item.map { "\($0)" } ?? "a missing item"), not \(expected[key].map { "\($0)" } ?? "nothing")"))
+        }
+        for (key, value) in expected where stored[key] == nil {
+            report.violations.append(InvariantViolation(
+                table: table.name, message: "expiry index misses \(value) for \(items[key].map { table.keyOnly($0) } ?? [:])"))
         }
     }
 }

@@ -15,7 +15,7 @@ import Synchronization
 /// writer's mutex.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 3
+    package static let schemaVersion: Int64 = 4
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -25,6 +25,8 @@ package final class Database: Sendable {
     package let clock: ServerClock
     /// Where background work (index builds, sweeps) reports failures.
     package let logger: Logger
+    /// The key of shard iterators' MACs (the engine's, shared by its namespaces).
+    package let iteratorKey: ShardIteratorKey
 
     let writer: Mutex<WriterState>
     let catalogSnapshot: Mutex<[String: TableDefinition]>
@@ -68,8 +70,9 @@ package final class Database: Sendable {
     /// Opens or creates a database. `path == nil` keeps it in memory.
     package init(path: String?, region: String, clock: ServerClock = ServerClock(),
                  logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
-                 resumeBackgroundWork: Bool = true) throws {
+                 resumeBackgroundWork: Bool = true, iteratorKey: ShardIteratorKey = ShardIteratorKey()) throws {
         self.path = path
+        self.iteratorKey = iteratorKey
         self.clock = clock
         self.logger = logger
         self.region = region
@@ -134,6 +137,15 @@ package final class Database: Sendable {
                 try connection.execute(StreamCatalog.createSQL)
                 try StreamCatalog.adoptStreams(connection: connection, now: clock.now())
                 try connection.execute("PRAGMA user_version = 3")
+            }
+        }
+        if current < 4 {
+            try connection.transaction {
+                // Schema 4: tables with TTL on get their expiry index (`ExpiryIndex`).
+                for definition in try loadCatalog(connection).values where definition.expiryAttribute != nil {
+                    try ExpiryIndex.rebuild(for: definition, connection: connection)
+                }
+                try connection.execute("PRAGMA user_version = 4")
             }
         }
     }

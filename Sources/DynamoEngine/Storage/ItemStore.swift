@@ -54,7 +54,7 @@ struct ItemStore {
     }
 
     /// Inserts or replaces an item, and its entries in the table's indexes (reading the stored
-    /// item first when the table has indexes).
+    /// item first when the table has indexes) and expiry index (``ExpiryIndex``, with TTL on).
     ///
     /// - Returns: the write units the change consumed on the indexes (none on the table).
     @discardableResult
@@ -76,10 +76,13 @@ struct ItemStore {
         }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
             .run()
+        if let attribute = table.expiryAttribute {
+            try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
+        }
         return units
     }
 
-    /// Deletes an item if present, and its index entries.
+    /// Deletes an item if present, and its index and expiry-index entries.
     ///
     /// - Returns: the write units the removal consumed on the indexes (none on the table).
     @discardableResult
@@ -100,6 +103,9 @@ struct ItemStore {
         }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()
+        if table.expiryAttribute != nil {
+            try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
+        }
         return units
     }
 

@@ -4,8 +4,14 @@ extension Database {
     // MARK: ListStreams
 
     /// The namespace's readable streams, newest first, optionally of one table; pages of
-    /// `Limit` (at most 100) after `ExclusiveStartStreamArn`.
+    /// `Limit` (at most 100; more is a ValidationException, as DynamoDB answers) after
+    /// `ExclusiveStartStreamArn` (a malformed one is a ValidationException, an unknown one
+    /// ResourceNotFoundException).
     package func listStreams(_ input: StreamsListStreamsInput) throws -> StreamsListStreamsOutput {
+        if let limit = input.limit, limit > 100 { throw StreamErrors.listLimit(limit) }
+        if let exclusive = input.exclusiveStartStreamArn, StreamNames.parseStreamARN(exclusive) == nil {
+            throw StreamErrors.invalidStreamARN()
+        }
         let now = clock.now()
         let rows = try read { connection in
             try StreamCatalog.streams(table: input.tableName, connection: connection)
@@ -20,8 +26,7 @@ extension Database {
             }
             start = position + 1
         }
-        let limit = min(input.limit ?? 100, 100)
-        let page = rows[start...].prefix(limit)
+        let page = rows[start...].prefix(input.limit ?? 100)
         let more = start + page.count < rows.count
         return StreamsListStreamsOutput(
             streams: page.map { StreamsStream(streamArn: arn(of: $0), tableName: $0.tableName, streamLabel: $0.label) },

@@ -37,7 +37,7 @@ extension Database {
                 }
                 let iterator = ShardIterator(streamARN: arn(of: stream), shardNumber: shard.number, position: position,
                                              issuedMillis: Int64((now * 1000).rounded(.down)))
-                return StreamsGetShardIteratorOutput(shardIterator: iterator.encoded(secret: stream.secret))
+                return StreamsGetShardIteratorOutput(shardIterator: iterator.encoded(key: iteratorKey, streamSecret: stream.secret))
             }
         }
     }
@@ -48,13 +48,13 @@ extension Database {
     /// iterator after them (none once a closed shard is drained).
     package func getRecords(_ input: StreamsGetRecordsInput) throws -> StreamsGetRecordsOutput {
         let now = clock.now()
-        guard let (iterator, check) = ShardIterator.parse(input.shardIterator),
+        guard let (iterator, mac) = ShardIterator.parse(input.shardIterator),
               let parsed = StreamNames.parseStreamARN(iterator.streamARN), parsed.region == region
         else { throw StreamErrors.invalidIterator() }
         return try read { connection in
             try connection.readTransaction {
                 guard let stream = try StreamCatalog.stream(table: parsed.table, label: parsed.label, connection: connection),
-                      iterator.streamARN == arn(of: stream), iterator.verify(check, secret: stream.secret)
+                      iterator.streamARN == arn(of: stream), iterator.verify(mac, key: iteratorKey, streamSecret: stream.secret)
                 else { throw StreamErrors.invalidIterator() }
                 let issued = Double(iterator.issuedMillis) / 1000
                 if now - issued > StreamNames.iteratorLifetimeSeconds { throw StreamErrors.expired(issued: issued, now: now) }
@@ -93,7 +93,7 @@ extension Database {
                 following.position = next
                 following.issuedMillis = Int64((now * 1000).rounded(.down))
                 return StreamsGetRecordsOutput(records: records,
-                                               nextShardIterator: drained ? nil : following.encoded(secret: stream.secret))
+                                               nextShardIterator: drained ? nil : following.encoded(key: iteratorKey, streamSecret: stream.secret))
             }
         }
     }

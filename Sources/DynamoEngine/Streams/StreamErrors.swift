@@ -12,7 +12,9 @@ extension DynamoErrorCode {
     package static let trimmedDataAccess = Self(rawValue: "TrimmedDataAccessException")
 }
 
-/// DynamoDB Streams' errors, with the service's wording.
+/// DynamoDB Streams' errors. Which wordings are the service's own (quoted in reports of the
+/// real service) and which are not yet confirmed is listed in docs/compatibility.md's wording
+/// table; the exception types are all confirmed.
 enum StreamErrors {
     static func invalidStreamARN() -> DynamoError {
         DynamoError.validation("Invalid StreamArn")
@@ -61,6 +63,11 @@ enum StreamErrors {
 
     static func invalidSequenceNumber(_ text: String, shard: String) -> DynamoError {
         DynamoError.validation("Invalid SequenceNumber \(text) for shard \(shard)")
+    }
+
+    static func listLimit(_ limit: Int) -> DynamoError {
+        DynamoError.validation(
+            "1 validation error detected: Value '\(limit)' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100")
     }
 
     static func recordLimit(_ limit: Int) -> DynamoError {

@@ -52,9 +52,9 @@ enum StreamNames {
     }
 }
 
-/// A keyed 64-bit check (FNV-1a over a secret and the fields, then the secret again): a value
-/// only the holder of the secret computes. It keeps iterators of one stream from being turned
-/// into iterators of another; it is not a cryptographic MAC.
+/// A keyed 64-bit check (FNV-1a over a secret and the fields, then the secret again), used to
+/// give shard ids a per-stream tag. Not a MAC: shard iterators are checked by HMAC-SHA256
+/// (``ShardIterator``).
 enum KeyedCheck {
     static func value(secret: UInt64, fields: [Int64]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -6,11 +6,13 @@ extension Database {
 
     /// Turns Time to Live on or off, with DynamoDB's rules: enabling needs TTL off (or on for the
     /// same attribute: "already enabled"), disabling needs it on for the named attribute, and a
-    /// second change within an hour (server clock) of the last is refused.
+    /// second change within an hour (server clock) of the last is refused. The table's
+    /// ``ExpiryIndex`` is built from its items (enable) or dropped (disable) in the same
+    /// transaction.
     package func updateTimeToLive(_ input: UpdateTimeToLiveInput) throws -> UpdateTimeToLiveOutput {
         let specification = input.timeToLiveSpecification
         let now = clock.now()
-        _ = try updateDefinition(named: input.tableName) { definition in
+        _ = try updateDefinition(named: input.tableName) { definition, connection in
             if definition.ttlEnabled, let current = definition.ttlAttribute, current != specification.attributeName {
                 throw DynamoError.validation(
                     "TimeToLive is active on a different AttributeName: current AttributeName is \(current)")
@@ -24,6 +26,7 @@ extension Database {
             definition.ttlEnabled = specification.enabled
             definition.ttlAttribute = specification.attributeName
             definition.ttlChangedAt = now
+            try ExpiryIndex.rebuild(for: definition, connection: connection)
         }
         return UpdateTimeToLiveOutput(timeToLiveSpecification: specification)
     }
@@ -45,13 +48,16 @@ enum TimeToLiveExpiry {
     /// Whether an item whose TTL attribute holds `value` has expired at `now`: only a Number of
     /// epoch seconds at or before `now`, and not older than the five-year horizon.
     static func isExpired(_ value: AttributeValue?, now: Double) -> Bool {
-        guard case .n(let number)? = value, let seconds = Double(number.description) else { return false }
-        return seconds <= now && seconds >= now - horizonSeconds
+        ExpiryIndex.expiry(of: value).map { isDue($0, now: now) } ?? false
+    }
+
+    /// Whether an item expiring at `seconds` is due at `now`.
+    static func isDue(_ seconds: Double, now: Double) -> Bool {
+        seconds <= now && seconds >= now - horizonSeconds
     }
 
     /// Whether the stored item `json` has expired under the attribute `name`.
     static func isExpired(json: [UInt8], attribute name: String, now: Double) throws -> Bool {
-        let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
-        return isExpired(item[name], now: now)
+        try ExpiryIndex.expiry(json: json, attribute: name).map { isDue($0, now: now) } ?? false
     }
 }

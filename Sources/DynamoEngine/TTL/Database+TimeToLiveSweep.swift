@@ -4,7 +4,7 @@ extension Database {
     /// Items deleted per write transaction by the sweeper: short transactions, so requests
     /// waiting for the writer get it between batches.
     static let sweepBatchSize = 100
-    /// Rows read per page while looking for expired items.
+    /// Expiry-index entries read per page while looking for expired items.
     static let sweepPageSize = 1000
 
     /// Deletes every item that has expired (see ``TimeToLiveExpiry``) in the tables with Time to
@@ -12,32 +12,50 @@ extension Database {
     /// REMOVE stream records naming the service, and consume no capacity. Then trims stream
     /// records past retention.
     ///
-    /// Runs on the caller's thread (never an event loop): pages are read off the writer, and
-    /// each batch of deletions is its own short write transaction that checks the item again.
+    /// Reads only the rows due: pages of each table's ``ExpiryIndex`` with an expiry between the
+    /// five-year horizon and `now`, never the items that are not due. Runs on the caller's thread
+    /// (never an event loop): pages are read off the writer, and each batch of deletions is its
+    /// own short write transaction that checks the item again.
     ///
     /// - Returns: how many items were deleted.
     package func sweepExpiredItems() throws -> Int {
         let now = clock.now()
         var deleted = 0
-        for table in tables.values.sorted(by: { $0.name < $1.name }) where table.ttlEnabled {
-            guard let attribute = table.ttlAttribute else { continue }
-            var after: StoredKey?
+        for table in tables.values.sorted(by: { $0.name < $1.name }) {
+            guard let attribute = table.expiryAttribute else { continue }
+            var after: ExpiryIndex.Entry?
             while true {
-                let rows = try read { connection in
-                    try ItemStore(table: table, connection: connection)
-                        .scan(lowHash: Int64.min, highHash: Int64.max, after: after, limit: Self.sweepPageSize)
-                }
-                let expired = try rows.filter { try TimeToLiveExpiry.isExpired(json: $0.json, attribute: attribute, now: now) }
-                for start in stride(from: 0, to: expired.count, by: Self.sweepBatchSize) {
-                    let batch = expired[start..<min(start + Self.sweepBatchSize, expired.count)].map(\.key)
+                let entries = try dueEntries(of: table, attribute: attribute, now: now, after: after)
+                for start in stride(from: 0, to: entries.count, by: Self.sweepBatchSize) {
+                    let batch = entries[start..<min(start + Self.sweepBatchSize, entries.count)].map(\.key)
                     deleted += try deleteExpired(table: table, keys: batch, attribute: attribute, now: now)
                 }
-                guard rows.count == Self.sweepPageSize, let last = rows.last else { break }
-                after = last.key
+                guard entries.count == Self.sweepPageSize, let last = entries.last else { break }
+                after = last
             }
         }
         try trimStreams(now: now)
         return deleted
+    }
+
+    /// A page of the entries of `table`'s expiry index due at `now`; none once the table was
+    /// dropped or had TTL turned off since the sweep began.
+    private func dueEntries(of table: TableDefinition, attribute: String, now: Double,
+                            after: ExpiryIndex.Entry?) throws -> [ExpiryIndex.Entry] {
+        func unchanged() -> Bool {
+            let current = cachedDefinition(table.name)
+            return current?.storageID == table.storageID && current?.expiryAttribute == attribute
+        }
+        do {
+            return try read { connection in
+                guard unchanged() else { return [] }
+                return try ExpiryIndex(storageID: table.storageID, connection: connection)
+                    .expired(now: now, after: after, limit: Self.sweepPageSize)
+            }
+        } catch where !unchanged() {
+            // Dropped between the check and the read: nothing of it is left to sweep.
+            return []
+        }
     }
 
     /// Deletes the items of `keys` that are still expired, in one write transaction.
@@ -45,7 +63,7 @@ extension Database {
         try write { state in
             // The table may have been dropped, recreated or had TTL turned off meanwhile.
             guard let current = cachedDefinition(table.name), current.storageID == table.storageID,
-                  current.ttlEnabled, current.ttlAttribute == attribute else { return 0 }
+                  current.expiryAttribute == attribute else { return 0 }
             let store = itemStore(current, connection: state.connection)
             var count = 0
             for key in keys {

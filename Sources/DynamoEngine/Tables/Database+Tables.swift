@@ -96,6 +96,7 @@ extension Database {
             }
             state.connection.clearStatementCache()
             try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
+            try state.connection.execute(ExpiryIndex.dropSQL(storageID: definition.storageID))
             try forgetPointInTimeLog(storageID: definition.storageID, connection: state.connection)
             for index in definition.indexes {
                 try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))

@@ -122,7 +122,7 @@ struct StreamLifecycleTests {
         var generator = SystemRandomNumberGenerator()
         let garbage = (0..<50).map { _ in String((0..<Int.random(in: 0...120, using: &generator)).map { _ in
             "|0123456789abcdef:arn/".randomElement(using: &generator)! }) }
-        for text in [forged, String(tampered), "", "x|1|", "\(secrets)|1|" + String(repeating: "0", count: 64)] + garbage {
+        for text in [forged, String(tampered), "", "x|1|", "\(secrets)|1|" + String(repeating: "0", count: 112)] + garbage {
             #expect(throws: StreamErrors.invalidIterator()) { try database.getRecords(StreamsGetRecordsInput(shardIterator: text)) }
         }
         #expect(throws: StreamErrors.invalidStreamARN()) {

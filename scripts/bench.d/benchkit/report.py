@@ -237,6 +237,17 @@ def render(results: dict) -> str:
                 f"{fmt(scan['items_per_s'])} | {fmt(scan['parallel_items_per_s'])} | {fmt_mb(scan.get('rss_kb'))} |")
         add("")
 
+    # TTL sweep
+    if results.get("ttl"):
+        add("### TTL sweep (`POST /_localdynamo/ttl/sweep` after moving the clock; half the table expired)")
+        add("")
+        add("| server | items | expired | expired items deleted/s | pass with nothing due |")
+        add("|---|---:|---:|---:|---:|")
+        for key, ttl in results["ttl"].items():
+            add(f"| {keyed[key]['label'] if key in keyed else key} | {ttl['items']:,} | {ttl['expired']:,} | "
+                f"{fmt(ttl['deleted_per_s'])} | {ttl['idle_pass_ms']:.1f} ms |")
+        add("")
+
     # Targets
     targets = evaluate_targets(results)
     if targets:

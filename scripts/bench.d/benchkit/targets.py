@@ -27,6 +27,10 @@ COST_RATIOS = [
     ("transact", "put", 4.0),  # 10 items: under 0.4 of a PutItem per item
 ]
 MIN_SCAN_ITEMS_PER_S = 250_000
+# The TTL sweep: expired items deleted per second, and a pass with nothing due (which reads the
+# expiry index's due range, not the table's unexpired half).
+MIN_TTL_DELETES_PER_S = 20_000
+MAX_TTL_IDLE_PASS_MS = 10.0
 MIN_PARTIQL_SHARE_OF_GET = 0.80
 IDLE_RSS_KB = 15 * 1024
 MILLION_RSS_KB = 300 * 1024
@@ -90,6 +94,13 @@ def evaluate_targets(results: dict) -> list[Verdict]:
             if value is not None:
                 out.append((f"{label} {what} of {scan['items']:,} items ≥ {MIN_SCAN_ITEMS_PER_S:,} items/s",
                             f"{value:,.0f} items/s", value >= MIN_SCAN_ITEMS_PER_S))
+
+    for key, ttl in (results.get("ttl") or {}).items():
+        label = keyed[key]["label"] if key in keyed else key
+        out.append((f"{label} TTL sweep of {ttl['expired']:,} expired items ≥ {MIN_TTL_DELETES_PER_S:,} items/s",
+                    f"{ttl['deleted_per_s']:,.0f} items/s", ttl["deleted_per_s"] >= MIN_TTL_DELETES_PER_S))
+        out.append((f"{label} TTL pass with {ttl['items'] - ttl['expired']:,} items none due ≤ {MAX_TTL_IDLE_PASS_MS:.0f} ms",
+                    f"{ttl['idle_pass_ms']:.1f} ms", ttl["idle_pass_ms"] <= MAX_TTL_IDLE_PASS_MS))
 
     for key, rows in (results.get("sizes") or {}).items():
         label = keyed[key]["label"] if key in keyed else key

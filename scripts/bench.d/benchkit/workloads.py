@@ -78,9 +78,10 @@ def create_table(port: int) -> None:
             raise RuntimeError(f"table {definition['TableName']} not ACTIVE after 30 s: {status} {body}")
 
 
-def preload(port: int, start: int, stop: int, connections: int = 2) -> float:
-    """Writes items [start, stop) with BatchWriteItem of 25 over `connections` keep-alive
-    connections; returns the seconds it took. Unprocessed items are resent (bounded)."""
+def preload(port: int, start: int, stop: int, connections: int = 2, table: str = TABLE, make_item=item_json) -> float:
+    """Writes items [start, stop) (`make_item(index)`'s JSON, into `table`) with BatchWriteItem of 25
+    over `connections` keep-alive connections; returns the seconds it took. Unprocessed items are
+    resent (bounded)."""
     batches = [(i, min(i + 25, stop)) for i in range(start, stop, 25)]
     errors: list[str] = []
 
@@ -88,8 +89,8 @@ def preload(port: int, start: int, stop: int, connections: int = 2) -> float:
         conn = http.client.HTTPConnection(HOST, port, timeout=60)
         try:
             for lo, hi in mine:
-                requests = ",".join('{"PutRequest":{"Item":%s}}' % item_json(i) for i in range(lo, hi))
-                body = '{"RequestItems":{"%s":[%s]}}' % (TABLE, requests)
+                requests = ",".join('{"PutRequest":{"Item":%s}}' % make_item(i) for i in range(lo, hi))
+                body = '{"RequestItems":{"%s":[%s]}}' % (table, requests)
                 for _attempt in range(20):
                     status, answer = dynamo_request(port, "BatchWriteItem", body, conn=conn)
                     if status != 200:
