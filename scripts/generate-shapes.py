@@ -76,6 +76,33 @@ MEMBER_PATH_OVERRIDES = {
     ("QueryInput", "Limit"): "Limit",
 }
 
+# DynamoDB's 2026 request validator (us-east-1 since the 2026-08-12 capture of the
+# dynamodb-conformance suite, `captures/2026-08-12-wording-drift.json`): the inputs it checks,
+# whose invalid attribute values it answers in the `1 validation error detected: ` envelope.
+ENVELOPED_INPUTS = {"PutItemInput", "UpdateItemInput", "DeleteItemInput"}
+
+# Members whose empty value that validator reports without the value, under the wire name, and
+# alone (`1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member
+# must have length greater than or equal to 1`, even with an invalid ReturnValues beside it).
+EMPTY_VALUE_ALONE_MEMBERS = {(name, "TableName") for name in ENVELOPED_INPUTS}
+
+# Members that validator reports without value or path (`Failed to satisfy constraint: Member
+# must satisfy enum value set: [...]`), with its own value set (it prints `UPDATE_NEW`).
+REWORDED_RETURN_VALUES = "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+BARE_ENUM_MEMBERS = {
+    ("PutItemInput", "ReturnValues"): REWORDED_RETURN_VALUES,
+    ("DeleteItemInput", "ReturnValues"): REWORDED_RETURN_VALUES,
+    ("UpdateItemInput", "ReturnValues"): REWORDED_RETURN_VALUES,
+}
+
+# Members whose violation that validator reports alone (UpdateItem with invalid ReturnValues and
+# ReturnConsumedCapacity: only ReturnValues).
+REPORTED_ALONE_MEMBERS = {("UpdateItemInput", "ReturnValues")}
+
+# Members that validator checks right after another one instead of in hash order (PutItem with
+# three invalid enums: returnConsumedCapacity, ReturnValues, returnItemCollectionMetrics).
+VALIDATED_AFTER = {("PutItemInput", "ReturnValues"): "ReturnConsumedCapacity"}
+
 SWIFT_KEYWORDS = {
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
     "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
@@ -472,6 +499,17 @@ class Generator:
         rules = self.own_rules(m["key"], owner_name, m["wire"])
         if rules and (owner_name, m["wire"]) in VALUELESS_MEMBERS:
             rules = rules[:-1] + ", omitsValue: true)"
+        if rules == ".tableNameOrARN" and (owner_name, m["wire"]) in EMPTY_VALUE_ALONE_MEMBERS:
+            rules = "ValueRules(tableNameOrARN: true, emptyValueAlone: true)"
+        reworded = []
+        if (owner_name, m["wire"]) in BARE_ENUM_MEMBERS:
+            reworded.append("bare: true")
+        if (owner_name, m["wire"]) in REPORTED_ALONE_MEMBERS:
+            reworded.append("reportedAlone: true")
+        if (owner_name, m["wire"]) in BARE_ENUM_MEMBERS:
+            reworded.append("enumValueSet: %s" % swift_string(BARE_ENUM_MEMBERS[(owner_name, m["wire"])]))
+        if reworded:
+            rules = (rules[:-1] + ", " if rules else "ValueRules(") + ", ".join(reworded) + ")"
         if rules:
             extra.append("rules: %s" % rules)
         if kind == "list":
@@ -541,6 +579,10 @@ class Generator:
             lines.append("")
         lines.append("    /// The shape's name in the service model.")
         lines.append("    public static var shapeName: String { %s }" % swift_string(model_name))
+        if model_name in ENVELOPED_INPUTS:
+            lines.append("")
+            lines.append("    /// DynamoDB's 2026 validator answers an invalid attribute value in the envelope.")
+            lines.append("    public static var envelopesValueErrors: Bool { true }")
         lines.append("")
         # Memberwise initializer.
         lines.append("    /// Creates the shape from its members.")
@@ -561,6 +603,10 @@ class Generator:
         lines.append("")
         # Decoding, in DynamoDB's validation order.
         order = validation_order([m["wire"] for m in members])
+        for (owner, moved), after in VALIDATED_AFTER.items():
+            if owner == model_name:
+                order.remove(moved)
+                order.insert(order.index(after) + 1, moved)
         by_wire = {m["wire"]: m for m in members}
         if members:
             lines.append("    public init(jsonObject m: [String: JSONValue], decoder d: inout ShapeDecoder) {")

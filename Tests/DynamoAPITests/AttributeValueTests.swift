@@ -36,7 +36,13 @@ struct AttributeValueTests {
         (#"{"SS":[]}"#, "One or more parameter values were invalid: An string set  may not be empty"),
         (#"{"NS":[]}"#, "One or more parameter values were invalid: An number set  may not be empty"),
         (#"{"BS":[]}"#, "One or more parameter values were invalid: Binary sets should not be empty"),
-        (#"{"SS":["a","a"]}"#, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."),
+        (#"{"SS":["a","a"]}"#, #"One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates."#),
+        (#"{"SS":["","",""]}"#, #"One or more parameter values were invalid: Input collection ["", "", ""] contains duplicates."#),
+        (#"{"SS":["q\"","q\""]}"#,
+         #"One or more parameter values were invalid: Input collection ["q\"", "q\""] contains duplicates."#),
+        (#"{"BS":["Yg==","Yg=="]}"#,
+         #"One or more parameter values were invalid: Input collection ["Yg==","Yg=="]of type BS contains duplicates."#),
+        (#"{"NS":["1","1.0"]}"#, "Input collection contains duplicates"),
     ])
     func rejectsInvalid(text: String, message: String) {
         #expect(throws: DynamoError.validation(message)) { try decode(text) }

@@ -241,7 +241,8 @@ extension ShapeCodingTests {
         @Test func tableNamesOfDataPlaneOperations() throws {
             let prefix = "1 validation error detected: Value "
             #expect(try validationMessage(PutItemInput.self, #"{"TableName":"","Item":{}}"#)
-                == prefix + "'' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1")
+                == "1 validation error detected: Value at 'TableName' failed to satisfy constraint: "
+                + "Member must have length greater than or equal to 1")
             #expect(try validationMessage(PutItemInput.self, #"{"TableName":"bad table!@#","Item":{}}"#)
                 == prefix + "'bad table!@#' at 'tableName' failed to satisfy constraint: "
                 + "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
@@ -352,10 +353,50 @@ extension ShapeCodingTests {
         @Test func attributeValuesAreCheckedAfterTheValidator() throws {
             // dynalite runs its attribute-value checks after the request validator.
             #expect(try validationMessage(PutItemInput.self, #"{"TableName":"t1","Item":{"a":{}}}"#)
-                == "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+                == "1 validation error detected: "
+                + "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
             #expect(try validationMessage(PutItemInput.self, #"{"TableName":"","Item":{"a":{}}}"#)
-                == "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: "
+                == "1 validation error detected: Value at 'TableName' failed to satisfy constraint: "
                 + "Member must have length greater than or equal to 1")
+        }
+
+        // DynamoDB's 2026 validator of PutItem, UpdateItem and DeleteItem, quoted from the
+        // us-east-1 capture of 2026-08-12 (dynamodb-conformance captures/2026-08-12-wording-drift.json).
+        @Test func rewordedValidatorOfTheSingleItemWrites() throws {
+            let rcc = "Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: "
+                + "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+            let returnValues = "Failed to satisfy constraint: Member must satisfy enum value set: "
+                + "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"
+            let ricm = "Value 'INVALID' at 'returnItemCollectionMetrics' failed to satisfy constraint: "
+                + "Member must satisfy enum value set: [SIZE, NONE]"
+            let enums = #""ReturnValues":"INVALID","ReturnConsumedCapacity":"INVALID""#
+            #expect(try validationMessage(PutItemInput.self,
+                #"{"TableName":"t1","Item":{"pk":{"S":"a"}},\#(enums),"ReturnItemCollectionMetrics":"INVALID"}"#)
+                == "3 validation errors detected: \(rcc); \(returnValues); \(ricm)")
+            #expect(try validationMessage(DeleteItemInput.self, #"{"TableName":"t1","Key":{"pk":{"S":"a"}},\#(enums)}"#)
+                == "2 validation errors detected: \(rcc); \(returnValues)")
+            #expect(try validationMessage(UpdateItemInput.self, #"{"TableName":"t1","Key":{"pk":{"S":"a"}},\#(enums)}"#)
+                == "1 validation error detected: \(returnValues)")
+            let emptyName = "1 validation error detected: Value at 'TableName' failed to satisfy constraint: "
+                + "Member must have length greater than or equal to 1"
+            #expect(try validationMessage(PutItemInput.self, #"{"TableName":"","ReturnValues":"INVALID","Item":{}}"#) == emptyName)
+            #expect(try validationMessage(DeleteItemInput.self, #"{"TableName":"","Key":{}}"#) == emptyName)
+            #expect(try validationMessage(UpdateItemInput.self, #"{"TableName":"","Key":{},\#(enums)}"#) == emptyName)
+            #expect(try validationMessage(PutItemInput.self, #"{"TableName":"t1","Item":{"s":{"SS":["a","a"]}}}"#)
+                == #"1 validation error detected: One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates."#)
+            #expect(try validationMessage(PutItemInput.self, #"{"TableName":"t1","Item":{"n":{"NS":[""]}}}"#)
+                == "1 validation error detected: The parameter cannot be converted to a numeric value: ")
+        }
+
+        @Test func otherOperationsKeepTheirWording() throws {
+            // No capture shows the 2026 validator on these: the value is echoed, every violation
+            // listed, an invalid attribute value reported bare.
+            #expect(try validationMessage(GetItemInput.self, #"{"TableName":"","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"X"}"#)
+                == "2 validation errors detected: Value 'X' at 'returnConsumedCapacity' failed to satisfy constraint: "
+                + "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value '' at 'tableName' failed to "
+                + "satisfy constraint: Member must have length greater than or equal to 1")
+            #expect(try validationMessage(GetItemInput.self, #"{"TableName":"t1","Key":{"pk":{"SS":[]}}}"#)
+                == "One or more parameter values were invalid: An string set  may not be empty")
         }
 
         @Test func listElementConstraints() throws {

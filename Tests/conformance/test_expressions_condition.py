@@ -938,14 +938,16 @@ def test_invalid_expression_attribute_value(ddb, hash_table):
 def test_names_and_values_without_a_condition_expression(ddb, hash_table, operation):
     target = {"put": {"Item": _key("no-expr")}, "delete": {"Key": _key("no-expr")}}[operation]
     call = ddb.put_item if operation == "put" else ddb.delete_item
-    with expect_error(VE, "ExpressionAttributeNames can only be specified when using expressions"):
+    # DynamoDB's 2026 validator of the single-item writes (us-east-1, 2026-08-12): in the
+    # envelope, without the ': ConditionExpression is null' tail; exactly, not either wording.
+    with pytest.raises(ClientError) as caught:
         call(TableName=hash_table, ExpressionAttributeNames={"#a": "a"}, **target)
-    with expect_error(
-        VE,
-        "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null",
-        alternatives=["ExpressionAttributeValues can only be specified when using expressions"],
-    ):
+    assert caught.value.response["Error"]["Message"] == (
+        "1 validation error detected: ExpressionAttributeNames can only be specified when using expressions")
+    with pytest.raises(ClientError) as caught:
         call(TableName=hash_table, ExpressionAttributeValues={":a": N(1)}, **target)
+    assert caught.value.response["Error"]["Message"] == (
+        "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions")
 
 
 @pytest.mark.parametrize("operation", ["put", "delete", "update"])

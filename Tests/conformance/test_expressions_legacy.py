@@ -418,8 +418,7 @@ def test_update_mixing_parameters(ddb, hash_table, params, legacy, modern):
 def test_expected_with_expression_attribute_values(ddb, hash_table):
     with expect_error(
         VE,
-        "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null",
-        alternatives=["ExpressionAttributeValues can only be specified when using expressions"],
+        "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions",
     ):
         ddb.put_item(TableName=hash_table, Item=_key("mix"), Expected={"a": {"Exists": False}},
                      ExpressionAttributeValues={":v": N(1)})

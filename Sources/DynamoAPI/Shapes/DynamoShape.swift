@@ -20,9 +20,17 @@ public protocol DynamoShape: Sendable, Hashable {
     /// Writes the shape as a JSON object, with only the members that are present, under their
     /// wire names.
     func encode(to writer: inout JSONWriter)
+
+    /// Whether DynamoDB's 2026 request validator answers an invalid attribute value of this
+    /// input in the `1 validation error detected: ` envelope (PutItem, UpdateItem, DeleteItem;
+    /// set by the generator's `ENVELOPED_INPUTS`).
+    static var envelopesValueErrors: Bool { get }
 }
 
 extension DynamoShape {
+    /// Most inputs report an invalid attribute value bare.
+    public static var envelopesValueErrors: Bool { false }
+
     /// Decodes a request body as DynamoDB does: JSON types first, then every constraint of the
     /// service model.
     ///
@@ -32,6 +40,7 @@ extension DynamoShape {
     ///   constraint: Member must not be null`, at most ten of them).
     public static func decodeRequest(_ json: JSONValue) throws(DynamoError) -> Self {
         var decoder = ShapeDecoder(validating: true)
+        decoder.envelopesValueErrors = envelopesValueErrors
         let value = decodeTopLevel(json, decoder: &decoder)
         try decoder.finish()
         return value
@@ -120,7 +129,7 @@ extension ShapeEnum {
     static var placeholder: Self { Self(rawValue: "") }
 
     func violatedConstraints(_ rules: ValueRules) -> [String] {
-        isKnown ? [] : [ValueRules.enumText(Self.valueSetDescription)]
+        isKnown ? [] : [ValueRules.enumText(rules.enumValueSet ?? Self.valueSetDescription)]
     }
 
     static func constraintTexts(_ rules: ValueRules) -> [String] {

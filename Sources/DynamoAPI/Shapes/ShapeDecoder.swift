@@ -23,6 +23,10 @@ public struct ShapeDecoder: Sendable {
     /// The map key under which ``valueError`` was found, if it was in a map.
     var valueErrorKey: String?
 
+    /// Whether an invalid attribute value's message goes in the `1 validation error detected: `
+    /// envelope (the inputs of DynamoDB's 2026 validator, see ``DynamoShape/envelopesValueErrors``).
+    var envelopesValueErrors = false
+
     init(validating: Bool) {
         self.validating = validating
     }
@@ -42,7 +46,7 @@ public struct ShapeDecoder: Sendable {
             if let requiredParameterMessage { throw DynamoError.validation(requiredParameterMessage) }
             if !violations.isEmpty { throw DynamoError.validation(ConstraintViolation.message(for: violations)) }
         }
-        if let valueError { throw valueError }
+        if let valueError { throw envelopesValueErrors ? valueError.inValidationEnvelope : valueError }
     }
 
     // MARK: Members
@@ -90,11 +94,14 @@ public struct ShapeDecoder: Sendable {
         let elementFound = value.elementViolations(element: element, key: key)
         if !elementFound.isEmpty { found += elementFound }
         guard !found.isEmpty else { return }
-        let omitsValue = rules?.omitsValue ?? false
+        let rules = rules ?? .none
+        let omitsValue = rules.omitsValue(of: value)
         let rendered = omitsValue ? nil : value.javaDescription
+        let alone = rules.reportsAlone(value)
         violations.insert(
             contentsOf: found.map {
-                ConstraintViolation(path: "", value: rendered, constraint: $0, omitsValue: omitsValue)
+                ConstraintViolation(path: "", value: rendered, constraint: $0, omitsValue: omitsValue,
+                                    bare: rules.bare, reportedAlone: alone)
             },
             at: mark)
     }

@@ -14,12 +14,30 @@ struct ValueRules: Sendable {
     /// DynamoDB leaves the value out of this member's violations (`Value at '<path>' …`), as it
     /// does for more than 100 `Keys` of one table in a BatchGetItem.
     var omitsValue: Bool
+    /// DynamoDB leaves value and path out (`Failed to satisfy constraint: …`), as its 2026
+    /// validator does for the `ReturnValues` of PutItem, UpdateItem and DeleteItem.
+    var bare: Bool
+    /// DynamoDB reports this member's violation alone, without the request's other violations.
+    var reportedAlone: Bool
+    /// DynamoDB reports an empty value of this member without the value (under the member's wire
+    /// name) and alone, as its 2026 validator does for the `TableName` of PutItem, UpdateItem and
+    /// DeleteItem (us-east-1, 2026-08-12).
+    var emptyValueAlone: Bool
+    /// The enum value set DynamoDB prints for this member instead of the model's
+    /// (`[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]`, with its misspelling, for
+    /// `ReturnValues` since 2026).
+    var enumValueSet: String?
 
     init(
         minLength: Int? = nil, maxLength: Int? = nil, pattern: ShapePattern? = nil,
-        minValue: Int? = nil, maxValue: Int? = nil, tableNameOrARN: Bool = false, omitsValue: Bool = false
+        minValue: Int? = nil, maxValue: Int? = nil, tableNameOrARN: Bool = false, omitsValue: Bool = false,
+        emptyValueAlone: Bool = false, bare: Bool = false, reportedAlone: Bool = false, enumValueSet: String? = nil
     ) {
+        self.emptyValueAlone = emptyValueAlone
         self.omitsValue = omitsValue
+        self.bare = bare
+        self.reportedAlone = reportedAlone
+        self.enumValueSet = enumValueSet
         self.minLength = minLength
         self.maxLength = maxLength
         self.pattern = pattern
@@ -38,6 +56,21 @@ struct ValueRules: Sendable {
     /// reports a plain name against the table-name pattern and a 255 maximum, and an empty name
     /// only against the minimum length 1 (observed by the dynamodb-conformance suite, 2026).
     static var tableNameOrARN: ValueRules { ValueRules(tableNameOrARN: true) }
+
+    /// Whether a violation of `value` leaves the value out: always for the members DynamoDB
+    /// reports that way, and for an empty value of an ``emptyValueAlone`` member.
+    func omitsValue(of value: any ShapeValue) -> Bool {
+        omitsValue || isReportedEmpty(value)
+    }
+
+    /// Whether a violation of `value` is reported alone.
+    func reportsAlone(_ value: any ShapeValue) -> Bool {
+        reportedAlone || isReportedEmpty(value)
+    }
+
+    private func isReportedEmpty(_ value: any ShapeValue) -> Bool {
+        emptyValueAlone && (value as? String)?.isEmpty == true
+    }
 
     var isEmpty: Bool {
         minLength == nil && maxLength == nil && pattern == nil && minValue == nil && maxValue == nil && !tableNameOrARN

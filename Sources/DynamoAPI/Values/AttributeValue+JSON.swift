@@ -58,28 +58,20 @@ extension AttributeValue {
             return .null
         case "SS":
             let elements = try list(payload).map { (element) throws(DynamoError) in try string(element) }
-            guard !elements.isEmpty else { throw emptySet("string") }
-            try checkDuplicates(elements, rendered: { "[" + elements.joined(separator: ", ") + "]" })
+            guard !elements.isEmpty else { throw AttributeValueMessages.emptySet("string") }
+            if Set(elements).count != elements.count { throw AttributeValueMessages.duplicateStrings(elements) }
             return .ss(elements)
         case "NS":
             let elements = try list(payload).map { (element) throws(DynamoError) in
                 try DynamoNumber(parsing: try string(element))
             }
-            guard !elements.isEmpty else { throw emptySet("number") }
-            if Set(elements).count != elements.count {
-                throw DynamoError.validation("Input collection contains duplicates")
-            }
+            guard !elements.isEmpty else { throw AttributeValueMessages.emptySet("number") }
+            if Set(elements).count != elements.count { throw AttributeValueMessages.duplicateNumbers }
             return .ns(elements)
         case "BS":
             let elements = try list(payload).map { (element) throws(DynamoError) in try blob(element) }
-            guard !elements.isEmpty else {
-                throw DynamoError.validation("One or more parameter values were invalid: Binary sets should not be empty")
-            }
-            if Set(elements).count != elements.count {
-                let rendered = elements.map { Base64.encode($0) }.joined(separator: ", ")
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Input collection [\(rendered)]of type BS contains duplicates.")
-            }
+            guard !elements.isEmpty else { throw AttributeValueMessages.emptyBinarySet }
+            if Set(elements).count != elements.count { throw AttributeValueMessages.duplicateBinaries(elements) }
             return .bs(elements)
         case "M":
             guard case .object(let members) = payload else {
@@ -121,18 +113,6 @@ extension AttributeValue {
         case .success(let bytes): return bytes
         case .failure(let problem):
             throw DynamoError.serialization("'\(text)' can not be converted to a Blob: \(problem.message)")
-        }
-    }
-
-    private static func emptySet(_ kind: String) -> DynamoError {
-        // DynamoDB's wording, including its article and double space.
-        DynamoError.validation("One or more parameter values were invalid: An \(kind) set  may not be empty")
-    }
-
-    private static func checkDuplicates(_ elements: [String], rendered: () -> String) throws(DynamoError) {
-        if Set(elements).count != elements.count {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Input collection \(rendered()) contains duplicates.")
         }
     }
 

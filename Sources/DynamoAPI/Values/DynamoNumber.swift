@@ -42,7 +42,7 @@ public struct DynamoNumber: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// DynamoDB's messages about numbers, word for word.
     enum Message {
-        /// An empty number string.
+        /// The sentence for a number string that cannot be read.
         static let empty = "The parameter cannot be converted to a numeric value"
         /// A number string that is not a decimal number.
         static func unparseable(_ text: String) -> String { "\(empty): \(text)" }
@@ -78,7 +78,9 @@ public struct DynamoNumber: Sendable, Hashable, Comparable, CustomStringConverti
     /// ```
     public init(parsing text: String) throws(DynamoError) {
         let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { throw .validation(Message.empty) }
+        // An empty string is unparseable like any other since 2026 (`…numeric value: `,
+        // us-east-1 2026-08-12; the colon-less sentence before).
+        guard !bytes.isEmpty else { throw .validation(Message.unparseable(text)) }
         guard let literal = Literal(bytes) else { throw .validation(Message.unparseable(text)) }
         self = try literal.number(bytes)
     }

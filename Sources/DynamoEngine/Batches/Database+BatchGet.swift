@@ -49,7 +49,7 @@ extension Database {
             for value in request.keys {
                 let key = try table.storedKey(fromKey: value)
                 guard seen.insert(key).inserted else {
-                    throw DynamoError.validation("Provided list of item keys contains duplicates")
+                    throw EngineMessages.duplicateKeys
                 }
                 total += 1
                 if total > Self.maximumBatchGets {

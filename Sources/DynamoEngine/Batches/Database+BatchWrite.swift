@@ -47,7 +47,7 @@ extension Database {
                     let key = try table.storedKey(forItem: put.item)
                     let size = ItemSize.of(put.item)
                     if size > ItemSize.maximum {
-                        throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                        throw EngineMessages.itemTooLarge
                     }
                     try ItemSize.checkNesting(put.item)
                     write = PlannedWrite(table: table, requestedName: requestedName, key: key,
@@ -60,7 +60,7 @@ extension Database {
                         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
                 }
                 guard seen.insert(write.key).inserted else {
-                    throw DynamoError.validation("Provided list of item keys contains duplicates")
+                    throw EngineMessages.duplicateKeys
                 }
                 planned.append(write)
             }

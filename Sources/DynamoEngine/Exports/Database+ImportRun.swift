@@ -56,7 +56,7 @@ extension Database {
                             let storedKey = try definition.storedKey(forItem: item)
                             let size = ItemSize.of(item)
                             guard size <= ItemSize.maximum else {
-                                throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                                throw EngineMessages.itemTooLarge
                             }
                             items.append((storedKey, ItemJSON.encode(item), size))
                         } catch {

@@ -33,7 +33,7 @@ extension Database {
         let prepared = try items.map { item in
             let size = ItemSize.of(item)
             if size > ItemSize.maximum {
-                throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                throw EngineMessages.itemTooLarge
             }
             return (key: try table.storedKey(forItem: item), json: ItemJSON.encode(item), size: size)
         }

@@ -63,13 +63,15 @@ extension Database {
     /// stored item.
     package func putItem(_ input: PutItemInput) throws -> ItemWriteResult {
         try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
-        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let compiled = try Self.requestValidation { () throws(DynamoError) in
+            try ExpressionCompiler.compile(ExpressionInput(input))
+        }
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(forItem: input.item)
         let size = ItemSize.of(input.item)
         if size > ItemSize.maximum {
-            throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+            throw EngineMessages.itemTooLarge
         }
         try ItemSize.checkNesting(input.item)
         let json = ItemJSON.encode(input.item)
@@ -98,7 +100,9 @@ extension Database {
     /// ConditionExpression (or `Expected`) holds for the stored item.
     package func deleteItem(_ input: DeleteItemInput) throws -> ItemWriteResult {
         try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
-        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let compiled = try Self.requestValidation { () throws(DynamoError) in
+            try ExpressionCompiler.compile(ExpressionInput(input))
+        }
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
@@ -130,7 +134,9 @@ extension Database {
     /// item if it does not exist, if its ConditionExpression (or `Expected`) holds.
     package func updateItem(_ input: UpdateItemInput) throws -> ItemWriteResult {
         let returnValues = input.returnValues?.rawValue ?? "NONE"
-        let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
+        let compiled = try Self.requestValidation { () throws(DynamoError) in
+            try ExpressionCompiler.compile(ExpressionInput(input))
+        }
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
@@ -147,8 +153,8 @@ extension Database {
             }
             let newItem = try compiled.update?.apply(to: oldItem ?? input.key) ?? (oldItem ?? input.key)
             let size = ItemSize.of(newItem)
-            if size > ItemSize.maximum {
-                throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
+            if size > ItemSize.maximum || (compiled.update?.measuredSize(writing: newItem) ?? 0) > ItemSize.maximum {
+                throw EngineMessages.updatedItemTooLarge
             }
             try ItemSize.checkNesting(newItem)
             if let error = table.updatedIndexKeyError(forItem: newItem) { throw error }
@@ -222,12 +228,21 @@ extension Database {
     }
 }
 
+extension Database {
+    /// Runs the checks PutItem, UpdateItem and DeleteItem make before looking the table up, and
+    /// reports their `ValidationException`s as DynamoDB's 2026 request validator does: in the
+    /// `1 validation error detected: ` envelope (see `DynamoError.inValidationEnvelope`).
+    static func requestValidation<T>(_ checks: () throws(DynamoError) -> T) throws(DynamoError) -> T {
+        do { return try checks() } catch { throw error.inValidationEnvelope }
+    }
+}
+
 /// Which `ReturnValues` an operation accepts.
 enum ReturnValuesRule {
     /// PutItem and DeleteItem accept only `NONE` and `ALL_OLD`; UpdateItem accepts every value
     /// the model's enum allows (checked by request validation).
     static func check(_ value: String?, allowed: [String]) throws(DynamoError) {
         guard let value, !allowed.contains(value) else { return }
-        throw DynamoError.validation("ReturnValues can only be ALL_OLD or NONE")
+        throw EngineMessages.returnValuesAllOldOrNone
     }
 }

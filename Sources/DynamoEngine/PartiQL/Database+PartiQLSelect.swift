@@ -15,6 +15,7 @@ extension Database {
                 throw DynamoError.validation("The table does not have the specified index")
             }
             if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
+            try definition.checkProjects(index, statement)
             schema = index.partiQLSchema
         }
         let plan = try PartiQLTranslator.select(statement, schema: schema, parameters: parameters)
@@ -90,6 +91,24 @@ extension Database {
         var output = ExecuteStatementOutput(items: items)
         output.consumedCapacity = result.capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
         return output
+    }
+}
+
+extension TableDefinition {
+    /// Refuses a SELECT on `index` that reads attributes the index does not project, as
+    /// DynamoDB does: any index for the WHERE clause's attributes, a global index also for the
+    /// select list's (a local index fetches those from the table).
+    func checkProjects(_ index: IndexDefinition, _ statement: PartiQLStatement) throws(DynamoError) {
+        guard index.projectionType != "ALL", let attributes = statement.selectAttributes else { return }
+        let projected = Set(keyAttributes.map(\.name) + index.keyAttributes.map(\.name) + (index.nonKeyAttributes ?? []))
+        let unfiltered = attributes.filter.filter { !projected.contains($0) }
+        if !unfiltered.isEmpty {
+            throw EngineMessages.indexDoesNotProjectFilter(index: index.name, attributes: unfiltered)
+        }
+        let unselected = (attributes.selected ?? []).filter { !projected.contains($0) }
+        if index.isGlobal, !unselected.isEmpty {
+            throw EngineMessages.globalIndexDoesNotProject(index: index.name, attributes: unselected)
+        }
     }
 }
 

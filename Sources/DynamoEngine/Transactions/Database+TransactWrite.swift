@@ -88,7 +88,7 @@ extension Database {
                         let updated = try plan?.apply(to: base) ?? base
                         let size = ItemSize.of(updated)
                         if size > ItemSize.maximum {
-                            throw DynamoError.validation("Item size to update has exceeded the maximum allowed size")
+                            throw EngineMessages.updatedItemTooLarge
                         }
                         try ItemSize.checkNesting(updated)
                         if let error = action.table.updatedIndexKeyError(forItem: updated) { emptyIndexKey = error }
@@ -190,7 +190,7 @@ extension Database {
                 let key = try table.storedKey(forItem: put.item)
                 let size = sizes[position]
                 if size > ItemSize.maximum {
-                    throw DynamoError.validation("Item size has exceeded the maximum allowed size")
+                    throw EngineMessages.itemTooLarge
                 }
                 action = PlannedAction(table: table, requestedName: put.tableName, key: key,
                                        kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),

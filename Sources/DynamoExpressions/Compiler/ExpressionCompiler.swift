@@ -99,18 +99,15 @@ public enum ExpressionCompiler {
         let expressions = input.operation.expressionParameters.filter { input.text(of: $0) != nil }
         let legacy = input.legacyParametersPresent
         if !expressions.isEmpty, !legacy.isEmpty {
-            throw .validation("Can not use both expression and non-expression parameters in the same request: "
-                + "Non-expression parameters: {\(legacy.joined(separator: ", "))} "
-                + "Expression parameters: {\(expressions.map(\.rawValue).joined(separator: ", "))}")
+            throw ParameterMessages.mixed(legacy: legacy, expressions: expressions.map(\.rawValue))
         }
         if input.names != nil, expressions.isEmpty {
-            throw .validation("ExpressionAttributeNames can only be specified when using expressions")
+            throw ParameterMessages.namesWithoutExpressions
         }
         let valueExpressions = input.operation.expressionParameters.filter { $0 != .projection }
         if input.values != nil, !valueExpressions.contains(where: { input.text(of: $0) != nil }) {
-            let listed = valueExpressions.map(\.rawValue).joined(separator: " and ")
-            throw .validation("ExpressionAttributeValues can only be specified when using expressions: "
-                + "\(listed) \(valueExpressions.count > 1 ? "are" : "is") null")
+            throw ParameterMessages.valuesWithoutExpressions(
+                nullParameters: input.rewordedValidator ? [] : valueExpressions.map(\.rawValue))
         }
         if let names = input.names {
             if names.isEmpty { throw .validation("ExpressionAttributeNames must not be empty") }

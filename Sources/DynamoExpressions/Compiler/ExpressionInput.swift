@@ -58,6 +58,10 @@ public struct ExpressionInput: Sendable {
     public var queryFilter: [String: Condition]?
     /// Legacy `ScanFilter`.
     public var scanFilter: [String: Condition]?
+    /// Whether DynamoDB's 2026 request validator checks these parameters (PutItem, UpdateItem,
+    /// DeleteItem requests): its `ExpressionAttributeValues can only be specified when using
+    /// expressions` has no `: ConditionExpression is null` tail (us-east-1, 2026-08-12).
+    public var rewordedValidator = false
 
     /// An input with no parameters set.
     public init(_ operation: ExpressionOperation) {
@@ -109,6 +113,7 @@ extension ExpressionInput {
     /// The expression parameters of a PutItem request.
     public init(_ input: PutItemInput) {
         self.init(.putItem)
+        rewordedValidator = true
         conditionExpression = input.conditionExpression
         names = input.expressionAttributeNames
         values = input.expressionAttributeValues
@@ -119,6 +124,7 @@ extension ExpressionInput {
     /// The expression parameters of a DeleteItem request.
     public init(_ input: DeleteItemInput) {
         self.init(.deleteItem)
+        rewordedValidator = true
         conditionExpression = input.conditionExpression
         names = input.expressionAttributeNames
         values = input.expressionAttributeValues
@@ -129,6 +135,7 @@ extension ExpressionInput {
     /// The expression parameters of an UpdateItem request.
     public init(_ input: UpdateItemInput) {
         self.init(.updateItem)
+        rewordedValidator = true
         updateExpression = input.updateExpression
         conditionExpression = input.conditionExpression
         names = input.expressionAttributeNames

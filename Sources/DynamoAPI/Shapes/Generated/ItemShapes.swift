@@ -350,6 +350,9 @@ public struct PutItemInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "PutItemInput" }
 
+    /// DynamoDB's 2026 validator answers an invalid attribute value in the envelope.
+    public static var envelopesValueErrors: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         tableName: String,
@@ -399,11 +402,11 @@ public struct PutItemInput: DynamoShape {
         self.conditionExpression = d.value(jConditionExpression, "conditionExpression")
         self.expected = d.value(jExpected, "expected", key: ValueRules(maxLength: 65535))
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
-        self.tableName = d.required(jTableName, "tableName", rules: .tableNameOrARN)
+        self.returnValues = d.value(jReturnValues, "returnValues", rules: ValueRules(bare: true, enumValueSet: "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"))
+        self.tableName = d.required(jTableName, "tableName", rules: ValueRules(tableNameOrARN: true, emptyValueAlone: true))
         self.expressionAttributeNames = d.value(jExpressionAttributeNames, "expressionAttributeNames", element: ValueRules(maxLength: 65535))
         self.item = d.required(jItem, "item", key: ValueRules(maxLength: 65535))
         self.returnItemCollectionMetrics = d.value(jReturnItemCollectionMetrics, "returnItemCollectionMetrics")
-        self.returnValues = d.value(jReturnValues, "returnValues")
         self.returnValuesOnConditionCheckFailure = d.value(jReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure")
         self.conditionalOperator = d.value(jConditionalOperator, "conditionalOperator")
     }
@@ -823,6 +826,9 @@ public struct UpdateItemInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "UpdateItemInput" }
 
+    /// DynamoDB's 2026 validator answers an invalid attribute value in the envelope.
+    public static var envelopesValueErrors: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         tableName: String,
@@ -883,9 +889,9 @@ public struct UpdateItemInput: DynamoShape {
         self.conditionExpression = d.value(jConditionExpression, "conditionExpression")
         self.expected = d.value(jExpected, "expected", key: ValueRules(maxLength: 65535))
         self.updateExpression = d.value(jUpdateExpression, "updateExpression")
-        self.tableName = d.required(jTableName, "tableName", rules: .tableNameOrARN)
+        self.tableName = d.required(jTableName, "tableName", rules: ValueRules(tableNameOrARN: true, emptyValueAlone: true))
         self.expressionAttributeNames = d.value(jExpressionAttributeNames, "expressionAttributeNames", element: ValueRules(maxLength: 65535))
-        self.returnValues = d.value(jReturnValues, "returnValues")
+        self.returnValues = d.value(jReturnValues, "returnValues", rules: ValueRules(bare: true, reportedAlone: true, enumValueSet: "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"))
         self.key = d.required(jKey, "key", key: ValueRules(maxLength: 65535))
     }
 
@@ -1096,6 +1102,9 @@ public struct DeleteItemInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "DeleteItemInput" }
 
+    /// DynamoDB's 2026 validator answers an invalid attribute value in the envelope.
+    public static var envelopesValueErrors: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         tableName: String,
@@ -1145,10 +1154,10 @@ public struct DeleteItemInput: DynamoShape {
         self.conditionExpression = d.value(jConditionExpression, "conditionExpression")
         self.expected = d.value(jExpected, "expected", key: ValueRules(maxLength: 65535))
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
-        self.tableName = d.required(jTableName, "tableName", rules: .tableNameOrARN)
+        self.tableName = d.required(jTableName, "tableName", rules: ValueRules(tableNameOrARN: true, emptyValueAlone: true))
         self.expressionAttributeNames = d.value(jExpressionAttributeNames, "expressionAttributeNames", element: ValueRules(maxLength: 65535))
         self.returnItemCollectionMetrics = d.value(jReturnItemCollectionMetrics, "returnItemCollectionMetrics")
-        self.returnValues = d.value(jReturnValues, "returnValues")
+        self.returnValues = d.value(jReturnValues, "returnValues", rules: ValueRules(bare: true, enumValueSet: "[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]"))
         self.returnValuesOnConditionCheckFailure = d.value(jReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure")
         self.conditionalOperator = d.value(jConditionalOperator, "conditionalOperator")
         self.key = d.required(jKey, "key", key: ValueRules(maxLength: 65535))
