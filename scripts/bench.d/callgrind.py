@@ -15,7 +15,8 @@ requests alone, including HTTP parsing and response writing.
 
 Operations (issue 19's list): get, put, put-disk, query (10 items), batch (BatchWriteItem of 25
 new items), batch-disk, update (UpdateItem with an UpdateExpression and a ConditionExpression),
-transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs).
+transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs);
+ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them).
 
 Usage (from the repository root):
 
@@ -113,6 +114,8 @@ def setup(client):
     client.call("PutItem", {"TableName": GSI_TABLE, "Item": item(pk_of(0), 0, 0)})
     get_once(client, 0)
     query_once(client, 0)
+    ql_get_once(client, 0)
+    ql_query_once(client, 0)
     update_once(client, 0)
     client.call("BatchWriteItem", {"RequestItems": {TABLE: [
         {"PutRequest": {"Item": item("w", 0, 0)}}]}})
@@ -157,6 +160,24 @@ def update_once(client, i):
         sys.exit("UpdateItem returned attributes")
 
 
+def ql_get_once(client, i):
+    """PartiQL SELECT of one item by its whole key (dynamo.lua's ql-get)."""
+    answer = client.call("ExecuteStatement", {
+        "Statement": 'SELECT * FROM "%s" WHERE pk = ? AND sk = ?' % TABLE,
+        "Parameters": [{"S": pk_of(i % PARTITIONS)}, {"N": str((i // PARTITIONS) % PER_PARTITION)}]})
+    if len(answer.get("Items", [])) != 1:
+        sys.exit("ExecuteStatement by key found %r items" % len(answer.get("Items", [])))
+
+
+def ql_query_once(client, i):
+    """PartiQL SELECT of one partition (dynamo.lua's ql-query)."""
+    answer = client.call("ExecuteStatement", {
+        "Statement": 'SELECT * FROM "%s" WHERE pk = ?' % TABLE,
+        "Parameters": [{"S": pk_of(i % PARTITIONS)}]})
+    if len(answer.get("Items", [])) != PER_PARTITION:
+        sys.exit("ExecuteStatement of a partition found %r items" % len(answer.get("Items", [])))
+
+
 def batch_once(client, i):
     answer = client.call("BatchWriteItem", {"RequestItems": {TABLE: [
         {"PutRequest": {"Item": item("b%08d" % i, s, s)}} for s in range(25)]}})
@@ -175,6 +196,8 @@ OPERATIONS = {
     "put": (put_once, 200, "memory"),
     "put-disk": (put_once, 200, "disk"),
     "query": (query_once, 200, "memory"),
+    "ql-get": (ql_get_once, 1000, "memory"),
+    "ql-query": (ql_query_once, 200, "memory"),
     "batch": (batch_once, 40, "memory"),
     "batch-disk": (batch_once, 40, "disk"),
     "update": (update_once, 200, "memory"),

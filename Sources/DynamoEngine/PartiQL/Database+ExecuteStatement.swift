@@ -9,23 +9,59 @@ extension Database {
     ///
     /// - Throws: DynamoDB's PartiQL errors: `ValidationException` (syntax, parameters, keys),
     ///   `ResourceNotFoundException`, `ConditionalCheckFailedException`, `DuplicateItemException`.
-    /// - Parameter now: the request's time on the server's clock (NextToken expiry).
-    package func executeStatement(_ input: ExecuteStatementInput, now: Double) throws -> ExecuteStatementOutput {
+    /// - Parameters:
+    ///   - now: the request's time on the server's clock (NextToken expiry).
+    ///   - oneItemOnly: run the statement only if it is a SELECT of one item by its whole table
+    ///     key (first page), bounded work like a GetItem; anything else throws
+    ///     ``PartiQLReadsMoreThanOneItem`` before it reads or writes anything. Statement errors
+    ///     are thrown either way.
+    package func executeStatement(_ input: ExecuteStatementInput, now: Double,
+                                  oneItemOnly: Bool = false) throws -> ExecuteStatementOutput {
+        let result = try executeStatementResult(input, now: now, oneItemOnly: oneItemOnly)
+        guard let itemsJSON = result.itemsJSON else { return result.output }
+        var output = result.output
+        output.items = try itemsJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        return output
+    }
+
+    /// What ``executeStatementResult(_:now:oneItemOnly:)`` answers: the output, and for a
+    /// SELECT its items as the JSON the read produced, to be written into the answer as they are
+    /// (decoding them into `items` only to encode them again cost more than the read).
+    package struct StatementResult: Sendable {
+        /// The answer; for a SELECT without its `Items`.
+        package var output: ExecuteStatementOutput
+        /// A SELECT's items, each a DynamoDB JSON item (`{"pk":{"S":"a"}}`), in order; `nil`
+        /// when `output.items` holds the items (writes).
+        package var itemsJSON: [[UInt8]]?
+    }
+
+    /// ``executeStatement(_:now:oneItemOnly:)`` with a SELECT's items left as JSON.
+    package func executeStatementResult(_ input: ExecuteStatementInput, now: Double,
+                                        oneItemOnly: Bool = false) throws -> StatementResult {
         let parsed = try PartiQLTranslator.parse(input.statement, parameters: input.parameters)
         let parameters = input.parameters ?? []
         switch parsed.statement {
         case .select:
-            return try executeSelect(parsed.statement, input: input, parameters: parameters, now: now)
+            return try executeSelect(parsed.statement, input: input, parameters: parameters, now: now,
+                                     oneItemOnly: oneItemOnly)
         case .exists:
             throw PartiQLMessages.existsOutsideTransaction
         default:
+            if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
             let plan = try partiQLWritePlan(parsed.statement, parameters: parameters,
                                             returnOnFailure: input.returnValuesOnConditionCheckFailure)
             let outcome = try runPartiQLWrite(plan, capacity: input.returnConsumedCapacity)
             var output = ExecuteStatementOutput(items: outcome.items)
             output.consumedCapacity = outcome.capacity.shape(table: plan.tableName, mode: input.returnConsumedCapacity)
-            return output
+            return StatementResult(output: output)
         }
+    }
+
+    /// Thrown by ``executeStatementResult(_:now:oneItemOnly:)`` for a statement that does more than read
+    /// one item by its key, before it touches any item: the caller runs it again where long work
+    /// may run.
+    package struct PartiQLReadsMoreThanOneItem: Error {
+        package init() {}
     }
 
     /// Translates a write against its table's key schema.

@@ -5,7 +5,7 @@ import DynamoPartiQL
 extension Database {
     /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
     func executeSelect(_ statement: PartiQLStatement, input: ExecuteStatementInput,
-                       parameters: [AttributeValue], now: Double) throws -> ExecuteStatementOutput {
+                       parameters: [AttributeValue], now: Double, oneItemOnly: Bool = false) throws -> StatementResult {
         let definition = try table(named: statement.table)
         let consistent = input.consistentRead ?? false
         var schema: PartiQLSchema? = definition.partiQLSchema
@@ -28,6 +28,7 @@ extension Database {
         if input.nextToken == nil, let key = plan.fullKey(of: definition) {
             return try selectItem(key: key, plan: plan, input: input)
         }
+        if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
         var items: [[UInt8]] = []
         var capacity = ConsumedUnits()
         var next: PartiQLNextToken?
@@ -69,28 +70,26 @@ extension Database {
             capacity = page.capacity
             next = page.lastEvaluatedKey.map { PartiQLNextToken(partition: 0, startKey: $0) }
         }
-        var decoded: [Item] = []
-        for json in items { decoded.append(try AttributeValue.decodeItem(JSONValue(parsing: json))) }
+        // The read filtered and projected the items already: their JSON goes out as it is.
         // LastEvaluatedKey: the key the page stopped at, as the API reference describes it.
-        var output = ExecuteStatementOutput(items: decoded, nextToken: next?.encode(statement: input.statement, now: now),
+        var output = ExecuteStatementOutput(nextToken: next?.encode(statement: input.statement, now: now),
                                             lastEvaluatedKey: next?.startKey)
         output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
-        return output
+        return StatementResult(output: output, itemsJSON: items)
     }
 
     /// A SELECT that names one item of the table by its whole key: a GetItem.
-    private func selectItem(key: Item, plan: PartiQLSelectPlan, input: ExecuteStatementInput) throws -> ExecuteStatementOutput {
+    private func selectItem(key: Item, plan: PartiQLSelectPlan, input: ExecuteStatementInput) throws -> StatementResult {
         let result = try getItem(GetItemInput(tableName: plan.table, key: key, consistentRead: input.consistentRead))
-        var items: [Item] = []
-        if let json = result.json {
-            let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
-            if plan.filter?.evaluate(item) ?? true {
-                items.append(plan.projection.map { PartiQLProjection.apply($0, to: item) } ?? item)
-            }
-        }
-        var output = ExecuteStatementOutput(items: items)
+        var output = ExecuteStatementOutput()
         output.consumedCapacity = result.capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
-        return output
+        guard let json = result.json else { return StatementResult(output: output, itemsJSON: []) }
+        // `SELECT *` without a filter: the stored JSON is the answer, as GetItem's is.
+        if plan.filter == nil, plan.projection == nil { return StatementResult(output: output, itemsJSON: [json]) }
+        let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+        guard plan.filter?.evaluate(item) ?? true else { return StatementResult(output: output, itemsJSON: []) }
+        output.items = [plan.projection.map { PartiQLProjection.apply($0, to: item) } ?? item]
+        return StatementResult(output: output)
     }
 }
 

@@ -33,7 +33,9 @@ struct PartiQLLexer {
         if Self.isIdentifierStart(byte) {
             while position < bytes.count, Self.isIdentifierPart(bytes[position]) { position += 1 }
             let word = String(decoding: bytes[start..<position], as: UTF8.self)
-            let upper = word.uppercased()
+            // Names are ASCII (letters, digits, `_`, `$`): upper-case them byte by byte.
+            let upper = String(decoding: bytes[start..<position].lazy.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 },
+                               as: UTF8.self)
             let kind: PartiQLToken.Kind = PartiQLKeywords.reserved.contains(upper) ? .keyword(upper) : .identifier(word)
             return PartiQLToken(kind: kind, offset: start, raw: word)
         }
@@ -62,10 +64,15 @@ struct PartiQLLexer {
     private static let symbols = ["<<", ">>", "<>", "!=", "<=", ">=", "||", "(", ")", "[", "]", "{", "}", ",", ".",
                                   ":", ";", "*", "+", "-", "/", "%", "=", "<", ">"]
 
+    /// Whether the bytes at the current position spell `symbol` (compared in place: this runs
+    /// for every token and every space).
     private func matches(_ symbol: String) -> Bool {
-        let utf8 = Array(symbol.utf8)
-        guard position + utf8.count <= bytes.count else { return false }
-        return Array(bytes[position..<position + utf8.count]) == utf8
+        var index = position
+        for byte in symbol.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func skipSpaceAndComments() throws(DynamoError) {

@@ -10,9 +10,10 @@ import DynamoExpressions
 package enum PartiQLTranslator {
     /// Parses a statement and checks `Parameters` against its `?`s: too few is DynamoDB's
     /// "Number of parameters in request and statement don't match." (extra ones are ignored,
-    /// as the service does).
+    /// as the service does). The text is parsed once per distinct statement
+    /// (``PartiQLStatementCache``).
     package static func parse(_ text: String, parameters: [AttributeValue]?) throws(DynamoError) -> ParsedStatement {
-        let parsed = try PartiQLParser.parse(text)
+        let parsed = try PartiQLStatementCache.shared.parse(text)
         if (parameters?.count ?? 0) < parsed.parameterCount { throw PartiQLMessages.parameterCount }
         try checkConditions(parsed.statement, parameters: parameters ?? [])
         return parsed

@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP1
 
 /// How long a connection may take to send a request, and how long it may sit idle between
 /// requests (`serve --request-timeout`, `--idle-timeout`).
@@ -34,8 +33,8 @@ package struct ConnectionTimeouts: Sendable, Equatable {
 /// connection idles longer than ``ConnectionTimeouts/idle`` between requests. While an answer is
 /// being prepared no limit runs (a long Scan is the server's time, not the client's).
 ///
-/// The request boundaries come from a ``RequestBoundaryHandler`` further down the pipeline
-/// (after the HTTP decoder), which reports each complete request and each written answer.
+/// The request boundaries come from the connection's `HTTPRequestHandler`, which reports each
+/// complete request and each written answer.
 /// One timer per connection: a phase change only moves the deadline; the timer, when it fires
 /// early, re-arms itself for what is left, so a busy keep-alive connection schedules no task per
 /// request. All state lives on the channel's event loop.
@@ -148,30 +147,5 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler {
         logger.debug("closing connection", metadata: ["reason": "\(reason)",
                                                        "peer": "\(context.channel.remoteAddress?.description ?? "?")"])
         context.close(promise: nil)
-    }
-}
-
-/// Sits after the HTTP decoder and tells the connection's ``ConnectionTimeoutHandler`` where
-/// requests end (an inbound `.end`) and where answers end (an outbound `.end`).
-final class RequestBoundaryHandler: ChannelDuplexHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let timeouts: ConnectionTimeoutHandler
-
-    init(reportingTo timeouts: ConnectionTimeoutHandler) {
-        self.timeouts = timeouts
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = Self.unwrapInboundIn(data) { timeouts.requestCompleted() }
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = Self.unwrapOutboundIn(data) { timeouts.responseWritten() }
-        context.write(data, promise: promise)
     }
 }

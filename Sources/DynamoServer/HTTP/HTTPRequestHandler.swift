@@ -26,17 +26,27 @@ struct HTTPHandlerSettings: Sendable {
     var authenticator: RequestAuthenticator? = nil
 }
 
-/// One connection's request/response cycle, behind NIO's HTTP/1.1 codec and its
-/// `HTTPServerPipelineHandler`.
+/// One connection's request/response cycle, behind NIO's HTTP/1.1 request decoder.
 ///
-/// The pipeline handler delivers one request at a time and holds back pipelined ones until the
-/// previous response's `.end` is written, so responses leave in request order without any
-/// bookkeeping here. This handler aggregates the body (enforcing the size limit as it streams
-/// in), runs the wire checks and starts a task for the dispatch; the task writes the answer back
-/// on the channel's event loop. All state lives on the loop.
-final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// It answers one request at a time: parts of pipelined requests that arrive while an answer is
+/// being prepared are held (and reading pauses) until it is written, so responses leave in
+/// request order. It aggregates the body (enforcing the size limit as it streams in), runs the
+/// wire checks and starts a task for the dispatch; the task writes the answer back on the
+/// channel's event loop. Each answer is framed into one buffer (``HTTPResponseFrame``) and sent
+/// with one write: this handler also does what NIO's response encoder, pipelining handler and
+/// protocol error handler did (400 and close on malformed HTTP, `Connection: close` and close
+/// after the current answer on a graceful shutdown). All state lives on the loop.
+final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// What arrived while an answer was being prepared.
+    private enum Held {
+        case part(HTTPServerRequestPart)
+        /// Malformed HTTP: answered 400 (and the connection closed) in its turn.
+        case parseError
+    }
 
     private enum State {
         /// Waiting for a request head.
@@ -81,10 +91,21 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The current request's `Accept-Encoding` value, read only for answers large enough to
     /// compress (see ``HTTPReply/compressed(acceptEncoding:)``).
     private var acceptEncoding: String?
+    /// Pipelined request parts (and a parse error) received while an answer was being prepared.
+    private var held = CircularBuffer<Held>()
+    /// A `read()` held back while `held` is not empty.
+    private var readPending = false
+    /// `deliverHeld` is running (answers written from inside it must not start it again).
+    private var delivering = false
+    /// A graceful shutdown asked this connection to close after the current answer.
+    private var quiescing = false
+    /// Told where requests and answers end, for the request and idle timeouts.
+    private let deadlines: ConnectionTimeoutHandler?
 
-    init(settings: HTTPHandlerSettings, eventLoop: any EventLoop) {
+    init(settings: HTTPHandlerSettings, eventLoop: any EventLoop, deadlines: ConnectionTimeoutHandler? = nil) {
         self.settings = settings
         self.eventLoop = eventLoop
+        self.deadlines = deadlines
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
             self.taskExecutor = EventLoopTaskExecutor(eventLoop)
         } else {
@@ -103,7 +124,56 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch Self.unwrapInboundIn(data) {
+        let part = Self.unwrapInboundIn(data)
+        if case .responding = state {
+            held.append(.part(part))
+        } else if !held.isEmpty {
+            held.append(.part(part))
+        } else {
+            receive(part, context: context)
+        }
+    }
+
+    /// Holds `read()` back while pipelined requests wait for an answer to be written.
+    func read(context: ChannelHandlerContext) {
+        if held.isEmpty {
+            context.read()
+        } else {
+            readPending = true
+        }
+    }
+
+    /// Handles the parts held while the last answer was prepared, until one needs an answer that
+    /// is not ready yet; then resumes reading if nothing is left.
+    private func deliverHeld(context: ChannelHandlerContext) {
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        while !held.isEmpty {
+            if case .responding = state { return }
+            switch held.removeFirst() {
+            case .part(let part): receive(part, context: context)
+            case .parseError: answerParseError(context: context)
+            }
+        }
+        if inputClosed, self.context != nil {
+            switch state {
+            case .idle, .receiving, .discarding:
+                // Nothing more can arrive: an incomplete request never completes.
+                context.close(promise: nil)
+                return
+            case .responding:
+                break
+            }
+        }
+        if readPending {
+            readPending = false
+            context.read()
+        }
+    }
+
+    private func receive(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head(let head):
             receiveHead(head, context: context)
         case .body(var part):
@@ -129,6 +199,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 break
             }
         case .end:
+            deadlines?.requestCompleted()
             switch state {
             case .receiving(let head, let summary, let body):
                 state = .responding
@@ -164,7 +235,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         if summary.expectsContinue {
             context.writeAndFlush(
-                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+                Self.wrapOutboundOut(HTTPResponseFrame.continueResponse(version: head.version,
+                                                                        allocator: context.channel.allocator)),
                 promise: nil
             )
         }
@@ -357,44 +429,48 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         return cachedDate.text
     }
 
-    /// Frames and writes one answer, then closes the connection if it must not be kept.
+    /// Frames and writes one answer (one buffer, one write), then closes the connection if it
+    /// must not be kept, or goes on with the requests that arrived meanwhile.
     private func write(_ reply: HTTPReply, requestID: String, operation: String, then afterWrite: AfterWrite) {
         guard let context else { return }
         // DynamoDB compresses answers of 4 KiB and more for clients that accept it (answers
         // from a task arrive compressed already, off the event loop); the CRC is of the bytes sent.
         let reply = reply.compressed(acceptEncoding: acceptEncoding)
         let body = reply.body
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(10 + reply.extraHeaders.count)
-        headers.add(name: "Server", value: "Server")
-        headers.add(name: "Date", value: dateHeader())
-        headers.add(name: "x-amzn-RequestId", value: requestID)
-        headers.add(name: "x-amz-crc32", value: String(CRC32.checksum(body)))
-        if let contentType = reply.contentType {
-            headers.add(name: "Content-Type", value: contentType)
-        }
-        if let contentEncoding = reply.contentEncoding {
-            headers.add(name: "Content-Encoding", value: contentEncoding)
-        }
-        headers.add(name: "Content-Length", value: String(body.count))
-        if let origin = reply.allowOrigin {
-            headers.add(name: "Access-Control-Allow-Origin", value: origin)
-            headers.add(name: "Access-Control-Expose-Headers", value: HTTPReply.exposedHeaders)
-        }
-        for (name, value) in reply.extraHeaders {
-            headers.add(name: name, value: value)
-        }
+        if quiescing { keepAlive = false }
         let close: Bool
         switch afterWrite {
-        case .byKeepAlive: close = !keepAlive || inputClosed
+        case .byKeepAlive: close = !keepAlive || (inputClosed && held.isEmpty)
         case .close: close = true
         case .leaveOpen: close = false
         }
-        if !keepAlive {
-            headers.add(name: "Connection", value: "close")
-        } else if version.major == 1, version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
+
+        var frame = HTTPResponseFrame(version: version, status: reply.status, allocator: context.channel.allocator,
+                                      bodyCount: isHeadRequest ? 0 : body.count)
+        frame.header("Server", "Server")
+        frame.header("Date", dateHeader())
+        frame.header("x-amzn-RequestId", requestID)
+        frame.header("x-amz-crc32", CRC32.checksum(body))
+        if let contentType = reply.contentType {
+            frame.header("Content-Type", contentType)
         }
+        if let contentEncoding = reply.contentEncoding {
+            frame.header("Content-Encoding", contentEncoding)
+        }
+        frame.header("Content-Length", body.count)
+        if let origin = reply.allowOrigin {
+            frame.header("Access-Control-Allow-Origin", origin)
+            frame.header("Access-Control-Expose-Headers", HTTPReply.exposedHeaders)
+        }
+        for (name, value) in reply.extraHeaders {
+            frame.header(name, value)
+        }
+        if !keepAlive {
+            frame.header("Connection", "close")
+        } else if version.major == 1, version.minor == 0 {
+            frame.header("Connection", "keep-alive")
+        }
+        frame.finish(body: body.isEmpty || isHeadRequest ? nil : body)
 
         let status = reply.status.code
         let elapsed = (NIODeadline.now() - started).nanoseconds
@@ -410,27 +486,41 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             ])
         }
 
-        // A pipelined request may be delivered from inside the `.end` write below: be idle first.
         if case .responding = state { state = .idle }
-        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: reply.status, headers: headers))),
-                      promise: nil)
-        if !body.isEmpty, !isHeadRequest {
-            let buffer = context.channel.allocator.buffer(bytes: body)
-            context.write(Self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        }
+        deadlines?.responseWritten()
         if close {
             let loopBound = context.loopBound
-            context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+            held.removeAll()
+            context.writeAndFlush(Self.wrapOutboundOut(frame.buffer)).whenComplete { _ in
                 loopBound.value.close(promise: nil)
             }
         } else {
-            context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+            context.writeAndFlush(Self.wrapOutboundOut(frame.buffer), promise: nil)
+            deliverHeld(context: context)
         }
+    }
+
+    /// Malformed HTTP (the decoder refuses the rest of the connection's bytes): 400, as NIO's
+    /// `HTTPServerProtocolErrorHandler` answered, then close.
+    private func answerParseError(context: ChannelHandlerContext) {
+        held.removeAll()
+        state = .responding
+        let loopBound = context.loopBound
+        context.writeAndFlush(Self.wrapOutboundOut(HTTPResponseFrame.badRequest(allocator: context.channel.allocator)))
+            .whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
             inputClosed = true
+            if case .idle = state, held.isEmpty { context.close(promise: nil) }
+            return
+        }
+        if event is ChannelShouldQuiesceEvent {
+            // A graceful shutdown: an idle connection closes now, a busy one after its answer
+            // (which says `Connection: close`); held pipelined requests are not answered.
+            quiescing = true
+            held.removeAll()
             if case .idle = state { context.close(promise: nil) }
             return
         }
@@ -438,9 +528,17 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Malformed HTTP was already answered 400 (flushed) by NIO's
-        // `HTTPServerProtocolErrorHandler`; I/O errors need no answer. Either way this connection
-        // ends and no other is affected.
+        if error is HTTPParserError {
+            // Answered in its turn: after the answers to the requests before it.
+            switch state {
+            case .responding: held.append(.parseError)
+            case .idle, .receiving, .discarding:
+                if held.isEmpty { answerParseError(context: context) } else { held.append(.parseError) }
+            }
+            settings.logger.debug("malformed request", metadata: ["error_type": "\(type(of: error))"])
+            return
+        }
+        // I/O errors need no answer. Either way this connection ends and no other is affected.
         settings.logger.debug("connection error", metadata: ["error_type": "\(type(of: error))"])
         context.close(promise: nil)
     }

@@ -6,10 +6,10 @@ import NIOPosix
 
 /// The HTTP/1.1 front end: DynamoDB-shaped requests in, DynamoDB-shaped responses out.
 ///
-/// Built directly on NIO's HTTP/1.1 codec (no framework): per connection, NIO's decoder and
-/// encoder, its `HTTPServerPipelineHandler` (one request at a time, so pipelined requests are
-/// answered in order) and its protocol error handler (400 on malformed HTTP), then our
-/// `HTTPRequestHandler`. The wire checks are `WireProtocol`'s; the operations are the
+/// Built directly on NIO's HTTP/1.1 request decoder (no framework): per connection, the
+/// timeouts, NIO's decoder, then our `HTTPRequestHandler`, which answers one request at a time
+/// (pipelined requests in order), frames each answer into one buffer and answers malformed HTTP
+/// 400. The wire checks are `WireProtocol`'s; the operations are the
 /// dispatcher's. Keep-alive is the default, `Connection: close` is honoured, chunked request
 /// bodies are accepted, `Expect: 100-continue` is answered.
 ///
@@ -158,14 +158,9 @@ package actor HTTPServer {
                     let pipeline = channel.pipeline.syncOperations
                     let deadlines = ConnectionTimeoutHandler(timeouts: timeouts, logger: logger)
                     try pipeline.addHandler(deadlines)
-                    try pipeline.configureHTTPServerPipeline(
-                        withPipeliningAssistance: true,
-                        withErrorHandling: true,
-                        // Our header names and values are fixed or generated: nothing to validate.
-                        withOutboundHeaderValidation: false
-                    )
-                    try pipeline.addHandler(RequestBoundaryHandler(reportingTo: deadlines))
-                    try pipeline.addHandler(HTTPRequestHandler(settings: settings, eventLoop: channel.eventLoop))
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try pipeline.addHandler(HTTPRequestHandler(settings: settings, eventLoop: channel.eventLoop,
+                                                               deadlines: deadlines))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)

@@ -63,11 +63,14 @@ package final class EngineDispatcher: DynamoDispatcher {
         "ExecuteTransaction": PartiQLOperations.executeTransaction,
     ]
 
-    /// The operations run on the event loop (see the type's documentation).
+    /// The operations run on the event loop (see the type's documentation). ExecuteStatement runs
+    /// there only as a SELECT of one item by its key: any other statement is handed back
+    /// (`PartiQLReadsMoreThanOneItem`, thrown before it touches an item) to the thread pool.
     static let inlineOperations: Set<String> = [
         "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchGetItem", "BatchWriteItem",
         "TransactGetItems", "TransactWriteItems", "DescribeTable", "ListTables", "DescribeTimeToLive",
         "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits", "DescribeContinuousBackups",
+        "ExecuteStatement",
     ]
 
     /// One operation: decodes its input from the body and runs it against a database.
@@ -143,10 +146,14 @@ package final class EngineDispatcher: DynamoDispatcher {
     ) -> DynamoResult? {
         guard !faults.isArmed, target.service == .dynamoDB, Self.inlineOperations.contains(target.operation),
               let operation = Self.operations[target.operation],
-              MultiThreadedEventLoopGroup.currentEventLoop != nil
+              MultiThreadedEventLoopGroup.currentEventLoop != nil,
+              // Conflicts are armed before the operation runs: never twice for a handed-back statement.
+              target.operation != "ExecuteStatement" || context.headers[Self.conflictHeader] == nil
         else { return nil }
         do {
             return .success(try prepare(operation, named: target.operation, body: body, context: context)())
+        } catch is Database.PartiQLReadsMoreThanOneItem {
+            return nil
         } catch {
             return failure(error, target: target, context: context)
         }

@@ -29,6 +29,31 @@ struct PartiQLEngineTests {
         }
     }
 
+    /// What the server may run on an event loop: a SELECT of one item by its whole table key.
+    /// Everything else is refused before it reads or writes an item; errors stay errors.
+    @Test("oneItemOnly runs key lookups and hands everything else back untouched")
+    func oneItemOnly() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try DatabaseTests.makeTable(database, sortKey: true)
+        _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "sk": .n(DynamoNumber(1)), "n": .n(DynamoNumber(5))]))
+        func inline(_ statement: String, _ parameters: [AttributeValue]? = nil) throws -> ExecuteStatementOutput {
+            try database.executeStatement(ExecuteStatementInput(statement: statement, parameters: parameters),
+                                          now: database.clock.now(), oneItemOnly: true)
+        }
+        let found = try inline(#"SELECT * FROM "Things" WHERE pk = ? AND sk = ?"#, [.s("a"), .n(DynamoNumber(1))])
+        #expect(found.items == [["pk": .s("a"), "sk": .n(DynamoNumber(1)), "n": .n(DynamoNumber(5))]])
+        #expect(try inline("SELECT n FROM Things WHERE pk = 'a' AND sk = 2").items == [])
+        for statement in ["SELECT * FROM Things WHERE pk = 'a'", "SELECT * FROM Things", "SELECT * FROM Things WHERE n = 5",
+                          "INSERT INTO Things VALUE {'pk': 'b', 'sk': 1}", "UPDATE Things SET n = 6 WHERE pk = 'a' AND sk = 1",
+                          "DELETE FROM Things WHERE pk = 'a' AND sk = 1"] {
+            #expect(throws: Database.PartiQLReadsMoreThanOneItem.self) { _ = try inline(statement) }
+        }
+        // Nothing was written, and the same statements run in full without the flag.
+        #expect(try run(database, "SELECT n FROM Things WHERE pk = 'a'").items == [["n": .n(DynamoNumber(5))]])
+        #expect(throws: DynamoError.self) { _ = try inline("SELECT * FROM Missing WHERE pk = 'a' AND sk = 1") }
+        #expect(throws: DynamoError.self) { _ = try inline("SELECT * FROM") }
+    }
+
     @Test("writes go through the engine's item operations: statistics follow them")
     func writesKeepStatistics() throws {
         let database = try Database(path: nil, region: "us-east-1")

@@ -57,6 +57,23 @@ import Testing
         }
     }
 
+    @Test func malformedHTTPAfterAPipelinedRequestIsAnsweredInItsTurn() async throws {
+        try await withHTTPTestServer { _, port in
+            let client = try TestHTTPClient(port: port)
+            // The slow answer is still being prepared when the garbage arrives: it comes first,
+            // then the 400, then the connection closes.
+            try await client.send(TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":100,"n":0}"#)
+                + "GARBAGE \u{1} NOT HTTP\r\n\r\n")
+            let first = try await client.readResponse()
+            #expect(first.status == 200)
+            #expect(try echoedBody(first)?["n"] == .number("0"))
+            let second = try await client.readResponse(expectingBody: false)
+            #expect(second.status == 400)
+            #expect(second.header("Connection")?.lowercased() == "close")
+            #expect(try await client.readUntilClosed())
+        }
+    }
+
     @Test func headRequestsGetHeadersOnly() async throws {
         try await withHTTPTestServer { _, port in
             let client = try TestHTTPClient(port: port)
