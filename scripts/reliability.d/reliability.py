@@ -86,14 +86,14 @@ def fuzz_section(results: list[dict] | None, status: int, inputs: int, seed: int
     lines = [
         f"**Fuzzing** (`scripts/fuzz --inputs {inputs} --seed {seed}`): {'passed' if status == 0 else 'FAILED'}.",
         "",
-        "| target | inputs | seconds | crashes | hangs | broken properties | HTTP 5xx | outside DynamoDB's errors | most common outcomes |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| target | inputs | seconds | crashes | hangs | broken properties | HTTP 5xx | 500s for a bad Content-Encoding (DynamoDB's own) | outside DynamoDB's errors | most common outcomes |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for figures in results:
         outcomes = sorted(figures.get("outcomes", {}).items(), key=lambda pair: -pair[1])[:4]
         lines.append(
             f"| {figures['target']} | {figures['inputs']} | {figures['seconds']} | {figures['crashes']} | "
-            f"{figures['hangs']} | {figures['bugs']} | {figures.get('server_errors', '–')} | "
+            f"{figures['hangs']} | {figures['bugs']} | {figures.get('server_errors', '–')} | {figures.get('coding_500s', '–')} | "
             f"{figures.get('outside_vocabulary', '–')} | {', '.join(f'{name} {count}' for name, count in outcomes)} |")
     return lines
 
