@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "AWSSigV4", "AWSNeighbours", "CZlib",
+                "DynamoAPI", "DynamoEngine", "DynamoExpressions", "AWSSigV4", "AWSNeighbours", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -101,6 +101,11 @@ let package = Package(
             dependencies: ["DynamoStore", "DynamoClient", "DynamoAPI"],
             path: "Examples/Locations",
             exclude: ["README.md"]
+        ),
+        // scripts/fuzz's in-process targets: seeded mutations through the request path's parsers.
+        .executableTarget(
+            name: "localdynamo-fuzz",
+            dependencies: ["DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "AWSSigV4"]
         ),
         .target(
             name: "DynamoTestSupport",

@@ -179,3 +179,96 @@ def test_on_demand_tables_throttle_at_their_maximum(server, ddb):
                      KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
     for index in range(200):
         ddb.put_item(TableName="Unbounded", Item={"pk": {"S": f"k{index}"}})
+
+
+def test_a_hot_partition_key_gets_1000_write_units_in_a_second(server, ddb):
+    # 25 items of 100 KB under one partition key in one batch: the partition admits 1,000 units
+    # at one instant (10 items), however much the table has (on demand: 40,000 a second;
+    # provisioned here: 1,500,000 of burst). The rate over time is PartitionThrottleTests'
+    # (a frozen clock; here the clock ticks 1,000 units a second on a busy machine).
+    ddb.create_table(TableName="Hot", BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "sk", "AttributeType": "N"}],
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}])
+    ddb.create_table(TableName="HotProvisioned",
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "sk", "AttributeType": "N"}],
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                     ProvisionedThroughput={"ReadCapacityUnits": 10_000, "WriteCapacityUnits": 5_000})
+    payload = "x" * (100 * 1024 - 100)
+    for table in ("Hot", "HotProvisioned"):
+        requests = [{"PutRequest": {"Item": {"pk": {"S": "hot"}, "sk": {"N": str(index)}, "v": {"S": payload}}}}
+                    for index in range(25)]
+        response = ddb.batch_write_item(RequestItems={table: requests})
+        assert response["UnprocessedItems"][table] == requests[10:], table
+        # Other partition keys are not held up by the hot one.
+        cold = [{"PutRequest": {"Item": {"pk": {"S": f"cold{index}"}, "sk": {"N": "0"}, "v": {"S": payload}}}}
+                for index in range(25)]
+        assert ddb.batch_write_item(RequestItems={table: cold})["UnprocessedItems"] == {}
+
+
+def batch_of_puts(table: str, first: int, count: int = 25, kilobytes: int = 90) -> list[dict]:
+    payload = "x" * (kilobytes * 1024 - 100)
+    return [{"PutRequest": {"Item": {"pk": {"S": f"b{index}"}, "v": {"S": payload}}}}
+            for index in range(first, first + count)]
+
+
+def count(ddb, table: str) -> int:
+    """Items in `table` (a Scan page stops at 1 MB: these items are 90 KB)."""
+    return sum(page["Count"] for page in ddb.get_paginator("scan").paginate(TableName=table, Select="COUNT"))
+
+
+def test_batch_write_returns_throttled_items_as_unprocessed(server, ddb):
+    create(ddb, "BatchThrottle", read=100, write=1)
+    requests = batch_of_puts("BatchThrottle", 0)
+    # 300 units of burst at 90 units an item: 300, 210, 120, 30 admitted; the rest unprocessed.
+    response = ddb.batch_write_item(RequestItems={"BatchThrottle": requests}, ReturnConsumedCapacity="TOTAL")
+    unprocessed = response["UnprocessedItems"]["BatchThrottle"]
+    assert unprocessed == requests[4:]
+    assert response["ConsumedCapacity"] == [{"TableName": "BatchThrottle", "CapacityUnits": 360.0}]
+    stored = {item["pk"]["S"] for item in ddb.scan(TableName="BatchThrottle", ProjectionExpression="pk")["Items"]}
+    assert stored == {f"b{index}" for index in range(4)}
+    # With the balance at -60, no item of the next batch has room: the whole batch fails.
+    with pytest.raises(ClientError) as raised:
+        ddb.batch_write_item(RequestItems={"BatchThrottle": unprocessed})
+    assert raised.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    assert raised.value.response["Error"]["Message"] == TABLE_MESSAGE
+    assert count(ddb, "BatchThrottle") == 4
+    # The documented loop (resend UnprocessedItems after a wait) writes everything.
+    rounds = 0
+    while unprocessed:
+        rounds += 1
+        assert rounds <= 10
+        advance(server, 300)
+        unprocessed = ddb.batch_write_item(RequestItems={"BatchThrottle": unprocessed})["UnprocessedItems"].get(
+            "BatchThrottle", [])
+    assert count(ddb, "BatchThrottle") == 25
+
+
+def test_batch_get_returns_throttled_keys_as_unprocessed(server, ddb):
+    create(ddb, "BatchReads", read=1, write=10_000)
+    for first in range(0, 100, 25):
+        ddb.batch_write_item(RequestItems={"BatchReads": [{"PutRequest": {"Item": {"pk": {"S": f"k{index}"}}}}
+                                                          for index in range(first, first + 25)]})
+    ddb.put_item(TableName="BatchReads", Item={"pk": {"S": "big"}, "v": {"S": "x" * 390_000}})
+    ddb.get_item(TableName="BatchReads", Key={"pk": {"S": "big"}}, ConsistentRead=True)   # 96 of 300 units
+    keys = [{"pk": {"S": f"k{index}"}} for index in range(100)]
+    request = {"BatchReads": {"Keys": keys, "ConsistentRead": True, "ProjectionExpression": "pk"}}
+    for _ in range(2):   # 204 units: two batches of 100 strong reads of small items fit
+        response = ddb.batch_get_item(RequestItems=request)
+        assert len(response["Responses"]["BatchReads"]) == 100 and response["UnprocessedKeys"] == {}
+    response = ddb.batch_get_item(RequestItems=request)   # 4 units left, and what the clock ticked (1 a second)
+    read = response["Responses"]["BatchReads"]
+    pending = response["UnprocessedKeys"]["BatchReads"]
+    assert 4 <= len(read) <= 20
+    assert pending["Keys"] == keys[len(read):]
+    assert pending["ConsistentRead"] is True and pending["ProjectionExpression"] == "pk"
+    assert sorted(item["pk"]["S"] for item in read) == sorted(key["pk"]["S"] for key in keys[:len(read)])
+    # The balance is now about zero: a batch admits a key while it is above zero (the clock
+    # ticks one unit a second), and the first batch with no room at all fails as a whole.
+    with pytest.raises(ClientError) as raised:
+        for _ in range(3):
+            assert len(ddb.batch_get_item(RequestItems=request)["Responses"]["BatchReads"]) <= 20
+    assert raised.value.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    assert raised.value.response["ThrottlingReasons"] == [
+        {"reason": "TableReadProvisionedThroughputExceeded", "resource": ARN + "BatchReads"}]

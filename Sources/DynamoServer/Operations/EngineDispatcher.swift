@@ -175,7 +175,7 @@ package final class EngineDispatcher: DynamoDispatcher {
             let database = try engine.database(accessKeyID: accessKeyID, region: region)
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
             guard let throttle else { return try operation(body, OperationContext(database: database, now: now)) }
-            return try throttle.run(operation: name, body: body, database: database, now: engine.clock.now()) {
+            return try throttle.run(operation: name, body: body, database: database, now: engine.clock.now()) { body in
                 try operation(body, OperationContext(database: database, now: now))
             }
         }

@@ -24,9 +24,11 @@ enum ThrottlingErrors {
     ///     otherwise on-demand (`ThrottlingException`).
     ///   - configuredMaximum: an on-demand table's own `OnDemandThroughput` maximum was hit
     ///     (`MaxOnDemandThroughputExceeded`) rather than the account's per-table limit.
+    ///   - keyRange: one partition key value's per-partition limit was hit
+    ///     (`KeyRangeThroughputExceeded`, a hot key), in either mode.
     static func error(table: TableDefinition, index: IndexDefinition?, isWrite: Bool, provisioned: Bool,
-                      configuredMaximum: Bool, region: String) -> DynamoError {
-        let limit = provisioned ? "ProvisionedThroughputExceeded"
+                      configuredMaximum: Bool, keyRange: Bool = false, region: String) -> DynamoError {
+        let limit = keyRange ? "KeyRangeThroughputExceeded" : provisioned ? "ProvisionedThroughputExceeded"
             : configuredMaximum ? "MaxOnDemandThroughputExceeded" : "AccountLimitExceeded"
         let reason = (index == nil ? "Table" : "Index") + (isWrite ? "Write" : "Read") + limit
         var resource = ResourceNames.tableARN(region: region, table: table.name)
