@@ -103,6 +103,10 @@ package final class SQLiteConnection: @unchecked Sendable {
         return try body()
     }
 
+    /// Whether a transaction is open (SQLite rolls one back by itself after some errors, such as
+    /// a full disk).
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 

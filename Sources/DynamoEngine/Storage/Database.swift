@@ -9,10 +9,12 @@ import Synchronization
 
 /// One namespace's tables in one SQLite database (a file in WAL mode, or memory).
 ///
-/// Writes go through a single writer connection under a mutex, each in its own transaction that
-/// commits before the call returns. Reads on a file database use a pool of reader connections
+/// Writes go through a single writer connection under the writer's lock, each in its own
+/// transaction that commits before the call returns; the item writes of requests go through the
+/// namespace's writer thread instead, which commits the writes queued meanwhile together
+/// (``enqueueWrite(_:completion:)``). Reads on a file database use a pool of reader connections
 /// that run in parallel under WAL; an in-memory database has one connection, shared under the
-/// writer's mutex.
+/// writer's lock.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
     package static let schemaVersion: Int64 = 4
@@ -28,7 +30,9 @@ package final class Database: Sendable {
     /// The key of shard iterators' MACs (the engine's, shared by its namespaces).
     package let iteratorKey: ShardIteratorKey
 
-    let writer: Mutex<WriterState>
+    let writer: WriterLock
+    /// The item writes of requests waiting for the writer thread (``enqueueWrite(_:completion:)``).
+    let writeQueue = WriteQueue()
     let catalogSnapshot: Mutex<[String: TableDefinition]>
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// TransactWriteItems tokens seen in the last ten minutes.
@@ -58,6 +62,9 @@ package final class Database: Sendable {
         /// The item changes the running write made, in order (see ``ItemChange``); handed to
         /// the change consumers before the transaction commits.
         var itemChanges: [ItemChange] = []
+        /// The group of writes whose transaction is open, while the writer thread runs one:
+        /// each `write { }` in it is then a savepoint of that transaction.
+        var group: WriteGroup?
 
         /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
         /// running write transaction commits: a reader never sees a definition (a new index, an
@@ -79,7 +86,7 @@ package final class Database: Sendable {
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection, clock: clock)
-        writer = Mutex(WriterState(connection: connection))
+        writer = WriterLock(WriterState(connection: connection))
         catalogSnapshot = Mutex(try Self.loadCatalog(connection))
         idleReaders = Mutex([])
         // Index builds and drops a previous run left unfinished start over (not when the
@@ -194,12 +201,16 @@ package final class Database: Sendable {
         return connection
     }
 
-    /// Runs `body` in one write transaction under the writer's mutex; committed when this returns.
+    /// Runs `body` in one write transaction under the writer's lock; committed when this returns.
     /// Catalog changes the body made with `cacheAfterCommit` reach the cache after the commit
-    /// (still under the mutex, so writers always see the current definitions); a rolled-back
+    /// (still under the lock, so writers always see the current definitions); a rolled-back
     /// write publishes none.
+    ///
+    /// Called by a request the writer thread runs in a group, `body` runs in a savepoint of the
+    /// group's transaction instead, committed with the group (see ``enqueueWrite(_:completion:)``).
     func write<T: Sendable>(_ body: (inout WriterState) throws -> T) throws -> T {
         try writer.withLock { state in
+            if state.group != nil { return try writeInGroup(&state, body) }
             let connection = state.connection
             state.catalogChanges = []
             state.itemChanges = []

@@ -6,17 +6,12 @@ import NIOPosix
 /// The dispatcher that runs DynamoDB operations on the engine.
 ///
 /// Decodes and validates each request body into its input shape, resolves the request's
-/// namespace, runs the (blocking) engine call and renders the output.
-///
-/// Where the engine call runs: operations whose work is bounded by a small number of items
-/// (``inlineOperations``: item reads and writes, batches, transactions, a Query's page, table
-/// descriptions) run right on the connection's event loop. Such a call costs a few to a few
-/// hundred microseconds of SQLite; a hop to another thread and back cost more than that (two
-/// context switches per request, measured with `scripts/bench --perf`). Everything else — Scan
-/// (up to 1 MB read from anywhere in the table), table creation and deletion, tagging — runs on
-/// the dedicated thread pool so a long call never stalls the connections of a loop. A request
-/// that arrives off an event loop (large bodies are decoded on the global pool) always goes to
-/// the thread pool.
+/// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
+/// output: reads bounded by a few items run right on the connection's event loop (answered by
+/// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
+/// commit), everything else on the dedicated thread pool. A request that arrives off an event
+/// loop (large bodies are decoded on the global pool), or while faults are armed, takes the
+/// asynchronous path, where the policy's event-loop operations run on the pool.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool
@@ -61,16 +56,6 @@ package final class EngineDispatcher: DynamoDispatcher {
         "ExecuteStatement": PartiQLOperations.executeStatement,
         "BatchExecuteStatement": PartiQLOperations.batchExecuteStatement,
         "ExecuteTransaction": PartiQLOperations.executeTransaction,
-    ]
-
-    /// The operations run on the event loop (see the type's documentation). ExecuteStatement runs
-    /// there only as a SELECT of one item by its key: any other statement is handed back
-    /// (`PartiQLReadsMoreThanOneItem`, thrown before it touches an item) to the thread pool.
-    static let inlineOperations: Set<String> = [
-        "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchGetItem", "BatchWriteItem",
-        "TransactGetItems", "TransactWriteItems", "DescribeTable", "ListTables", "DescribeTimeToLive",
-        "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits", "DescribeContinuousBackups",
-        "ExecuteStatement",
     ]
 
     /// One operation: decodes its input from the body and runs it against a database.
@@ -131,48 +116,61 @@ package final class EngineDispatcher: DynamoDispatcher {
             conflict = fault.conflictTable
         }
         do {
-            // Inline operations on an event loop were answered by `dispatchImmediately`.
-            return .success(try await threadPool.runIfActive(prepare(operation, named: target.operation, body: body,
-                                                                     context: context, conflict: conflict)))
+            let call = try prepare(operation, named: target.operation, body: body, context: context, conflict: conflict)
+            switch DispatchPolicy.placement(of: target) {
+            case .writer:
+                let database = try database(for: context)
+                return .success(try await withCheckedThrowingContinuation { continuation in
+                    database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
+                })
+            case .eventLoop, .pool:
+                // Event-loop operations here arrived off a loop, or with faults armed.
+                return .success(try await threadPool.runIfActive { try call(self.database(for: context)) })
+            }
         } catch {
             return failure(error, target: target, context: context)
         }
     }
 
-    /// Runs the ``inlineOperations`` right here when called on an event loop (the server calls
-    /// this on the connection's loop before it would start a task for ``dispatch(_:body:context:)``).
+    /// Runs the event-loop operations of ``DispatchPolicy`` right here when called on an event
+    /// loop (the server calls this on the connection's loop before it would start a task for
+    /// ``dispatch(_:body:context:)``); `nil` sends every other request there.
     package func dispatchImmediately(
         _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
     ) -> DynamoResult? {
-        guard !faults.isArmed, target.service == .dynamoDB, Self.inlineOperations.contains(target.operation),
+        guard !faults.isArmed, DispatchPolicy.placement(of: target) == .eventLoop,
               let operation = Self.operations[target.operation],
               MultiThreadedEventLoopGroup.currentEventLoop != nil,
               // Conflicts are armed before the operation runs: never twice for a handed-back statement.
               target.operation != "ExecuteStatement" || context.headers[Self.conflictHeader] == nil
         else { return nil }
         do {
-            return .success(try prepare(operation, named: target.operation, body: body, context: context)())
+            return .success(try prepare(operation, named: target.operation, body: body, context: context)(
+                database(for: context)))
         } catch is Database.PartiQLReadsMoreThanOneItem {
+            // Not a SELECT of one item by its key: the statement goes to the pool untouched.
             return nil
         } catch {
             return failure(error, target: target, context: context)
         }
     }
 
-    /// The engine call of one request, ready to run on any thread.
+    /// The namespace's database of a request.
+    private func database(for context: DynamoRequestContext) throws -> Database {
+        try engine.database(accessKeyID: context.accessKeyID, region: context.region.isEmpty ? nil : context.region)
+    }
+
+    /// The engine call of one request, ready to run on any thread against its database.
     private func prepare(
         _ operation: @escaping Operation, named name: String, body: JSONValue, context: DynamoRequestContext,
         conflict: String? = nil
-    ) throws -> @Sendable () throws -> [UInt8] {
+    ) throws -> @Sendable (Database) throws -> [UInt8] {
         let engine = engine
         let throttle = throttle
         let now = engine.clock.now()
-        let region = context.region.isEmpty ? nil : context.region
-        let accessKeyID = context.accessKeyID
         let conflicts = try (context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? [])
             + (conflict.map { [($0, 1)] } ?? [])
-        return {
-            let database = try engine.database(accessKeyID: accessKeyID, region: region)
+        return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
             guard let throttle else { return try operation(body, OperationContext(database: database, now: now)) }
             return try throttle.run(operation: name, body: body, database: database, now: engine.clock.now()) { body in

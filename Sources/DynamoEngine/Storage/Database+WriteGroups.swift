@@ -1,0 +1,172 @@
+import Dispatch
+import Synchronization
+
+/// One request's write, queued for the namespace's writer thread.
+struct QueuedWrite: Sendable {
+    /// Runs the request's engine call and returns how to answer it once the fate of its group's
+    /// commit is known (`nil`: committed).
+    let perform: @Sendable () -> @Sendable ((any Error)?) -> Void
+}
+
+/// What the writer thread keeps while a group's transaction is open.
+struct WriteGroup {
+    /// The live counts before the group, restored if its commit fails.
+    var statisticsBefore: [String: TableStatistics]
+}
+
+/// The writes waiting for a namespace's writer thread, and that thread (a serial dispatch queue:
+/// one thread at a time, none while idle).
+final class WriteQueue: Sendable {
+    private let queue = DispatchQueue(label: "localdynamo.writer")
+    private let pending = Mutex<(writes: [QueuedWrite], draining: Bool)>(([], false))
+    /// Writes queued and not answered yet.
+    let inFlight = Atomic<Int>(0)
+    /// Groups the writer thread ran (a write found alone is a group of one).
+    let groups = Atomic<Int>(0)
+
+    /// Queues `write`; `true` when no drain is running and the caller must start one.
+    func append(_ write: QueuedWrite) -> Bool {
+        inFlight.add(1, ordering: .relaxed)
+        return pending.withLock { pending in
+            pending.writes.append(write)
+            defer { pending.draining = true }
+            return !pending.draining
+        }
+    }
+
+    /// Every queued write; empty (and the drain over) when none is left.
+    func take() -> [QueuedWrite] {
+        pending.withLock { pending in
+            if pending.writes.isEmpty { pending.draining = false }
+            defer { pending.writes = [] }
+            return pending.writes
+        }
+    }
+
+    /// Runs `work` on the writer thread.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+}
+
+extension Database {
+    /// Runs `work` — a request's engine call that writes (PutItem, a transaction …) — on this
+    /// namespace's writer thread, then calls `completion` with its result, on that thread, once
+    /// the write is committed (or failed).
+    ///
+    /// Group commit: the writer takes every write queued while it was busy and runs them in
+    /// order in one SQLite transaction, each in its own savepoint (a write that fails — a
+    /// condition, a validation — rolls back alone and gets its own error; the writes after it
+    /// see the ones before it), then commits once. No write is answered before that commit; if
+    /// the commit fails, every write of the group that had succeeded gets its error. A write
+    /// found alone runs in its own transaction, exactly as `write { }` runs one anywhere else.
+    package func enqueueWrite<T: Sendable>(
+        _ work: @escaping @Sendable () throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let queue = writeQueue
+        let write = QueuedWrite {
+            let result = Result { try work() }
+            return { commitError in
+                queue.inFlight.subtract(1, ordering: .relaxed)
+                if let commitError, case .success = result { completion(.failure(commitError)) } else { completion(result) }
+            }
+        }
+        if writeQueue.append(write) { writeQueue.run { self.drainWrites() } }
+    }
+
+    /// Writes handed to ``enqueueWrite(_:completion:)`` and not answered yet.
+    package var writesInFlight: Int { writeQueue.inFlight.load(ordering: .relaxed) }
+
+    /// Runs `body` holding the writer's lock: no write runs or commits meanwhile (the writer
+    /// thread waits). For tests of what must not wait for a write.
+    package func holdingWriterLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try writer.holding(body)
+    }
+
+    private func drainWrites() {
+        while true {
+            let writes = writeQueue.take()
+            if writes.isEmpty { return }
+            runGroup(writes)
+        }
+    }
+
+    /// Runs `writes` as one group (see ``enqueueWrite(_:completion:)``) and answers them.
+    private func runGroup(_ writes: [QueuedWrite]) {
+        guard writes.count > 1 else {
+            writeQueue.groups.add(1, ordering: .relaxed)
+            writes.first?.perform()(nil)
+            return
+        }
+        writeQueue.groups.add(1, ordering: .relaxed)
+        var answers: [@Sendable ((any Error)?) -> Void] = []
+        answers.reserveCapacity(writes.count)
+        var rest = writes[...]
+        let commitError: (any Error)? = writer.holding {
+            guard beginGroup() else { return nil }
+            // SQLite ends a transaction by itself after some errors (a full disk): the writes
+            // left then run one by one, below.
+            while let write = rest.first, writer.withLock({ $0.connection.isInTransaction }) {
+                rest.removeFirst()
+                answers.append(write.perform())
+            }
+            return commitGroup()
+        }
+        for answer in answers { answer(commitError) }
+        for write in rest { write.perform()(nil) }
+    }
+
+    /// Opens the group's transaction; `false` when it cannot (the writes then run one by one).
+    private func beginGroup() -> Bool {
+        writer.withLock { state in
+            guard (try? state.connection.statement("BEGIN IMMEDIATE").run()) != nil else { return false }
+            state.group = WriteGroup(statisticsBefore: state.statistics)
+            return true
+        }
+    }
+
+    /// Commits the group's transaction; the error when it could not (everything rolled back).
+    private func commitGroup() -> (any Error)? {
+        writer.withLock { state in
+            guard let group = state.group else { return nil }
+            state.group = nil
+            let connection = state.connection
+            do {
+                try connection.statement("COMMIT").run()
+            } catch {
+                if connection.isInTransaction { try? connection.statement("ROLLBACK").run() }
+                state.statistics = group.statisticsBefore
+                state.catalogChanges = []
+                return error
+            }
+            for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
+            state.catalogChanges = []
+            checkpointIfLogIsLarge(connection)
+            return nil
+        }
+    }
+
+    /// `write { }` inside a group: `body` and the change consumers in a savepoint of the group's
+    /// transaction, undone alone (rows, live counts, catalog changes) if they throw.
+    func writeInGroup<T>(_ state: inout WriterState, _ body: (inout WriterState) throws -> T) throws -> T {
+        let connection = state.connection
+        let statisticsBefore = state.statistics
+        let catalogChangesBefore = state.catalogChanges.count
+        state.itemChanges = []
+        defer { state.itemChanges = [] }
+        try connection.statement("SAVEPOINT request").run()
+        do {
+            let result = try body(&state)
+            try consumeItemChanges(&state)
+            try connection.statement("RELEASE request").run()
+            return result
+        } catch {
+            try? connection.statement("ROLLBACK TO request").run()
+            try? connection.statement("RELEASE request").run()
+            state.statistics = statisticsBefore
+            state.catalogChanges.removeSubrange(catalogChangesBefore...)
+            throw error
+        }
+    }
+}

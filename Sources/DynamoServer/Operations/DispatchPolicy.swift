@@ -1,0 +1,42 @@
+/// Where each operation's engine call runs: the event-loop policy of docs/architecture.md
+/// ("Dispatch"), written once. `EngineDispatcher` follows it on every path.
+///
+/// The rule: an event loop serves every connection assigned to it, so it only runs work that is
+/// bounded and never waits for a write — point reads and a page of reads under WAL, lookups in
+/// memory (measured cheaper than a hop to another thread). Item writes go to the namespace's
+/// writer thread, which commits the writes queued meanwhile together and answers each only after
+/// its commit (`Database.enqueueWrite`). Everything else — scans, table and index work, backups,
+/// exports, PartiQL other than a SELECT by key, DynamoDB Streams reads — runs on the request thread pool.
+enum DispatchPolicy {
+    /// Where an engine call runs.
+    enum Placement: Sendable, Equatable {
+        /// Right on the connection's event loop, answered synchronously.
+        case eventLoop
+        /// On the namespace's writer thread, in a group commit.
+        case writer
+        /// On the request thread pool.
+        case pool
+    }
+
+    /// The DynamoDB operations that do not run on the pool.
+    static let placements: [String: Placement] = [
+        // Bounded reads: one item, a few (100 at most), or one page of at most 1 MB.
+        "GetItem": .eventLoop, "BatchGetItem": .eventLoop, "TransactGetItems": .eventLoop, "Query": .eventLoop,
+        // Answers from the catalog in memory.
+        "DescribeTable": .eventLoop, "ListTables": .eventLoop, "DescribeTimeToLive": .eventLoop,
+        "ListTagsOfResource": .eventLoop, "DescribeEndpoints": .eventLoop, "DescribeLimits": .eventLoop,
+        "DescribeContinuousBackups": .eventLoop,
+        // Tried on the loop as a SELECT of one item by its whole key; any other statement is
+        // handed back before it touches an item (`PartiQLReadsMoreThanOneItem`) and runs on the pool.
+        "ExecuteStatement": .eventLoop,
+        // Item writes.
+        "PutItem": .writer, "UpdateItem": .writer, "DeleteItem": .writer, "BatchWriteItem": .writer,
+        "TransactWriteItems": .writer,
+    ]
+
+    /// Where `target`'s engine call runs; the pool unless ``placements`` says otherwise.
+    static func placement(of target: DynamoTarget) -> Placement {
+        guard target.service == .dynamoDB else { return .pool }
+        return placements[target.operation] ?? .pool
+    }
+}
