@@ -103,6 +103,18 @@ REPORTED_ALONE_MEMBERS = {("UpdateItemInput", "ReturnValues")}
 # three invalid enums: returnConsumedCapacity, ReturnValues, returnItemCollectionMetrics).
 VALIDATED_AFTER = {("PutItemInput", "ReturnValues"): "ReturnConsumedCapacity"}
 
+# Output shapes the server writes with stored item bytes instead of decoded attribute values:
+# each gets a package sibling `Raw<Name>` with the same members, the ones listed here typed
+# with `RawItem` (Sources/DynamoAPI/Shapes/RawItem.swift), and only an encoder.
+RAW_ITEM_OUTPUTS = {
+    "GetItemOutput": {"Item": "RawItem"},
+    "QueryOutput": {"Items": "[RawItem]"},
+    "ScanOutput": {"Items": "[RawItem]"},
+    "BatchGetItemOutput": {"Responses": "[String: [RawItem]]"},
+    "ItemResponse": {"Item": "RawItem"},
+    "TransactGetItemsOutput": {"Responses": "[RawItemResponse]"},
+}
+
 SWIFT_KEYWORDS = {
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
     "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
@@ -133,9 +145,12 @@ GROUPS = [
     ("Streams", None),   # the DynamoDB Streams operations
     ("Errors", "errors"),  # structures that error shapes carry (errors themselves are DynamoError)
 ]
-# The generated file of each family: one per family, named for what it holds.
+# The folder of each family under Generated/, holding a file per operation (the structures the
+# operation reaches first) and one file of the family's enumerations (`Items/ItemEnums.swift`).
 FILE_STEMS = {"Items": "Item", "Tables": "Table", "Backups": "Backup", "GlobalTables": "GlobalTable",
               "ImportExport": "ImportExport", "Management": "Management", "Streams": "Stream", "Errors": "Error"}
+# Lines a generated file may hold before its biggest member subtrees move to files of their own.
+FILE_LINE_BUDGET = 550
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,6 +326,10 @@ class Generator:
         self.reachable = []       # structure and enum keys, in discovery order
         self.seen = set()
         self.group_of = {}
+        self.operation_of = {}    # structure key -> the operation that reaches it first
+        self.parent_of = {}       # structure key -> the structure it is first reached through
+        self.current_operation = None
+        self.operation_order = []  # (group, operation) in the order they are walked
 
     # -- reachability ------------------------------------------------------------------------
 
@@ -318,7 +337,9 @@ class Generator:
         spec = self.m.ddb if service == "ddb" else self.m.streams
         return [(name, op) for name, op in spec["operations"].items()]
 
-    def walk(self, key, group):
+    def walk(self, key, group, parent=None):
+        """Records every structure and enum reachable from `key` in discovery order, with the
+        group and operation that reach it first and the structure it is first reached through."""
         if key in self.seen:
             return
         shape = self.m.shapes[key]
@@ -331,22 +352,26 @@ class Generator:
         if kind == "structure":
             self.reachable.append(key)
             self.group_of[key] = group
+            self.operation_of[key] = self.current_operation
+            self.parent_of[key] = parent
             for member in shape["members"].values():
-                self.walk(self.m.key(key[0], member["shape"]), group)
+                self.walk(self.m.key(key[0], member["shape"]), group, key)
         elif kind == "string" and "enum" in shape:
             self.reachable.append(key)
             self.group_of[key] = group
         elif kind == "list":
-            self.walk(self.m.key(key[0], shape["member"]["shape"]), group)
+            self.walk(self.m.key(key[0], shape["member"]["shape"]), group, parent)
         elif kind == "map":
-            self.walk(self.m.key(key[0], shape["key"]["shape"]), group)
-            self.walk(self.m.key(key[0], shape["value"]["shape"]), group)
+            self.walk(self.m.key(key[0], shape["key"]["shape"]), group, parent)
+            self.walk(self.m.key(key[0], shape["value"]["shape"]), group, parent)
 
     def collect(self):
         ddb_ops = dict(self.operations("ddb"))
         assigned = set()
         for group, names in GROUPS:
             if names == "errors":
+                self.current_operation = "Error"
+                self.operation_order.append((group, "Error"))
                 for key, shape in sorted(self.m.shapes.items()):
                     if not shape.get("exception"):
                         continue
@@ -356,6 +381,8 @@ class Generator:
                 continue
             if names is None:
                 for name, op in self.operations("streams"):
+                    self.current_operation = name
+                    self.operation_order.append((group, name))
                     for part in ("input", "output"):
                         if part in op:
                             self.walk(self.m.key("streams", op[part]["shape"]), group)
@@ -364,6 +391,8 @@ class Generator:
                 names = [n for n in ddb_ops if n not in assigned]
             for name in names:
                 assigned.add(name)
+                self.current_operation = name
+                self.operation_order.append((group, name))
                 op = ddb_ops[name]
                 for part in ("input", "output"):
                     if part in op:
@@ -554,6 +583,57 @@ class Generator:
             return "w.member(%s, &first); %s" % (name, write % m["swift"])
         return "if let v = %s { w.member(%s, &first); %s }" % (m["swift"], name, write % "v")
 
+    def raw_structure(self, key):
+        """`Raw<Name>`: the output shape with stored item bytes in place of attribute values."""
+        model_name = self.m.model_names[key]
+        name = "Raw" + self.m.swift_type_name(key)
+        raw = RAW_ITEM_OUTPUTS[model_name]
+        members = self.member_info(key)
+        for m in members:
+            if m["wire"] in raw:
+                m["type"] = raw[m["wire"]]
+        lines = []
+        lines.append("/// `%s` as the server writes it: stored item bytes (`RawItem`) in %s, written unchanged."
+                     % (model_name, ", ".join("`%s`" % w for w in raw)))
+        lines.append("package struct %s: RawEncodable {" % name)
+        for m in members:
+            optional = "" if m["required"] else "?"
+            lines.append("    /// `%s`." % m["wire"])
+            lines.append("    package var %s: %s%s" % (m["swift"], m["type"], optional))
+        lines.append("")
+        lines.append("    /// Creates the shape from its members.")
+        lines.append("    package init(")
+        params = []
+        for m in members:
+            default = "" if m["required"] else " = nil"
+            optional = "" if m["required"] else "?"
+            params.append("        %s: %s%s%s" % (m["label"], m["type"], optional, default))
+        lines.append(",\n".join(params))
+        lines.append("    ) {")
+        for m in members:
+            lines.append("        self.%s = %s" % (m["swift"], escape(m["label"])))
+        lines.append("    }")
+        lines.append("")
+        lines.append("    package func encode(to w: inout JSONWriter) {")
+        lines.append('        w.writeRaw(UInt8(ascii: "{"))')
+        lines.append("        var first = true")
+        for m in members:
+            if m["wire"] in raw:
+                write = "%s.encodeRaw(to: &w)"
+                name_text = swift_string(m["wire"])
+                if m["required"]:
+                    lines.append("        w.member(%s, &first); %s" % (name_text, write % m["swift"]))
+                else:
+                    lines.append("        if let v = %s { w.member(%s, &first); %s }" % (m["swift"], name_text, write % "v"))
+            else:
+                lines.append("        " + self.encode_statement(m))
+        lines.append('        w.writeRaw(UInt8(ascii: "}"))')
+        lines.append("    }")
+        lines.append("")
+        lines.append("    package func encodeRaw(to w: inout JSONWriter) { encode(to: &w) }")
+        lines.append("}")
+        return lines
+
     def render_statement(self, m, first):
         kind = self.m.shapes[m["key"]]["type"]
         prefix = "" if first else ", "
@@ -658,7 +738,7 @@ class Generator:
             sys.exit("enum case names collide in %s: %s" % (name, cases))
         lines = []
         lines.append("/// Values of `%s`. A value the model does not list is kept as received." % self.m.model_names[key])
-        lines.append("public struct %s: RawRepresentable, Hashable, Sendable, CustomStringConvertible {" % name)
+        lines.append("public struct %s: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {" % name)
         lines.append("    public let rawValue: String")
         lines.append("")
         lines.append("    public init(rawValue: String) { self.rawValue = rawValue }")
@@ -713,6 +793,7 @@ class Generator:
         return result
 
     def type_blocks(self):
+        """The Swift lines of every generated type, by shape key."""
         docs = self.operation_docs()
         blocks = {}
         for key in self.reachable:
@@ -720,9 +801,11 @@ class Generator:
             if shape["type"] == "structure":
                 doc = docs.get(key, "The `%s` structure." % self.m.model_names[key])
                 block = self.structure(key, doc)
+                if self.m.model_names[key] in RAW_ITEM_OUTPUTS and key[0] == "ddb":
+                    block = block + [""] + self.raw_structure(key)
             else:
                 block = self.enumeration(key)
-            blocks.setdefault(self.group_of[key], []).append((self.m.swift_type_name(key), block))
+            blocks[key] = block
         return blocks
 
     def operation_table(self):
@@ -823,19 +906,73 @@ class Generator:
         ]
 
     def files(self, version):
-        out = {}
+        """The generated files by path under the output directory.
+
+        Each family (GROUPS) is a folder. Its enumerations share one file; each structure goes
+        to the file of the operation that reaches it first (`Tables/CreateTableShapes.swift`).
+        Where an operation's structures exceed FILE_LINE_BUDGET, the structures reached first
+        through one member shape move to a file named for that shape
+        (`Tables/TableDescriptionShapes.swift`), again and again down the tree until each fits.
+        """
         blocks = self.type_blocks()
-        for group, _ in GROUPS:
-            entries = blocks.get(group, [])
-            if not entries:
-                continue
-            # One file per operation family, named for it (ItemShapes.swift, TableShapes.swift …).
-            file_name = "%sShapes.swift" % FILE_STEMS[group]
-            lines = self.header(version, "Shapes of the %s operations." % group)
-            for _, block in entries:
-                lines.extend(block)
+        children = {}
+        for key in self.reachable:
+            if self.m.shapes[key]["type"] == "structure":
+                children.setdefault(self.parent_of[key], []).append(key)
+        roots = {}
+        for key in children.get(None, []):
+            roots.setdefault(self.operation_of[key], []).append(key)
+        sizes = {}
+
+        def size(key):
+            if key not in sizes:
+                sizes[key] = len(blocks[key]) + 1 + sum(size(child) for child in children.get(key, []))
+            return sizes[key]
+
+        def subtree(key):
+            keys = [key]
+            for child in children.get(key, []):
+                keys.extend(subtree(child))
+            return keys
+
+        out = {}
+
+        def emit(path, what, keys):
+            lines = self.header(version, what)
+            for key in keys:
+                lines.extend(blocks[key])
                 lines.append("")
-            out[file_name] = "\n".join(lines).rstrip("\n") + "\n"
+            out[path] = "\n".join(lines).rstrip("\n") + "\n"
+
+        def place(folder, file_stem, what, head, kids, operation):
+            keys = list(head)
+            used = sum(len(blocks[key]) + 1 for key in head)
+            deferred = []
+            for kid in kids:
+                if used + size(kid) <= FILE_LINE_BUDGET:
+                    keys.extend(subtree(kid))
+                    used += size(kid)
+                else:
+                    deferred.append(kid)
+            if keys:
+                emit("%s/%sShapes.swift" % (folder, file_stem), what, keys)
+            for kid in deferred:
+                place(folder, self.m.swift_type_name(kid), "`%s` and the shapes first reached through it, of the `%s` operation."
+                      % (self.m.model_names[kid], operation), [kid], children.get(kid, []), operation)
+
+        for group, operation in self.operation_order:
+            folder = FILE_STEMS[group]
+            if operation not in roots:
+                continue
+            what = ("Shapes carried by DynamoDB's errors." if operation == "Error"
+                    else "Shapes first reached by the `%s` operation." % operation)
+            place(folder, operation, what, [], roots[operation], operation)
+        for group, _ in GROUPS:
+            enums = [key for key in self.reachable
+                     if self.group_of[key] == group and self.m.shapes[key]["type"] != "structure"]
+            if enums:
+                folder = FILE_STEMS[group]
+                emit("%s/%sEnums.swift" % (folder, folder), "Enumerations of the %s operations." % group, enums)
         lines = self.header(version, "The operation tables of DynamoDB and DynamoDB Streams.")
         lines.extend(self.operation_table())
         out["Operations.swift"] = "\n".join(lines).rstrip("\n") + "\n"
@@ -855,7 +992,12 @@ def main():
     generator.collect()
     files = generator.files(botocore_version(data_dir))
 
-    existing = {f for f in os.listdir(args.out) if f.endswith(".swift")} if os.path.isdir(args.out) else set()
+    existing = set()
+    if os.path.isdir(args.out):
+        for folder, _, names in os.walk(args.out):
+            for name in names:
+                if name.endswith(".swift"):
+                    existing.add(os.path.relpath(os.path.join(folder, name), args.out))
     if args.check:
         stale = [name for name, text in files.items()
                  if not os.path.exists(os.path.join(args.out, name))
@@ -868,7 +1010,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for name in existing - set(files):
         os.remove(os.path.join(args.out, name))
+    for folder, _, _ in sorted(os.walk(args.out), reverse=True):
+        if folder != args.out and not os.listdir(folder):
+            os.rmdir(folder)
     for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(args.out, name)), exist_ok=True)
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
             f.write(text)
     total = sum(text.count("\n") for text in files.values())

@@ -17,9 +17,9 @@ struct CapacityTests {
     @Test("transactions double the table's and every index's units")
     func transactional() {
         let global = IndexDefinition(name: "g", partitionKey: KeyAttribute(name: "x", type: .string), sortKey: nil,
-                                     projectionType: "ALL", isGlobal: true)
+                                     projectionType: .all, isGlobal: true)
         let local = IndexDefinition(name: "l", partitionKey: KeyAttribute(name: "pk", type: .string),
-                                    sortKey: KeyAttribute(name: "y", type: .string), projectionType: "ALL")
+                                    sortKey: KeyAttribute(name: "y", type: .string), projectionType: .all)
         var units = ConsumedUnits(table: 3)
         units.add(1, on: global)
         units.add(2, on: local)

@@ -21,7 +21,7 @@ struct IndexBuildTests {
     /// after UpdateTable leaves it.
     static func addBuildingIndex(_ database: Database) throws -> IndexDefinition {
         let index = IndexDefinition(name: "by-color", partitionKey: KeyAttribute(name: "color", type: .string),
-                                    sortKey: nil, projectionType: "KEYS_ONLY", status: "CREATING",
+                                    sortKey: nil, projectionType: .keysOnly, status: .creating,
                                     storageNumber: 1, isGlobal: true)
         _ = try database.updateDefinition(named: "Things") { definition, connection in
             definition.globalIndexes.append(index)
@@ -76,7 +76,7 @@ struct IndexBuildTests {
             gone.insert("k\(number + 1)")
         }
         try Self.build(database, index, from: cursor)
-        #expect(try database.table(named: "Things").index(named: "by-color")?.status == "ACTIVE")
+        #expect(try database.table(named: "Things").index(named: "by-color")?.status == .active)
         let all = Set((0..<Self.itemCount).map { "k\($0)" })
         #expect(try Self.colored(database, "blue") == blue)
         #expect(try Self.colored(database, "red") == all.subtracting(blue).subtracting(gone))
@@ -94,7 +94,7 @@ struct IndexBuildTests {
         }
         let reopened = try Database(path: path, region: "us-east-1")
         let deadline = Date().addingTimeInterval(30)
-        while try reopened.table(named: "Things").index(named: "by-color")?.status != "ACTIVE" {
+        while try reopened.table(named: "Things").index(named: "by-color")?.status != .active {
             try #require(Date() < deadline, "the resumed build did not finish in 30 s")
             Thread.sleep(forTimeInterval: 0.01)
         }

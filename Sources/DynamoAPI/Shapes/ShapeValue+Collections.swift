@@ -96,12 +96,13 @@ extension Dictionary: ShapeValue where Key == String, Value: ShapeValue {
             AttributeValue.encode(item: item, to: &writer)
             return
         }
+        // In key order, so an answer's bytes do not depend on hashing.
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        for (key, value) in self {
+        for key in keys.sorted() {
             writer.writeKey(key, first: first)
             first = false
-            value.encodeValue(to: &writer)
+            self[key]!.encodeValue(to: &writer)
         }
         writer.writeRaw(UInt8(ascii: "}"))
     }

@@ -145,7 +145,11 @@ extension Double: ShapeValue {
         return value
     }
 
-    func encodeValue(to writer: inout JSONWriter) { writer.write(self) }
+    /// Writes the value as DynamoDB's Java service prints a `Double`: with a fraction (`1.0`,
+    /// `0.5`), as capacity units and size estimates appear in its answers.
+    func encodeValue(to writer: inout JSONWriter) {
+        if isFinite { writer.write(numberText: String(self)) } else { writer.write(self) }
+    }
     func appendJava(to text: inout String) { text += JavaRendering.double(self) }
     static var javaTypeName: String { "java.lang.Double" }
     static var placeholder: Double { 0 }

@@ -16,10 +16,10 @@ extension BackupRecord {
             tableCreationDateTime: Timestamp(secondsSince1970: table.creationDateTime),
             provisionedThroughput: ProvisionedThroughput(readCapacityUnits: table.throughput.readCapacityUnits,
                                                          writeCapacityUnits: table.throughput.writeCapacityUnits),
-            onDemandThroughput: table.billingMode == "PAY_PER_REQUEST"
+            onDemandThroughput: table.billingMode == .payPerRequest
                 ? OnDemandThroughput(maxReadRequestUnits: table.onDemandMaxRead ?? -1,
                                      maxWriteRequestUnits: table.onDemandMaxWrite ?? -1) : nil,
-            itemCount: Int(itemCount), billingMode: BillingMode(rawValue: table.billingMode))
+            itemCount: Int(itemCount), billingMode: table.billingMode)
         let local = table.localIndexes.map { index in
             LocalSecondaryIndexInfo(indexName: index.name,
                                     keySchema: TableShapes.keySchema(partition: index.partitionAttributes,
@@ -39,12 +39,12 @@ extension BackupRecord {
             localSecondaryIndexes: local.isEmpty ? nil : local,
             globalSecondaryIndexes: global.isEmpty ? nil : global,
             streamDescription: table.streamViewType.map {
-                StreamSpecification(streamEnabled: true, streamViewType: StreamViewType(rawValue: $0))
+                StreamSpecification(streamEnabled: true, streamViewType: $0)
             },
             timeToLiveDescription: table.ttlEnabled
                 ? TimeToLiveDescription(timeToLiveStatus: .enabled, attributeName: table.ttlAttribute) : nil,
             sseDescription: table.sseEnabled
-                ? SSEDescription(status: .enabled, sseType: SSEType(rawValue: table.sseType ?? "KMS")) : nil)
+                ? SSEDescription(status: .enabled, sseType: table.sseType ?? .kms) : nil)
         return BackupDescription(backupDetails: details(status: status), sourceTableDetails: source,
                                  sourceTableFeatureDetails: features)
     }
@@ -68,7 +68,7 @@ enum TableShapes {
 
     /// An index's projection.
     static func projection(of index: IndexDefinition) -> Projection {
-        Projection(projectionType: ProjectionType(rawValue: index.projectionType),
+        Projection(projectionType: index.projectionType,
                    nonKeyAttributes: index.nonKeyAttributes)
     }
 }

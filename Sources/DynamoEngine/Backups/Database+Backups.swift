@@ -16,7 +16,7 @@ extension Database {
             guard let table = cachedDefinition(name) else {
                 throw DynamoError(.tableNotFound, "Table not found: \(name)")
             }
-            if table.globalIndexes.contains(where: { $0.status == "CREATING" }) {
+            if table.globalIndexes.contains(where: { $0.status == .creating }) {
                 throw DynamoError(.tableInUse, "Table is being updated: \(name)")
             }
             let connection = state.connection

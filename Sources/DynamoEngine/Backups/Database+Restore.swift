@@ -50,15 +50,15 @@ extension Database {
             table.globalIndexes = source.globalIndexes.filter { names.contains($0.name) }
         }
 
-        let mode = overrides.billingMode?.rawValue ?? source.billingMode
-        let sourceThroughput = source.billingMode == "PROVISIONED"
+        let mode = overrides.billingMode ?? source.billingMode
+        let sourceThroughput = source.billingMode == .provisioned
             ? (read: source.throughput.readCapacityUnits, write: source.throughput.writeCapacityUnits) : nil
         let throughput = overrides.throughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
-        try TableValidation.checkBilling(mode: mode, throughput: mode == "PAY_PER_REQUEST" ? throughput
+        try TableValidation.checkBilling(mode: mode, throughput: mode == .payPerRequest ? throughput
                                                                                           : throughput ?? sourceThroughput)
         table.billingMode = mode
         if mode != source.billingMode { table.billingModeLastUpdate = now }
-        if mode == "PAY_PER_REQUEST" {
+        if mode == .payPerRequest {
             table.throughput = ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)
             for position in table.globalIndexes.indices { table.globalIndexes[position].throughput = nil }
         } else if let chosen = throughput ?? sourceThroughput {
@@ -72,14 +72,14 @@ extension Database {
                 } ?? kept ?? table.throughput
             }
         }
-        for position in table.globalIndexes.indices { table.globalIndexes[position].status = "ACTIVE" }
+        for position in table.globalIndexes.indices { table.globalIndexes[position].status = .active }
         if let onDemand = overrides.onDemand {
             table.onDemandMaxRead = onDemand.maxReadRequestUnits
             table.onDemandMaxWrite = onDemand.maxWriteRequestUnits
         }
         if let sse = overrides.sse {
             table.sseEnabled = sse.enabled ?? false
-            table.sseType = table.sseEnabled ? sse.sseType?.rawValue ?? "KMS" : nil
+            table.sseType = table.sseEnabled ? sse.sseType ?? .kms : nil
             table.kmsMasterKeyID = table.sseEnabled ? sse.kmsMasterKeyId : nil
         }
         return table
@@ -120,7 +120,7 @@ extension Database {
             return stored
         }
         let statistics = try statistics(of: stored)
-        return TableSnapshot(definition: stored, status: "CREATING", itemCount: statistics.itemCount,
+        return TableSnapshot(definition: stored, status: .creating, itemCount: statistics.itemCount,
                              sizeBytes: statistics.sizeBytes, region: region)
     }
 

@@ -85,7 +85,7 @@ extension Database {
             var result = BatchWriteResult(capacity: capacity)
             result.itemCollections = try itemCollections(
                 of: planned.map { ($0.requestedName, $0.table, $0.key) },
-                mode: input.returnItemCollectionMetrics?.rawValue, connection: state.connection)
+                mode: input.returnItemCollectionMetrics, connection: state.connection)
             return result
         }
     }

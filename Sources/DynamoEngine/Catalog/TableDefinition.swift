@@ -26,12 +26,12 @@ package struct IndexDefinition: Codable, Sendable, Hashable {
     package var partitionKey: KeyAttribute
     package var sortKey: KeyAttribute?
     /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
-    package var projectionType: String
+    package var projectionType: ProjectionType
     package var nonKeyAttributes: [String]?
     /// Provisioned throughput of a global index in a PROVISIONED table.
     package var throughput: ThroughputSettings?
     /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING` (global indexes only).
-    package var status: String = "ACTIVE"
+    package var status: IndexStatus = .active
     /// Number of the SQLite table that holds the index's entries (`index_<table>_<number>`).
     package var storageNumber: Int = 0
     /// Whether this is a global secondary index (its own partition key).
@@ -71,19 +71,19 @@ package struct TableDefinition: Codable, Sendable {
     package var attributeDefinitions: [KeyAttribute]
     package var creationDateTime: Double
     /// `PROVISIONED` or `PAY_PER_REQUEST`.
-    package var billingMode: String
+    package var billingMode: BillingMode
     package var billingModeLastUpdate: Double?
     package var throughput: ThroughputSettings
     package var localIndexes: [IndexDefinition] = []
     package var globalIndexes: [IndexDefinition] = []
     package var tags: [String: String] = [:]
     package var tagOrder: [String] = []
-    package var streamViewType: String?
+    package var streamViewType: StreamViewType?
     package var streamLabel: String?
     package var sseEnabled: Bool = false
-    package var sseType: String?
+    package var sseType: SSEType?
     package var kmsMasterKeyID: String?
-    package var tableClass: String?
+    package var tableClass: TableClass?
     package var deletionProtectionEnabled: Bool = false
     package var onDemandMaxRead: Int?
     package var onDemandMaxWrite: Int?

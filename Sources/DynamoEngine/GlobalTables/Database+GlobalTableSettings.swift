@@ -23,10 +23,10 @@ extension Database {
             let database = member == region ? self : try hub.database(accessKeyID: accessKeyID, region: member)
             let replicaUpdate = input.replicaSettingsUpdate?.first { $0.regionName == member }
             _ = try database.updateDefinition(named: input.globalTableName) { definition in
-                if let mode = input.globalTableBillingMode?.rawValue, mode != definition.billingMode {
+                if let mode = input.globalTableBillingMode, mode != definition.billingMode {
                     definition.billingMode = mode
                     definition.billingModeLastUpdate = now
-                    if mode == "PAY_PER_REQUEST" {
+                    if mode == .payPerRequest {
                         definition.throughput.readCapacityUnits = 0
                         definition.throughput.writeCapacityUnits = 0
                     }
@@ -39,7 +39,7 @@ extension Database {
                     try TableValidation.checkThroughputBounds(read: read, write: max(1, definition.throughput.writeCapacityUnits))
                     definition.throughput.readCapacityUnits = read
                 }
-                if let tableClass = replicaUpdate?.replicaTableClass { definition.tableClass = tableClass.rawValue }
+                if let tableClass = replicaUpdate?.replicaTableClass { definition.tableClass = tableClass }
                 for indexUpdate in input.globalTableGlobalSecondaryIndexSettingsUpdate ?? [] {
                     guard let position = definition.globalIndexes.firstIndex(where: { $0.name == indexUpdate.indexName }) else {
                         throw DynamoError(.resourceNotFound, "Requested resource not found: Index: \(indexUpdate.indexName) not found")
@@ -66,8 +66,8 @@ extension Database {
             return ReplicaSettingsDescription(
                 regionName: member, replicaStatus: .active,
                 replicaBillingModeSummary: BillingModeSummary(
-                    billingMode: BillingMode(rawValue: definition.billingMode),
-                    lastUpdateToPayPerRequestDateTime: definition.billingMode == "PAY_PER_REQUEST"
+                    billingMode: definition.billingMode,
+                    lastUpdateToPayPerRequestDateTime: definition.billingMode == .payPerRequest
                         ? definition.billingModeLastUpdate.map { Timestamp(secondsSince1970: $0) } : nil),
                 replicaProvisionedReadCapacityUnits: definition.throughput.readCapacityUnits,
                 replicaProvisionedReadCapacityAutoScalingSettings: Self.storedAutoScaling(autoScaling["read:\(member)"]),
@@ -75,11 +75,11 @@ extension Database {
                 replicaProvisionedWriteCapacityAutoScalingSettings: Self.storedAutoScaling(autoScaling["write"]),
                 replicaGlobalSecondaryIndexSettings: definition.globalIndexes.map { index in
                     ReplicaGlobalSecondaryIndexSettingsDescription(
-                        indexName: index.name, indexStatus: IndexStatus(rawValue: index.status),
+                        indexName: index.name, indexStatus: index.status,
                         provisionedReadCapacityUnits: index.throughput?.readCapacityUnits,
                         provisionedWriteCapacityUnits: index.throughput?.writeCapacityUnits)
                 },
-                replicaTableClassSummary: definition.tableClass.map { TableClassSummary(tableClass: TableClass(rawValue: $0)) })
+                replicaTableClassSummary: definition.tableClass.map { TableClassSummary(tableClass: $0) })
         }
     }
 }

@@ -29,7 +29,7 @@ extension Database {
             throw DynamoError.validation(TableValidation.invalid
                 + "Table: \(name) in region: \(region) does not have the same key schema as the other replicas")
         }
-        guard definition.streamViewType == "NEW_AND_OLD_IMAGES" else {
+        guard definition.streamViewType == .newAndOldImages else {
             throw DynamoError.validation(TableValidation.invalid
                 + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
         }

@@ -97,7 +97,7 @@ extension Database {
                 regionName: member,
                 globalSecondaryIndexes: definition.globalIndexes.map { index in
                     ReplicaGlobalSecondaryIndexAutoScalingDescription(
-                        indexName: index.name, indexStatus: IndexStatus(rawValue: index.status),
+                        indexName: index.name, indexStatus: index.status,
                         provisionedReadCapacityAutoScalingSettings: Self.storedAutoScaling(stored["index:\(index.name):read:\(member)"]),
                         provisionedWriteCapacityAutoScalingSettings: Self.storedAutoScaling(stored["index:\(index.name):write"]))
                 },

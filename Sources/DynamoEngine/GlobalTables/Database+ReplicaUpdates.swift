@@ -67,7 +67,7 @@ extension Database {
     /// A replica's own read capacity (`ProvisionedThroughputOverride`) needs a provisioned table.
     private static func checkReadOverride(_ override: ProvisionedThroughputOverride?, of definition: TableDefinition) throws {
         guard let read = override?.readCapacityUnits else { return }
-        if definition.billingMode == "PAY_PER_REQUEST" {
+        if definition.billingMode == .payPerRequest {
             throw DynamoError.validation(TableValidation.invalid
                 + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
         }
@@ -82,7 +82,7 @@ extension Database {
         let database = try hub.database(accessKeyID: accessKeyID, region: target)
         _ = try database.updateDefinition(named: definition.name) { replica in
             if let units = read?.readCapacityUnits { replica.throughput.readCapacityUnits = units }
-            if let tableClass { replica.tableClass = tableClass.rawValue }
+            if let tableClass { replica.tableClass = tableClass }
         }
         guard let units = read?.readCapacityUnits, var group = definition.settings?.replication else { return definition }
         var overrides = group.readOverrides ?? [:]
@@ -95,7 +95,7 @@ extension Database {
     private func createReplica(of definition: TableDefinition, in target: String, tableClass: TableClass?,
                                hub: ReplicationHub, accessKeyID: String?, now: Double) throws -> TableDefinition {
         let autoScaling = definition.settings?.autoScaling ?? [:]
-        if definition.billingMode != "PAY_PER_REQUEST" {
+        if definition.billingMode != .payPerRequest {
             guard autoScaling["write"] != nil else {
                 throw DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
             }
@@ -116,16 +116,16 @@ extension Database {
         replica.creationDateTime = now
         replica.tags = [:]
         replica.tagOrder = []
-        replica.tableClass = tableClass?.rawValue ?? definition.tableClass
+        replica.tableClass = tableClass ?? definition.tableClass
         // The first copy writes every item with all its index entries: the replica's indexes are
         // complete once it is filled (an index being dropped here is not carried over).
-        replica.globalIndexes = definition.globalIndexes.filter { $0.status != "DELETING" }.map { index in
+        replica.globalIndexes = definition.globalIndexes.filter { $0.status != .deleting }.map { index in
             var index = index
-            index.status = "ACTIVE"
+            index.status = .active
             return index
         }
         if replica.streamViewType == nil {
-            replica.streamViewType = "NEW_AND_OLD_IMAGES"
+            replica.streamViewType = .newAndOldImages
             replica.streamLabel = StreamLabel.make(now: now)
         }
         var settings = TableSettings()
@@ -167,9 +167,9 @@ extension Database {
             _ = try database.updateDefinition(named: name) { definition, connection in
                 if group != nil, definition.streamViewType == nil {
                     // A real stream (its storage and first shard), as UpdateTable would start.
-                    definition.streamViewType = "NEW_AND_OLD_IMAGES"
+                    definition.streamViewType = .newAndOldImages
                     definition.streamLabel = try StreamCatalog.startStream(
-                        for: definition, viewType: "NEW_AND_OLD_IMAGES", now: now, connection: connection)
+                        for: definition, viewType: StreamViewType.newAndOldImages.rawValue, now: now, connection: connection)
                 }
                 var settings = definition.controlSettings
                 settings.replication = group
@@ -208,7 +208,7 @@ extension Database {
         }
         let result = try updateReplicas(updates, table: reference, now: now)
         var snapshot = try describeTable(named: result.definition.name)
-        snapshot.status = "UPDATING"
+        snapshot.status = .updating
         snapshot.replicaStatus = result.statuses
         return snapshot
     }

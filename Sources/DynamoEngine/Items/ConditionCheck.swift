@@ -10,7 +10,7 @@ struct ConditionCheck {
 
     init(_ predicate: Predicate?, returnOnFailure: ReturnValuesOnConditionCheckFailure?) {
         self.predicate = predicate
-        self.returnsItem = returnOnFailure?.rawValue == "ALL_OLD"
+        self.returnsItem = returnOnFailure == .allOld
     }
 
     /// Whether the stored item must be decoded to check the condition.

@@ -62,7 +62,7 @@ extension Database {
     /// Creates or replaces one item, if its ConditionExpression (or `Expected`) holds for the
     /// stored item.
     package func putItem(_ input: PutItemInput) throws -> ItemWriteResult {
-        try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
+        try ReturnValuesRule.check(input.returnValues, allowed: [ReturnValue.none, .allOld])
         let compiled = try Self.requestValidation { () throws(DynamoError) in
             try ExpressionCompiler.compile(ExpressionInput(input))
         }
@@ -75,7 +75,7 @@ extension Database {
         }
         try ItemSize.checkNesting(input.item)
         let json = ItemJSON.encode(input.item)
-        let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
+        let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
@@ -88,7 +88,7 @@ extension Database {
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
                                          returnedAttributes: wantsOld ? oldItem : nil)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
                                                         connection: state.connection).first
             return result
         }
@@ -99,14 +99,14 @@ extension Database {
     /// Deletes one item by its full key (no error if it does not exist), if its
     /// ConditionExpression (or `Expected`) holds for the stored item.
     package func deleteItem(_ input: DeleteItemInput) throws -> ItemWriteResult {
-        try ReturnValuesRule.check(input.returnValues?.rawValue, allowed: ["NONE", "ALL_OLD"])
+        try ReturnValuesRule.check(input.returnValues, allowed: [ReturnValue.none, .allOld])
         let compiled = try Self.requestValidation { () throws(DynamoError) in
             try ExpressionCompiler.compile(ExpressionInput(input))
         }
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
-        let wantsOld = input.returnValues?.rawValue == "ALL_OLD"
+        let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
@@ -122,7 +122,7 @@ extension Database {
             try recordChange(&state, table: table, store: store, key: key, old: old, new: nil)
             var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
                                          returnedAttributes: wantsOld ? oldItem : nil)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
                                                         connection: state.connection).first
             return result
         }
@@ -133,7 +133,7 @@ extension Database {
     /// Edits one item's attributes with an UpdateExpression (or `AttributeUpdates`), creating the
     /// item if it does not exist, if its ConditionExpression (or `Expected`) holds.
     package func updateItem(_ input: UpdateItemInput) throws -> ItemWriteResult {
-        let returnValues = input.returnValues?.rawValue ?? "NONE"
+        let returnValues = input.returnValues ?? ReturnValue.none
         let compiled = try Self.requestValidation { () throws(DynamoError) in
             try ExpressionCompiler.compile(ExpressionInput(input))
         }
@@ -164,15 +164,15 @@ extension Database {
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
             let returned: Item? = switch returnValues {
-            case "ALL_OLD": oldItem
-            case "ALL_NEW": newItem
-            case "UPDATED_OLD": oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
-            case "UPDATED_NEW": touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
+            case .allOld: oldItem
+            case .allNew: newItem
+            case .updatedOld: oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
+            case .updatedNew: touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
             default: nil
             }
             var result = ItemWriteResult(oldItem: oldItem, newItem: newItem, capacity: capacity,
                                          returnedAttributes: returned)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics?.rawValue,
+            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
                                                         connection: state.connection).first
             return result
         }
@@ -241,7 +241,7 @@ extension Database {
 enum ReturnValuesRule {
     /// PutItem and DeleteItem accept only `NONE` and `ALL_OLD`; UpdateItem accepts every value
     /// the model's enum allows (checked by request validation).
-    static func check(_ value: String?, allowed: [String]) throws(DynamoError) {
+    static func check(_ value: ReturnValue?, allowed: [ReturnValue]) throws(DynamoError) {
         guard let value, !allowed.contains(value) else { return }
         throw EngineMessages.returnValuesAllOldOrNone
     }

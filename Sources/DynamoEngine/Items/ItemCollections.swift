@@ -41,9 +41,9 @@ extension Database {
 
     /// Metrics for the distinct collections `keys` wrote in `table`, in first-write order, when
     /// `mode` is `SIZE` and the table has local secondary indexes.
-    func itemCollections(_ table: TableDefinition, keys: [StoredKey], mode: String?,
+    func itemCollections(_ table: TableDefinition, keys: [StoredKey], mode: ReturnItemCollectionMetrics?,
                          connection: SQLiteConnection) throws -> [ItemCollectionMetric] {
-        guard mode == "SIZE", !table.localIndexes.isEmpty else { return [] }
+        guard mode == .size, !table.localIndexes.isEmpty else { return [] }
         var seen = Set<[UInt8]>()
         return try keys.filter { seen.insert($0.partition).inserted }.compactMap {
             try itemCollection(table, partition: $0, connection: connection)
@@ -52,10 +52,10 @@ extension Database {
 
     /// Metrics per requested table name for the writes of a batch or transaction, given as
     /// (table name as requested, definition, key) in request order.
-    func itemCollections(of writes: [(name: String, table: TableDefinition, key: StoredKey)], mode: String?,
+    func itemCollections(of writes: [(name: String, table: TableDefinition, key: StoredKey)], mode: ReturnItemCollectionMetrics?,
                          connection: SQLiteConnection) throws -> [String: [ItemCollectionMetric]] {
         var result: [String: [ItemCollectionMetric]] = [:]
-        guard mode == "SIZE" else { return result }
+        guard mode == .size else { return result }
         for (name, group) in Dictionary(grouping: writes, by: \.name) {
             let table = itemStore(group[0].table, connection: connection).table
             let metrics = try itemCollections(table, keys: group.map(\.key), mode: mode, connection: connection)

@@ -32,10 +32,10 @@ extension Database {
                 .filter { Self.destinationStatus($0, now: now) == .active }
             guard !active.isEmpty, let record = try Self.kinesisRecord(change, region: region, now: now) else { continue }
             for destination in active {
-                let precision = destination.precision ?? ApproximateCreationDateTimePrecision.millisecond.rawValue
+                let precision = destination.precision ?? .millisecond
                 records.append(KinesisChangeRecord(
                     streamARN: destination.streamARN, region: region, partitionKey: record.partitionKey,
-                    data: record.json(precision == ApproximateCreationDateTimePrecision.microsecond.rawValue)))
+                    data: record.json(precision == .microsecond)))
             }
         }
         if !records.isEmpty { sink.enqueue(records) }
@@ -50,7 +50,7 @@ extension Database {
         if let oldItem, let newItem, oldItem == newItem { return nil }
         guard let image = newItem ?? oldItem else { return nil }
         let keys = change.table.keyOnly(image)
-        let eventName = oldItem == nil ? "INSERT" : newItem == nil ? "REMOVE" : "MODIFY"
+        let eventName: StreamsOperationType = oldItem == nil ? .insert : newItem == nil ? .remove : .modify
         let size = ItemSize.of(keys) + (newItem.map(ItemSize.of) ?? 0) + (oldItem.map(ItemSize.of) ?? 0)
         let eventID = UUID().uuidString.lowercased()
         let micros = Int64((now * 1_000_000).rounded(.down))
@@ -62,7 +62,7 @@ extension Database {
             writer.writeRaw(UInt8(ascii: "{"))
             writer.writeKey("awsRegion", first: true); writer.write(string: region)
             writer.writeKey("eventID", first: false); writer.write(string: eventID)
-            writer.writeKey("eventName", first: false); writer.write(string: eventName)
+            writer.writeKey("eventName", first: false); writer.write(string: eventName.rawValue)
             writer.writeKey("userIdentity", first: false)
             if change.origin == .timeToLive {
                 writer.writeRaw(Array(#"{"principalId":"dynamodb.amazonaws.com","type":"Service"}"#.utf8))

@@ -38,8 +38,10 @@ extension DynamoEngine {
             }
             for (name, definition) in database.tables.sorted(by: { $0.key < $1.key }) {
                 let counted = try database.statistics(of: definition)
-                result.append(TableMetrics(namespace: namespace, table: name, items: counted.itemCount,
-                                              bytes: counted.sizeBytes, streamRecords: records[name] ?? 0))
+                result.append(
+                    TableMetrics(
+                        namespace: namespace, table: name, items: counted.itemCount,
+                        bytes: counted.sizeBytes, streamRecords: records[name] ?? 0))
             }
         }
         return result

@@ -91,15 +91,15 @@ extension Database {
             }
         }
         if let update = action.update {
-            let returnValues: String? = switch plan.returning {
-            case .allOld: "ALL_OLD"
-            case .modifiedOld: "UPDATED_OLD"
-            case .allNew: "ALL_NEW"
-            case .modifiedNew: "UPDATED_NEW"
+            let returnValues: ReturnValue? = switch plan.returning {
+            case .allOld: .allOld
+            case .modifiedOld: .updatedOld
+            case .allNew: .allNew
+            case .modifiedNew: .updatedNew
             case nil: nil
             }
             let input = UpdateItemInput(tableName: update.tableName, key: update.key,
-                                        returnValues: returnValues.map(ReturnValue.init(rawValue:)),
+                                        returnValues: returnValues,
                                         returnConsumedCapacity: capacity, updateExpression: update.updateExpression,
                                         conditionExpression: update.conditionExpression,
                                         expressionAttributeNames: update.expressionAttributeNames,
@@ -111,7 +111,7 @@ extension Database {
         }
         let delete = action.delete!
         let input = DeleteItemInput(tableName: delete.tableName, key: delete.key,
-                                    returnValues: plan.returning == nil ? nil : ReturnValue(rawValue: "ALL_OLD"),
+                                    returnValues: plan.returning == nil ? nil : .allOld,
                                     returnConsumedCapacity: capacity, conditionExpression: delete.conditionExpression,
                                     expressionAttributeNames: delete.expressionAttributeNames,
                                     expressionAttributeValues: delete.expressionAttributeValues,

@@ -18,28 +18,6 @@ extension IndexDefinition {
     }
 }
 
-extension ConsumedUnits {
-    /// The `ConsumedCapacity` shape for `ReturnConsumedCapacity` (`nil` for `NONE` or absent).
-    func shape(table name: String, mode: ReturnConsumedCapacity?) -> ConsumedCapacity? {
-        guard let mode = mode?.rawValue, mode == "TOTAL" || mode == "INDEXES" else { return nil }
-        var capacity = ConsumedCapacity()
-        capacity.tableName = name
-        capacity.capacityUnits = total
-        if mode == "INDEXES" {
-            capacity.table = DynamoAPI.Capacity(capacityUnits: table)
-            if !globalIndexes.isEmpty { capacity.globalSecondaryIndexes = globalIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) } }
-            if !localIndexes.isEmpty { capacity.localSecondaryIndexes = localIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) } }
-        }
-        return capacity
-    }
-
-    /// One `ConsumedCapacity` per table, in table-name order (batches and transactions).
-    static func shapes(_ units: [String: ConsumedUnits], mode: ReturnConsumedCapacity?) -> [ConsumedCapacity]? {
-        guard let mode = mode?.rawValue, mode == "TOTAL" || mode == "INDEXES" else { return nil }
-        return units.sorted { $0.key < $1.key }.compactMap { $0.value.shape(table: $0.key, mode: ReturnConsumedCapacity(rawValue: mode)) }
-    }
-}
-
 extension DynamoError {
     /// The `Code` of a batch statement's `Error` for this error (`ConditionalCheckFailed`,
     /// `DuplicateItem`, `ValidationError`, …).

@@ -141,7 +141,7 @@ extension TableDefinition {
         if index.isGlobal && consistentRead {
             throw DynamoError.validation("Consistent reads are not supported on global secondary indexes")
         }
-        if index.status == "CREATING" {
+        if index.status == .creating {
             throw DynamoError.validation("Cannot read from backfilling global secondary index: \(name)")
         }
         return index

@@ -15,11 +15,11 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
+        let countOnly = try ReadRules.checkSelect(input.select, attributesToGet: input.attributesToGet,
                                                   projection: input.projectionExpression, index: input.indexName)
         let segment = try ReadRules.checkSegments(segment: input.segment, total: input.totalSegments)
         let (fetch, options) = try ReadRules.plan(
-            compiled, select: input.select?.rawValue, attributesToGet: input.attributesToGet, index: input.indexName,
+            compiled, select: input.select, attributesToGet: input.attributesToGet, index: input.indexName,
             table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
             consistentRead: input.consistentRead ?? false, countOnly: countOnly)
         let page = try scan(table: input.tableName, index: input.indexName, segment: segment,
@@ -36,7 +36,7 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(input.select?.rawValue, attributesToGet: input.attributesToGet,
+        let countOnly = try ReadRules.checkSelect(input.select, attributesToGet: input.attributesToGet,
                                                   projection: input.projectionExpression, index: input.indexName)
         let index = try input.indexName.map { name throws(DynamoError) in
             try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
@@ -56,7 +56,7 @@ extension Database {
             try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         }
         let (fetch, options) = try ReadRules.plan(
-            compiled, select: input.select?.rawValue, attributesToGet: input.attributesToGet, index: input.indexName,
+            compiled, select: input.select, attributesToGet: input.attributesToGet, index: input.indexName,
             table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
             consistentRead: input.consistentRead ?? false, countOnly: countOnly)
         let page = try query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
@@ -68,7 +68,7 @@ extension Database {
 /// DynamoDB's request-level rules of Query and Scan.
 enum ReadRules {
     /// Whether the read fetches table items (see ``fetchesTableItems``) and its page options.
-    static func plan(_ compiled: CompiledExpressions, select: String?, attributesToGet: [String]?, index: String?,
+    static func plan(_ compiled: CompiledExpressions, select: Select?, attributesToGet: [String]?, index: String?,
                      table: TableDefinition, limit: Int?, exclusiveStartKey: Item?, consistentRead: Bool,
                      countOnly: Bool) throws -> (fetch: Bool, options: ReadOptions) {
         let fetch = try fetchesTableItems(select, attributes: attributesToGet ?? compiled.projection?.paths.map(\.attribute),
@@ -89,15 +89,15 @@ enum ReadRules {
     }
 
     /// DynamoDB's rules between `Select` and the projection parameters; `true` for COUNT.
-    static func checkSelect(_ select: String?, attributesToGet: [String]?, projection: String?,
+    static func checkSelect(_ select: Select?, attributesToGet: [String]?, projection: String?,
                             index: String?) throws(DynamoError) -> Bool {
         if let attributesToGet, Set(attributesToGet).count != attributesToGet.count {
             let duplicate = attributesToGet.first { name in attributesToGet.filter { $0 == name }.count > 1 }!
             throw .validation("One or more parameter values were invalid: Duplicate value in attribute name: \(duplicate)")
         }
         guard let select else { return false }
-        let choosing = select == "COUNT" ? "only the Count" : select
-        if select != "SPECIFIC_ATTRIBUTES" {
+        let choosing = select == .count ? "only the Count" : select.rawValue
+        if select != .specificAttributes {
             if projection != nil {
                 throw .validation("Cannot specify the ProjectionExpression when choosing to get \(choosing)")
             }
@@ -107,10 +107,10 @@ enum ReadRules {
         } else if projection == nil && attributesToGet == nil {
             throw .validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
         }
-        if select == "ALL_PROJECTED_ATTRIBUTES" && index == nil {
+        if select == .allProjectedAttributes && index == nil {
             throw .validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
         }
-        return select == "COUNT"
+        return select == .count
     }
 
     /// DynamoDB's rules for parallel scans.
@@ -137,17 +137,17 @@ enum ReadRules {
     /// `attributes` are the top-level names the request asks for (`AttributesToGet`, or the
     /// first element of each `ProjectionExpression` path): on a local index, any that the index
     /// does not project are read from the table, as DynamoDB does.
-    static func fetchesTableItems(_ select: String?, attributes: [String]?, index indexName: String?,
+    static func fetchesTableItems(_ select: Select?, attributes: [String]?, index indexName: String?,
                                   table: TableDefinition) throws -> Bool {
         guard let indexName else { return false }
-        guard let index = table.index(named: indexName), index.projectionType != "ALL" else { return false }
+        guard let index = table.index(named: indexName), index.projectionType != .all else { return false }
         let projected = Set(table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
             + (index.nonKeyAttributes ?? []))
-        let wantsMore = select == "ALL_ATTRIBUTES"
+        let wantsMore = select == .allAttributes
             || (attributes.map { !Set($0).isSubset(of: projected) } ?? false)
         guard wantsMore else { return false }
         if index.isGlobal {
-            if select == "ALL_ATTRIBUTES" {
+            if select == .allAttributes {
                 throw DynamoError.validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(index.name) because its projection type is not ALL")
             }
             return false

@@ -38,7 +38,7 @@ extension Database {
         return DescribeContributorInsightsOutput(
             tableName: definition.name, indexName: input.indexName, contributorInsightsRuleList: rules ?? [],
             contributorInsightsStatus: status, lastUpdateDateTime: stored.map { Timestamp(secondsSince1970: $0.changedAt) },
-            contributorInsightsMode: stored.map { ContributorInsightsMode(rawValue: $0.mode) })
+            contributorInsightsMode: stored.map(\.mode))
     }
 
     /// UpdateContributorInsights: turns Contributor Insights on or off (state only: no CloudWatch
@@ -47,8 +47,8 @@ extension Database {
         let (definition, key) = try insightsTarget(table: input.tableName, index: input.indexName)
         let enable = input.contributorInsightsAction == .enable
         let now = clock.now()
-        let mode = input.contributorInsightsMode?.rawValue
-            ?? definition.controlSettings.contributorInsights?[key]?.mode ?? ContributorInsightsMode.accessedAndThrottledKeys.rawValue
+        let mode = input.contributorInsightsMode
+            ?? definition.controlSettings.contributorInsights?[key]?.mode ?? .accessedAndThrottledKeys
         _ = try updateDefinition(named: definition.name) { definition in
             var settings = definition.controlSettings
             var insights = settings.contributorInsights ?? [:]
@@ -59,7 +59,7 @@ extension Database {
         return UpdateContributorInsightsOutput(
             tableName: definition.name, indexName: input.indexName,
             contributorInsightsStatus: enable ? .enabling : .disabling,
-            contributorInsightsMode: ContributorInsightsMode(rawValue: mode))
+            contributorInsightsMode: mode)
     }
 
     /// ListContributorInsights: every table and index of the namespace (or of one table) whose
@@ -76,7 +76,7 @@ extension Database {
                 summaries.append(ContributorInsightsSummary(
                     tableName: definition.name, indexName: key.isEmpty ? nil : key,
                     contributorInsightsStatus: Self.insightsStatus(stored, now: now),
-                    contributorInsightsMode: stored.map { ContributorInsightsMode(rawValue: $0.mode) }))
+                    contributorInsightsMode: stored.map(\.mode)))
             }
         }
         let start: Int

@@ -17,8 +17,8 @@ extension Database {
 
     /// The status a destination shows at `now` on the server clock.
     static func destinationStatus(_ destination: StoredKinesisDestination, now: Double) -> DestinationStatus {
-        DestinationStatus(rawValue: Transition.settled(since: destination.changedAt, now: now)
-            ? destination.settledStatus : destination.transitionalStatus)
+        Transition.settled(since: destination.changedAt, now: now)
+            ? destination.settledStatus : destination.transitionalStatus
     }
 
     /// Applies `change` to a table's destinations inside one catalog write.
@@ -63,8 +63,8 @@ extension Database {
                     + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
             }
             let entry = StoredKinesisDestination(
-                streamARN: input.streamArn, settledStatus: valid ? "ACTIVE" : "ENABLE_FAILED",
-                transitionalStatus: "ENABLING", changedAt: now, precision: precision?.rawValue,
+                streamARN: input.streamArn, settledStatus: valid ? .active : .enableFailed,
+                transitionalStatus: .enabling, changedAt: now, precision: precision,
                 failure: valid ? nil : "User does not have a permission to use kinesis stream")
             if let position = destinations.firstIndex(where: { $0.streamARN == input.streamArn }) {
                 destinations[position] = entry
@@ -82,8 +82,8 @@ extension Database {
         let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
             let position = try Self.active(input.streamArn, in: destinations, now: now,
                                            otherwise: "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
-            destinations[position].settledStatus = "DISABLED"
-            destinations[position].transitionalStatus = "DISABLING"
+            destinations[position].settledStatus = .disabled
+            destinations[position].transitionalStatus = .disabling
             destinations[position].changedAt = now
             destinations[position].precision = nil
         }
@@ -101,13 +101,13 @@ extension Database {
         let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
             let position = try Self.active(input.streamArn, in: destinations, now: now,
                                            otherwise: "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state.")
-            let current = destinations[position].precision ?? ApproximateCreationDateTimePrecision.millisecond.rawValue
-            if current == precision.rawValue {
+            let current = destinations[position].precision ?? .millisecond
+            if current == precision {
                 throw DynamoError.validation(
                     "Invalid Request: Precision is already set to the desired value of \(current) for tableId: \(table.tableID), kdsArn: \(input.streamArn)")
             }
-            destinations[position].precision = precision.rawValue
-            destinations[position].transitionalStatus = "UPDATING"
+            destinations[position].precision = precision
+            destinations[position].transitionalStatus = .updating
             destinations[position].changedAt = now
         }
         return UpdateKinesisStreamingDestinationOutput(
@@ -124,7 +124,7 @@ extension Database {
             return KinesisDataStreamDestination(
                 streamArn: stored.streamARN, destinationStatus: status,
                 destinationStatusDescription: status == .enableFailed ? stored.failure : nil,
-                approximateCreationDateTimePrecision: stored.precision.map(ApproximateCreationDateTimePrecision.init(rawValue:)))
+                approximateCreationDateTimePrecision: stored.precision)
         }
         return DescribeKinesisStreamingDestinationOutput(tableName: definition.name,
                                                          kinesisDataStreamDestinations: destinations)

@@ -1,3 +1,5 @@
+import DynamoAPI
+
 /// Control-plane state kept beside a table's schema: resource policies, contributor insights,
 /// Kinesis streaming destinations, warm throughput, replica auto scaling and the table's
 /// global-table replication group. Persisted inside the table's catalog definition, so it lives
@@ -34,7 +36,7 @@ package struct StoredInsights: Codable, Sendable, Hashable {
     /// Whether the last UpdateContributorInsights enabled (`true`) or disabled it.
     package var enabled: Bool
     /// `ACCESSED_AND_THROTTLED_KEYS` or `THROTTLED_KEYS`.
-    package var mode: String
+    package var mode: ContributorInsightsMode
     /// Server-clock seconds of the last change.
     package var changedAt: Double
 }
@@ -43,13 +45,13 @@ package struct StoredInsights: Codable, Sendable, Hashable {
 package struct StoredKinesisDestination: Codable, Sendable, Hashable {
     package var streamARN: String
     /// The status the destination settles in (`ACTIVE`, `ENABLE_FAILED` or `DISABLED`).
-    package var settledStatus: String
+    package var settledStatus: DestinationStatus
     /// The status shown until `changedAt + Transition.seconds` (`ENABLING`, `DISABLING`, `UPDATING`).
-    package var transitionalStatus: String
+    package var transitionalStatus: DestinationStatus
     package var changedAt: Double
     /// `MILLISECOND` or `MICROSECOND`; `nil` until asked for (DynamoDB then omits it and means
     /// MILLISECOND).
-    package var precision: String?
+    package var precision: ApproximateCreationDateTimePrecision?
     /// Why the destination settled in ENABLE_FAILED.
     package var failure: String?
 }

@@ -53,8 +53,9 @@ extension DynamoEngine {
         }
         var copies: [String: DatabaseSnapshot] = [:]
         for (namespace, database) in chosen { copies[namespace] = try database.takeSnapshot() }
-        let entry = SnapshotRegistry.Entry(name: name, takenAt: clock.now(), everyNamespace: namespace == nil,
-                                           databases: copies)
+        let entry = SnapshotRegistry.Entry(
+            name: name, takenAt: clock.now(), everyNamespace: namespace == nil,
+            databases: copies)
         snapshots.store(entry)
         return entry
     }

@@ -40,7 +40,7 @@ extension Database {
     /// (SQLite calls block; they never run on the cooperative pool).
     func resumeIndexWork() {
         for definition in tables.values {
-            for index in definition.globalIndexes where index.status == "CREATING" || index.status == "DELETING" {
+            for index in definition.globalIndexes where index.status == .creating || index.status == .deleting {
                 startIndexWork(table: definition.name, index: index.name)
             }
         }
@@ -79,7 +79,7 @@ extension Database {
         guard let definition = cachedDefinition(table),
               let found = definition.globalIndexes.first(where: { $0.name == index }) else { return }
         switch found.status {
-        case "CREATING":
+        case .creating:
             var cursor: StoredKey?
             while true {
                 switch try backfillStep(table: table, index: found, after: cursor) {
@@ -91,7 +91,7 @@ extension Database {
                     return
                 }
             }
-        case "DELETING":
+        case .deleting:
             try dropIndex(table: table, index: found)
         default:
             return
@@ -104,7 +104,7 @@ extension Database {
         try write { state in
             guard var definition = cachedDefinition(name),
                   let position = definition.globalIndexes.firstIndex(where: {
-                      $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == "CREATING"
+                      $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
                   }) else { return .abandoned }
             let items = ItemStore(table: definition, connection: state.connection)
             let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor, limit: Self.backfillChunkSize)
@@ -120,7 +120,7 @@ extension Database {
                 }
             }
             if rows.count == Self.backfillChunkSize, let last = rows.last { return .more(after: last.key) }
-            definition.globalIndexes[position].status = "ACTIVE"
+            definition.globalIndexes[position].status = .active
             try saveDefinition(definition, connection: state.connection, isNew: false)
             state.cacheAfterCommit(definition, named: name)
             return .finished
@@ -133,7 +133,7 @@ extension Database {
         try write { state in
             guard var definition = cachedDefinition(name),
                   let position = definition.globalIndexes.firstIndex(where: {
-                      $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == "DELETING"
+                      $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == .deleting
                   }) else { return }
             let index = definition.globalIndexes.remove(at: position)
             let used = Set((definition.keyAttributes + definition.indexes.flatMap(\.keyAttributes)).map(\.name))

@@ -66,7 +66,7 @@ extension Database {
                 let items = try checkItems(store, report: &report)
                 for index in definition.indexes {
                     expectedTables.insert(IndexStore.name(table: definition, index: index))
-                    guard index.status == "ACTIVE" else { continue }
+                    guard index.status == .active else { continue }
                     try checkIndex(IndexStore(table: definition, index: index, connection: connection),
                                    items: items, report: &report)
                 }

@@ -45,7 +45,7 @@ struct IndexStore {
     /// The attributes of `item` the index projects.
     func project(_ item: Item) -> Item {
         switch index.projectionType {
-        case "ALL":
+        case .all:
             return item
         default:
             var projected = Item()

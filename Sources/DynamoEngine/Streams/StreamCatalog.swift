@@ -232,7 +232,7 @@ extension StreamCatalog {
         for definition in definitions {
             guard let viewType = definition.streamViewType, let label = definition.streamLabel,
                   try stream(table: definition.name, label: label, connection: connection) == nil else { continue }
-            _ = try startStream(for: definition, viewType: viewType, label: label, now: now, connection: connection)
+            _ = try startStream(for: definition, viewType: viewType.rawValue, label: label, now: now, connection: connection)
         }
     }
 }

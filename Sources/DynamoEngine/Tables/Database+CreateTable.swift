@@ -14,7 +14,7 @@ extension Database {
         var definition = try Self.validatedDefinition(input, now: now)
         try definition.applyWarmThroughput(input.warmThroughput)
         let created = try insertTable(definition)
-        transientStatuses.hold(table: created.name, status: "CREATING", now: now)
+        transientStatuses.hold(table: created.name, status: .creating, now: now)
         return created
     }
 
@@ -34,7 +34,7 @@ extension Database {
                     try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
                 }
                 if let viewType = stored.streamViewType {
-                    stored.streamLabel = try StreamCatalog.startStream(for: stored, viewType: viewType, now: clock.now(),
+                    stored.streamLabel = try StreamCatalog.startStream(for: stored, viewType: viewType.rawValue, now: clock.now(),
                                                                        connection: state.connection)
                 }
                 try saveDefinition(stored, connection: state.connection, isNew: true)
@@ -60,16 +60,16 @@ extension Database {
     /// Builds a definition from a CreateTable request, applying DynamoDB's checks in its order.
     static func validatedDefinition(_ input: CreateTableInput, now: Double) throws(DynamoError) -> TableDefinition {
         let invalid = TableValidation.invalid
-        let billingMode = input.billingMode?.rawValue ?? "PROVISIONED"
+        let billingMode = input.billingMode ?? .provisioned
         let throughput = input.provisionedThroughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
-        try TableValidation.checkBilling(mode: input.billingMode?.rawValue, throughput: throughput)
+        try TableValidation.checkBilling(mode: input.billingMode, throughput: throughput)
 
         let definitions = (input.attributeDefinitions ?? []).map { definition in
             KeyAttribute(name: definition.attributeName,
                          type: KeyScalarType(rawValue: definition.attributeType.rawValue) ?? .string)
         }
         let schema: [TableValidation.SchemaElement] = (input.keySchema ?? []).map {
-            (name: $0.attributeName, keyType: $0.keyType.rawValue)
+            (name: $0.attributeName, keyType: $0.keyType)
         }
         guard !schema.isEmpty else {
             throw .validation(invalid + "KeySchema must be specified")
@@ -96,7 +96,7 @@ extension Database {
                 throw .validation(invalid + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
             }
             for index in localInputs {
-                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
+                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
                 let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
                 guard let range else {
                     throw .validation(invalid + "Index KeySchema does not have a range key for index: \(index.indexName)")
@@ -105,7 +105,7 @@ extension Database {
                     throw .validation(invalid + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(index.indexName). index hash key: \(hash.name), table hash key: \(partitionKey.name)")
                 }
                 let projection = try TableValidation.checkProjection(
-                    type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
+                    type: index.projection.projectionType, nonKeyAttributes: index.projection.nonKeyAttributes)
                 guard indexNames.insert(index.indexName).inserted else {
                     throw .validation(invalid + "Duplicate index name: \(index.indexName)")
                 }
@@ -122,10 +122,10 @@ extension Database {
         if let globalInputs {
             if globalInputs.isEmpty { throw .validation(invalid + "List of GlobalSecondaryIndexes is empty") }
             for index in globalInputs {
-                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
+                let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
                 let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(indexSchema, definitions: definitions)
                 let projection = try TableValidation.checkProjection(
-                    type: index.projection.projectionType?.rawValue, nonKeyAttributes: index.projection.nonKeyAttributes)
+                    type: index.projection.projectionType, nonKeyAttributes: index.projection.nonKeyAttributes)
                 let indexThroughput = try TableValidation.indexThroughput(
                     index.provisionedThroughput, index: index.indexName, billingMode: billingMode)
                 guard indexNames.insert(index.indexName).inserted else {
@@ -134,7 +134,7 @@ extension Database {
                 globalIndexes.append(TableValidation.globalIndex(
                     name: index.indexName, partition: partition, sort: sort, projection: projection,
                     nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
-                    status: "ACTIVE", storageNumber: indexNames.count))
+                    status: .active, storageNumber: indexNames.count))
             }
             if globalInputs.count > 20 {
                 throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
@@ -163,7 +163,7 @@ extension Database {
             try definition.applyTags(tags.map { ($0.key, $0.value) })
         }
         if let stream = input.streamSpecification, stream.streamEnabled {
-            guard let viewType = stream.streamViewType?.rawValue else {
+            guard let viewType = stream.streamViewType else {
                 throw .validation(invalid + "Table is being created with a stream enabled, UpdateViewType is required")
             }
             definition.streamViewType = viewType
@@ -173,10 +173,10 @@ extension Database {
         }
         if let sse = input.sseSpecification, sse.enabled == true {
             definition.sseEnabled = true
-            definition.sseType = sse.sseType?.rawValue ?? "KMS"
+            definition.sseType = sse.sseType ?? .kms
             definition.kmsMasterKeyID = sse.kmsMasterKeyId
         }
-        definition.tableClass = input.tableClass?.rawValue
+        definition.tableClass = input.tableClass
         definition.deletionProtectionEnabled = input.deletionProtectionEnabled ?? false
         if let onDemand = input.onDemandThroughput {
             definition.onDemandMaxRead = onDemand.maxReadRequestUnits

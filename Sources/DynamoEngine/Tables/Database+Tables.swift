@@ -4,7 +4,7 @@ import DynamoAPI
 package struct TableSnapshot: Sendable {
     package var definition: TableDefinition
     /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING`.
-    package var status: String
+    package var status: TableStatus
     package var itemCount: Int64
     package var sizeBytes: Int64
     package var region: String
@@ -15,12 +15,12 @@ package struct TableSnapshot: Sendable {
     package var backfilling = true
     /// Index statuses that differ from the catalog's for this report (an UpdateTable response
     /// shows an index whose throughput it changed as UPDATING).
-    package var indexStatus: [String: String] = [:]
+    package var indexStatus: [String: IndexStatus] = [:]
     /// Replica statuses that differ from ACTIVE for this report (an UpdateTable response shows
     /// a replica it adds as CREATING, one it removes as DELETING), by region.
     package var replicaStatus: [String: ReplicaStatus] = [:]
 
-    package init(definition: TableDefinition, status: String, itemCount: Int64, sizeBytes: Int64, region: String) {
+    package init(definition: TableDefinition, status: TableStatus, itemCount: Int64, sizeBytes: Int64, region: String) {
         self.definition = definition
         self.status = status
         self.itemCount = itemCount
@@ -44,8 +44,8 @@ extension Database {
         let statistics = try statistics(of: definition)
         // DynamoDB reports the table UPDATING while an index is being deleted; while one is
         // backfilling the table itself is ACTIVE.
-        let deleting = definition.globalIndexes.contains { $0.status == "DELETING" }
-        var snapshot = TableSnapshot(definition: definition, status: deleting ? "UPDATING" : "ACTIVE",
+        let deleting = definition.globalIndexes.contains { $0.status == .deleting }
+        var snapshot = TableSnapshot(definition: definition, status: deleting ? .updating : .active,
                                      itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
         if !definition.indexes.isEmpty {
             snapshot.indexStatistics = try read { connection in
@@ -80,7 +80,7 @@ extension Database {
             throw DynamoError(.validation,
                               "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
         }
-        if definition.globalIndexes.contains(where: { $0.status != "ACTIVE" }) {
+        if definition.globalIndexes.contains(where: { $0.status != .active }) {
             throw DynamoError(.resourceInUse,
                               "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
         }
@@ -105,7 +105,7 @@ extension Database {
             state.cacheAfterCommit(nil, named: name)
         }
         invalidateStatements()
-        let deleted = TableSnapshot(definition: definition, status: "DELETING", itemCount: snapshot.itemCount,
+        let deleted = TableSnapshot(definition: definition, status: .deleting, itemCount: snapshot.itemCount,
                                     sizeBytes: snapshot.sizeBytes, region: region)
         transientStatuses.holdDeleted(deleted, now: clock.now())
         return deleted

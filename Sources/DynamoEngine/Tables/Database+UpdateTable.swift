@@ -29,10 +29,10 @@ extension Database {
         var statusChanges = false
         var indexChanges = IndexChanges()
         let updated = try updateDefinition(named: input.tableName) { definition, connection in
-            let switchesToProvisioned = input.billingMode?.rawValue == "PROVISIONED" && definition.billingMode != "PROVISIONED"
+            let switchesToProvisioned = input.billingMode == .provisioned && definition.billingMode != .provisioned
             if let indexUpdates {
                 indexChanges = try IndexUpdates.apply(indexUpdates, attributeDefinitions: input.attributeDefinitions,
-                                                      to: &definition, billingMode: input.billingMode?.rawValue ?? definition.billingMode,
+                                                      to: &definition, billingMode: input.billingMode ?? definition.billingMode,
                                                       now: now)
                 if let created = indexChanges.created, let index = definition.index(named: created) {
                     try connection.execute(IndexStore.dropSQL(table: definition, index: index))
@@ -40,8 +40,8 @@ extension Database {
                 }
                 if indexChanges.created != nil || indexChanges.deleted != nil { statusChanges = true }
             }
-            let mode = input.billingMode?.rawValue ?? definition.billingMode
-            if mode == "PAY_PER_REQUEST" {
+            let mode = input.billingMode ?? definition.billingMode
+            if mode == .payPerRequest {
                 if input.provisionedThroughput != nil {
                     throw DynamoError.validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
                 }
@@ -91,20 +91,20 @@ extension Database {
                 }
             }
             if switchesToProvisioned,
-               let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != "DELETING" }) {
+               let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != .deleting }) {
                 // Nothing is assigned: every global index needs its own throughput in the same call.
                 throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified for index: \(unset.name)")
             }
             if let stream = input.streamSpecification {
                 if stream.streamEnabled {
-                    guard let viewType = stream.streamViewType?.rawValue else {
+                    guard let viewType = stream.streamViewType else {
                         throw DynamoError.validation(invalid + "If stream is being enabled then UpdateViewType is required")
                     }
                     if definition.streamViewType != nil {
                         throw DynamoError.validation("Table already has an enabled stream: TableName: \(definition.name)")
                     }
                     definition.streamViewType = viewType
-                    definition.streamLabel = try StreamCatalog.startStream(for: definition, viewType: viewType, now: now,
+                    definition.streamLabel = try StreamCatalog.startStream(for: definition, viewType: viewType.rawValue, now: now,
                                                                            connection: connection)
                 } else {
                     if stream.streamViewType != nil {
@@ -121,10 +121,10 @@ extension Database {
             }
             if let sse = input.sseSpecification {
                 definition.sseEnabled = sse.enabled ?? definition.sseEnabled
-                definition.sseType = definition.sseEnabled ? (sse.sseType?.rawValue ?? "KMS") : nil
+                definition.sseType = definition.sseEnabled ? (sse.sseType ?? .kms) : nil
                 definition.kmsMasterKeyID = sse.kmsMasterKeyId ?? definition.kmsMasterKeyID
             }
-            if let tableClass = input.tableClass { definition.tableClass = tableClass.rawValue; statusChanges = true }
+            if let tableClass = input.tableClass { definition.tableClass = tableClass; statusChanges = true }
             if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
             try definition.applyWarmThroughput(input.warmThroughput)
             if let onDemand = input.onDemandThroughput {
@@ -139,9 +139,9 @@ extension Database {
         var snapshot = try describeTable(named: updated.name)
         // The response shows the table as the request left it, before any background work.
         snapshot.definition = updated
-        snapshot.status = statusChanges ? "UPDATING" : "ACTIVE"
+        snapshot.status = statusChanges ? .updating : .active
         snapshot.backfilling = false
-        for name in indexChanges.updated { snapshot.indexStatus[name] = "UPDATING" }
+        for name in indexChanges.updated { snapshot.indexStatus[name] = .updating }
         return snapshot
     }
 
@@ -149,12 +149,12 @@ extension Database {
     /// a deleted one DELETING, otherwise the table UPDATING.
     private func holdTransientStatuses(of updated: TableDefinition, changes: IndexChanges, statusChanges: Bool, now: Double) {
         if let created = changes.created {
-            transientStatuses.hold(index: created, of: updated.name, status: "CREATING", now: now)
+            transientStatuses.hold(index: created, of: updated.name, status: .creating, now: now)
         } else if let deleted = changes.deleted {
-            transientStatuses.hold(index: deleted, of: updated.name, status: "DELETING",
+            transientStatuses.hold(index: deleted, of: updated.name, status: .deleting,
                                    deleted: updated.index(named: deleted), now: now)
         } else if statusChanges {
-            transientStatuses.hold(table: updated.name, status: "UPDATING", now: now)
+            transientStatuses.hold(table: updated.name, status: .updating, now: now)
         }
     }
 }

@@ -45,7 +45,7 @@ enum IndexUpdates {
     /// - Parameter billingMode: the table's billing mode once the request applies (a request
     ///   may switch it and give the indexes their throughput together).
     static func apply(_ updates: [GlobalSecondaryIndexUpdate], attributeDefinitions: [AttributeDefinition]?,
-                      to definition: inout TableDefinition, billingMode: String,
+                      to definition: inout TableDefinition, billingMode: BillingMode,
                       now: Double) throws(DynamoError) -> IndexChanges {
         let invalid = TableValidation.invalid
         var names = Set<String>()
@@ -62,7 +62,7 @@ enum IndexUpdates {
             }
         }
         let onlineChanges = updates.filter { $0.create != nil || $0.delete != nil }.count
-        let building = definition.globalIndexes.contains { $0.status == "CREATING" || $0.status == "DELETING" }
+        let building = definition.globalIndexes.contains { $0.status == .creating || $0.status == .deleting }
         if onlineChanges > 1 || (onlineChanges == 1 && building) { throw onlineIndexLimit }
 
         var changes = IndexChanges()
@@ -72,7 +72,7 @@ enum IndexUpdates {
                 changes.created = create.indexName
             } else if let delete = update.delete {
                 let position = try globalIndexPosition(delete.indexName, in: definition, verb: "delete")
-                definition.globalIndexes[position].status = "DELETING"
+                definition.globalIndexes[position].status = .deleting
                 changes.deleted = delete.indexName
             } else if let change = update.update {
                 let position = try globalIndexPosition(change.indexName, in: definition, verb: "update")
@@ -84,7 +84,7 @@ enum IndexUpdates {
     }
 
     private static func create(_ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
-                               in definition: inout TableDefinition, billingMode: String) throws(DynamoError) {
+                               in definition: inout TableDefinition, billingMode: BillingMode) throws(DynamoError) {
         let invalid = TableValidation.invalid
         if definition.index(named: create.indexName) != nil {
             throw .validation("Attempting to create an index which already exists")
@@ -98,11 +98,11 @@ enum IndexUpdates {
             known.append(KeyAttribute(name: given.attributeName,
                                       type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string))
         }
-        let schema = create.keySchema.map { (name: $0.attributeName, keyType: $0.keyType.rawValue) }
+        let schema = create.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
         let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: known)
         let projection = try TableValidation.checkProjection(
-            type: create.projection.projectionType?.rawValue, nonKeyAttributes: create.projection.nonKeyAttributes)
-        if billingMode != "PAY_PER_REQUEST", create.provisionedThroughput == nil {
+            type: create.projection.projectionType, nonKeyAttributes: create.projection.nonKeyAttributes)
+        if billingMode != .payPerRequest, create.provisionedThroughput == nil {
             // UpdateTable's wording differs from CreateTable's for the same omission.
             throw .validation(invalid + "Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: \(create.indexName)")
         }
@@ -115,7 +115,7 @@ enum IndexUpdates {
         let number = (definition.indexes.map(\.storageNumber).max() ?? 0) + 1
         definition.globalIndexes.append(TableValidation.globalIndex(
             name: create.indexName, partition: partition, sort: sort, projection: projection,
-            nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: "CREATING",
+            nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: .creating,
             storageNumber: number))
         for key in partition + sort where !definition.attributeDefinitions.contains(key) {
             definition.attributeDefinitions.append(key)
@@ -131,7 +131,7 @@ enum IndexUpdates {
         guard let position = definition.globalIndexes.firstIndex(where: { $0.name == name }) else {
             throw DynamoError(.resourceNotFound, "Requested resource not found: Index \(name) for table \(definition.name)")
         }
-        if definition.globalIndexes[position].status == "DELETING" {
+        if definition.globalIndexes[position].status == .deleting {
             throw DynamoError(.resourceInUse,
                               "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definition.name) Index: \(name)")
         }
@@ -139,9 +139,9 @@ enum IndexUpdates {
     }
 
     private static func updateThroughput(_ change: UpdateGlobalSecondaryIndexAction, of index: inout IndexDefinition,
-                                         billingMode: String, now: Double) throws(DynamoError) {
+                                         billingMode: BillingMode, now: Double) throws(DynamoError) {
         guard let given = change.provisionedThroughput else { return }
-        if billingMode == "PAY_PER_REQUEST" {
+        if billingMode == .payPerRequest {
             throw .validation("The only Updates for index: \(index.name) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
         }
         try TableValidation.checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)

@@ -6,11 +6,11 @@ enum TableValidation {
     static let invalid = "One or more parameter values were invalid: "
 
     /// Key schema elements as (name, key type) pairs.
-    typealias SchemaElement = (name: String, keyType: String)
+    typealias SchemaElement = (name: String, keyType: KeyType)
 
     /// Checks billing mode against throughput.
-    static func checkBilling(mode: String?, throughput: (read: Int, write: Int)?) throws(DynamoError) {
-        if mode == "PAY_PER_REQUEST" {
+    static func checkBilling(mode: BillingMode?, throughput: (read: Int, write: Int)?) throws(DynamoError) {
+        if mode == .payPerRequest {
             if throughput != nil {
                 throw .validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
             }
@@ -30,8 +30,8 @@ enum TableValidation {
     /// A global index's throughput as its table's billing mode requires: none for
     /// PAY_PER_REQUEST, given and in bounds for PROVISIONED.
     static func indexThroughput(_ given: ProvisionedThroughput?, index: String,
-                                billingMode: String) throws(DynamoError) -> ThroughputSettings? {
-        if billingMode == "PAY_PER_REQUEST" {
+                                billingMode: BillingMode) throws(DynamoError) -> ThroughputSettings? {
+        if billingMode == .payPerRequest {
             if given != nil {
                 throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index) when BillingMode is PAY_PER_REQUEST")
             }
@@ -60,10 +60,10 @@ enum TableValidation {
         if keyNames.count == 2, keyNames[0] == keyNames[1] {
             throw .validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
         }
-        if schema[0].keyType != "HASH" {
+        if schema[0].keyType != .hash {
             throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
         }
-        if schema.count == 2, schema[1].keyType != "RANGE" {
+        if schema.count == 2, schema[1].keyType != .range {
             throw .validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
         }
         func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
@@ -79,7 +79,7 @@ enum TableValidation {
     static func resolveGlobalIndexKeySchema(
         _ schema: [SchemaElement], definitions: [KeyAttribute]
     ) throws(DynamoError) -> (partition: [KeyAttribute], sort: [KeyAttribute]) {
-        let hashCount = schema.filter { $0.keyType == "HASH" }.count
+        let hashCount = schema.filter { $0.keyType == .hash }.count
         if schema.count <= 2, hashCount <= 1 {
             let (hash, range) = try resolveKeySchema(schema, definitions: definitions)
             return ([hash], range.map { [$0] } ?? [])
@@ -92,11 +92,11 @@ enum TableValidation {
         if Set(keyNames).count != keyNames.count {
             throw .validation("The KeySchema contains multiple key attributes with the same name")
         }
-        if schema[0].keyType != "HASH" {
+        if schema[0].keyType != .hash {
             throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
         }
-        guard let firstRange = schema.firstIndex(where: { $0.keyType == "RANGE" }) ?? Optional(schema.count),
-              !schema[firstRange...].contains(where: { $0.keyType == "HASH" }) else {
+        guard let firstRange = schema.firstIndex(where: { $0.keyType == .range }) ?? Optional(schema.count),
+              !schema[firstRange...].contains(where: { $0.keyType == .hash }) else {
             throw .validation(invalid + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
         }
         if hashCount > maximumKeyAttributesPerPart {
@@ -110,9 +110,9 @@ enum TableValidation {
     }
 
     /// A global index definition from its resolved key attributes.
-    static func globalIndex(name: String, partition: [KeyAttribute], sort: [KeyAttribute], projection: String,
+    static func globalIndex(name: String, partition: [KeyAttribute], sort: [KeyAttribute], projection: ProjectionType,
                             nonKeyAttributes: [String]?, throughput: ThroughputSettings?,
-                            status: String, storageNumber: Int) -> IndexDefinition {
+                            status: IndexStatus, storageNumber: Int) -> IndexDefinition {
         var index = IndexDefinition(name: name, partitionKey: partition[0], sortKey: sort.first,
                                     projectionType: projection, nonKeyAttributes: nonKeyAttributes,
                                     throughput: throughput, status: status, storageNumber: storageNumber,
@@ -123,12 +123,12 @@ enum TableValidation {
     }
 
     /// Checks a projection's consistency.
-    static func checkProjection(type: String?, nonKeyAttributes: [String]?) throws(DynamoError) -> String {
+    static func checkProjection(type: ProjectionType?, nonKeyAttributes: [String]?) throws(DynamoError) -> ProjectionType {
         guard let type else { throw .validation(invalid + "Unknown ProjectionType: null") }
-        if nonKeyAttributes != nil, type != "INCLUDE" {
+        if nonKeyAttributes != nil, type != .include {
             throw .validation(invalid + "ProjectionType is \(type), but NonKeyAttributes is specified")
         }
-        if type == "INCLUDE", nonKeyAttributes?.isEmpty ?? true {
+        if type == .include, nonKeyAttributes?.isEmpty ?? true {
             throw .validation(invalid + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
         }
         return type

@@ -1,3 +1,4 @@
+import DynamoAPI
 import Synchronization
 
 /// Keeps the transitional statuses DynamoDB shows for a while visible for `delay` seconds of
@@ -11,16 +12,16 @@ import Synchronization
 /// sequence of statuses, and one that does not wait still works. With `delay == 0` (the
 /// default) nothing is held.
 final class TransientStatuses: Sendable {
-    private struct Hold {
-        var status: String
+    private struct Hold<Status: Sendable> {
+        var status: Status
         var until: Double
     }
 
     private struct State {
         var delay: Double = 0
-        var tables: [String: Hold] = [:]
+        var tables: [String: Hold<TableStatus>] = [:]
         /// Per table, per index: the held status, and the index itself for a deleted one.
-        var indexes: [String: [String: (hold: Hold, deleted: IndexDefinition?)]] = [:]
+        var indexes: [String: [String: (hold: Hold<IndexStatus>, deleted: IndexDefinition?)]] = [:]
         var deletedTables: [String: (snapshot: TableSnapshot, until: Double)] = [:]
     }
 
@@ -33,7 +34,7 @@ final class TransientStatuses: Sendable {
     }
 
     /// Holds `status` (`CREATING`, `UPDATING`) on a table from `now`.
-    func hold(table: String, status: String, now: Double) {
+    func hold(table: String, status: TableStatus, now: Double) {
         state.withLock { state in
             guard state.delay > 0 else { return }
             state.tables[table] = Hold(status: status, until: now + state.delay)
@@ -42,7 +43,7 @@ final class TransientStatuses: Sendable {
     }
 
     /// Holds `status` on a global index from `now`; `deleted` is the index a deletion removes.
-    func hold(index: String, of table: String, status: String, deleted: IndexDefinition? = nil, now: Double) {
+    func hold(index: String, of table: String, status: IndexStatus, deleted: IndexDefinition? = nil, now: Double) {
         state.withLock { state in
             guard state.delay > 0 else { return }
             state.indexes[table, default: [:]][index] = (Hold(status: status, until: now + state.delay), deleted)
@@ -75,7 +76,7 @@ final class TransientStatuses: Sendable {
     /// Applies the statuses still held at `now` to a description.
     func apply(to snapshot: inout TableSnapshot, now: Double) {
         let name = snapshot.definition.name
-        let (table, indexes) = state.withLock { state -> (Hold?, [String: (hold: Hold, deleted: IndexDefinition?)]) in
+        let (table, indexes) = state.withLock { state -> (Hold<TableStatus>?, [String: (hold: Hold<IndexStatus>, deleted: IndexDefinition?)]) in
             if let hold = state.tables[name], hold.until <= now { state.tables[name] = nil }
             state.indexes[name] = state.indexes[name]?.filter { $0.value.hold.until > now }
             return (state.tables[name], state.indexes[name] ?? [:])
@@ -84,10 +85,10 @@ final class TransientStatuses: Sendable {
             if let deleted = held.deleted {
                 if !snapshot.definition.globalIndexes.contains(where: { $0.name == index }) {
                     var shown = deleted
-                    shown.status = "DELETING"
+                    shown.status = .deleting
                     snapshot.definition.globalIndexes.append(shown)
                 }
-                snapshot.status = "UPDATING"
+                snapshot.status = .updating
             } else if snapshot.definition.globalIndexes.contains(where: { $0.name == index }) {
                 snapshot.indexStatus[index] = held.hold.status
             }

@@ -139,7 +139,7 @@ extension Database {
             let writes = actions.filter { if case .check = $0.kind { false } else { true } }
             result.itemCollections = try itemCollections(
                 of: writes.map { ($0.requestedName, $0.table, $0.key) },
-                mode: input.returnItemCollectionMetrics?.rawValue, connection: state.connection)
+                mode: input.returnItemCollectionMetrics, connection: state.connection)
             return result
         }
     }
@@ -178,7 +178,7 @@ extension Database {
                 action = PlannedAction(table: table, requestedName: check.tableName,
                                        key: try table.storedKey(fromKey: check.key), kind: .check,
                                        condition: compiled.condition,
-                                       returnsItemOnFailure: check.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+                                       returnsItemOnFailure: check.returnValuesOnConditionCheckFailure == .allOld)
             } else if let put = item.put {
                 let table = try table(named: put.tableName)
                 // An index key of the wrong type cancels too (a `ValidationError` reason); an
@@ -195,7 +195,7 @@ extension Database {
                 action = PlannedAction(table: table, requestedName: put.tableName, key: key,
                                        kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
                                        condition: compiled.condition,
-                                       returnsItemOnFailure: put.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+                                       returnsItemOnFailure: put.returnValuesOnConditionCheckFailure == .allOld)
             } else if let delete = item.delete {
                 let table = try table(named: delete.tableName)
                 if let error = table.keyShapeError(fromKey: delete.key) {
@@ -205,7 +205,7 @@ extension Database {
                 action = PlannedAction(table: table, requestedName: delete.tableName,
                                        key: try table.storedKey(fromKey: delete.key), kind: .delete,
                                        condition: compiled.condition,
-                                       returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+                                       returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure == .allOld)
             } else {
                 let update = item.update!
                 let table = try table(named: update.tableName)
@@ -218,7 +218,7 @@ extension Database {
                                        key: try table.storedKey(fromKey: update.key),
                                        kind: .update(compiled.update, keyItem: update.key),
                                        condition: compiled.condition,
-                                       returnsItemOnFailure: update.returnValuesOnConditionCheckFailure?.rawValue == "ALL_OLD")
+                                       returnsItemOnFailure: update.returnValuesOnConditionCheckFailure == .allOld)
             }
             let identity = "\(action.table.storageID)/\(action.key.partition)/\(action.key.sort)"
             guard seen.insert(identity).inserted else {

@@ -36,8 +36,8 @@ extension Predicate {
             }
         case .between(let operand, let lower, let upper):
             guard let value = operand.conditionValue(in: item),
-                  let low = lower.conditionValue(in: item), let high = upper.conditionValue(in: item),
-                  let fromLow = Ordering.compare(low, value), let toHigh = Ordering.compare(value, high)
+                let low = lower.conditionValue(in: item), let high = upper.conditionValue(in: item),
+                let fromLow = Ordering.compare(low, value), let toHigh = Ordering.compare(value, high)
             else { return false }
             return fromLow <= 0 && toHigh <= 0
         case .isIn(let operand, let list):

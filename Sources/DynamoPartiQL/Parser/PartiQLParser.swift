@@ -115,7 +115,8 @@ package struct PartiQLParser {
         try expect(keyword: "FROM")
         let (table, index) = try source()
         if peek.isSymbol(",") || peek.isKeyword("JOIN") || peek.isKeyword("CROSS") || peek.isKeyword("INNER")
-            || peek.isKeyword("LEFT") {
+            || peek.isKeyword("LEFT")
+        {
             throw DynamoError.validation("Only select from a single table or index is supported.")
         }
         if peek.isKeyword("AS") || peek.isKeyword("AT") { throw DynamoError.validation("Aliasing is not supported") }

@@ -1,7 +1,7 @@
 import DynamoAPI
 import DynamoEngine
 
-/// On-demand backups and point-in-time recovery: decode, run on the engine, render.
+/// On-demand backups and point-in-time recovery: decode, run on the engine, encode the output shape.
 enum BackupOperations {
     /// The rows of ``EngineDispatcher/operations`` for backups and point-in-time recovery.
     static let rows: [String: EngineDispatcher.Operation] = [
@@ -17,10 +17,9 @@ enum BackupOperations {
         "ListBackups": EngineDispatcher.shaped { (input: ListBackupsInput, context) in
             try context.database.listBackups(input)
         },
-        "RestoreTableFromBackup": { body, context in
-            let input = try RestoreTableFromBackupInput.decodeRequest(body)
+        "RestoreTableFromBackup": EngineDispatcher.shaped { (input: RestoreTableFromBackupInput, context) in
             let snapshot = try context.database.restoreTableFromBackup(input, now: context.now)
-            return TableOperations.describe(snapshot, member: "TableDescription")
+            return RestoreTableFromBackupOutput(tableDescription: snapshot.tableDescription)
         },
         "UpdateContinuousBackups": EngineDispatcher.shaped { (input: UpdateContinuousBackupsInput, context) in
             try context.database.updateContinuousBackups(input, now: context.now)
@@ -28,10 +27,9 @@ enum BackupOperations {
         "DescribeContinuousBackups": EngineDispatcher.shaped { (input: DescribeContinuousBackupsInput, context) in
             try context.database.describeContinuousBackups(input, now: context.now)
         },
-        "RestoreTableToPointInTime": { body, context in
-            let input = try RestoreTableToPointInTimeInput.decodeRequest(body)
+        "RestoreTableToPointInTime": EngineDispatcher.shaped { (input: RestoreTableToPointInTimeInput, context) in
             let snapshot = try context.database.restoreTableToPointInTime(input, now: context.now)
-            return TableOperations.describe(snapshot, member: "TableDescription")
+            return RestoreTableToPointInTimeOutput(tableDescription: snapshot.tableDescription)
         },
     ]
 }

@@ -1,52 +1,33 @@
 import DynamoAPI
 import DynamoEngine
 
-/// The control-plane operations: decode, run on the engine, render.
+/// The control-plane operations: decode, run on the engine, encode the output shape.
 enum TableOperations {
-    static let createTable: EngineDispatcher.Operation = { body, context in
-        let input = try CreateTableInput.decodeRequest(body)
+    static let createTable = EngineDispatcher.shaped { (input: CreateTableInput, context) in
         let definition = try context.database.createTable(input, now: context.now)
-        let snapshot = TableSnapshot(definition: definition, status: "CREATING", itemCount: 0, sizeBytes: 0,
-                                     region: context.database.region)
-        return describe(snapshot, member: "TableDescription")
+        let snapshot = TableSnapshot(definition: definition, status: .creating, itemCount: 0,
+                                     sizeBytes: 0, region: context.database.region)
+        return CreateTableOutput(tableDescription: snapshot.tableDescription)
     }
 
-    static let describeTable: EngineDispatcher.Operation = { body, context in
-        let input = try DescribeTableInput.decodeRequest(body)
+    static let describeTable = EngineDispatcher.shaped { (input: DescribeTableInput, context) in
         let snapshot = try naming(input.tableName) { try context.database.describeTable(named: input.tableName) }
-        return describe(snapshot, member: "Table")
+        return DescribeTableOutput(table: snapshot.tableDescription)
     }
 
-    static let deleteTable: EngineDispatcher.Operation = { body, context in
-        let input = try DeleteTableInput.decodeRequest(body)
+    static let deleteTable = EngineDispatcher.shaped { (input: DeleteTableInput, context) in
         let snapshot = try naming(input.tableName) { try context.database.deleteTable(named: input.tableName) }
-        var writer = JSONWriter(reservingCapacity: 512)
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey("TableDescription", first: true)
-        TableDescriptionWriter.writeDeleted(snapshot, to: &writer)
-        writer.writeRaw(UInt8(ascii: "}"))
-        return writer.bytes
+        return DeleteTableOutput(tableDescription: snapshot.deletedTableDescription)
     }
 
-    static let updateTable: EngineDispatcher.Operation = { body, context in
-        let input = try UpdateTableInput.decodeRequest(body)
+    static let updateTable = EngineDispatcher.shaped { (input: UpdateTableInput, context) in
         let snapshot = try naming(input.tableName) { try context.database.updateTable(input, now: context.now) }
-        return describe(snapshot, member: "TableDescription")
+        return UpdateTableOutput(tableDescription: snapshot.tableDescription)
     }
 
-    static let listTables: EngineDispatcher.Operation = { body, context in
-        let input = try ListTablesInput.decodeRequest(body)
+    static let listTables = EngineDispatcher.shaped { (input: ListTablesInput, context) in
         let page = context.database.listTables(exclusiveStart: input.exclusiveStartTableName, limit: input.limit)
-        var writer = JSONWriter()
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey("TableNames", first: true)
-        TableDescriptionWriter.writeArray(page.names, to: &writer) { name, writer in writer.write(string: name) }
-        if let last = page.lastEvaluated {
-            writer.writeKey("LastEvaluatedTableName", first: false)
-            writer.write(string: last)
-        }
-        writer.writeRaw(UInt8(ascii: "}"))
-        return writer.bytes
+        return ListTablesOutput(tableNames: page.names, lastEvaluatedTableName: page.lastEvaluated)
     }
 
     /// The table a control-plane request names, or DynamoDB's not-found message naming it.
@@ -61,15 +42,5 @@ enum TableOperations {
         } catch let error as DynamoError where error == DynamoError.tableNotFound() {
             throw DynamoError(.resourceNotFound, "Requested resource not found: Table: \(reference) not found")
         }
-    }
-
-    /// `{"<member>": <TableDescription>}`.
-    static func describe(_ snapshot: TableSnapshot, member: String) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 1024)
-        writer.writeRaw(UInt8(ascii: "{"))
-        writer.writeKey(member, first: true)
-        TableDescriptionWriter.write(snapshot, to: &writer)
-        writer.writeRaw(UInt8(ascii: "}"))
-        return writer.bytes
     }
 }

@@ -204,7 +204,7 @@ package final class CapacityThrottle: Sendable {
     static func limit(_ table: TableDefinition, index: IndexDefinition?, isWrite: Bool)
         -> (rate: Double, burst: Double, provisioned: Bool, configured: Bool)
     {
-        if table.billingMode == "PROVISIONED" {
+        if table.billingMode == .provisioned {
             let throughput = index?.throughput ?? table.throughput
             let units = isWrite ? throughput.writeCapacityUnits : throughput.readCapacityUnits
             return (Double(max(units, 0)), burstSeconds, true, true)

@@ -11,8 +11,9 @@ import Testing
     }
 
     static func addReplica(_ database: Database, region: String, table: String = "Things") throws -> ReplicaUpdateResult {
-        try database.updateReplicas([ReplicationGroupUpdate(create: CreateReplicationGroupMemberAction(regionName: region))],
-                                    table: table, now: database.clock.now())
+        try database.updateReplicas(
+            [ReplicationGroupUpdate(create: CreateReplicationGroupMemberAction(regionName: region))],
+            table: table, now: database.clock.now())
     }
 
     static func item(_ database: Database, _ key: String) throws -> Item? {
@@ -28,7 +29,7 @@ import Testing
         let result = try Self.addReplica(east, region: "us-west-2")
         #expect(result.statuses == ["us-west-2": .creating])
         #expect(result.definition.settings?.replication?.regions == ["us-east-1", "us-west-2"])
-        #expect(result.definition.streamViewType == "NEW_AND_OLD_IMAGES")
+        #expect(result.definition.streamViewType == .newAndOldImages)
         let west = try engine.database(accessKeyID: nil, region: "us-west-2")
         let replica = try west.table(named: "Things")
         #expect(replica.keyAttributes == result.definition.keyAttributes)

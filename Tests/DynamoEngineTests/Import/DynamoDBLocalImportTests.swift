@@ -113,7 +113,7 @@ struct DynamoDBLocalImportTests {
         for table in tables {
             let snapshot = try database.describeTable(named: table.name)
             let definition = snapshot.definition
-            #expect(snapshot.status == "ACTIVE")
+            #expect(snapshot.status == .active)
             #expect(definition.partitionKey.name == table.hashKey)
             #expect(definition.sortKey?.name == table.rangeKey)
             #expect(definition.creationDateTime == Double(table.creationMilliseconds) / 1000)
@@ -122,9 +122,9 @@ struct DynamoDBLocalImportTests {
             for (index, expected) in zip(definition.indexes, table.localIndexes + table.globalIndexes) {
                 #expect(index.partitionKey.name == expected.hashKey)
                 #expect(index.sortKey?.name == expected.rangeKey)
-                #expect(index.projectionType == expected.projection)
+                #expect(index.projectionType.rawValue == expected.projection)
                 #expect(index.nonKeyAttributes == expected.nonKeyAttributes)
-                #expect(index.status == "ACTIVE")
+                #expect(index.status == .active)
                 let keys = [expected.hashKey] + (expected.rangeKey.map { [$0] } ?? [])
                 let indexed = table.items.filter { item in keys.allSatisfy { item[$0] != nil } }.count
                 #expect(snapshot.indexStatistics[expected.name]?.itemCount == Int64(indexed))
@@ -133,11 +133,11 @@ struct DynamoDBLocalImportTests {
                     #expect(index.throughput?.writeCapacityUnits == throughput.write)
                 }
             }
-            #expect(definition.billingMode == (table.provisioned == nil ? "PAY_PER_REQUEST" : "PROVISIONED"))
+            #expect(definition.billingMode == (table.provisioned == nil ? .payPerRequest : .provisioned))
             #expect(definition.throughput.readCapacityUnits == table.provisioned?.read ?? 0)
             #expect(definition.throughput.writeCapacityUnits == table.provisioned?.write ?? 0)
             #expect(definition.deletionProtectionEnabled == table.deletionProtection)
-            #expect(definition.streamViewType == table.streamViewType)
+            #expect(definition.streamViewType?.rawValue == table.streamViewType)
             #expect(definition.ttlAttribute == table.ttlAttribute)
             #expect(definition.ttlEnabled == (table.ttlAttribute != nil))
             #expect(definition.onDemandMaxRead == table.maxRequestUnits?.read)

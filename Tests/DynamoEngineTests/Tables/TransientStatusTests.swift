@@ -8,8 +8,9 @@ import Testing
 struct TransientStatusTests {
     /// A database whose clock stands still unless moved.
     static func database(delay: Double) throws -> Database {
-        let database = try Database(path: nil, region: "us-east-1",
-                                    clock: ServerClock(startingAt: 1_800_000_000, systemTime: { 0 }))
+        let database = try Database(
+            path: nil, region: "us-east-1",
+            clock: ServerClock(startingAt: 1_800_000_000, systemTime: { 0 }))
         database.transientStatuses.delay = delay
         return database
     }
@@ -29,7 +30,7 @@ struct TransientStatusTests {
         _ = try database.updateTable(UpdateTableInput.decodeRequest(JSONValue(parsing: json)), now: database.clock.now())
     }
 
-    static func indexStatus(_ snapshot: TableSnapshot, _ name: String) -> String? {
+    static func indexStatus(_ snapshot: TableSnapshot, _ name: String) -> IndexStatus? {
         guard let index = snapshot.definition.globalIndexes.first(where: { $0.name == name }) else { return nil }
         return snapshot.indexStatus[name] ?? index.status
     }
@@ -38,18 +39,18 @@ struct TransientStatusTests {
     func creating() throws {
         let database = try Self.database(delay: 5)
         try Self.create(database, "Orders")
-        #expect(try database.describeTable(named: "Orders").status == "CREATING")
+        #expect(try database.describeTable(named: "Orders").status == .creating)
         try database.clock.advance(by: 4.9)
-        #expect(try database.describeTable(named: "Orders").status == "CREATING")
+        #expect(try database.describeTable(named: "Orders").status == .creating)
         try database.clock.advance(by: 0.2)
-        #expect(try database.describeTable(named: "Orders").status == "ACTIVE")
+        #expect(try database.describeTable(named: "Orders").status == .active)
     }
 
     @Test("without a delay every status is final at once")
     func noDelay() throws {
         let database = try Self.database(delay: 0)
         try Self.create(database, "Orders")
-        #expect(try database.describeTable(named: "Orders").status == "ACTIVE")
+        #expect(try database.describeTable(named: "Orders").status == .active)
         _ = try database.deleteTable(named: "Orders")
         #expect(throws: DynamoError.tableNotFound()) { try database.describeTable(named: "Orders") }
     }
@@ -60,13 +61,13 @@ struct TransientStatusTests {
         try Self.create(database, "Orders")
         try database.clock.advance(by: 5)
         try Self.update(database, #"{"TableName": "Orders", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}, "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "ByG", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}"#)
-        #expect(try database.describeTable(named: "Orders").status == "UPDATING")
+        #expect(try database.describeTable(named: "Orders").status == .updating)
         try database.clock.advance(by: 5)
-        #expect(try database.describeTable(named: "Orders").status == "ACTIVE")
+        #expect(try database.describeTable(named: "Orders").status == .active)
 
         _ = try database.deleteTable(named: "Orders")
         let deleting = try database.describeTable(named: "Orders")
-        #expect(deleting.status == "DELETING")
+        #expect(deleting.status == .deleting)
         #expect(database.listTables(exclusiveStart: nil, limit: nil).names.isEmpty)
         try database.clock.advance(by: 5)
         #expect(throws: DynamoError.tableNotFound()) { try database.describeTable(named: "Orders") }
@@ -79,22 +80,22 @@ struct TransientStatusTests {
         try database.clock.advance(by: 5)
         try Self.update(database, #"{"TableName": "Orders", "AttributeDefinitions": [{"AttributeName": "h", "AttributeType": "N"}], "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}"#)
         try database.runIndexWork(table: "Orders", index: "ByH")
-        #expect(database.tables["Orders"]?.index(named: "ByH")?.status == "ACTIVE")
+        #expect(database.tables["Orders"]?.index(named: "ByH")?.status == .active)
         let building = try database.describeTable(named: "Orders")
-        #expect(Self.indexStatus(building, "ByH") == "CREATING")
-        #expect(building.status == "ACTIVE")
+        #expect(Self.indexStatus(building, "ByH") == .creating)
+        #expect(building.status == .active)
         try database.clock.advance(by: 5)
-        #expect(Self.indexStatus(try database.describeTable(named: "Orders"), "ByH") == "ACTIVE")
+        #expect(Self.indexStatus(try database.describeTable(named: "Orders"), "ByH") == .active)
 
         try Self.update(database, #"{"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByG"}}]}"#)
         try database.runIndexWork(table: "Orders", index: "ByG")
         #expect(database.tables["Orders"]?.index(named: "ByG") == nil)
         let dropping = try database.describeTable(named: "Orders")
-        #expect(Self.indexStatus(dropping, "ByG") == "DELETING")
-        #expect(dropping.status == "UPDATING")
+        #expect(Self.indexStatus(dropping, "ByG") == .deleting)
+        #expect(dropping.status == .updating)
         try database.clock.advance(by: 5)
         let done = try database.describeTable(named: "Orders")
         #expect(Self.indexStatus(done, "ByG") == nil)
-        #expect(done.status == "ACTIVE")
+        #expect(done.status == .active)
     }
 }

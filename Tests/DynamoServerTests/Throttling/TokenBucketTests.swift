@@ -32,9 +32,9 @@ struct TokenBucketTests {
         #expect(bucket.balance == 10)
         bucket.refill(rate: 100, burstSeconds: 300, now: 11)
         #expect(bucket.balance == 110)
-        bucket.refill(rate: 0.1, burstSeconds: 300, now: 11)   // lowered: trimmed to the new burst
+        bucket.refill(rate: 0.1, burstSeconds: 300, now: 11) // lowered: trimmed to the new burst
         #expect(abs(bucket.balance - 30) < 1e-9)
-        bucket.refill(rate: 0.1, burstSeconds: 300, now: 5)    // a clock reading from the past changes nothing
+        bucket.refill(rate: 0.1, burstSeconds: 300, now: 5) // a clock reading from the past changes nothing
         #expect(abs(bucket.balance - 30) < 1e-9)
     }
 }

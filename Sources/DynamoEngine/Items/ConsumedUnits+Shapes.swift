@@ -1,0 +1,48 @@
+import DynamoAPI
+
+extension ConsumedUnits {
+    /// Whether `ReturnConsumedCapacity` asks for capacity in the answer (`TOTAL` or `INDEXES`).
+    package static func reported(_ mode: ReturnConsumedCapacity?) -> Bool {
+        mode == .total || mode == .indexes
+    }
+
+    /// `ConsumedCapacity` of a single-table operation as `mode` asks for it: nothing for `NONE`
+    /// (or absent), the total for `TOTAL`, and the total with its split over the table and each
+    /// index for `INDEXES`.
+    package func shape(table: String, mode: ReturnConsumedCapacity?) -> ConsumedCapacity? {
+        guard Self.reported(mode) else { return nil }
+        var capacity = ConsumedCapacity(tableName: table, capacityUnits: total)
+        if mode == .indexes {
+            capacity.table = DynamoAPI.Capacity(capacityUnits: self.table)
+            if !localIndexes.isEmpty {
+                capacity.localSecondaryIndexes = localIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) }
+            }
+            if !globalIndexes.isEmpty {
+                capacity.globalSecondaryIndexes = globalIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) }
+            }
+        }
+        return capacity
+    }
+
+    /// `ConsumedCapacity` of a batch or transaction: one entry per table, in name order.
+    package static func shapes(_ units: [String: ConsumedUnits], mode: ReturnConsumedCapacity?) -> [ConsumedCapacity]? {
+        guard reported(mode) else { return nil }
+        return units.sorted { $0.key < $1.key }.compactMap { $0.value.shape(table: $0.key, mode: mode) }
+    }
+}
+
+extension ItemCollectionMetric {
+    /// The metric as the answer's `ItemCollectionMetrics`.
+    package var shape: ItemCollectionMetrics {
+        let range = sizeEstimateRangeGB
+        return ItemCollectionMetrics(itemCollectionKey: key, sizeEstimateRangeGB: [range.lower, range.upper])
+    }
+
+    /// `ItemCollectionMetrics` of a batch or transaction when `mode` is `SIZE` (an empty map when
+    /// no table written has a local secondary index), by table.
+    package static func shapes(_ metrics: [String: [ItemCollectionMetric]],
+                               mode: ReturnItemCollectionMetrics?) -> [String: [ItemCollectionMetrics]]? {
+        guard mode == .size else { return nil }
+        return metrics.mapValues { $0.map(\.shape) }
+    }
+}
