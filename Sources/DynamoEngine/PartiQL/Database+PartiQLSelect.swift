@@ -98,7 +98,7 @@ extension TableDefinition {
     /// DynamoDB does: any index for the WHERE clause's attributes, a global index also for the
     /// select list's (a local index fetches those from the table).
     func checkProjects(_ index: IndexDefinition, _ statement: PartiQLStatement) throws(DynamoError) {
-        guard index.projectionType != "ALL", let attributes = statement.selectAttributes else { return }
+        guard index.projectionType != .all, let attributes = statement.selectAttributes else { return }
         let projected = Set(keyAttributes.map(\.name) + index.keyAttributes.map(\.name) + (index.nonKeyAttributes ?? []))
         let unfiltered = attributes.filter.filter { !projected.contains($0) }
         if !unfiltered.isEmpty {

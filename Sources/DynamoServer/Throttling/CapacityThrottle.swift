@@ -134,7 +134,7 @@ package final class CapacityThrottle: Sendable {
                 guard bucket.balance - reserved[key, default: 0] > 0 else {
                     let limit = Self.limit(demand.table, index: demand.index, isWrite: isWrite)
                     return ThrottlingErrors.error(table: demand.table, index: demand.index, isWrite: isWrite,
-                                                  provisioned: demand.table.billingMode == "PROVISIONED",
+                                                  provisioned: demand.table.billingMode == .provisioned,
                                                   configuredMaximum: limit.configured,
                                                   keyRange: demand.partition != nil, region: database.region)
                 }
