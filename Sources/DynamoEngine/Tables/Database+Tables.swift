@@ -51,7 +51,14 @@ extension Database {
             snapshot.indexStatistics = try read { connection in
                 var result: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
                 for index in definition.indexes {
-                    let counted = try IndexStore(table: definition, index: index, connection: connection).statistics()
+                    let counted: TableStatistics
+                    do {
+                        counted = try IndexStore(table: definition, index: index, connection: connection).statistics()
+                    } catch where index.status == .deleting {
+                        // Its background drop committed after the definition was read (UpdateTable
+                        // describes the table right after starting that work): nothing left to count.
+                        continue
+                    }
                     result[index.name] = (counted.itemCount, counted.sizeBytes)
                 }
                 return result
