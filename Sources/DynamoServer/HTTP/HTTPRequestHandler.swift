@@ -304,12 +304,15 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers an admin request from a task (its handlers may wait for blocking work).
+    /// Answers an admin request from a task on this connection's event loop: its handlers hand
+    /// their blocking work (snapshots, sweeps, metrics) to the thread pool and await it, so an
+    /// admin answer never waits for a thread of the global concurrency pool, which a busy
+    /// process (or an in-process test run) can keep occupied for seconds.
     private func processAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, router: AdminRouter, requestID: String) {
         let request = AdminRequest(method: head.method.rawValue, uri: head.uri,
                                    body: body.map { Array($0.readableBytesView) } ?? [])
         let fromLoopback = Self.isLoopback(context?.channel.remoteAddress)
-        startTask(requestID: requestID, onEventLoop: false) {
+        startTask(requestID: requestID, onEventLoop: true) {
             let (status, body, contentType) = await router.respond(to: request, fromLoopback: fromLoopback)
             return (HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
                     "admin \(request.path)")
