@@ -16,6 +16,15 @@ struct FuzzRun {
     let target: any FuzzTarget
     let options: Options
 
+    /// Keeps an input under `findings`; a finding that cannot be kept is said on standard error
+    /// (the run goes on: its figures still count).
+    private func save(_ input: [UInt8], to path: String) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(input)) else {
+            FileHandle.standardError.write(Data("localdynamo-fuzz: could not write \(path)\n".utf8))
+            return
+        }
+    }
+
     /// Runs and returns the exit status: 0, or 1 when a property broke.
     func run() -> Int32 {
         CrashGuard.install(findings: options.findings, target: target.name,
@@ -51,12 +60,12 @@ struct FuzzRun {
             let elapsed = Date().timeIntervalSince(before)
             if elapsed > slowest {
                 slowest = elapsed
-                FileManager.default.createFile(atPath: "\(options.findings)/slowest-\(target.name).bin", contents: Data(input))
+                save(input, to: "\(options.findings)/slowest-\(target.name).bin")
             }
             if outcome.hasPrefix("BUG") {
                 bugs += 1
                 let path = "\(options.findings)/bug-\(target.name)-\(number).bin"
-                FileManager.default.createFile(atPath: path, contents: Data(input))
+                save(input, to: path)
                 FileHandle.standardError.write(Data("localdynamo-fuzz: \(target.name) input \(number): \(outcome) (saved to \(path))\n".utf8))
             }
             outcomes[outcome.hasPrefix("BUG") ? "BUG" : outcome, default: 0] += 1
