@@ -12,6 +12,11 @@ enum DispatchPolicy {
     enum Placement: Sendable, Equatable {
         /// Right on the connection's event loop, answered synchronously.
         case eventLoop
+        /// Tried on the event loop; an operation that finds, before it touches an item, that it
+        /// reads more than one (`Database.PartiQLReadsMoreThanOneItem`) is handed back to the pool.
+        /// A hand-back runs the operation's preparation twice, so a request that arms something
+        /// once per run (injected transaction conflicts) goes to the pool directly.
+        case eventLoopUnlessHandedBack
         /// On the namespace's writer thread, in a group commit.
         case writer
         /// On the request thread pool.
@@ -28,7 +33,7 @@ enum DispatchPolicy {
         "DescribeContinuousBackups": .eventLoop,
         // Tried on the loop as a SELECT of one item by its whole key; any other statement is
         // handed back before it touches an item (`PartiQLReadsMoreThanOneItem`) and runs on the pool.
-        "ExecuteStatement": .eventLoop,
+        "ExecuteStatement": .eventLoopUnlessHandedBack,
         // Item writes.
         "PutItem": .writer, "UpdateItem": .writer, "DeleteItem": .writer, "BatchWriteItem": .writer,
         "TransactWriteItems": .writer,

@@ -123,7 +123,7 @@ package final class EngineDispatcher: DynamoDispatcher {
                 return .success(try await withCheckedThrowingContinuation { continuation in
                     database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
                 })
-            case .eventLoop, .pool:
+            case .eventLoop, .eventLoopUnlessHandedBack, .pool:
                 // Event-loop operations here arrived off a loop, or with faults armed.
                 return .success(try await threadPool.runIfActive { try call(self.database(for: context)) })
             }
@@ -138,11 +138,12 @@ package final class EngineDispatcher: DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
     ) -> DynamoResult? {
-        guard !faults.isArmed, DispatchPolicy.placement(of: target) == .eventLoop,
-              let operation = Self.operations[target.operation],
+        let placement = DispatchPolicy.placement(of: target)
+        guard !faults.isArmed, let operation = Self.operations[target.operation],
               MultiThreadedEventLoopGroup.currentEventLoop != nil,
-              // Conflicts are armed before the operation runs: never twice for a handed-back statement.
-              target.operation != "ExecuteStatement" || context.headers[Self.conflictHeader] == nil
+              placement == .eventLoop
+                  // Conflicts are armed before the operation runs: never twice for a handed-back request.
+                  || (placement == .eventLoopUnlessHandedBack && context.headers[Self.conflictHeader] == nil)
         else { return nil }
         do {
             return .success(try prepare(operation, named: target.operation, body: body, context: context)(
