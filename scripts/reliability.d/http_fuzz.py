@@ -10,6 +10,7 @@ and no close within the time limit is a hang.
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 import re
@@ -203,6 +204,26 @@ def connect(url: str, timeout: float) -> socket.socket:
     return sock
 
 
+def send_half_closed(sock: socket.socket, request: bytes) -> tuple[int, bytes] | None:
+    """Sends `request`, half-closes, and reads the answer; None when the connection ended without one.
+
+    A server may answer a request it cannot parse and close before the rest has arrived; its
+    kernel then resets the connection, so the send or the half-close can fail (EPIPE,
+    ECONNRESET, ENOTCONN, depending on when the reset lands) while the answer may still be
+    waiting to be read.
+    """
+    try:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+    except OSError as error:
+        if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN):
+            raise
+    try:
+        return read_response(sock)
+    except ConnectionResetError:
+        return None
+
+
 def run(url: str, inputs: int, seed: int, timeout: float, setup) -> Figures:
     """`inputs` requests; `setup()` (re)creates the corpus's table now and then."""
     rng = random.Random(seed)
@@ -228,10 +249,10 @@ def run(url: str, inputs: int, seed: int, timeout: float, setup) -> Figures:
         try:
             if raw:
                 with connect(url, timeout) as fresh:
-                    fresh.sendall(request)
-                    fresh.shutdown(socket.SHUT_WR)
-                    answer = read_response(fresh)
-                if answer is not None:
+                    answer = send_half_closed(fresh, request)
+                if answer is None:
+                    figures.statuses["closed"] = figures.statuses.get("closed", 0) + 1
+                else:
                     check(figures, allowed, answer[0], answer[1], request)
                 continue
             for attempt in range(2):
