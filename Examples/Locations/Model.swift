@@ -20,8 +20,9 @@ final class Location: ManagedObject {
 /// first" a Query.
 final class Checkin: ManagedObject {
     override class var mapping: EntityMapping {
-        EntityMapping(hashKey: "checkinId", version: "version", tableName: LocationsExample.tablePrefix + "Checkins",
-                      indexes: [.global("byLocation", partitionKey: "location", sortKey: "checkinTime")])
+        EntityMapping(
+            hashKey: "checkinId", version: "version", tableName: LocationsExample.tablePrefix + "Checkins",
+            indexes: [.global("byLocation", partitionKey: "location", sortKey: "checkinTime")])
     }
     @Attribute var checkinId = UUID()
     @Attribute var checkinTime = Date()

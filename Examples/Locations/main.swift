@@ -43,9 +43,10 @@ enum LocationsExample {
                 endpoint = server?.endpoint
             }
             let environment = ProcessInfo.processInfo.environment
-            client = try DynamoClient(configuration: DynamoClient.Configuration(
-                region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1", endpoint: endpoint,
-                credentials: environment["AWS_ACCESS_KEY_ID"] == nil ? AWSCredentials(accessKeyID: "local", secretAccessKey: "local") : nil))
+            client = try DynamoClient(
+                configuration: DynamoClient.Configuration(
+                    region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1", endpoint: endpoint,
+                    credentials: environment["AWS_ACCESS_KEY_ID"] == nil ? AWSCredentials(accessKeyID: "local", secretAccessKey: "local") : nil))
         }
         defer { server?.stop() }
         say("DynamoDB endpoint: \(client.endpoint)")
@@ -64,13 +65,13 @@ enum LocationsExample {
         // Add locations and check-ins: one save, one transaction.
         let context = ObjectContext(store: store)
         let places = [("Harbour", 59.91, 10.75), ("Bakery", 59.92, 10.76), ("Museum", 59.90, 10.72)]
-        let start = Date(timeIntervalSince1970: 1_767_225_600)   // 2026-01-01
+        let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01
         for (index, (name, latitude, longitude)) in places.enumerated() {
             let location = Location(context: context)
             location.name = name
             location.latitude = latitude
             location.longitude = longitude
-            for visit in 0 ..< index + 1 {
+            for visit in 0..<index + 1 {
                 let checkin = Checkin(context: context)
                 checkin.checkinTime = start.addingTimeInterval(Double(visit * 3600 + index * 60))
                 checkin.comment = "visit \(visit + 1) to \(name)"
@@ -90,8 +91,9 @@ enum LocationsExample {
         // The check-ins of one location, newest first: a Query on the byLocation index in
         // reverse key order (no scan, no in-memory sort).
         let museum = try require(locations.first { $0.name == "Museum" })
-        let visits = try FetchRequest<Checkin>(in: store.model, predicate: FetchPredicate("location == %@", museum.objectID),
-                                               sortBy: [.descending("checkinTime")])
+        let visits = try FetchRequest<Checkin>(
+            in: store.model, predicate: FetchPredicate("location == %@", museum.objectID),
+            sortBy: [.descending("checkinTime")])
         say("check-ins at Museum, newest first — \(visits.explain())")
         for checkin in try await reader.fetch(visits) {
             say("  \(checkin.checkinTime.formatted(.iso8601)) \(checkin.comment ?? "")")

@@ -34,8 +34,11 @@ package final class KinesisPutRecordsSink: KinesisRecordSink {
         case .success(let response) where response.status == 200:
             return true
         case .success(let response):
-            logger.warning("Kinesis destination refused", metadata: [
-                "stream": "\(streamARN)", "error": "\(NeighbourCall.error(of: response))"])
+            logger.warning(
+                "Kinesis destination refused",
+                metadata: [
+                    "stream": "\(streamARN)", "error": "\(NeighbourCall.error(of: response))",
+                ])
             return false
         case .failure(let failure):
             logger.warning("Kinesis unreachable", metadata: ["endpoint": "\(endpoint)", "error": "\(failure)"])
@@ -84,12 +87,18 @@ package final class KinesisPutRecordsSink: KinesisRecordSink {
                 remaining = remaining.dropFirst(refusedFrom)
                 logger.debug("Kinesis refused records; retrying", metadata: ["stream": "\(first.streamARN)"])
             case .streamMissing(let message):
-                logger.error("Kinesis stream not found; records dropped", metadata: [
-                    "stream": "\(first.streamARN)", "records": "\(remaining.count)", "error": "\(message)"])
+                logger.error(
+                    "Kinesis stream not found; records dropped",
+                    metadata: [
+                        "stream": "\(first.streamARN)", "records": "\(remaining.count)", "error": "\(message)",
+                    ])
                 return
             case .failed(let message):
-                logger.warning("Kinesis PutRecords failed; retrying", metadata: [
-                    "stream": "\(first.streamARN)", "error": "\(message)", "retryIn": "\(delay)"])
+                logger.warning(
+                    "Kinesis PutRecords failed; retrying",
+                    metadata: [
+                        "stream": "\(first.streamARN)", "error": "\(message)", "retryIn": "\(delay)",
+                    ])
             }
             Thread.sleep(forTimeInterval: delay)
             delay = min(5, delay * 2)
@@ -114,7 +123,8 @@ package final class KinesisPutRecordsSink: KinesisRecordSink {
             return .failed("\(failure)")
         case .success(let response) where response.status == 200:
             guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-                  let results = object["Records"] as? [[String: Any]] else { return .failed("unreadable answer") }
+                let results = object["Records"] as? [[String: Any]]
+            else { return .failed("unreadable answer") }
             let refused = results.firstIndex { $0["ErrorCode"] != nil }
             return .delivered(refusedFrom: refused)
         case .success(let response):
@@ -124,9 +134,11 @@ package final class KinesisPutRecordsSink: KinesisRecordSink {
     }
 
     private func call(_ operation: String, body: [UInt8], region: String) -> Result<OutgoingResponse, OutgoingHTTPError> {
-        let request = SigV4Request(method: "POST", url: endpoint + "/", headers: [
-            ("Content-Type", "application/x-amz-json-1.1"), ("X-Amz-Target", "Kinesis_20131202.\(operation)"),
-        ], body: body)
+        let request = SigV4Request(
+            method: "POST", url: endpoint + "/",
+            headers: [
+                ("Content-Type", "application/x-amz-json-1.1"), ("X-Amz-Target", "Kinesis_20131202.\(operation)"),
+            ], body: body)
         return NeighbourCall(service: "kinesis", region: region, credentials: credentials).send(request)
     }
 }

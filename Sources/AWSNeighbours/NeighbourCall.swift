@@ -13,8 +13,10 @@ struct NeighbourCall {
     /// The answer, or the transport failure.
     func send(_ request: SigV4Request) -> Result<OutgoingResponse, OutgoingHTTPError> {
         let signer = SigV4Signer(service: service, region: region)
-        let signed = service == "s3" ? signer.signS3(request, credentials: credentials, date: Date())
-                                     : signer.sign(request, credentials: credentials, date: Date())
+        let signed =
+            service == "s3"
+            ? signer.signS3(request, credentials: credentials, date: Date())
+            : signer.sign(request, credentials: credentials, date: Date())
         return OutgoingHTTP.perform(signed)
     }
 
@@ -25,7 +27,8 @@ struct NeighbourCall {
             return (code, XMLText.first("Message", in: text) ?? "")
         }
         if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-           let type = (object["__type"] ?? object["code"]) as? String {
+            let type = (object["__type"] ?? object["code"]) as? String
+        {
             let code = type.split(separator: "#").last.map(String.init) ?? type
             return (code, (object["message"] ?? object["Message"]) as? String ?? "")
         }

@@ -28,8 +28,10 @@ package struct NeighbourSettings: Sendable {
     ///
     /// - Throws: ``NeighbourSettingsError`` for an endpoint that is not an `http(s)` URL, a
     ///   profile that is not in the credentials file, or a remote endpoint without credentials.
-    package init(s3Endpoint: String?, kinesisEndpoint: String?, s3VirtualHosted: Bool, profile: String?,
-                 multipartPartSize: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(
+        s3Endpoint: String?, kinesisEndpoint: String?, s3VirtualHosted: Bool, profile: String?,
+        multipartPartSize: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         self.s3Endpoint = try Self.checked(s3Endpoint ?? nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL"))
         self.kinesisEndpoint = try Self.checked(kinesisEndpoint ?? nonEmpty("AWS_ENDPOINT_URL_KINESIS") ?? nonEmpty("AWS_ENDPOINT_URL"))
@@ -39,8 +41,10 @@ package struct NeighbourSettings: Sendable {
         guard !endpoints.isEmpty else { return }
         if let key = nonEmpty("AWS_ACCESS_KEY_ID"), let secret = nonEmpty("AWS_SECRET_ACCESS_KEY"), profile == nil {
             credentials = AWSCredentials(accessKeyID: key, secretAccessKey: secret, sessionToken: nonEmpty("AWS_SESSION_TOKEN"))
-        } else if let found = try Self.profileCredentials(profile ?? nonEmpty("AWS_PROFILE"), explicit: profile != nil,
-                                                            environment: environment) {
+        } else if let found = try Self.profileCredentials(
+            profile ?? nonEmpty("AWS_PROFILE"), explicit: profile != nil,
+            environment: environment)
+        {
             credentials = found
         } else if endpoints.allSatisfy(Self.isLoopback) {
             credentials = Self.testCredentials
@@ -64,14 +68,17 @@ package struct NeighbourSettings: Sendable {
         return endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
     }
 
-    private static func profileCredentials(_ name: String?, explicit: Bool,
-                                           environment: [String: String]) throws -> AWSCredentials? {
+    private static func profileCredentials(
+        _ name: String?, explicit: Bool,
+        environment: [String: String]
+    ) throws -> AWSCredentials? {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let path = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials"
         let profile = name ?? "default"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let values = ProfileFile(parsing: text, kind: .credentials).profiles[profile],
-              let key = values["aws_access_key_id"], let secret = values["aws_secret_access_key"] else {
+            let values = ProfileFile(parsing: text, kind: .credentials).profiles[profile],
+            let key = values["aws_access_key_id"], let secret = values["aws_secret_access_key"]
+        else {
             if explicit { throw NeighbourSettingsError("Profile \(profile) has no keys in \(path)") }
             return nil
         }

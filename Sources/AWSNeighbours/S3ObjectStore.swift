@@ -27,8 +27,9 @@ package struct S3ObjectStore: ObjectStore {
     }
 
     package func forRegion(_ region: String) -> any ObjectStore {
-        S3ObjectStore(endpoint: endpoint, virtualHosted: virtualHosted, partSize: partSize,
-                      region: region, credentials: credentials)
+        S3ObjectStore(
+            endpoint: endpoint, virtualHosted: virtualHosted, partSize: partSize,
+            region: region, credentials: credentials)
     }
 
     private init(endpoint: String, virtualHosted: Bool, partSize: Int, region: String, credentials: AWSCredentials) {
@@ -69,8 +70,10 @@ package struct S3ObjectStore: ObjectStore {
             var number = 1
             for start in stride(from: 0, to: bytes.count, by: partSize) {
                 let part = Array(bytes[start..<min(bytes.count, start + partSize)])
-                let answer = try checked(call("PUT", bucket: bucket, key: key, query: "partNumber=\(number)&\(upload)",
-                                              headers: owner, body: part))
+                let answer = try checked(
+                    call(
+                        "PUT", bucket: bucket, key: key, query: "partNumber=\(number)&\(upload)",
+                        headers: owner, body: part))
                 guard let etag = answer.headers["etag"] else {
                     throw ObjectStoreError(code: "InternalError", message: "UploadPart answered without an ETag")
                 }
@@ -119,8 +122,10 @@ package struct S3ObjectStore: ObjectStore {
         return "\(parts.scheme)://\(bucket).\(parts.host)\(port)\(encodedKey)\(suffix)"
     }
 
-    private func call(_ method: String, bucket: String, key: String? = nil, query: String? = nil,
-                      headers: [(name: String, value: String)] = [], body: [UInt8] = []) throws(ObjectStoreError) -> OutgoingResponse {
+    private func call(
+        _ method: String, bucket: String, key: String? = nil, query: String? = nil,
+        headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) throws(ObjectStoreError) -> OutgoingResponse {
         let request = SigV4Request(method: method, url: url(bucket: bucket, key: key, query: query), headers: headers, body: body)
         switch NeighbourCall(service: "s3", region: region, credentials: credentials).send(request) {
         case .success(let response): return response

@@ -30,8 +30,10 @@ public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
     ///   - sessionToken: The session token, for temporary credentials.
     ///   - expiration: When temporary credentials expire.
     ///   - accountID: The account the credentials belong to, when known.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Date? = nil,
-                accountID: String? = nil) {
+    public init(
+        accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Date? = nil,
+        accountID: String? = nil
+    ) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken

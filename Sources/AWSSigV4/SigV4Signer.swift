@@ -53,8 +53,10 @@ public struct SigV4Signer: Sendable, Hashable {
     /// The signing steps every form shares. `pathEncodedOnce` (S3) hands the canonical-request
     /// builder the decoded path, so the canonical URI is the path encoded exactly once; other
     /// services encode the path as sent a second time.
-    func sign<Request: SigV4Signable>(_ request: Request, credentials: AWSCredentials, date: Date,
-                                      pathEncodedOnce: Bool) -> Request {
+    func sign<Request: SigV4Signable>(
+        _ request: Request, credentials: AWSCredentials, date: Date,
+        pathEncodedOnce: Bool
+    ) -> Request {
         let time = AmzDate(date)
         var signed = request
         signed.headers.removeAll {
@@ -74,11 +76,15 @@ public struct SigV4Signer: Sendable, Hashable {
             method: signed.method, path: pathEncodedOnce ? SigV4Encoding.decode(path) : path, query: parts?.query,
             headers: signed.headers, defaultHost: parts?.hostHeader,
             payloadHash: signed.headerValue("x-amz-content-sha256") ?? SHA256.hash(signed.body).hexString, signing: nil)
-        let signature = self.signature(stringToSign: stringToSign(canonicalRequest: canonical.text, time: time),
-                                       secretAccessKey: credentials.secretAccessKey, day: time.day)
+        let signature = self.signature(
+            stringToSign: stringToSign(canonicalRequest: canonical.text, time: time),
+            secretAccessKey: credentials.secretAccessKey, day: time.day)
         let scope = "\(credentials.accessKeyID)/\(credentialScope(day: time.day))"
-        signed.headers.append(("Authorization",
-            "AWS4-HMAC-SHA256 Credential=\(scope), SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"))
+        signed.headers.append(
+            (
+                "Authorization",
+                "AWS4-HMAC-SHA256 Credential=\(scope), SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"
+            ))
         return signed
     }
 
@@ -87,9 +93,10 @@ public struct SigV4Signer: Sendable, Hashable {
     package func canonicalRequest(_ request: some SigV4Signable) -> (text: String, signedHeaders: String) {
         let parts = URLParts(request.url)
         let payloadHash = request.headerValue("x-amz-content-sha256") ?? SHA256.hash(request.body).hexString
-        return Self.canonicalRequest(method: request.method, path: parts?.path ?? "/", query: parts?.query,
-                                     headers: request.headers, defaultHost: parts?.hostHeader,
-                                     payloadHash: payloadHash, signing: nil)
+        return Self.canonicalRequest(
+            method: request.method, path: parts?.path ?? "/", query: parts?.query,
+            headers: request.headers, defaultHost: parts?.hostHeader,
+            payloadHash: payloadHash, signing: nil)
     }
 
     /// The canonical request from its parts, as a signer builds it and a verifier rebuilds it.
@@ -104,9 +111,11 @@ public struct SigV4Signer: Sendable, Hashable {
     ///   - signing: The lowercased header names to sign (a verifier passes the request's
     ///     `SignedHeaders`); `nil` signs every header except ``unsignedHeaders``.
     /// - Returns: The canonical request and its `SignedHeaders` list.
-    package static func canonicalRequest(method: String, path: String, query: String?,
-                                         headers: [(name: String, value: String)], defaultHost: String?,
-                                         payloadHash: String, signing: Set<String>?) -> (text: String, signedHeaders: String) {
+    package static func canonicalRequest(
+        method: String, path: String, query: String?,
+        headers: [(name: String, value: String)], defaultHost: String?,
+        payloadHash: String, signing: Set<String>?
+    ) -> (text: String, signedHeaders: String) {
         var grouped: [String: [String]] = [:]
         for (name, value) in headers {
             let lowered = name.lowercased()
@@ -137,8 +146,10 @@ public struct SigV4Signer: Sendable, Hashable {
 
     /// The string to sign for a canonical request.
     package func stringToSign(canonicalRequest: String, time: AmzDate) -> String {
-        ["AWS4-HMAC-SHA256", time.timestamp, credentialScope(day: time.day),
-         SHA256.hash(Array(canonicalRequest.utf8)).hexString].joined(separator: "\n")
+        [
+            "AWS4-HMAC-SHA256", time.timestamp, credentialScope(day: time.day),
+            SHA256.hash(Array(canonicalRequest.utf8)).hexString,
+        ].joined(separator: "\n")
     }
 
     /// The hex signature: HMAC of the string to sign under the key derived from the secret,

@@ -59,8 +59,8 @@ package enum SigV4Encoding {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.append(byte)
             case UInt8(ascii: "/") where keepSlash:
                 out.append(byte)
@@ -78,7 +78,8 @@ package enum SigV4Encoding {
         var index = 0
         while index < source.count {
             if source[index] == UInt8(ascii: "%"), index + 2 < source.count,
-               let value = UInt8(String(decoding: source[index + 1...index + 2], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: source[index + 1...index + 2], as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 index += 3
             } else {

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import Synchronization
@@ -55,11 +55,13 @@ package final class DynamoEngine: Sendable {
     /// How hard commits wait for the disk (`serve --sync`).
     package let syncMode: SyncMode
 
-    package init(storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
-                 transactionConflicts: [(table: String, count: Int)] = [],
-                 clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
-                 objectStore: (any ObjectStore)? = nil, kinesisSink: (any KinesisRecordSink)? = nil,
-                 syncMode: SyncMode = .normal) throws {
+    package init(
+        storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
+        transactionConflicts: [(table: String, count: Int)] = [],
+        clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
+        objectStore: (any ObjectStore)? = nil, kinesisSink: (any KinesisRecordSink)? = nil,
+        syncMode: SyncMode = .normal
+    ) throws {
         self.syncMode = syncMode
         self.clock = clock
         self.kinesisSink = kinesisSink
@@ -117,7 +119,7 @@ package final class DynamoEngine: Sendable {
         let base = "\(directory)/\(fileName(for: namespace))"
         let plain = base + ".db"
         guard FileManager.default.fileExists(atPath: plain),
-              (try? DynamoDBLocalFile.kind(of: plain)) == .dynamoDBLocal
+            (try? DynamoDBLocalFile.kind(of: plain)) == .dynamoDBLocal
         else { return plain }
         return base + ".localdynamo.db"
     }
@@ -127,11 +129,12 @@ package final class DynamoEngine: Sendable {
     /// key holds), and at most 200 bytes: a longer name keeps its first 100 bytes of characters and adds
     /// a hash of the whole name.
     static func fileName(for namespace: String) -> String {
-        let safe = String(namespace.unicodeScalars.map { scalar in
-            Self.isAlphanumeric(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
-        })
+        let safe = String(
+            namespace.unicodeScalars.map { scalar in
+                Self.isAlphanumeric(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "_"
+            })
         guard safe.utf8.count > 200 else { return safe }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, stable across runs and platforms
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a, stable across runs and platforms
         for byte in namespace.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         var prefix = ""
         for character in safe {
@@ -145,7 +148,7 @@ package final class DynamoEngine: Sendable {
     private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
             true
         default:
             false

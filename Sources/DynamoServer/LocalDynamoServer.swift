@@ -81,11 +81,13 @@ public final class LocalDynamoServer: Sendable {
         /// S3 and Kinesis beside the server (`serve --s3-endpoint`, `--kinesis-endpoint` …).
         public var neighbours = NeighbourOptions()
 
-        public init(host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
-                    namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
-                    databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
-                    clockStart: Double? = nil, adminFromAnywhere: Bool = false, faults: [String] = [],
-                    faultSeed: UInt64 = 0, s3Directory: String? = nil) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
+            namespace: Namespace = .perRegion, maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
+            databaseThreads: Int = max(2, System.coreCount), transactionConflicts: [String: Int] = [:],
+            clockStart: Double? = nil, adminFromAnywhere: Bool = false, faults: [String] = [],
+            faultSeed: UInt64 = 0, s3Directory: String? = nil
+        ) {
             self.faults = faults
             self.faultSeed = faultSeed
             self.clockStart = clockStart
@@ -123,11 +125,12 @@ public final class LocalDynamoServer: Sendable {
     /// - Throws: when the data directory cannot be created, or a fault rule is malformed.
     public init(configuration: Configuration, logger: Logger = Logger(label: "localdynamo")) throws {
         self.configuration = configuration
-        let mode: NamespaceMode = switch configuration.namespace {
-        case .perRegion: .perRegion
-        case .perAccessKey: .perAccessKey
-        case .shared: .shared
-        }
+        let mode: NamespaceMode =
+            switch configuration.namespace {
+            case .perRegion: .perRegion
+            case .perAccessKey: .perAccessKey
+            case .shared: .shared
+            }
         let neighbours = try configuration.neighbours.resolve(s3Directory: configuration.s3Directory, logger: logger)
         engine = try DynamoEngine(
             storage: configuration.dataDirectory.map { .directory($0) } ?? .inMemory,
@@ -138,37 +141,46 @@ public final class LocalDynamoServer: Sendable {
             objectStore: neighbours.store, kinesisSink: neighbours.sink,
             syncMode: configuration.syncFull ? .full : .normal)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
-        let faults = FaultInjector(seed: configuration.faultSeed,
-                                   rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
-        let dispatcher = EngineDispatcher(engine: engine, threadPool: threadPool, logger: logger, faults: faults,
-                                          throttle: configuration.throttle ? CapacityThrottle() : nil)
+        let faults = FaultInjector(
+            seed: configuration.faultSeed,
+            rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
+        let dispatcher = EngineDispatcher(
+            engine: engine, threadPool: threadPool, logger: logger, faults: faults,
+            throttle: configuration.throttle ? CapacityThrottle() : nil)
         let metrics = ServerMetrics(operations: EngineDispatcher.operationNames)
-        let admin = AdminRouter(routes: AdminRoutes.all,
-                                environment: AdminEnvironment(engine: engine, threadPool: threadPool, logger: logger,
-                                                              faults: faults, metrics: metrics),
-                                allowRemote: configuration.adminFromAnywhere)
-        sweeper = TimeToLiveSweeper(engine: engine, threadPool: threadPool,
-                                    interval: configuration.ttlSweepInterval, logger: logger)
+        let admin = AdminRouter(
+            routes: AdminRoutes.all,
+            environment: AdminEnvironment(
+                engine: engine, threadPool: threadPool, logger: logger,
+                faults: faults, metrics: metrics),
+            allowRemote: configuration.adminFromAnywhere)
+        sweeper = TimeToLiveSweeper(
+            engine: engine, threadPool: threadPool,
+            interval: configuration.ttlSweepInterval, logger: logger)
         var targets: [StreamTarget] = []
         for setting in configuration.streamTargets {
             guard let target = StreamTarget(parsing: setting) else { throw InvalidStreamTarget(setting: setting) }
             targets.append(target)
         }
-        delivery = StreamTargetDelivery(engine: engine, threadPool: threadPool, targets: targets,
-                                        batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
+        delivery = StreamTargetDelivery(
+            engine: engine, threadPool: threadPool, targets: targets,
+            batchSize: max(1, min(configuration.streamBatchSize, 1000)), logger: logger)
         if let credentialsFile = configuration.credentialsFile {
-            authenticator = try RequestAuthenticator(credentialsFile: credentialsFile,
-                                                     allowedSkew: configuration.allowedClockSkew, clock: engine.clock)
+            authenticator = try RequestAuthenticator(
+                credentialsFile: credentialsFile,
+                allowedSkew: configuration.allowedClockSkew, clock: engine.clock)
         } else {
             authenticator = nil
         }
-        var httpConfiguration = HTTPServer.Configuration(host: configuration.host, port: configuration.port,
-                                                         maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
-                                                         cors: configuration.cors)
+        var httpConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: configuration.port,
+            maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
+            cors: configuration.cors)
         httpConfiguration.authenticator = authenticator
         httpConfiguration.metrics = metrics
-        httpConfiguration.timeouts = ConnectionTimeouts(request: ConnectionTimeouts.seconds(configuration.requestTimeout),
-                                                        idle: ConnectionTimeouts.seconds(configuration.idleTimeout))
+        httpConfiguration.timeouts = ConnectionTimeouts(
+            request: ConnectionTimeouts.seconds(configuration.requestTimeout),
+            idle: ConnectionTimeouts.seconds(configuration.idleTimeout))
         httpConfiguration.maximumConnections = configuration.maximumConnections > 0 ? configuration.maximumConnections : nil
         http = HTTPServer(
             configuration: httpConfiguration,

@@ -1,8 +1,8 @@
 import DynamoEngine
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `localdynamo check`: the storage invariants of every database file in a directory.
@@ -29,11 +29,13 @@ public enum StorageCheck {
             .filter { $0.hasSuffix(".db") }.sorted()
             .filter { (try? DynamoDBLocalFile.kind(of: "\(directory)/\($0)")) != .dynamoDBLocal }
         return try files.map { file in
-            let database = try Database(path: "\(directory)/\(file)", region: String(file.dropLast(3)),
-                                        resumeBackgroundWork: false)
+            let database = try Database(
+                path: "\(directory)/\(file)", region: String(file.dropLast(3)),
+                resumeBackgroundWork: false)
             let report = try database.checkInvariants()
-            return FileReport(file: file, tables: report.tables, items: report.items,
-                              indexEntries: report.indexEntries, violations: report.violations.map(\.description))
+            return FileReport(
+                file: file, tables: report.tables, items: report.items,
+                indexEntries: report.indexEntries, violations: report.violations.map(\.description))
         }
     }
 }

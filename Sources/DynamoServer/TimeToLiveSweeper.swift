@@ -41,10 +41,12 @@ final class TimeToLiveSweeper: Sendable {
 
     /// Stops sweeping and waits for a running sweep to finish.
     func stop() async {
-        guard let running = task.withLock({ current -> Task<Void, Never>? in
-            defer { current = nil }
-            return current
-        }) else { return }
+        guard
+            let running = task.withLock({ current -> Task<Void, Never>? in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         running.cancel()
         await running.value
     }

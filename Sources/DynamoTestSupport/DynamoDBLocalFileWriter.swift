@@ -38,8 +38,10 @@ package enum DynamoDBLocalFileWriter {
         /// Read and write capacity of a global index of a provisioned table.
         package var throughput: (read: Int, write: Int)?
 
-        package init(name: String, hashKey: String, rangeKey: String? = nil, projection: String = "ALL",
-                    nonKeyAttributes: [String]? = nil, throughput: (read: Int, write: Int)? = nil) {
+        package init(
+            name: String, hashKey: String, rangeKey: String? = nil, projection: String = "ALL",
+            nonKeyAttributes: [String]? = nil, throughput: (read: Int, write: Int)? = nil
+        ) {
             self.name = name
             self.hashKey = hashKey
             self.rangeKey = rangeKey
@@ -80,7 +82,8 @@ package enum DynamoDBLocalFileWriter {
     package static func write(_ tables: [Table], version: FormatVersion, to path: String) throws {
         let connection = try SQLiteConnection(path: path)
         let newer = version == .v2_4_0
-        try connection.execute("""
+        try connection.execute(
+            """
             DROP TABLE IF EXISTS cf; DROP TABLE IF EXISTS dm;
             CREATE TABLE cf (version TEXT);
             CREATE TABLE dm (TableName TEXT, CreationDateTime INTEGER, LastDecreaseDate INTEGER,
@@ -107,7 +110,8 @@ package enum DynamoDBLocalFileWriter {
         let newer = version == .v2_4_0
         let payPerRequest = table.provisioned == nil
         let info = tableInfo(table, version: version).serialized
-        let columns = "TableName, CreationDateTime, ReadCapacityUnits, WriteCapacityUnits, TableInfo, BillingMode, PayPerRequestDateTime"
+        let columns =
+            "TableName, CreationDateTime, ReadCapacityUnits, WriteCapacityUnits, TableInfo, BillingMode, PayPerRequestDateTime"
             + (newer ? ", DeletionProtectionEnabled, MaxReadRequestUnits, MaxWriteRequestUnits" : "")
         let statement = try connection.statement(
             "INSERT INTO dm (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?\(newer ? ", ?, ?, ?" : ""))")
@@ -118,8 +122,10 @@ package enum DynamoDBLocalFileWriter {
             .integer(payPerRequest ? table.creationMilliseconds : 0),
         ]
         if newer {
-            values += [.integer(table.deletionProtection ? 1 : 0), .integer(Int64(table.maxRequestUnits?.read ?? 0)),
-                       .integer(Int64(table.maxRequestUnits?.write ?? 0))]
+            values += [
+                .integer(table.deletionProtection ? 1 : 0), .integer(Int64(table.maxRequestUnits?.read ?? 0)),
+                .integer(Int64(table.maxRequestUnits?.write ?? 0)),
+            ]
         }
         for (position, value) in values.enumerated() { statement.bind(value, at: Int32(position + 1)) }
         try statement.run()
@@ -127,7 +133,8 @@ package enum DynamoDBLocalFileWriter {
         let quoted = "\"\(table.name)\""
         let indexColumns = (0..<(table.localIndexes.count + 2 * table.globalIndexes.count))
             .map { ", indexKey_\($0) TEXT DEFAULT NULL" }.joined()
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE \(quoted) (hashKey TEXT DEFAULT NULL, rangeKey TEXT DEFAULT NULL, hashValue BLOB NOT NULL,
                 rangeValue BLOB NOT NULL, itemSize INTEGER DEFAULT 0, ObjectJSON BLOB NOT NULL\(indexColumns),
                 PRIMARY KEY(hashKey, rangeKey))
@@ -138,8 +145,10 @@ package enum DynamoDBLocalFileWriter {
             AttributeValue.encode(item: item, to: &writer)
             let hash = keyText(item[table.hashKey])
             let range = table.rangeKey.map { keyText(item[$0]) } ?? ""
-            try connection.statement(insert).bind(.text(hash), .text(range), .blob(Array(hash.utf8)), .blob(Array(range.utf8)),
-                            .integer(Int64(ItemSize.of(item))), .blob(writer.bytes)).run()
+            try connection.statement(insert).bind(
+                .text(hash), .text(range), .blob(Array(hash.utf8)), .blob(Array(range.utf8)),
+                .integer(Int64(ItemSize.of(item))), .blob(writer.bytes)
+            ).run()
         }
         if let viewType = table.streamViewType {
             let streamInfo = JSONValue.object([
@@ -147,8 +156,10 @@ package enum DynamoDBLocalFileWriter {
                 "StreamLabel": .string("2023-11-14T22:13:20.000"),
             ]).serialized
             try connection.statement("INSERT INTO sm VALUES (?, 'ENABLED', ?, ?, ?, NULL)")
-                .bind(.text("stream-\(table.name)"), .text(table.name), .blob(Array(streamInfo.utf8)),
-                      .integer(table.creationMilliseconds)).run()
+                .bind(
+                    .text("stream-\(table.name)"), .text(table.name), .blob(Array(streamInfo.utf8)),
+                    .integer(table.creationMilliseconds)
+                ).run()
         }
     }
 
@@ -165,12 +176,14 @@ package enum DynamoDBLocalFileWriter {
             return .object(["AttributeName": .string(name), "AttributeType": .string(type)])
         }
         func keySchema(_ hash: String, _ range: String?) -> JSONValue {
-            .array([.object(["AttributeName": .string(hash), "KeyType": .string("HASH")])]
-                + (range.map { [.object(["AttributeName": .string($0), "KeyType": .string("RANGE")])] } ?? []))
+            .array(
+                [.object(["AttributeName": .string(hash), "KeyType": .string("HASH")])]
+                    + (range.map { [.object(["AttributeName": .string($0), "KeyType": .string("RANGE")])] } ?? []))
         }
         func sqliteKeys(_ hash: String, _ range: String?) -> JSONValue {
-            .array([.object(["DynamoDBAttribute": attribute(hash), "KeyType": .string("HASH"), "SQLiteColumnName": .string("hashKey")])]
-                + (range.map { [.object(["DynamoDBAttribute": attribute($0), "KeyType": .string("RANGE"), "SQLiteColumnName": .string("rangeKey")])] } ?? []))
+            .array(
+                [.object(["DynamoDBAttribute": attribute(hash), "KeyType": .string("HASH"), "SQLiteColumnName": .string("hashKey")])]
+                    + (range.map { [.object(["DynamoDBAttribute": attribute($0), "KeyType": .string("RANGE"), "SQLiteColumnName": .string("rangeKey")])] } ?? []))
         }
         func projection(_ index: Index) -> JSONValue {
             var members: [String: JSONValue] = ["ProjectionType": .string(index.projection)]
@@ -205,10 +218,13 @@ package enum DynamoDBLocalFileWriter {
         ]
         if version == .v2_4_0 { info["GSIDescList"] = .array(table.globalIndexes.map { global($0, described: true) }) }
         if !table.localIndexes.isEmpty {
-            info["LSIList"] = .array(table.localIndexes.map { index in
-                .object(["IndexName": .string(index.name), "KeySchema": keySchema(index.hashKey, index.rangeKey),
-                         "Projection": projection(index)])
-            })
+            info["LSIList"] = .array(
+                table.localIndexes.map { index in
+                    .object([
+                        "IndexName": .string(index.name), "KeySchema": keySchema(index.hashKey, index.rangeKey),
+                        "Projection": projection(index),
+                    ])
+                })
         }
         if let ttl = table.ttlAttribute { info["TimeToLiveAttributeName"] = .string(ttl) }
         return .object(info)

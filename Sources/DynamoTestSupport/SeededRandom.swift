@@ -19,7 +19,7 @@ public struct SeededRandom: RandomNumberGenerator {
     /// A number in `range` (not empty).
     public mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     /// One of `values` (not empty).
-    public mutating func pick<T>(_ values: [T]) -> T { values[int(0 ..< values.count)] }
+    public mutating func pick<T>(_ values: [T]) -> T { values[int(0..<values.count)] }
     /// True `percent` times in 100.
-    public mutating func chance(_ percent: Int) -> Bool { int(0 ..< 100) < percent }
+    public mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }
 }

@@ -43,8 +43,9 @@ public func withTestServer<T>(
     clockStart: Double? = nil,
     _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
-    try await withTestServer(configuration: .init(dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart),
-                             body)
+    try await withTestServer(
+        configuration: .init(dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart),
+        body)
 }
 
 /// Runs `body` against a fresh server with any ``LocalDynamoServer/Configuration`` (faults,

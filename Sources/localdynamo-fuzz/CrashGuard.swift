@@ -8,8 +8,9 @@ import Synchronization
 /// `<findings>/crash-<target>.bin`, and a watchdog thread writes `hang-<target>.bin` and exits
 /// with status 3 when one input takes longer than the limit.
 enum CrashGuard {
-    nonisolated(unsafe) private static var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Mutator.maximumSize * 2,
-                                                                                          alignment: 1)
+    nonisolated(unsafe) private static var buffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: Mutator.maximumSize * 2,
+        alignment: 1)
     nonisolated(unsafe) private static var length = 0
     nonisolated(unsafe) private static var crashPath: UnsafeMutablePointer<CChar>?
     private static let startedAt = Atomic<UInt64>(0)
@@ -32,8 +33,9 @@ enum CrashGuard {
                 let started = startedAt.load(ordering: .acquiring)
                 guard started != 0, now() - started > timeLimitMilliseconds * 1_000_000 else { continue }
                 hangPath.withCString { save(to: $0) }
-                FileHandle.standardError.write(Data(
-                    "localdynamo-fuzz: \(target): an input ran longer than \(timeLimitMilliseconds) ms; saved to \(hangPath)\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "localdynamo-fuzz: \(target): an input ran longer than \(timeLimitMilliseconds) ms; saved to \(hangPath)\n".utf8))
                 exit(3)
             }
         }

@@ -27,8 +27,9 @@ struct FuzzRun {
 
     /// Runs and returns the exit status: 0, or 1 when a property broke.
     func run() -> Int32 {
-        CrashGuard.install(findings: options.findings, target: target.name,
-                           timeLimitMilliseconds: options.timeLimitMilliseconds)
+        CrashGuard.install(
+            findings: options.findings, target: target.name,
+            timeLimitMilliseconds: options.timeLimitMilliseconds)
         if let replay = options.replay {
             guard let data = FileManager.default.contents(atPath: replay) else { return 2 }
             let outcome = runOne(Array(data))
@@ -71,13 +72,14 @@ struct FuzzRun {
             outcomes[outcome.hasPrefix("BUG") ? "BUG" : outcome, default: 0] += 1
         }
         var writer = JSONWriter()
-        writer.write(JSONValue.object([
-            "target": .string(target.name), "inputs": .number(String(options.inputs)),
-            "seed": .number(String(options.seed)), "corpus": .number(String(corpus.count)),
-            "seconds": .number(String(format: "%.1f", Date().timeIntervalSince(start))),
-            "slowest_ms": .number(String(format: "%.1f", slowest * 1000)), "crashes": .number("0"), "hangs": .number("0"), "bugs": .number(String(bugs)),
-            "outcomes": .object(outcomes.mapValues { .number(String($0)) }),
-        ]))
+        writer.write(
+            JSONValue.object([
+                "target": .string(target.name), "inputs": .number(String(options.inputs)),
+                "seed": .number(String(options.seed)), "corpus": .number(String(corpus.count)),
+                "seconds": .number(String(format: "%.1f", Date().timeIntervalSince(start))),
+                "slowest_ms": .number(String(format: "%.1f", slowest * 1000)), "crashes": .number("0"), "hangs": .number("0"), "bugs": .number(String(bugs)),
+                "outcomes": .object(outcomes.mapValues { .number(String($0)) }),
+            ]))
         print(writer.string)
         return bugs == 0 ? 0 : 1
     }

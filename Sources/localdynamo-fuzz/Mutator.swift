@@ -64,8 +64,9 @@ struct Mutator {
             bytes.insert(contentsOf: nested, at: position)
         case 10:
             let token = dictionary.isEmpty ? [UInt8(ascii: "a")] : pick(dictionary)
-            bytes.insert(contentsOf: Array([[UInt8]](repeating: token, count: 2 + below(chance(10) ? 5_000 : 50)).joined()),
-                         at: position)
+            bytes.insert(
+                contentsOf: Array([[UInt8]](repeating: token, count: 2 + below(chance(10) ? 5_000 : 50)).joined()),
+                at: position)
         default: replaceNumber(&bytes, near: position)
         }
     }

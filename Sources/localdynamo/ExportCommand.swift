@@ -92,8 +92,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func exportToS3(_ client: DynamoClient, tableARN: String) async throws {
         if enablePITR {
-            _ = try await client.send(UpdateContinuousBackupsInput(
-                tableName: table, pointInTimeRecoverySpecification: .init(pointInTimeRecoveryEnabled: true)))
+            _ = try await client.send(
+                UpdateContinuousBackupsInput(
+                    tableName: table, pointInTimeRecoverySpecification: .init(pointInTimeRecoveryEnabled: true)))
         }
         var export: ExportDescription?
         do {

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `localdynamo health`: asks a running server `GET /` and exits 0 when it answers 200, 1
@@ -39,9 +39,9 @@ enum HealthProbe {
         address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import DynamoEngine
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `localdynamo import-dynamodb-local PATH`: migrates DynamoDB Local's files now.

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The `localdynamo` command: a DynamoDB-compatible server.
@@ -20,8 +20,10 @@ struct LocalDynamoCommand: AsyncParsableCommand {
             localdynamo -jar DynamoDBLocal.jar -sharedDb -dbPath ./data (see localdynamo -help).
             """,
         version: LocalDynamoVersion.current,
-        subcommands: [ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
-                      StreamsCommand.self, ImportCommand.self, ExportCommand.self, ResetCommand.self],
+        subcommands: [
+            ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
+            StreamsCommand.self, ImportCommand.self, ExportCommand.self, ResetCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -2,15 +2,15 @@ import ArgumentParser
 import DynamoServer
 import Dispatch
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `localdynamo serve`: listens for DynamoDB requests until SIGINT or SIGTERM.
@@ -51,92 +51,118 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
-    @Option(name: .customLong("transaction-conflicts"),
-            help: ArgumentHelp("Make the next N writes to TABLE conflict as if another transaction held its items (repeatable).",
-                               valueName: "TABLE=N"))
+    @Option(
+        name: .customLong("transaction-conflicts"),
+        help: ArgumentHelp(
+            "Make the next N writes to TABLE conflict as if another transaction held its items (repeatable).",
+            valueName: "TABLE=N"))
     var transactionConflicts: [String] = []
 
-    @Option(name: .customLong("clock-start"),
-            help: ArgumentHelp("Start the server's clock at this time (seconds since 1970) instead of now; it ticks from there.",
-                               valueName: "EPOCH_SECONDS"))
+    @Option(
+        name: .customLong("clock-start"),
+        help: ArgumentHelp(
+            "Start the server's clock at this time (seconds since 1970) instead of now; it ticks from there.",
+            valueName: "EPOCH_SECONDS"))
     var clockStart: Double?
 
-    @Option(name: .customLong("s3-dir"),
-            help: ArgumentHelp("A directory that stands in for S3 in exports and imports: s3://BUCKET/PREFIX is DIR/BUCKET/PREFIX (a bucket is a subdirectory that must exist).",
-                               valueName: "DIR"))
+    @Option(
+        name: .customLong("s3-dir"),
+        help: ArgumentHelp(
+            "A directory that stands in for S3 in exports and imports: s3://BUCKET/PREFIX is DIR/BUCKET/PREFIX (a bucket is a subdirectory that must exist).",
+            valueName: "DIR"))
     var s3Directory: String?
 
     @OptionGroup(title: "AWS services beside it") var neighbours: NeighbourFlags
 
-    @Option(name: .customLong("ttl-interval"),
-            help: ArgumentHelp("Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
-                               valueName: "SECONDS"))
+    @Option(
+        name: .customLong("ttl-interval"),
+        help: ArgumentHelp(
+            "Run the TTL sweeper every SECONDS (expiry is judged on the server's clock); 0 disables it.",
+            valueName: "SECONDS"))
     var ttlInterval: Double = 5
 
-    @Option(name: .customLong("stream-target"),
-            help: ArgumentHelp("Post TABLE's stream records to URL as AWS Lambda events ({\"Records\": [...]}), in order, retrying failures (repeatable).",
-                               valueName: "TABLE=URL"))
+    @Option(
+        name: .customLong("stream-target"),
+        help: ArgumentHelp(
+            "Post TABLE's stream records to URL as AWS Lambda events ({\"Records\": [...]}), in order, retrying failures (repeatable).",
+            valueName: "TABLE=URL"))
     var streamTargets: [String] = []
 
     @Option(name: .customLong("stream-batch-size"), help: "The most records in one --stream-target event (1...1000).")
     var streamBatchSize = 100
 
-    @Flag(name: .customLong("admin-from-anywhere"),
-          help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
+    @Flag(
+        name: .customLong("admin-from-anywhere"),
+        help: "Answer the admin API (/_localdynamo/...) for callers that are not on loopback.")
     var adminFromAnywhere = false
 
-    @Option(name: .customLong("fault"),
-            help: ArgumentHelp("Inject a fault (repeatable): table=T,operation=Op,error=InternalServerError,rate=0.1 (also latency-ms=N, count=N, message=TEXT last).",
-                               valueName: "SPEC"))
+    @Option(
+        name: .customLong("fault"),
+        help: ArgumentHelp(
+            "Inject a fault (repeatable): table=T,operation=Op,error=InternalServerError,rate=0.1 (also latency-ms=N, count=N, message=TEXT last).",
+            valueName: "SPEC"))
     var faults: [String] = []
 
     @Option(name: .customLong("fault-seed"), help: "Seed of the faults' random draws, so a run is reproducible.")
     var faultSeed: UInt64 = 0
 
     // Fixtures (issue 18): --seed DIR creates NAME.table.json's tables and loads NAME.items.json[l].
-    @Option(name: .customLong("seed"),
-            help: ArgumentHelp("Create the tables described in DIR at start and load their items (NAME.table.json, NAME.items.jsonl, NAME.items.json); existing tables are left as they are.",
-                               valueName: "DIR"))
+    @Option(
+        name: .customLong("seed"),
+        help: ArgumentHelp(
+            "Create the tables described in DIR at start and load their items (NAME.table.json, NAME.items.jsonl, NAME.items.json); existing tables are left as they are.",
+            valueName: "DIR"))
     var seed: String?
 
     @Option(name: .customLong("seed-region"), help: "The region (namespace) --seed creates its tables in.")
     var seedRegion = "us-east-1"
 
     // Authentication and throttling (see README's "Authentication" and "Throttling").
-    @Flag(name: .customLong("require-auth"),
-          help: "Verify every request's SigV4 signature (admin API included) against the identities of --credentials.")
+    @Flag(
+        name: .customLong("require-auth"),
+        help: "Verify every request's SigV4 signature (admin API included) against the identities of --credentials.")
     var requireAuth = false
 
-    @Option(name: .customLong("credentials"),
-            help: ArgumentHelp("The accepted identities, in the AWS shared-credentials format ([name] sections with aws_access_key_id, aws_secret_access_key, optional aws_session_token); re-read on SIGHUP.",
-                               valueName: "FILE"))
+    @Option(
+        name: .customLong("credentials"),
+        help: ArgumentHelp(
+            "The accepted identities, in the AWS shared-credentials format ([name] sections with aws_access_key_id, aws_secret_access_key, optional aws_session_token); re-read on SIGHUP.",
+            valueName: "FILE"))
     var credentialsFile: String?
 
-    @Option(name: .customLong("clock-skew"),
-            help: ArgumentHelp("How far a signed request's time may be from the server clock (DynamoDB: 900).", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("clock-skew"),
+        help: ArgumentHelp("How far a signed request's time may be from the server clock (DynamoDB: 900).", valueName: "SECONDS"))
     var clockSkew: Double = 900
 
-    @Flag(name: .customLong("throttle"),
-          help: "Throttle tables at their capacity as DynamoDB does: provisioned RCU/WCU with burst capacity, on-demand table limits.")
+    @Flag(
+        name: .customLong("throttle"),
+        help: "Throttle tables at their capacity as DynamoDB does: provisioned RCU/WCU with burst capacity, on-demand table limits.")
     var throttle = false
 
     // Hostile clients and durability (docs/reliability.md).
-    @Option(name: .customLong("request-timeout"),
-            help: ArgumentHelp("Close a connection whose request is not complete SECONDS after its first byte (slowloris, stalled uploads); 0: no limit.",
-                               valueName: "SECONDS"))
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Close a connection whose request is not complete SECONDS after its first byte (slowloris, stalled uploads); 0: no limit.",
+            valueName: "SECONDS"))
     var requestTimeout: Double = 60
 
-    @Option(name: .customLong("idle-timeout"),
-            help: ArgumentHelp("Close a keep-alive connection idle this long between requests; 0: no limit.", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close a keep-alive connection idle this long between requests; 0: no limit.", valueName: "SECONDS"))
     var idleTimeout: Double = 120
 
-    @Option(name: .customLong("max-connections"),
-            help: ArgumentHelp("The most connections open at once; one more is closed at once (0: no limit but file descriptors).",
-                               valueName: "N"))
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "The most connections open at once; one more is closed at once (0: no limit but file descriptors).",
+            valueName: "N"))
     var maxConnections = 10_000
 
-    @Option(name: .customLong("sync"),
-            help: "full: sync the WAL at every commit (survives power loss); normal: only at checkpoints (survives a killed process, the default).")
+    @Option(
+        name: .customLong("sync"),
+        help: "full: sync the WAL at every commit (survives power loss); normal: only at checkpoints (survives a killed process, the default).")
     var sync: SyncSetting = .normal
 
     /// `--transaction-conflicts` as table → count.
@@ -213,8 +239,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowedClockSkew = clockSkew
         configuration.throttle = throttle
         if !requireAuth, !LocalDynamoServer.isLoopback(host: host) {
-            Self.writeToStandardOutput("warning: listening on \(host) without --require-auth: anyone who can reach "
-                + "this port can read, change and delete every table (any signature is accepted)\n", descriptor: 2)
+            Self.writeToStandardOutput(
+                "warning: listening on \(host) without --require-auth: anyone who can reach "
+                    + "this port can read, change and delete every table (any signature is accepted)\n", descriptor: 2)
         }
         let seeding = try seed.map { try ServeSeeding(directory: $0) }
         let server = try LocalDynamoServer(configuration: configuration, logger: logger)
@@ -227,11 +254,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw error
         }
         let storage = inMemory ? "in memory" : "in \(dbPath)"
-        let grouping = switch namespace {
-        case .perRegion: "tables per region"
-        case .perAccessKey: "tables per access key and region"
-        case .shared: "one shared set of tables"
-        }
+        let grouping =
+            switch namespace {
+            case .perRegion: "tables per region"
+            case .perAccessKey: "tables per access key and region"
+            case .shared: "one shared set of tables"
+            }
         // Unbuffered, so a parent process reading the pipe sees it at once.
         let line = "localdynamo \(LocalDynamoVersion.current) listening on http://\(host):\(boundPort) (\(grouping), \(storage))\n"
         Self.writeToStandardOutput(line)

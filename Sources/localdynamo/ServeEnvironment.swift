@@ -32,9 +32,9 @@ enum ServeEnvironment {
         }
         return arguments.compactMap { argument in
             guard let kind = argument["kind"]?.stringValue, kind == "option" || kind == "flag",
-                  case .array(let names)? = argument["names"],
-                  let name = names.first(where: { $0["kind"]?.stringValue == "long" })?["name"]?.stringValue,
-                  name != "help", name != "version"
+                case .array(let names)? = argument["names"],
+                let name = names.first(where: { $0["kind"]?.stringValue == "long" })?["name"]?.stringValue,
+                name != "help", name != "version"
             else { return nil }
             return Flag(name: name, takesValue: kind == "option", repeatable: argument["isRepeating"] == .bool(true))
         }

@@ -53,7 +53,8 @@ struct StreamsTailCommand: AsyncParsableCommand {
         var first = true
         while !Task.isCancelled {
             if let latest = try? await client.listStreams(StreamsListStreamsInput(tableName: table)).streams?.first?.streamArn,
-               latest != streamARN {
+                latest != streamARN
+            {
                 // A new stream (first poll, or the stream was re-enabled): start over on it.
                 if streamARN != nil { first = false }
                 streamARN = latest
@@ -76,14 +77,18 @@ struct StreamsTailCommand: AsyncParsableCommand {
             var state = shards[id] ?? ShardState()
             if state.finished { continue }
             if state.iterator == nil {
-                let type: StreamsShardIteratorType = state.lastSequence != nil ? .afterSequenceNumber
+                let type: StreamsShardIteratorType =
+                    state.lastSequence != nil
+                    ? .afterSequenceNumber
                     : startAtLatest ? .latest : .trimHorizon
-                state.iterator = try? await client.getShardIterator(StreamsGetShardIteratorInput(
-                    streamArn: arn, shardId: id, shardIteratorType: type, sequenceNumber: state.lastSequence)).shardIterator
+                state.iterator = try? await client.getShardIterator(
+                    StreamsGetShardIteratorInput(
+                        streamArn: arn, shardId: id, shardIteratorType: type, sequenceNumber: state.lastSequence)
+                ).shardIterator
             }
             while let iterator = state.iterator {
                 guard let page = try? await client.getRecords(StreamsGetRecordsInput(shardIterator: iterator)) else {
-                    state.iterator = nil   // expired or trimmed: take a new one next poll
+                    state.iterator = nil // expired or trimmed: take a new one next poll
                     break
                 }
                 for record in page.records ?? [] {

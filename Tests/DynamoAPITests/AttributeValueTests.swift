@@ -7,11 +7,13 @@ struct AttributeValueTests {
         try AttributeValue(json: try! JSONValue(parsing: text))
     }
 
-    @Test("all ten types round-trip through their wire JSON", arguments: [
-        #"{"S":"hello"}"#, #"{"S":""}"#, #"{"N":"12.5"}"#, #"{"B":"AAEC"}"#, #"{"SS":["a","b"]}"#,
-        #"{"NS":["1","2.5"]}"#, #"{"BS":["AA==","AQ=="]}"#, #"{"M":{"k":{"L":[{"NULL":true},{"BOOL":false}]}}}"#,
-        #"{"L":[]}"#, #"{"M":{}}"#, #"{"NULL":true}"#, #"{"BOOL":true}"#,
-    ])
+    @Test(
+        "all ten types round-trip through their wire JSON",
+        arguments: [
+            #"{"S":"hello"}"#, #"{"S":""}"#, #"{"N":"12.5"}"#, #"{"B":"AAEC"}"#, #"{"SS":["a","b"]}"#,
+            #"{"NS":["1","2.5"]}"#, #"{"BS":["AA==","AQ=="]}"#, #"{"M":{"k":{"L":[{"NULL":true},{"BOOL":false}]}}}"#,
+            #"{"L":[]}"#, #"{"M":{}}"#, #"{"NULL":true}"#, #"{"BOOL":true}"#,
+        ])
     func roundTrips(text: String) throws {
         let value = try decode(text)
         #expect(try decode(value.description) == value)
@@ -29,21 +31,29 @@ struct AttributeValueTests {
         #expect(try decode(#"{"B":"AAEC"}"#) == .b([0, 1, 2]))
     }
 
-    @Test("invalid values get DynamoDB's ValidationException messages", arguments: [
-        (#"{}"#, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"),
-        (#"{"S":"a","N":"1"}"#,
-         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"),
-        (#"{"SS":[]}"#, "One or more parameter values were invalid: An string set  may not be empty"),
-        (#"{"NS":[]}"#, "One or more parameter values were invalid: An number set  may not be empty"),
-        (#"{"BS":[]}"#, "One or more parameter values were invalid: Binary sets should not be empty"),
-        (#"{"SS":["a","a"]}"#, #"One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates."#),
-        (#"{"SS":["","",""]}"#, #"One or more parameter values were invalid: Input collection ["", "", ""] contains duplicates."#),
-        (#"{"SS":["q\"","q\""]}"#,
-         #"One or more parameter values were invalid: Input collection ["q\"", "q\""] contains duplicates."#),
-        (#"{"BS":["Yg==","Yg=="]}"#,
-         #"One or more parameter values were invalid: Input collection ["Yg==","Yg=="]of type BS contains duplicates."#),
-        (#"{"NS":["1","1.0"]}"#, "Input collection contains duplicates"),
-    ])
+    @Test(
+        "invalid values get DynamoDB's ValidationException messages",
+        arguments: [
+            (#"{}"#, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"),
+            (
+                #"{"S":"a","N":"1"}"#,
+                "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+            ),
+            (#"{"SS":[]}"#, "One or more parameter values were invalid: An string set  may not be empty"),
+            (#"{"NS":[]}"#, "One or more parameter values were invalid: An number set  may not be empty"),
+            (#"{"BS":[]}"#, "One or more parameter values were invalid: Binary sets should not be empty"),
+            (#"{"SS":["a","a"]}"#, #"One or more parameter values were invalid: Input collection ["a", "a"] contains duplicates."#),
+            (#"{"SS":["","",""]}"#, #"One or more parameter values were invalid: Input collection ["", "", ""] contains duplicates."#),
+            (
+                #"{"SS":["q\"","q\""]}"#,
+                #"One or more parameter values were invalid: Input collection ["q\"", "q\""] contains duplicates."#
+            ),
+            (
+                #"{"BS":["Yg==","Yg=="]}"#,
+                #"One or more parameter values were invalid: Input collection ["Yg==","Yg=="]of type BS contains duplicates."#
+            ),
+            (#"{"NS":["1","1.0"]}"#, "Input collection contains duplicates"),
+        ])
     func rejectsInvalid(text: String, message: String) {
         #expect(throws: DynamoError.validation(message)) { try decode(text) }
     }
@@ -78,12 +88,12 @@ struct AttributeValueTests {
     @Test("item sizes follow DynamoDB's rules")
     func itemSizes() throws {
         let item: Item = [
-            "name": .s("abc"),           // 4 + 3
-            "flag": .bool(true),         // 4 + 1
-            "nothing": .null,            // 7 + 1
-            "bytes": .b([1, 2, 3, 4]),   // 5 + 4
-            "list": .l([.s("x"), .s("yz")]),  // 4 + 3 + (1 + 1) + (1 + 2)
-            "map": .m(["k": .s("v")]),   // 3 + 3 + 1 + 1 + 1
+            "name": .s("abc"), // 4 + 3
+            "flag": .bool(true), // 4 + 1
+            "nothing": .null, // 7 + 1
+            "bytes": .b([1, 2, 3, 4]), // 5 + 4
+            "list": .l([.s("x"), .s("yz")]), // 4 + 3 + (1 + 1) + (1 + 2)
+            "map": .m(["k": .s("v")]), // 3 + 3 + 1 + 1 + 1
         ]
         #expect(ItemSize.of(item) == 7 + 5 + 8 + 9 + 12 + 9)
     }

@@ -256,5 +256,3 @@ import Testing
         #expect(try Self.number(input).storageSize == expected)
     }
 }
-
-

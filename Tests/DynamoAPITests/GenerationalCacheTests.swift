@@ -8,7 +8,10 @@ struct GenerationalCacheTests {
         let cache = GenerationalCache<String, Int>(generationSize: 4)
         var calls = 0
         for _ in 0..<3 {
-            #expect(cache.value(for: "abc") { calls += 1; return $0.utf8.count } == 3)
+            #expect(
+                cache.value(for: "abc") {
+                    calls += 1; return $0.utf8.count
+                } == 3)
         }
         #expect(calls == 1)
         #expect(cache.count == 1)
@@ -27,7 +30,10 @@ struct GenerationalCacheTests {
             let key = Int(random.next() % 100) + 1
             #expect(cache.value(for: key) { $0 * 2 } == key * 2)
             if step % (size / 2) == 0 {
-                #expect(cache.value(for: 0) { _ in hotComputations += 1; return 0 } == 0)
+                #expect(
+                    cache.value(for: 0) { _ in
+                        hotComputations += 1; return 0
+                    } == 0)
             }
             #expect(cache.count <= 2 * size)
         }

@@ -16,10 +16,12 @@ struct JSONParserTests {
         #expect(try JSONValue(parsing: text) == .number(text))
     }
 
-    @Test("rejects malformed documents", arguments: [
-        "", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "tru", "01", "1.", "-", "\"abc", "\"\\x\"", "[1] 2",
-        "{'a':1}", "\"\u{01}\"", "\"\\ud800\"", "NaN", "{\"a\":1,}",
-    ])
+    @Test(
+        "rejects malformed documents",
+        arguments: [
+            "", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "tru", "01", "1.", "-", "\"abc", "\"\\x\"", "[1] 2",
+            "{'a':1}", "\"\u{01}\"", "\"\\ud800\"", "NaN", "{\"a\":1,}",
+        ])
     func rejectsMalformed(text: String) {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
     }

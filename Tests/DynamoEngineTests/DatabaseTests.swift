@@ -14,8 +14,9 @@ struct DatabaseTests {
             schema.append(KeySchemaElement(attributeName: "sk", keyType: .init(rawValue: "RANGE")))
         }
         _ = try database.createTable(
-            CreateTableInput(attributeDefinitions: definitions, tableName: name, keySchema: schema,
-                             billingMode: .init(rawValue: "PAY_PER_REQUEST")),
+            CreateTableInput(
+                attributeDefinitions: definitions, tableName: name, keySchema: schema,
+                billingMode: .init(rawValue: "PAY_PER_REQUEST")),
             now: 1_700_000_000)
     }
 
@@ -28,8 +29,10 @@ struct DatabaseTests {
         let read = try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("a")]))
         let json = try #require(read.json)
         #expect(try AttributeValue.decodeItem(JSONValue(parsing: json)) == item)
-        let deleted = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("a")],
-                                                              returnValues: .init(rawValue: "ALL_OLD")))
+        let deleted = try database.deleteItem(
+            DeleteItemInput(
+                tableName: "Things", key: ["pk": .s("a")],
+                returnValues: .init(rawValue: "ALL_OLD")))
         #expect(deleted.oldItem == item)
         #expect(try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("a")])).json == nil)
     }
@@ -57,16 +60,22 @@ struct DatabaseTests {
         #expect(throws: mismatch) {
             try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("a"), "sk": .s("1")]))
         }
-        #expect(throws: DynamoError.validation(
-            "One or more parameter values were invalid: Missing the key sk in the item")) {
+        #expect(
+            throws: DynamoError.validation(
+                "One or more parameter values were invalid: Missing the key sk in the item")
+        ) {
             try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a")]))
         }
-        #expect(throws: DynamoError.validation(
-            "One or more parameter values were invalid: Type mismatch for key sk expected: N actual: S")) {
+        #expect(
+            throws: DynamoError.validation(
+                "One or more parameter values were invalid: Type mismatch for key sk expected: N actual: S")
+        ) {
             try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "sk": .s("x")]))
         }
-        #expect(throws: DynamoError.validation(
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk")) {
+        #expect(
+            throws: DynamoError.validation(
+                "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk")
+        ) {
             try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s(""), "sk": .n(DynamoNumber(1))]))
         }
     }
@@ -94,12 +103,16 @@ struct DatabaseTests {
         let put = AttributeAction(rawValue: "PUT"), add = AttributeAction(rawValue: "ADD"),
             delete = AttributeAction(rawValue: "DELETE")
         _ = try update(["n": AttributeValueUpdate(value: .n(DynamoNumber(5)), action: put)])
-        _ = try update(["n": AttributeValueUpdate(value: .n(DynamoNumber(-2)), action: add),
-                        "tags": AttributeValueUpdate(value: .ss(["x", "y"]), action: add)])
+        _ = try update([
+            "n": AttributeValueUpdate(value: .n(DynamoNumber(-2)), action: add),
+            "tags": AttributeValueUpdate(value: .ss(["x", "y"]), action: add),
+        ])
         let after = try update(["tags": AttributeValueUpdate(value: .ss(["x", "y"]), action: delete)])
         #expect(after == ["pk": .s("a"), "n": .n(DynamoNumber(3))])
-        #expect(throws: DynamoError.validation(
-            "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key")) {
+        #expect(
+            throws: DynamoError.validation(
+                "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key")
+        ) {
             try update(["pk": AttributeValueUpdate(value: .s("b"), action: put)])
         }
     }
@@ -121,17 +134,19 @@ struct DatabaseTests {
     }
 
     @Test("tables and items survive reopening the file")
-    func persistence() throws { try Self.withDatabaseFile { path in
-        do {
-            let database = try Database(path: path, region: "us-east-1")
-            try Self.makeTable(database)
-            _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("kept")]))
+    func persistence() throws {
+        try Self.withDatabaseFile { path in
+            do {
+                let database = try Database(path: path, region: "us-east-1")
+                try Self.makeTable(database)
+                _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("kept")]))
+            }
+            let reopened = try Database(path: path, region: "us-east-1")
+            #expect(reopened.tables.keys.sorted() == ["Things"])
+            #expect(try reopened.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("kept")])).json != nil)
+            #expect(try reopened.describeTable(named: "Things").itemCount == 1)
         }
-        let reopened = try Database(path: path, region: "us-east-1")
-        #expect(reopened.tables.keys.sorted() == ["Things"])
-        #expect(try reopened.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("kept")])).json != nil)
-        #expect(try reopened.describeTable(named: "Things").itemCount == 1)
-    } }
+    }
 
     @Test("ListTables pages in name order")
     func listTables() throws {

@@ -12,17 +12,20 @@ struct IndexBuildTests {
     static func populated(_ database: Database) throws {
         try DatabaseTests.makeTable(database)
         for index in 0..<itemCount {
-            _ = try database.putItem(PutItemInput(tableName: "Things",
-                                                  item: ["pk": .s("k\(index)"), "color": .s("red")]))
+            _ = try database.putItem(
+                PutItemInput(
+                    tableName: "Things",
+                    item: ["pk": .s("k\(index)"), "color": .s("red")]))
         }
     }
 
     /// Adds a CREATING index `by-color` without starting its backfill, as a server killed right
     /// after UpdateTable leaves it.
     static func addBuildingIndex(_ database: Database) throws -> IndexDefinition {
-        let index = IndexDefinition(name: "by-color", partitionKey: KeyAttribute(name: "color", type: .string),
-                                    sortKey: nil, projectionType: .keysOnly, status: .creating,
-                                    storageNumber: 1, isGlobal: true)
+        let index = IndexDefinition(
+            name: "by-color", partitionKey: KeyAttribute(name: "color", type: .string),
+            sortKey: nil, projectionType: .keysOnly, status: .creating,
+            storageNumber: 1, isGlobal: true)
         _ = try database.updateDefinition(named: "Things") { definition, connection in
             definition.globalIndexes.append(index)
             try connection.execute(IndexStore.createSQL(table: definition, index: index))
@@ -69,8 +72,10 @@ struct IndexBuildTests {
         }
         var blue = Set<String>(), gone = Set<String>()
         for number in stride(from: 0, to: Self.itemCount, by: 37) {
-            _ = try database.putItem(PutItemInput(tableName: "Things",
-                                                  item: ["pk": .s("k\(number)"), "color": .s("blue")]))
+            _ = try database.putItem(
+                PutItemInput(
+                    tableName: "Things",
+                    item: ["pk": .s("k\(number)"), "color": .s("blue")]))
             blue.insert("k\(number)")
             _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("k\(number + 1)")]))
             gone.insert("k\(number + 1)")
@@ -85,21 +90,23 @@ struct IndexBuildTests {
     }
 
     @Test("an interrupted build starts over when the database is opened again")
-    func resumesAfterRestart() throws { try DatabaseTests.withDatabaseFile { path in
-        do {
-            let database = try Database(path: path, region: "us-east-1")
-            try Self.populated(database)
-            let index = try Self.addBuildingIndex(database)
-            _ = try database.backfillStep(table: "Things", index: index, after: nil)
+    func resumesAfterRestart() throws {
+        try DatabaseTests.withDatabaseFile { path in
+            do {
+                let database = try Database(path: path, region: "us-east-1")
+                try Self.populated(database)
+                let index = try Self.addBuildingIndex(database)
+                _ = try database.backfillStep(table: "Things", index: index, after: nil)
+            }
+            let reopened = try Database(path: path, region: "us-east-1")
+            let deadline = Date().addingTimeInterval(30)
+            while try reopened.table(named: "Things").index(named: "by-color")?.status != .active {
+                try #require(Date() < deadline, "the resumed build did not finish in 30 s")
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            #expect(try Self.colored(reopened, "red").count == Self.itemCount)
         }
-        let reopened = try Database(path: path, region: "us-east-1")
-        let deadline = Date().addingTimeInterval(30)
-        while try reopened.table(named: "Things").index(named: "by-color")?.status != .active {
-            try #require(Date() < deadline, "the resumed build did not finish in 30 s")
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(try Self.colored(reopened, "red").count == Self.itemCount)
-    } }
+    }
 
     @Test("a read that finds its index's storage dropped under it reports the index as missing")
     func readRacingADrop() throws {

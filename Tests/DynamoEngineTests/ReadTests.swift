@@ -11,16 +11,19 @@ struct ReadTests {
         try DatabaseTests.makeTable(database, sortKey: true)
         for partition in ["a", "b", "c"] {
             for sort in 0..<10 {
-                _ = try database.putItem(PutItemInput(
-                    tableName: "Things", item: ["pk": .s(partition), "sk": .n(DynamoNumber(sort))]))
+                _ = try database.putItem(
+                    PutItemInput(
+                        tableName: "Things", item: ["pk": .s(partition), "sk": .n(DynamoNumber(sort))]))
             }
         }
         return database
     }
 
-    @Test("a query reads one index range: no table scan, no temporary sort", arguments: [
-        (nil, nil, false, true), (true, nil, false, true), (nil, false, true, false), (true, true, true, false),
-    ] as [(Bool?, Bool?, Bool, Bool)])
+    @Test(
+        "a query reads one index range: no table scan, no temporary sort",
+        arguments: [
+            (nil, nil, false, true), (true, nil, false, true), (nil, false, true, false), (true, true, true, false),
+        ] as [(Bool?, Bool?, Bool, Bool)])
     func queryPlanUsesThePrimaryKey(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) throws {
         let database = try Self.loadedDatabase()
         let table = try database.table(named: "Things")
@@ -41,13 +44,15 @@ struct ReadTests {
     @Test("queries return sort-key order, reversed on request, paged by Limit")
     func queryOrderAndPaging() throws {
         let database = try Self.loadedDatabase()
-        let condition = KeyConditionSpec(partitionName: "pk", partitionValue: .s("b"), sortName: "sk",
-                                         sortCondition: .greaterOrEqual(.n(DynamoNumber(3))))
+        let condition = KeyConditionSpec(
+            partitionName: "pk", partitionValue: .s("b"), sortName: "sk",
+            sortCondition: .greaterOrEqual(.n(DynamoNumber(3))))
         var seen: [AttributeValue] = []
         var start: Item?
         repeat {
-            let page = try database.query(table: "Things", keyCondition: condition, forward: false,
-                                          options: ReadOptions(limit: 3, exclusiveStartKey: start))
+            let page = try database.query(
+                table: "Things", keyCondition: condition, forward: false,
+                options: ReadOptions(limit: 3, exclusiveStartKey: start))
             seen += try page.items.map { try AttributeValue.decodeItem(JSONValue(parsing: $0))["sk"]! }
             start = page.lastEvaluatedKey
         } while start != nil
@@ -61,8 +66,9 @@ struct ReadTests {
         for segment in 0..<total {
             var start: Item?
             repeat {
-                let page = try database.scan(table: "Things", segment: total > 1 ? (segment, total) : nil,
-                                             options: ReadOptions(limit: 4, exclusiveStartKey: start))
+                let page = try database.scan(
+                    table: "Things", segment: total > 1 ? (segment, total) : nil,
+                    options: ReadOptions(limit: 4, exclusiveStartKey: start))
                 keys += try page.items.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
                 start = page.lastEvaluatedKey
             } while start != nil

@@ -24,8 +24,9 @@ struct TupleEncodingTests {
             #expect(TupleEncoding.split(Self.encode(left)) == left)
             for right in tuples {
                 let expected = left.lexicographicallyPrecedes(right) { $0.lexicographicallyPrecedes($1) }
-                #expect(Self.encode(left).lexicographicallyPrecedes(Self.encode(right)) == expected,
-                        "\(left) vs \(right)")
+                #expect(
+                    Self.encode(left).lexicographicallyPrecedes(Self.encode(right)) == expected,
+                    "\(left) vs \(right)")
             }
         }
     }

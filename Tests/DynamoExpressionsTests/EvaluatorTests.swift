@@ -27,7 +27,8 @@ struct EvaluatorTests {
                 #expect(holds(.equal, low, other) == sameType, "\(low) = \(other)")
                 #expect(holds(.notEqual, low, other) == !sameType, "\(low) <> \(other)")
                 for comparator in [Comparator.less, .lessOrEqual, .greater, .greaterOrEqual] {
-                    let expected = sameType && ordered.contains(low.typeDescriptor)
+                    let expected =
+                        sameType && ordered.contains(low.typeDescriptor)
                         && (comparator == .lessOrEqual || comparator == .greaterOrEqual)
                     #expect(holds(comparator, low, other) == expected, "\(low) \(comparator.rawValue) \(other)")
                 }
@@ -48,9 +49,9 @@ struct EvaluatorTests {
     func ordering() throws {
         #expect(Ordering.compare(.n(try DynamoNumber(parsing: "1.0")), T.n(1)) == 0)
         #expect(Ordering.compare(.n(try DynamoNumber(parsing: "-10")), .n(try DynamoNumber(parsing: "-9.5"))) == -1)
-        #expect(Ordering.compare(.s("z"), .s("\u{BF}")) == -1)   // "¿" is C2 BF in UTF-8
+        #expect(Ordering.compare(.s("z"), .s("\u{BF}")) == -1) // "¿" is C2 BF in UTF-8
         #expect(Ordering.compare(.b([0x7F]), .b([0x80])) == -1)
-        #expect(!Ordering.equal(.s("\u{E9}"), .s("e\u{301}")))  // bytes, not canonical equivalence
+        #expect(!Ordering.equal(.s("\u{E9}"), .s("e\u{301}"))) // bytes, not canonical equivalence
         #expect(Ordering.equal(.ss(["a", "b"]), .ss(["b", "a"])))
     }
 
@@ -69,8 +70,10 @@ struct EvaluatorTests {
             let begins = Predicate.beginsWith(path, .value(.s("a"))).evaluate(item)
             #expect(begins == (value == .s("abc")))
         }
-        let item: Item = ["s": .s("hello"), "ss": .ss(["x"]), "ns": .ns([DynamoNumber(3)]), "bs": .bs([[7]]),
-                          "l": .l([.s("x"), T.n(1)]), "b": .b([1, 2, 3])]
+        let item: Item = [
+            "s": .s("hello"), "ss": .ss(["x"]), "ns": .ns([DynamoNumber(3)]), "bs": .bs([[7]]),
+            "l": .l([.s("x"), T.n(1)]), "b": .b([1, 2, 3]),
+        ]
         func contains(_ name: String, _ value: AttributeValue) -> Bool {
             Predicate.contains(.path(DocumentPath(attribute: name)), .value(value)).evaluate(item)
         }
@@ -88,8 +91,9 @@ struct EvaluatorTests {
     @Test("BETWEEN, IN and nested paths")
     func operators() throws {
         let item = T.item(#"{"a":{"N":"5"},"m":{"M":{"l":{"L":[{"S":"x"},{"N":"2"}]}}}}"#)
-        let compiled = try T.compile(.putItem, condition: "a BETWEEN :l AND :h AND m.l[1] IN (:x, :two) AND NOT m.l[5] = :x",
-                                     values: #"{":l":{"N":"1"},":h":{"N":"5"},":x":{"S":"x"},":two":{"N":"2"}}"#)
+        let compiled = try T.compile(
+            .putItem, condition: "a BETWEEN :l AND :h AND m.l[1] IN (:x, :two) AND NOT m.l[5] = :x",
+            values: #"{":l":{"N":"1"},":h":{"N":"5"},":x":{"S":"x"},":two":{"N":"2"}}"#)
         #expect(compiled.condition?.evaluate(item) == true)
         #expect(compiled.condition?.evaluate([:]) == false)
     }

@@ -10,9 +10,11 @@ enum T {
     }
 
     /// Compiles a request's expressions; names and values as wire JSON.
-    static func compile(_ operation: ExpressionOperation, condition: String? = nil, update: String? = nil,
-                        projection: String? = nil, filter: String? = nil, keyCondition: String? = nil,
-                        names: [String: String]? = nil, values: String? = nil) throws(DynamoError) -> CompiledExpressions {
+    static func compile(
+        _ operation: ExpressionOperation, condition: String? = nil, update: String? = nil,
+        projection: String? = nil, filter: String? = nil, keyCondition: String? = nil,
+        names: [String: String]? = nil, values: String? = nil
+    ) throws(DynamoError) -> CompiledExpressions {
         var input = ExpressionInput(operation)
         input.conditionExpression = condition
         input.updateExpression = update

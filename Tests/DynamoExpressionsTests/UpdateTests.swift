@@ -4,8 +4,10 @@ import Testing
 
 @Suite("Update application")
 struct UpdateTests {
-    private func apply(_ expression: String, to json: String, values: String? = nil,
-                       names: [String: String]? = nil) throws(DynamoError) -> Item {
+    private func apply(
+        _ expression: String, to json: String, values: String? = nil,
+        names: [String: String]? = nil
+    ) throws(DynamoError) -> Item {
         try T.compile(.updateItem, update: expression, names: names, values: values).update!.apply(to: T.item(json))
     }
 
@@ -42,16 +44,20 @@ struct UpdateTests {
         #expect(new == T.item(#"{"c":{"N":"1"},"l":{"L":[{"S":"z"},{"S":"a"}]}}"#))
     }
 
-    @Test("runtime errors", arguments: [
-        ("SET x.y = :v", #"{":v":{"N":"1"}}"#, "The document path provided in the update expression is invalid for update"),
-        ("SET s.y = :v", #"{":v":{"N":"1"}}"#, "The document path provided in the update expression is invalid for update"),
-        ("REMOVE absent.a", nil, "The document path provided in the update expression is invalid for update"),
-        ("SET x = absent", nil, "The provided expression refers to an attribute that does not exist in the item"),
-        ("SET x = s + :v", #"{":v":{"N":"1"}}"#, "An operand in the update expression has an incorrect data type"),
-        ("ADD s :v", #"{":v":{"N":"1"}}"#, "An operand in the update expression has an incorrect data type"),
-        ("SET x = :big + :big", #"{":big":{"N":"9.9999999999999999999999999999999999999E+125"}}"#,
-         "Number overflow. Attempting to store a number with magnitude larger than supported range"),
-    ] as [(String, String?, String)])
+    @Test(
+        "runtime errors",
+        arguments: [
+            ("SET x.y = :v", #"{":v":{"N":"1"}}"#, "The document path provided in the update expression is invalid for update"),
+            ("SET s.y = :v", #"{":v":{"N":"1"}}"#, "The document path provided in the update expression is invalid for update"),
+            ("REMOVE absent.a", nil, "The document path provided in the update expression is invalid for update"),
+            ("SET x = absent", nil, "The provided expression refers to an attribute that does not exist in the item"),
+            ("SET x = s + :v", #"{":v":{"N":"1"}}"#, "An operand in the update expression has an incorrect data type"),
+            ("ADD s :v", #"{":v":{"N":"1"}}"#, "An operand in the update expression has an incorrect data type"),
+            (
+                "SET x = :big + :big", #"{":big":{"N":"9.9999999999999999999999999999999999999E+125"}}"#,
+                "Number overflow. Attempting to store a number with magnitude larger than supported range"
+            ),
+        ] as [(String, String?, String)])
     func runtime(expression: String, values: String?, message: String) {
         let error = T.error { _ = try apply(expression, to: #"{"s":{"S":"text"}}"#, values: values) }
         #expect(error == message)
@@ -83,8 +89,9 @@ struct UpdateTests {
     @Test("a hot loop parses once: the cache returns the same compiled result")
     func cache() throws {
         for _ in 0..<1000 {
-            let compiled = try T.compile(.putItem, condition: "attribute_not_exists(pk) OR #v = :v",
-                                         names: ["#v": "version"], values: #"{":v":{"N":"3"}}"#)
+            let compiled = try T.compile(
+                .putItem, condition: "attribute_not_exists(pk) OR #v = :v",
+                names: ["#v": "version"], values: #"{":v":{"N":"3"}}"#)
             #expect(compiled.condition?.evaluate(["version": T.n(3)]) == true)
         }
     }

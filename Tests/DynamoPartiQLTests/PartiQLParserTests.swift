@@ -39,8 +39,10 @@ import Testing
         ("SELECT * FROM \"t\".\"i\".\"j\"", "A path may contain at most 2 components in the FROM clause"),
         ("INSERT INTO t VALUE 'x'", "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement."),
         ("INSERT INTO t VALUE {'pk': 'a'} RETURNING ALL OLD *", "RETURNING is not supported in INSERT"),
-        ("DELETE FROM t WHERE pk = 'a' RETURNING ALL NEW *",
-         "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements."),
+        (
+            "DELETE FROM t WHERE pk = 'a' RETURNING ALL NEW *",
+            "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements."
+        ),
         ("SELECT a[*] FROM t", "Wildcard path component like a[*].b are not supported"),
         ("SELECT * FROM t; SELECT * FROM t", "Statement wasn't well formed, can't be processed: Unexpected keyword"),
     ])

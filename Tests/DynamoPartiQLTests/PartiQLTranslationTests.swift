@@ -22,21 +22,25 @@ import Testing
     }
 
     @Test func selectWithoutPartitionKeyScansAndInOrdersPartitions() throws {
-        let scan = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE sk = 1 OR pk = 'a'"), schema: schema,
-                                                parameters: [])
+        let scan = try PartiQLTranslator.select(
+            try parse("SELECT * FROM t WHERE sk = 1 OR pk = 'a'"), schema: schema,
+            parameters: [])
         #expect(scan.partitions == nil)
-        let alternatives = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE (pk = 'a' OR pk = 'b') AND sk > 1"),
-                                                        schema: schema, parameters: [])
+        let alternatives = try PartiQLTranslator.select(
+            try parse("SELECT * FROM t WHERE (pk = 'a' OR pk = 'b') AND sk > 1"),
+            schema: schema, parameters: [])
         #expect(alternatives.partitions == [.s("a"), .s("b")])
         #expect(alternatives.sortCondition == .greater(.n(DynamoNumber(1))))
         let mixed = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE pk = 'a' OR n = 1"), schema: schema, parameters: [])
         #expect(mixed.partitions == nil)
-        let both = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE pk IN ['b', 'a', 'b'] ORDER BY pk DESC"),
-                                                schema: schema, parameters: [])
+        let both = try PartiQLTranslator.select(
+            try parse("SELECT * FROM t WHERE pk IN ['b', 'a', 'b'] ORDER BY pk DESC"),
+            schema: schema, parameters: [])
         #expect(both.partitions == [.s("b"), .s("a")])
         #expect(throws: PartiQLMessages.orderByHashKeyNeeded) {
-            _ = try PartiQLTranslator.select(try parse("SELECT * FROM t WHERE pk IN ['b', 'a'] ORDER BY sk"),
-                                             schema: schema, parameters: [])
+            _ = try PartiQLTranslator.select(
+                try parse("SELECT * FROM t WHERE pk IN ['b', 'a'] ORDER BY sk"),
+                schema: schema, parameters: [])
         }
     }
 
@@ -49,8 +53,9 @@ import Testing
     }
 
     @Test func updateTranslatesIntoAnUpdateWithExistenceCondition() throws {
-        let statement = try parse("UPDATE t SET n = n + ? SET s = set_add(s, <<'x'>>) REMOVE r WHERE pk = 'a' AND sk = 1 AND n < 5",
-                                  [.n(DynamoNumber(2))])
+        let statement = try parse(
+            "UPDATE t SET n = n + ? SET s = set_add(s, <<'x'>>) REMOVE r WHERE pk = 'a' AND sk = 1 AND n < 5",
+            [.n(DynamoNumber(2))])
         let plan = try PartiQLTranslator.write(statement, schema: schema, parameters: [.n(DynamoNumber(2))])
         let update = try #require(plan.action.update)
         #expect(update.key == ["pk": .s("a"), "sk": .n(DynamoNumber(1))])
@@ -72,15 +77,17 @@ import Testing
     }
 
     @Test func insertAndDeleteAndExists() throws {
-        let insert = try PartiQLTranslator.write(try parse("INSERT INTO t VALUE {'pk': 'a', 'sk': -1.50}"), schema: schema,
-                                                 parameters: [])
+        let insert = try PartiQLTranslator.write(
+            try parse("INSERT INTO t VALUE {'pk': 'a', 'sk': -1.50}"), schema: schema,
+            parameters: [])
         #expect(insert.isInsert)
         #expect(insert.action.put?.item == ["pk": .s("a"), "sk": .n(try DynamoNumber(parsing: "-1.5"))])
         #expect(insert.action.put?.conditionExpression == "attribute_not_exists(#n0)")
         let delete = try PartiQLTranslator.write(try parse("DELETE FROM t WHERE sk = 1 AND pk = 'a'"), schema: schema, parameters: [])
         #expect(delete.action.delete?.conditionExpression == nil)
-        let check = try PartiQLTranslator.write(try parse("NOT EXISTS(SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND n = 1)"),
-                                                schema: schema, parameters: [])
+        let check = try PartiQLTranslator.write(
+            try parse("NOT EXISTS(SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND n = 1)"),
+            schema: schema, parameters: [])
         #expect(check.action.conditionCheck?.conditionExpression == "(attribute_not_exists(#n0)) OR (NOT (#n1 = :v0))")
     }
 
@@ -118,8 +125,10 @@ import Testing
             "UPDATE t SET a.b[2] = list_append(x, [1]) SET n = n - 1 REMOVE q WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED OLD *",
             "NOT EXISTS(SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND attribute_type(x, 'S') AND y IS NOT NULL)",
         ]
-        let pieces = ["'", "\"", "(", ")", "[", "]", "{", "}", "<<", ">>", ",", ".", "?", "*", "=", "AND", "NOT", "IS",
-                      "MISSING", "-", "1e999", "/*", "--", "set_add(", "size("]
+        let pieces = [
+            "'", "\"", "(", ")", "[", "]", "{", "}", "<<", ">>", ",", ".", "?", "*", "=", "AND", "NOT", "IS",
+            "MISSING", "-", "1e999", "/*", "--", "set_add(", "size(",
+        ]
         for _ in 0..<400 {
             var bytes = Array(templates[Int(random.next() % UInt64(templates.count))].utf8)
             for _ in 0..<(1 + random.next() % 4) {

@@ -6,8 +6,10 @@ import Testing
 /// The whole server in process (engine, dispatcher, HTTP) on port 0, driven over a socket.
 @Suite struct LocalDynamoServerTests {
     /// Sends one DynamoDB call and returns the status and parsed body.
-    func call(_ operation: String, _ body: String, port: Int,
-              region: String = "us-east-1") async throws -> (status: Int, json: JSONValue) {
+    func call(
+        _ operation: String, _ body: String, port: Int,
+        region: String = "us-east-1"
+    ) async throws -> (status: Int, json: JSONValue) {
         let client = try TestHTTPClient(port: port)
         let request = """
             POST / HTTP/1.1\r

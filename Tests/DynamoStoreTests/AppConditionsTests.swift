@@ -16,7 +16,9 @@ struct AppConditionsTests {
         private let state = Mutex((offline: false, holding: false, held: 0, cancelled: 0))
 
         func set(offline: Bool = false, holding: Bool = false) {
-            state.withLock { $0.offline = offline; $0.holding = holding }
+            state.withLock {
+                $0.offline = offline; $0.holding = holding
+            }
         }
 
         var held: Int { state.withLock { $0.held } }

@@ -50,7 +50,7 @@ import Testing
             let homeID = home.objectID
             var changes = store.changes().makeAsyncIterator()
 
-            home.latitude = 1   // an unsaved change the merge must keep
+            home.latitude = 1 // an unsaved change the merge must keep
             let newID = try await Task.detached {
                 let background = ObjectContext(store: store)
                 let location = try #require(try await background.existingObject(with: homeID) as? Location)
@@ -103,7 +103,7 @@ import Testing
         defer { mergeTask.cancel() }
         var mergedChanges = merged.makeAsyncIterator()
 
-        home.name = "Mine"   // a save of the main context itself is not merged back
+        home.name = "Mine" // a save of the main context itself is not merged back
         try await main.save()
         try await Task.detached {
             let background = ObjectContext(store: store)

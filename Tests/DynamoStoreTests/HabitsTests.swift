@@ -118,9 +118,11 @@ final class Prefixed: ManagedObject {
         let client = DynamoClient.local(port: 1)
         _ = try DynamoStore(types: [Prefixed.self], client: client)
         Prefixed.prefix = "B-"
-        #expect(throws: ModelError(problems: [
-            "Prefixed: its mapping now names table 'B-Prefixed', but its description was derived with 'A-Prefixed' when the class was first used; set table names (prefixes) before any use of the class",
-        ])) { try DynamoStore(types: [Prefixed.self], client: client) }
+        #expect(
+            throws: ModelError(problems: [
+                "Prefixed: its mapping now names table 'B-Prefixed', but its description was derived with 'A-Prefixed' when the class was first used; set table names (prefixes) before any use of the class"
+            ])
+        ) { try DynamoStore(types: [Prefixed.self], client: client) }
         Prefixed.prefix = "A-"
     }
 }

@@ -145,7 +145,7 @@ import Testing
         try await withStore { fixture in
             let setup = fixture.context()
             let location = setup.newLocation("L")
-            let tags = (1 ... 4).map { number in
+            let tags = (1...4).map { number in
                 let tag = Tag(context: setup)
                 tag.id = Int64(number)
                 tag.label = "T\(number)"
@@ -168,7 +168,7 @@ import Testing
             func tagRow(_ id: Int) async throws -> Item? { try await fixture.item("Tag", ["id": .n(DynamoNumber(id))]) }
             let locationRow = try #require(try await fixture.item("Locations", ["id": .s(location.id.uuidString)]))
             #expect(locationRow["tags"] == .ns([DynamoNumber(2), DynamoNumber(3), DynamoNumber(4)]))
-            for id in 2 ... 4 { #expect(try await tagRow(id)?["locations"] == .ss([location.id.uuidString]), "T\(id)") }
+            for id in 2...4 { #expect(try await tagRow(id)?["locations"] == .ss([location.id.uuidString]), "T\(id)") }
             #expect(try await tagRow(1)?["locations"] == nil)
             #expect(Set(mine.tags.map(\.objectID)) == Set(tags[1...].map(\.objectID)))
             #expect(myTags[0].locations.isEmpty && myTags[3].locations == [mine])

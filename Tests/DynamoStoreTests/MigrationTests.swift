@@ -33,8 +33,9 @@ import Testing
             #expect(try await ObjectContext(store: store).fetch(request).count == 1)
             #expect(try await store.migrate(pollInterval: .milliseconds(10)) == MigrationReport())
 
-            let rekeyed = EntityDescription("Spot", tableName: "Spots", hashKey: "name",
-                                            attributes: [.init("code", .string), .init("name", .string)])
+            let rekeyed = EntityDescription(
+                "Spot", tableName: "Spots", hashKey: "name",
+                attributes: [.init("code", .string), .init("name", .string)])
             let wrong = DynamoStore(model: try StoreModel([rekeyed]), client: fixture.client)
             await #expect(throws: MigrationError(problems: ["Spots: key schema is code HASH, the model's is name HASH"])) {
                 try await wrong.migrate(pollInterval: .milliseconds(10))

@@ -20,8 +20,10 @@ import Testing
         }
     }
 
-    private func withVersionedStore(_ versioning: ModelVersioning = versioning,
-                                    _ body: (DynamoStore, StoreFixture) async throws -> Void) async throws {
+    private func withVersionedStore(
+        _ versioning: ModelVersioning = versioning,
+        _ body: (DynamoStore, StoreFixture) async throws -> Void
+    ) async throws {
         try await withStore(model: try StoreModel([Self.spot])) { fixture in
             let store = DynamoStore(model: fixture.store.model, client: fixture.client, modelVersioning: versioning)
             try await body(store, fixture)
@@ -53,8 +55,11 @@ import Testing
             a["stars"] = Int64(5)
             try await context.save()
             let stored = try #require(try await fixture.item("Spots", ["id": .s("a")]))
-            #expect(stored == ["id": .s("a"), "name": .s("Old"), "stars": .n(DynamoNumber(5)),
-                               "version": .n(DynamoNumber(2)), "_modelVersion": .n(DynamoNumber(2))])
+            #expect(
+                stored == [
+                    "id": .s("a"), "name": .s("Old"), "stars": .n(DynamoNumber(5)),
+                    "version": .n(DynamoNumber(2)), "_modelVersion": .n(DynamoNumber(2)),
+                ])
             #expect(try await fixture.item("Spots", ["id": .s("b")])?["_modelVersion"] == .n(DynamoNumber(1)))
 
             // Saved once, the object is current: the next save sends only its own change.

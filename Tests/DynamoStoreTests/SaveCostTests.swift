@@ -46,7 +46,7 @@ import Testing
             let update = try await meter.measure { try await context.save() }
             #expect(update.operations == ["UpdateItem"] && update.units == 1)
 
-            for id in 2 ... 151 { _ = context.newTag(Int64(id)) }
+            for id in 2...151 { _ = context.newTag(Int64(id)) }
             let batch = try await meter.measure { try await context.save() }
             #expect(batch.operations == ["TransactWriteItems", "TransactWriteItems"])
             #expect(batch.units == 300, "a transactional write costs two units per item of up to 1 KB")

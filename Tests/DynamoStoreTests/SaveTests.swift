@@ -90,9 +90,10 @@ import Testing
             #expect(context.insertedObjects.isEmpty && !context.hasChanges)
 
             // Another writer changes an attribute this context does not touch, without the version.
-            _ = try await fixture.client.updateItem(UpdateItemInput(
-                tableName: "Locations", key: ["id": .s(home.id.uuidString)], updateExpression: "SET latitude = :l",
-                expressionAttributeValues: [":l": .n(DynamoNumber(5))]))
+            _ = try await fixture.client.updateItem(
+                UpdateItemInput(
+                    tableName: "Locations", key: ["id": .s(home.id.uuidString)], updateExpression: "SET latitude = :l",
+                    expressionAttributeValues: [":l": .n(DynamoNumber(5))]))
             home.name = "Work"
             home.rating = nil
             #expect(context.updatedObjects == [home])

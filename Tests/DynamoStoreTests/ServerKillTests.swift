@@ -104,7 +104,7 @@ struct ServerKillTests {
         }
         try await Task.sleep(for: delay)
         server.kill()
-        _ = await saver.value  // the save the kill interrupted failed; its rows are checked after the restart
+        _ = await saver.value // the save the kill interrupted failed; its rows are checked after the restart
         return acknowledged.withLock { $0 }
     }
 
@@ -116,8 +116,9 @@ struct ServerKillTests {
         let batches = try await scan(client, table: "CrashBatch", prefix: prefix)
         let items = try await scan(client, table: "CrashItem", prefix: prefix)
         let present = batches.count
-        #expect(present == acknowledged || present == acknowledged + 1,
-                "round \(round): \(acknowledged) saves acknowledged, \(present) batches stored")
+        #expect(
+            present == acknowledged || present == acknowledged + 1,
+            "round \(round): \(acknowledged) saves acknowledged, \(present) batches stored")
         var expectedItems: Set<String> = []
         for number in 0..<present {
             let id = Self.batchID(round: round, number: number)
@@ -127,16 +128,20 @@ struct ServerKillTests {
                 Issue.record("round \(round): batch \(number) missing while \(present) batches are stored")
                 continue
             }
-            #expect(Set(batch["items"]?.strings ?? []) == Set(memberIDs),
-                    "round \(round): batch \(number) lists \(batch["items"].map(String.init(describing:)) ?? "no items")")
+            #expect(
+                Set(batch["items"]?.strings ?? []) == Set(memberIDs),
+                "round \(round): batch \(number) lists \(batch["items"].map(String.init(describing:)) ?? "no items")")
             for member in memberIDs {
                 #expect(items[member]?["batch"] == .s(id), "round \(round): item \(member) missing or not in its batch")
             }
         }
-        #expect(Set(items.keys) == expectedItems,
-                "round \(round): items of no whole batch: \(Set(items.keys).subtracting(expectedItems).sorted().prefix(5))")
-        let ledger = try await client.getItem(GetItemInput(
-            tableName: "CrashLedger", key: ["id": .s("round\(round)")], consistentRead: true)).item
+        #expect(
+            Set(items.keys) == expectedItems,
+            "round \(round): items of no whole batch: \(Set(items.keys).subtracting(expectedItems).sorted().prefix(5))")
+        let ledger = try await client.getItem(
+            GetItemInput(
+                tableName: "CrashLedger", key: ["id": .s("round\(round)")], consistentRead: true)
+        ).item
         #expect(ledger?["count"] == .n(DynamoNumber(present)), "round \(round): ledger \(ledger.map(String.init(describing:)) ?? "missing")")
         #expect(ledger?["last"] == .n(DynamoNumber(present - 1)))
     }

@@ -26,14 +26,16 @@ import Testing
         broken.indexes = [.local("byAt", hashKey: "id", sortKey: "note"), .global("byBlob", partitionKey: "blob")]
         var location = Self.location
         location.versionAttribute = "name"
-        #expect(throws: ModelError(problems: [
-            "Location.name: the version attribute must be a non-optional int64 attribute",
-            "Location.checkins: inverse Checkin.location does not point back",
-            "Checkin.missing: key attribute is not an attribute of the entity",
-            "Checkin.location: inverse 'visits' is not a relationship of Location",
-            "Checkin index byAt: a local index's partition key is the table's hash key 'missing'",
-            "Checkin index byBlob: key 'blob' is not an attribute or to-one relationship of Checkin",
-        ])) {
+        #expect(
+            throws: ModelError(problems: [
+                "Location.name: the version attribute must be a non-optional int64 attribute",
+                "Location.checkins: inverse Checkin.location does not point back",
+                "Checkin.missing: key attribute is not an attribute of the entity",
+                "Checkin.location: inverse 'visits' is not a relationship of Location",
+                "Checkin index byAt: a local index's partition key is the table's hash key 'missing'",
+                "Checkin index byBlob: key 'blob' is not an attribute or to-one relationship of Checkin",
+            ])
+        ) {
             try StoreModel([location, broken])
         }
     }

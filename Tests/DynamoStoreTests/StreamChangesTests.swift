@@ -40,7 +40,9 @@ import Testing
             var merged = StoreChanges()
             while ContinuousClock.now < deadline {
                 if let error = shared.failure.withLock({ $0 }) { throw StoreError.invalidValue("stream failed: \(error)") }
-                for change in shared.changes.withLock({ list in defer { list = [] }; return list }) {
+                for change in shared.changes.withLock({ list in
+                    defer { list = [] }; return list
+                }) {
                     merged.inserted.formUnion(change.inserted)
                     merged.updated.formUnion(change.updated)
                     merged.deleted.formUnion(change.deleted)
@@ -123,8 +125,10 @@ import Testing
             StreamsRecord(eventName: event, dynamodb: StreamsStreamRecord(keys: ["id": .s(key)]))
         }
         var changes = StoreChanges()
-        for entry in [record(.insert, "a"), record(.modify, "a"), record(.remove, "b"), record(.insert, "b"),
-                      record(.modify, "c"), record(.remove, "c"), record(.insert, "d"), record(.remove, "d")] {
+        for entry in [
+            record(.insert, "a"), record(.modify, "a"), record(.remove, "b"), record(.insert, "b"),
+            record(.modify, "c"), record(.remove, "c"), record(.insert, "d"), record(.remove, "d"),
+        ] {
             StreamFollower.apply(entry, entity: "E", to: &changes)
         }
         let id = { (key: String) in ObjectID(entityName: "E", key: ["id": .s(key)]) }

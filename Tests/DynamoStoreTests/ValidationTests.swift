@@ -8,13 +8,13 @@ import Testing
     @Test func everyProblemOfEveryObjectIsReportedAndNothingIsWritten() async throws {
         try await withStore { fixture in
             let context = fixture.context()
-            let orphan = Checkin(context: context)        // location is required (minCount 1)
-            let nameless = Location()                      // name is required
+            let orphan = Checkin(context: context) // location is required (minCount 1)
+            let nameless = Location() // name is required
             context.insert(nameless)
             let owner = Owner(context: context)
             owner.id = "o"
-            owner.name = "  "                              // custom rule: not blank
-            for number in 0..<3 {                          // maxCount 2
+            owner.name = "  " // custom rule: not blank
+            for number in 0..<3 { // maxCount 2
                 let pet = Pet(context: context)
                 pet.id = "p\(number)"
                 pet.owner = owner
@@ -77,10 +77,11 @@ import Testing
             pet.age = 31
             pet.nickname = ""
             let error = try await #require(throws: ValidationError.self) { try await context.save() }
-            #expect(error.issues.map(\.description) == [
-                "Pet(id=p).age: value must be between 0 and 30; is 31",
-                "Pet(id=p).nickname: length must be between 1 and 12; is 0",
-            ])
+            #expect(
+                error.issues.map(\.description) == [
+                    "Pet(id=p).age: value must be between 0 and 30; is 31",
+                    "Pet(id=p).nickname: length must be between 1 and 12; is 0",
+                ])
             pet.age = 30
             pet.nickname = nil
             try await context.save()

@@ -15,9 +15,9 @@ import NIOHTTP1
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Answers each request once its `.end` arrives; ignores heads and bodies otherwise.
@@ -50,8 +50,9 @@ final class FixedResponseHandler: ChannelInboundHandler {
         case .end:
             var responseHeaders = headers
             if !keepAlive { responseHeaders.add(name: "Connection", value: "close") }
-            context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: responseHeaders))),
-                          promise: nil)
+            context.write(
+                Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: responseHeaders))),
+                promise: nil)
             context.write(Self.wrapOutboundOut(.body(.byteBuffer(body!))), promise: nil)
             if keepAlive {
                 context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)

@@ -54,21 +54,26 @@ func request(_ client: DynamoClient, _ options: Options, worker: Int, sequence: 
     switch options.operation {
     case "get":
         let index = Int.random(in: 0..<options.items)
-        let output = try await client.getItem(GetItemInput(
-            tableName: options.table, key: ["pk": partitionKey(index), "sk": .n(DynamoNumber(index % 10))]))
+        let output = try await client.getItem(
+            GetItemInput(
+                tableName: options.table, key: ["pk": partitionKey(index), "sk": .n(DynamoNumber(index % 10))]))
         guard output.item != nil else { throw Failure("GetItem found no item for \(index)") }
     case "put":
         // New keys above the preloaded range, distinct per worker.
         let index = options.items + 10_000_000 * (worker + 1) + sequence
-        _ = try await client.putItem(PutItemInput(tableName: options.table, item: [
-            "pk": partitionKey(index), "sk": .n(DynamoNumber(index % 10)), "data": .s(payload),
-            "n": .n(DynamoNumber(index)),
-        ]))
+        _ = try await client.putItem(
+            PutItemInput(
+                tableName: options.table,
+                item: [
+                    "pk": partitionKey(index), "sk": .n(DynamoNumber(index % 10)), "data": .s(payload),
+                    "n": .n(DynamoNumber(index)),
+                ]))
     case "query":
         let partition = Int.random(in: 0..<(options.items / 10))
-        let output = try await client.query(QueryInput(
-            tableName: options.table, keyConditionExpression: "pk = :p",
-            expressionAttributeValues: [":p": partitionKey(partition * 10)]))
+        let output = try await client.query(
+            QueryInput(
+                tableName: options.table, keyConditionExpression: "pk = :p",
+                expressionAttributeValues: [":p": partitionKey(partition * 10)]))
         guard output.count == 10 else { throw Failure("Query returned \(output.count ?? 0) items, not 10") }
     default:
         throw Failure("unknown operation \(options.operation) (get, put, query)")
@@ -102,8 +107,9 @@ do {
                     let begin = clock.now
                     try await request(client, options, worker: worker, sequence: sequence)
                     let elapsed = clock.now - begin
-                    tally.latencies.append(Double(elapsed.components.attoseconds) / 1e12
-                        + Double(elapsed.components.seconds) * 1e6)
+                    tally.latencies.append(
+                        Double(elapsed.components.attoseconds) / 1e12
+                            + Double(elapsed.components.seconds) * 1e6)
                     sequence += 1
                 }
                 return tally

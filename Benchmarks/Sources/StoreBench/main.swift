@@ -109,8 +109,10 @@ func median(_ values: [Double]) -> Double {
 }
 
 /// Fetches with `request` in a fresh context and checks the plan and the count.
-func timedFetch(_ store: DynamoStore, _ request: FetchRequest<Note>, expect operation: FetchPlan.Operation,
-                count: Int) async throws -> Double {
+func timedFetch(
+    _ store: DynamoStore, _ request: FetchRequest<Note>, expect operation: FetchPlan.Operation,
+    count: Int
+) async throws -> Double {
     guard request.explain().operation == operation else {
         throw Failure("expected a \(operation.rawValue) plan, got: \(request.explain())")
     }

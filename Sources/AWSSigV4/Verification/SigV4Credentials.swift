@@ -54,12 +54,13 @@ package struct SigV4Credentials: Sendable, Hashable {
         {
             return .failure(SigV4Refusal(.incompleteSignature, message))
         }
-        return .success(SigV4Credentials(
-            source: .header, algorithm: String(algorithm), credential: parameters["Credential"]!,
-            signedHeaders: parameters["SignedHeaders"]!, signature: parameters["Signature"]!,
-            date: amzDate ?? httpDate!, dateIsHTTPDate: amzDate == nil,
-            dateHeader: amzDate == nil ? "date" : "x-amz-date", expires: nil,
-            sessionToken: value(of: "x-amz-security-token", in: headers)))
+        return .success(
+            SigV4Credentials(
+                source: .header, algorithm: String(algorithm), credential: parameters["Credential"]!,
+                signedHeaders: parameters["SignedHeaders"]!, signature: parameters["Signature"]!,
+                date: amzDate ?? httpDate!, dateIsHTTPDate: amzDate == nil,
+                dateHeader: amzDate == nil ? "date" : "x-amz-date", expires: nil,
+                sessionToken: value(of: "x-amz-security-token", in: headers)))
     }
 
     /// Reads a presigned query's parameters (already percent-decoded).
@@ -72,11 +73,12 @@ package struct SigV4Credentials: Sendable, Hashable {
             let message = missing.map { "AWS query-string parameters must include '\($0)'. " }.joined()
             return .failure(SigV4Refusal(.incompleteSignature, message + "Re-examine the query-string parameters."))
         }
-        return .success(SigV4Credentials(
-            source: .query, algorithm: query["X-Amz-Algorithm"]!, credential: query["X-Amz-Credential"]!,
-            signedHeaders: query["X-Amz-SignedHeaders"]!, signature: query["X-Amz-Signature"]!,
-            date: query["X-Amz-Date"]!, dateHeader: nil, expires: query["X-Amz-Expires"],
-            sessionToken: query["X-Amz-Security-Token"]))
+        return .success(
+            SigV4Credentials(
+                source: .query, algorithm: query["X-Amz-Algorithm"]!, credential: query["X-Amz-Credential"]!,
+                signedHeaders: query["X-Amz-SignedHeaders"]!, signature: query["X-Amz-Signature"]!,
+                date: query["X-Amz-Date"]!, dateHeader: nil, expires: query["X-Amz-Expires"],
+                sessionToken: query["X-Amz-Security-Token"]))
     }
 
     /// The first value of a header, by lowercase name.

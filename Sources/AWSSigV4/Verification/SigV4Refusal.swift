@@ -34,22 +34,27 @@ public struct SigV4Refusal: Error, Sendable, Hashable, CustomStringConvertible {
     package static let missingToken = SigV4Refusal(.missingAuthenticationToken, "Request is missing Authentication Token")
 
     /// The answer to a well-formed request signed with a wrong secret, or tampered with.
-    package static let signatureMismatch = SigV4Refusal(.invalidSignature,
+    package static let signatureMismatch = SigV4Refusal(
+        .invalidSignature,
         "The request signature we calculated does not match the signature you provided. Check your AWS Secret "
             + "Access Key and signing method. Consult the service documentation for details.")
 
     /// An access key id no identity has.
-    package static let unknownAccessKey = SigV4Refusal(.unrecognizedClient,
-                                                       "The security token included in the request is invalid.")
+    package static let unknownAccessKey = SigV4Refusal(
+        .unrecognizedClient,
+        "The security token included in the request is invalid.")
 
     /// A session token that is not the identity's (DynamoDB leaves the period out here).
-    package static let wrongSessionToken = SigV4Refusal(.unrecognizedClient,
-                                                        "The security token included in the request is invalid")
+    package static let wrongSessionToken = SigV4Refusal(
+        .unrecognizedClient,
+        "The security token included in the request is invalid")
 
     /// The `IncompleteSignatureException` message for an `Authorization` header that lacks
     /// parameters or a request date, or `nil` when nothing is missing.
-    package static func incompleteHeaderMessage(hasCredential: Bool, hasSignature: Bool, hasSignedHeaders: Bool,
-                                                hasDate: Bool, authorization: String) -> String? {
+    package static func incompleteHeaderMessage(
+        hasCredential: Bool, hasSignature: Bool, hasSignedHeaders: Bool,
+        hasDate: Bool, authorization: String
+    ) -> String? {
         if hasCredential, hasSignature, hasSignedHeaders, hasDate { return nil }
         var message = ""
         if !hasCredential { message += "Authorization header requires 'Credential' parameter. " }

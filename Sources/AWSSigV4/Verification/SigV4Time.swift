@@ -20,7 +20,7 @@ package enum SigV4Time {
             return value
         }
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15)
+            let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15)
         else { return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
@@ -29,7 +29,7 @@ package enum SigV4Time {
     package static func parseHTTPDate(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
-              let month = CivilDate.monthNames.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+            let month = CivilDate.monthNames.firstIndex(of: String(parts[2])), let year = Int(parts[3])
         else { return nil }
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2])

@@ -97,14 +97,18 @@ package struct SigV4Verifier: Sendable {
     ///   - payloadHash: the hex SHA-256 of the body (called only when the signature is computed).
     ///   - identity: the accepted identity with an access key id, if any.
     /// - Returns: the signer and region, or DynamoDB's refusal.
-    package func verify(_ request: SigV4IncomingRequest, now: Double, payloadHash: () -> String,
-                        identity: (String) -> AWSCredentials?) -> Result<SigV4Verified, SigV4Refusal> {
+    package func verify(
+        _ request: SigV4IncomingRequest, now: Double, payloadHash: () -> String,
+        identity: (String) -> AWSCredentials?
+    ) -> Result<SigV4Verified, SigV4Refusal> {
         let query = request.queryParameters
         let authorization = SigV4Credentials.value(of: "authorization", in: request.headers)
         let presigned = query["X-Amz-Algorithm"] != nil
         if authorization != nil, presigned {
-            return .failure(SigV4Refusal(.invalidSignature,
-                "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header."))
+            return .failure(
+                SigV4Refusal(
+                    .invalidSignature,
+                    "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header."))
         }
         let parsed: Result<SigV4Credentials, SigV4Refusal>
         if let authorization {
@@ -124,41 +128,55 @@ package struct SigV4Verifier: Sendable {
         }
     }
 
-    private func verify(_ credentials: SigV4Credentials, request: SigV4IncomingRequest, now: Double,
-                        payloadHash: () -> String, identity: (String) -> AWSCredentials?)
+    private func verify(
+        _ credentials: SigV4Credentials, request: SigV4IncomingRequest, now: Double,
+        payloadHash: () -> String, identity: (String) -> AWSCredentials?
+    )
         -> Result<SigV4Verified, SigV4Refusal>
     {
         // 4. The date, then the time window.
-        let parsedTime = credentials.dateIsHTTPDate ? SigV4Time.parseHTTPDate(credentials.date)
+        let parsedTime =
+            credentials.dateIsHTTPDate
+            ? SigV4Time.parseHTTPDate(credentials.date)
             : SigV4Time.parseBasic(credentials.date)
         guard let time = parsedTime else {
-            return .failure(SigV4Refusal(.incompleteSignature,
-                "Date must be in ISO-8601 'basic format'. Got '\(credentials.date)'. See http://en.wikipedia.org/wiki/ISO_8601"))
+            return .failure(
+                SigV4Refusal(
+                    .incompleteSignature,
+                    "Date must be in ISO-8601 'basic format'. Got '\(credentials.date)'. See http://en.wikipedia.org/wiki/ISO_8601"))
         }
         if let refusal = timeRefusal(time, credentials: credentials, now: now) { return .failure(refusal) }
 
         // 5. Host and the date header must be signed.
         let signed = Set(credentials.signedHeaders.lowercased().split(separator: ";").map(String.init))
         guard signed.contains("host") else {
-            return .failure(SigV4Refusal(.invalidSignature,
-                                         "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."))
+            return .failure(
+                SigV4Refusal(
+                    .invalidSignature,
+                    "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."))
         }
         if let dateHeader = credentials.dateHeader, !signed.contains(dateHeader) {
-            return .failure(SigV4Refusal(.invalidSignature,
-                "'\(dateHeader == "date" ? "Date" : "X-Amz-Date")' must be a 'SignedHeader' in the AWS Authorization."))
+            return .failure(
+                SigV4Refusal(
+                    .invalidSignature,
+                    "'\(dateHeader == "date" ? "Date" : "X-Amz-Date")' must be a 'SignedHeader' in the AWS Authorization."))
         }
 
         // 6. Algorithm and credential shape.
         guard credentials.algorithm == "AWS4-HMAC-SHA256" else {
-            return .failure(SigV4Refusal(.incompleteSignature,
-                "Unsupported AWS 'algorithm': '\(credentials.algorithm)' (only AWS4-HMAC-SHA256 for now). "))
+            return .failure(
+                SigV4Refusal(
+                    .incompleteSignature,
+                    "Unsupported AWS 'algorithm': '\(credentials.algorithm)' (only AWS4-HMAC-SHA256 for now). "))
         }
         var credential = Substring(credentials.credential)
         while credential.hasSuffix("/") { credential = credential.dropLast() }
         let scope = credential.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard scope.count == 5 else {
-            return .failure(SigV4Refusal(.incompleteSignature,
-                "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '\(credential)'"))
+            return .failure(
+                SigV4Refusal(
+                    .incompleteSignature,
+                    "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '\(credential)'"))
         }
 
         // 7. The scope.
@@ -170,12 +188,15 @@ package struct SigV4Verifier: Sendable {
             problems += "Credential should be scoped with a valid terminator: 'aws4_request', not '\(scope[4])'. "
         }
         if scope[1] != stamp.day {
-            problems += "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: "
+            problems +=
+                "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: "
                 + "'\(scope[1])' != '\(stamp.day)', from '\(stamp.timestamp)'."
         }
         if !problems.isEmpty {
-            return .failure(SigV4Refusal(.invalidSignature,
-                                         problems.hasSuffix(" ") ? String(problems.dropLast()) : problems))
+            return .failure(
+                SigV4Refusal(
+                    .invalidSignature,
+                    problems.hasSuffix(" ") ? String(problems.dropLast()) : problems))
         }
 
         // 8. The access key.
@@ -209,20 +230,27 @@ package struct SigV4Verifier: Sendable {
         let sent = credentials.dateIsHTTPDate ? SigV4Time.basic(time) : credentials.date
         if credentials.source == .query, let expires = credentials.expires {
             guard let seconds = Int(expires), (1...604_800).contains(seconds) else {
-                return SigV4Refusal(.incompleteSignature,
+                return SigV4Refusal(
+                    .incompleteSignature,
                     "X-Amz-Expires must be an integer between 1 and 604800 seconds; got '\(expires)'.")
             }
             if now > time + Double(seconds) {
-                return SigV4Refusal(.invalidSignature, "Signature expired: \(sent) is now earlier than "
-                    + "\(SigV4Time.basic(now - Double(seconds))) (\(SigV4Time.basic(now)) - \(seconds) sec.)")
+                return SigV4Refusal(
+                    .invalidSignature,
+                    "Signature expired: \(sent) is now earlier than "
+                        + "\(SigV4Time.basic(now - Double(seconds))) (\(SigV4Time.basic(now)) - \(seconds) sec.)")
             }
         } else if now - time > allowedSkew {
-            return SigV4Refusal(.invalidSignature, "Signature expired: \(sent) is now earlier than "
-                + "\(SigV4Time.basic(now - allowedSkew)) (\(SigV4Time.basic(now)) - \(Self.render(allowedSkew)))")
+            return SigV4Refusal(
+                .invalidSignature,
+                "Signature expired: \(sent) is now earlier than "
+                    + "\(SigV4Time.basic(now - allowedSkew)) (\(SigV4Time.basic(now)) - \(Self.render(allowedSkew)))")
         }
         if time - now > allowedSkew {
-            return SigV4Refusal(.invalidSignature, "Signature not yet current: \(sent) is still later than "
-                + "\(SigV4Time.basic(now + allowedSkew)) (\(SigV4Time.basic(now)) + \(Self.render(allowedSkew)))")
+            return SigV4Refusal(
+                .invalidSignature,
+                "Signature not yet current: \(sent) is still later than "
+                    + "\(SigV4Time.basic(now + allowedSkew)) (\(SigV4Time.basic(now)) + \(Self.render(allowedSkew)))")
         }
         return nil
     }

@@ -17,9 +17,11 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP response a client decoded this error from; `nil` for an error raised locally.
     public var response: ResponseMetadata?
 
-    public init(_ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil,
-                cancellationReasons: [CancellationReason]? = nil, throttlingReasons: [ThrottlingReason]? = nil,
-                response: ResponseMetadata? = nil) {
+    public init(
+        _ code: DynamoErrorCode, _ message: String? = nil, item: [String: AttributeValue]? = nil,
+        cancellationReasons: [CancellationReason]? = nil, throttlingReasons: [ThrottlingReason]? = nil,
+        response: ResponseMetadata? = nil
+    ) {
         self.code = code
         self.message = message
         self.item = item

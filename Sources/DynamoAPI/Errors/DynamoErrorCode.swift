@@ -16,7 +16,7 @@ public struct DynamoErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
         switch self {
         case .validation: "com.amazon.coral.validate"
         case .serialization, .unknownOperation, .missingAuthenticationToken, .incompleteSignature,
-             .invalidSignature, .unrecognizedClient, .accessDenied, .requestEntityTooLarge:
+            .invalidSignature, .unrecognizedClient, .accessDenied, .requestEntityTooLarge:
             "com.amazon.coral.service"
         default: "com.amazonaws.dynamodb.v20120810"
         }
@@ -39,7 +39,7 @@ public struct DynamoErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     public var isRetryable: Bool {
         switch self {
         case .provisionedThroughputExceeded, .throttling, .requestLimitExceeded,
-             .transactionInProgress, .internalServerError, .serviceUnavailable, .limitExceeded:
+            .transactionInProgress, .internalServerError, .serviceUnavailable, .limitExceeded:
             true
         default: false
         }

@@ -156,7 +156,7 @@ struct JSONParser {
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
-        index += 1  // opening quote
+        index += 1 // opening quote
         let start = index
         // Fast path: no escapes.
         while index < bytes.count {

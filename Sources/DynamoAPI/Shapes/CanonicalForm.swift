@@ -63,7 +63,8 @@ public struct CanonicalForm: Sendable, Hashable {
             return .array(elements.map(canonical))
         case .object(let members):
             if members.count == 1, let (type, content) = members.first,
-               type == "SS" || type == "NS" || type == "BS", case .array(let elements) = content {
+                type == "SS" || type == "NS" || type == "BS", case .array(let elements) = content
+            {
                 let sorted = elements.sorted { ($0.stringValue ?? "") < ($1.stringValue ?? "") }
                 return .object([type: .array(sorted)])
             }

@@ -28,7 +28,7 @@ package struct CivilDate: Sendable, Equatable {
         day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
         month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
         year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-        weekday = Int(((days % 7) + 7 + 4) % 7)  // 1970-01-01 was a Thursday
+        weekday = Int(((days % 7) + 7 + 4) % 7) // 1970-01-01 was a Thursday
         hour = secondOfDay / 3600
         minute = secondOfDay / 60 % 60
         second = secondOfDay % 60

@@ -64,7 +64,7 @@ enum JavaRendering {
         let integer = String(parts[0])
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         var digits = integer + fraction
-        var pointPosition = integer.count + exponent   // digits before the decimal point
+        var pointPosition = integer.count + exponent // digits before the decimal point
         while digits.count > 1, digits.first == "0" {
             digits.removeFirst()
             pointPosition -= 1

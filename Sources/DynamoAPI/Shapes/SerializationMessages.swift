@@ -53,7 +53,8 @@ enum SerializationMessages {
 
     /// An integer that does not fit its Java type (Jackson's wording).
     static func outOfRange(_ text: String, javaType: String) -> DynamoError {
-        let range = javaType == "int"
+        let range =
+            javaType == "int"
             ? "(\(Int32.min) - \(Int32.max))"
             : "(\(Int64.min) - \(Int64.max))"
         return .serialization("Numeric value (\(text)) out of range of \(javaType) \(range)")

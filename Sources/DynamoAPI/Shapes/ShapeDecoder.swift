@@ -100,8 +100,9 @@ public struct ShapeDecoder: Sendable {
         let alone = rules.reportsAlone(value)
         violations.insert(
             contentsOf: found.map {
-                ConstraintViolation(path: "", value: rendered, constraint: $0, omitsValue: omitsValue,
-                                    bare: rules.bare, reportedAlone: alone)
+                ConstraintViolation(
+                    path: "", value: rendered, constraint: $0, omitsValue: omitsValue,
+                    bare: rules.bare, reportedAlone: alone)
             },
             at: mark)
     }

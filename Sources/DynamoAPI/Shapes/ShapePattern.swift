@@ -67,7 +67,7 @@ enum ShapePattern: Sendable, Hashable {
         case .contributorInsightsRule:
             let bytes = Array(value.utf8)
             guard bytes.count >= 2, bytes.count <= 128,
-                  Self.isAlphanumeric(bytes[0]), Self.isAlphanumeric(bytes[bytes.count - 1])
+                Self.isAlphanumeric(bytes[0]), Self.isAlphanumeric(bytes[bytes.count - 1])
             else { return false }
             return bytes.allSatisfy { Self.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
         case .csvDelimiter:

@@ -41,8 +41,9 @@ public enum Base64 {
     public static func decode(_ text: String) -> Result<[UInt8], DecodingProblem> {
         let input = Array(text.utf8)
         guard input.count % 4 == 0 else {
-            return .failure(DecodingProblem(
-                message: "Base64 encoded length is expected a multiple of 4 bytes but found: \(input.count)"))
+            return .failure(
+                DecodingProblem(
+                    message: "Base64 encoded length is expected a multiple of 4 bytes but found: \(input.count)"))
         }
         var output = [UInt8]()
         output.reserveCapacity(input.count / 4 * 3)

@@ -53,7 +53,7 @@ extension DynamoNumber {
         }
 
         guard let top = left.lastIndex(where: { $0 != 0 }),
-              let bottom = left.firstIndex(where: { $0 != 0 })
+            let bottom = left.firstIndex(where: { $0 != 0 })
         else { return .zero }
         let exponent = low + top
         let digits = Array(left[bottom...top].reversed())

@@ -62,7 +62,7 @@ extension DynamoNumber {
         let isNegative = tag == KeyTag.negative
         let pairCount = bytes.count - 3
         guard pairCount >= 1, pairCount <= (Self.maxDigits + 1) / 2,
-              bytes[bytes.count - 1] == (isNegative ? 0xFF : 0x00)
+            bytes[bytes.count - 1] == (isNegative ? 0xFF : 0x00)
         else { throw corrupt }
 
         let exponentByte = isNegative ? 0xFF - bytes[1] : bytes[1]

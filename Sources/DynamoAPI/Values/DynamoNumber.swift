@@ -94,7 +94,7 @@ public struct DynamoNumber: Sendable, Hashable, Comparable, CustomStringConverti
     /// ```
     public init(_ value: Int) {
         var magnitude = value.magnitude
-        var reversed: [UInt8] = []  // least significant first
+        var reversed: [UInt8] = [] // least significant first
         while magnitude > 0 {
             reversed.append(UInt8(magnitude % 10))
             magnitude /= 10
@@ -276,7 +276,8 @@ extension DynamoNumber {
             if leading < minExponent { throw .validation(Message.underflow) }
             if last - first + 1 > maxDigits { throw .validation(Message.tooPrecise) }
             let digits = (first...last).map { position in
-                let index = position < integer.count
+                let index =
+                    position < integer.count
                     ? integer.lowerBound + position
                     : fraction.lowerBound + position - integer.count
                 return bytes[index] - UInt8(ascii: "0")

@@ -44,10 +44,12 @@ final class ClockSkew: Sendable {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]) else { return nil }
+            let year = Int(parts[3])
+        else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (1...31).contains(day), (0..<24).contains(clock[0]), (0..<60).contains(clock[1]),
-              (0...60).contains(clock[2]) else { return nil }
+            (0...60).contains(clock[2])
+        else { return nil }
         // Days from 1970-01-01 to the date (the civil-from-days inverse, proleptic Gregorian).
         let month = monthIndex + 1
         let shiftedYear = month <= 2 ? year - 1 : year

@@ -25,13 +25,17 @@ extension DynamoClient {
     }
 
     /// `GET /latest/meta-data/placement/region`; `nil` when disabled, unreachable or failing.
-    static func instanceMetadataRegion(sources: ConfigurationSources, profile: String?,
-                                       transport: any HTTPTransport) async -> String? {
-        guard let client = InstanceMetadataClient(
-            sources: sources, profile: profile, transport: transport,
-            timeouts: HTTPTimeouts(connect: .seconds(1), request: .seconds(2))),
-              let token = try? await client.sessionToken(),
-              let region = try? await client.get("/latest/meta-data/placement/region", token: token) else { return nil }
+    static func instanceMetadataRegion(
+        sources: ConfigurationSources, profile: String?,
+        transport: any HTTPTransport
+    ) async -> String? {
+        guard
+            let client = InstanceMetadataClient(
+                sources: sources, profile: profile, transport: transport,
+                timeouts: HTTPTimeouts(connect: .seconds(1), request: .seconds(2))),
+            let token = try? await client.sessionToken(),
+            let region = try? await client.get("/latest/meta-data/placement/region", token: token)
+        else { return nil }
         let trimmed = region.trimmingASCIIWhitespace()
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -8,7 +8,8 @@ extension DynamoClient {
     ///   are required and the credentials carry no usable account id.
     func routed(_ request: HTTPRequest, credentials: AWSCredentials) throws(DynamoClientError) -> HTTPRequest {
         guard request.url == endpoint, let accountEndpoint,
-              let url = try accountEndpoint.url(accountID: credentials.accountID) else { return request }
+            let url = try accountEndpoint.url(accountID: credentials.accountID)
+        else { return request }
         var routed = request
         routed.url = url
         return routed

@@ -48,8 +48,9 @@ extension DynamoClient {
         var json: JSONValue?
         do {
             // The body is built once per call, so every attempt carries the same idempotency token.
-            let response = try await perform(target: target, body: Self.withIdempotencyToken(input).jsonBytes,
-                                             endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
+            let response = try await perform(
+                target: target, body: Self.withIdempotencyToken(input).jsonBytes,
+                endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
             do {
                 json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
             } catch {
@@ -70,11 +71,13 @@ extension DynamoClient {
     /// - Returns: The successful (2xx) response.
     func perform(target: String, body: [UInt8], endpoint: String, attempts: inout Int) async throws -> HTTPResponse {
         let signer = SigV4Signer(service: "dynamodb", region: region)
-        let unsigned = HTTPRequest(method: "POST", url: endpoint, headers: [
-            ("Content-Type", "application/x-amz-json-1.0"),
-            ("X-Amz-Target", target),
-            ("User-Agent", DynamoClient.userAgent),
-        ], body: body)
+        let unsigned = HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: [
+                ("Content-Type", "application/x-amz-json-1.0"),
+                ("X-Amz-Target", target),
+                ("User-Agent", DynamoClient.userAgent),
+            ], body: body)
         var attempt = 1
         var retryCostPaid: Int?
         var resentForClockSkew = false
@@ -92,11 +95,13 @@ extension DynamoClient {
             do {
                 let request = signer.sign(attemptRequest, credentials: credentials, date: clock().addingTimeInterval(clockSkew.seconds))
                 let response = try await transport.send(request, timeouts: timeouts)
-                logger.debug("DynamoClient attempt", metadata: [
-                    "target": .string(target), "attempt": .stringConvertible(attempt),
-                    "status": .stringConvertible(response.status),
-                    "requestId": .string(response.header("x-amzn-requestid") ?? "-"),
-                ])
+                logger.debug(
+                    "DynamoClient attempt",
+                    metadata: [
+                        "target": .string(target), "attempt": .stringConvertible(attempt),
+                        "status": .stringConvertible(response.status),
+                        "requestId": .string(response.header("x-amzn-requestid") ?? "-"),
+                    ])
                 if let mismatch = Self.checksumFailure(response) {
                     failure = mismatch
                 } else if (200..<300).contains(response.status) {
@@ -107,16 +112,19 @@ extension DynamoClient {
                     failure = Self.decodeError(response)
                     failureStatus = response.status
                     if !resentForClockSkew, let error = failure as? DynamoError,
-                       clockSkew.learn(code: error.code.rawValue, response: response, localTime: clock()) {
+                        clockSkew.learn(code: error.code.rawValue, response: response, localTime: clock())
+                    {
                         resentForClockSkew = true
                         continue
                     }
                 }
                 failureRequestID = response.header("x-amzn-requestid")
             } catch let error as TransportError {
-                logger.debug("DynamoClient attempt failed", metadata: [
-                    "target": .string(target), "attempt": .stringConvertible(attempt), "error": .string("\(error)"),
-                ])
+                logger.debug(
+                    "DynamoClient attempt failed",
+                    metadata: [
+                        "target": .string(target), "attempt": .stringConvertible(attempt), "error": .string("\(error)"),
+                    ])
                 failure = error
             }
             rateLimiter?.record(throttled: Self.isThrottling(failure))
@@ -126,11 +134,13 @@ extension DynamoClient {
             guard retryTokens.acquire(cost) else { throw failure }
             retryCostPaid = cost
             let delay = retry.backoff(attempt: attempt)
-            logger.debug("DynamoClient retrying", metadata: [
-                "target": .string(target), "attempt": .stringConvertible(attempt),
-                "errorCode": .string(Self.errorCode(failure)), "requestId": .string(failureRequestID ?? "-"),
-                "delay": .stringConvertible(delay),
-            ])
+            logger.debug(
+                "DynamoClient retrying",
+                metadata: [
+                    "target": .string(target), "attempt": .stringConvertible(attempt),
+                    "errorCode": .string(Self.errorCode(failure)), "requestId": .string(failureRequestID ?? "-"),
+                    "delay": .stringConvertible(delay),
+                ])
             try await retry.sleep(delay)
             attempt += 1
         }
@@ -168,8 +178,9 @@ extension DynamoClient {
     /// `x-amz-crc32`, else `nil`.
     static func checksumFailure(_ response: HTTPResponse) -> DynamoClientError? {
         guard !ResponseChecksum.verify(response) else { return nil }
-        return .checksumMismatch(expected: response.header("x-amz-crc32") ?? "",
-                                 actual: ResponseChecksum.crc32(response.body))
+        return .checksumMismatch(
+            expected: response.header("x-amz-crc32") ?? "",
+            actual: ResponseChecksum.crc32(response.body))
     }
 
     /// Decodes an error response into `DynamoError` (code from `__type` or the

@@ -71,8 +71,10 @@ public final class DynamoClient: Sendable {
             region: configuration.region, endpoint: configuration.endpoint,
             streamsEndpoint: configuration.streamsEndpoint, sources: sources, profile: shared)
         let caBundle = configuration.caBundle ?? sources.value("AWS_CA_BUNDLE") ?? shared["ca_bundle"]
-        let transport = configuration.transport ?? Self.defaultTransport(
-            maximumConnections: configuration.maximumConnections, caBundle: caBundle.map(sources.expandingHome))
+        let transport =
+            configuration.transport
+            ?? Self.defaultTransport(
+                maximumConnections: configuration.maximumConnections, caBundle: caBundle.map(sources.expandingHome))
         let provider: any CredentialProvider
         if let credentials = configuration.credentials {
             provider = StaticCredentialProvider(credentials)
@@ -88,21 +90,25 @@ public final class DynamoClient: Sendable {
         }
         var retry = configuration.retry ?? RetryConfiguration()
         if configuration.retry == nil,
-           let attempts = (sources.value("AWS_MAX_ATTEMPTS") ?? shared["max_attempts"]).flatMap({ Int($0) }), attempts > 0 {
+            let attempts = (sources.value("AWS_MAX_ATTEMPTS") ?? shared["max_attempts"]).flatMap({ Int($0) }), attempts > 0
+        {
             retry.maximumAttempts = attempts
         }
         if retry.mode == nil {
             let mode = (sources.value("AWS_RETRY_MODE") ?? shared["retry_mode"])?.lowercased()
             retry.mode = mode.flatMap(RetryMode.init(rawValue:)) ?? .standard
         }
-        self.init(location: location, transport: transport, credentialProvider: provider, retry: retry,
-                  timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger,
-                  observer: configuration.observer)
+        self.init(
+            location: location, transport: transport, credentialProvider: provider, retry: retry,
+            timeouts: configuration.timeouts, clock: configuration.clock, logger: configuration.logger,
+            observer: configuration.observer)
     }
 
-    init(location: ServiceLocation, transport: any HTTPTransport, credentialProvider: any CredentialProvider,
-         retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger,
-         observer: (any DynamoClientObserver)? = nil) {
+    init(
+        location: ServiceLocation, transport: any HTTPTransport, credentialProvider: any CredentialProvider,
+        retry: RetryConfiguration, timeouts: HTTPTimeouts, clock: @escaping @Sendable () -> Date, logger: Logger,
+        observer: (any DynamoClientObserver)? = nil
+    ) {
         rateLimiter = retry.mode == .adaptive ? AdaptiveRateLimiter(now: retry.monotonicSeconds) : nil
         accountEndpoint = location.accountEndpoint
         region = location.region
@@ -135,7 +141,8 @@ public final class DynamoClient: Sendable {
         let url = "http://\(host):\(port)/"
         return DynamoClient(
             location: ServiceLocation(region: region, endpoint: url, streamsEndpoint: url),
-            transport: defaultTransport(), credentialProvider: StaticCredentialProvider(
+            transport: defaultTransport(),
+            credentialProvider: StaticCredentialProvider(
                 AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")),
             retry: RetryConfiguration(), timeouts: HTTPTimeouts(), clock: { Date() },
             logger: Logger(label: "DynamoClient"))

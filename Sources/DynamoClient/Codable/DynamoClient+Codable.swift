@@ -14,10 +14,14 @@ extension DynamoClient {
     ///   - encoder: The encoder (for its date strategy).
     /// - Throws: `EncodingError`, or what ``putItem(_:)`` throws (a failed condition is
     ///   `ConditionalCheckFailedException`).
-    public func put(_ value: some Encodable, into tableName: String, conditionExpression: String? = nil,
-                    encoder: ItemEncoder = ItemEncoder()) async throws {
-        _ = try await putItem(PutItemInput(tableName: tableName, item: try encoder.encode(value),
-                                           conditionExpression: conditionExpression))
+    public func put(
+        _ value: some Encodable, into tableName: String, conditionExpression: String? = nil,
+        encoder: ItemEncoder = ItemEncoder()
+    ) async throws {
+        _ = try await putItem(
+            PutItemInput(
+                tableName: tableName, item: try encoder.encode(value),
+                conditionExpression: conditionExpression))
     }
 
     /// Gets an item by key and decodes it (``ItemDecoder``).
@@ -34,10 +38,14 @@ extension DynamoClient {
     ///   - decoder: The decoder.
     /// - Returns: The decoded item, or `nil` when there is no item with that key.
     /// - Throws: `DecodingError`, or what ``getItem(_:)`` throws.
-    public func get<T: Decodable>(_ type: T.Type, from tableName: String, key: Item, consistentRead: Bool = false,
-                                  decoder: ItemDecoder = ItemDecoder()) async throws -> T? {
-        let output = try await getItem(GetItemInput(tableName: tableName, key: key,
-                                                    consistentRead: consistentRead ? true : nil))
+    public func get<T: Decodable>(
+        _ type: T.Type, from tableName: String, key: Item, consistentRead: Bool = false,
+        decoder: ItemDecoder = ItemDecoder()
+    ) async throws -> T? {
+        let output = try await getItem(
+            GetItemInput(
+                tableName: tableName, key: key,
+                consistentRead: consistentRead ? true : nil))
         return try output.item.map { try decoder.decode(type, from: $0) }
     }
 }

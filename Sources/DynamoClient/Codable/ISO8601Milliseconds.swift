@@ -75,10 +75,11 @@ package enum ISO8601Milliseconds {
             return true
         }
         guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-              expect(0x54) || expect(0x74), let hour = number(2), expect(0x3A), let minute = number(2),
-              expect(0x3A), let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            expect(0x54) || expect(0x74), let hour = number(2), expect(0x3A), let minute = number(2),
+            expect(0x3A), let second = number(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         var fractionDigits: [UInt8] = []
         if expect(0x2E) || expect(0x2C) {
             while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
@@ -93,12 +94,13 @@ package enum ISO8601Milliseconds {
             let sign: Int64 = bytes[index] == 0x2D ? -1 : 1
             index += 1
             guard let offsetHours = number(2) else { return nil }
-            _ = expect(0x3A)  // `+01:00` and `+0100` both occur
+            _ = expect(0x3A) // `+01:00` and `+0100` both occur
             guard let minutes = number(2), offsetHours < 24, minutes < 60 else { return nil }
             offsetMinutes = sign * (offsetHours * 60 + minutes)
         }
         guard index == bytes.count else { return nil }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400
+        let seconds =
+            daysSince1970(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         if fractionDigits.count <= 3 {
             var milliseconds: Int64 = 0

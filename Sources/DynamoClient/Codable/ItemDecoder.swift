@@ -70,8 +70,11 @@ struct ItemDecoding: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleItemDecoding(decoder: self) }
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: codingPath,
-                                  debugDescription: "expected \(expected), found \(value.typeDescriptor)"))
+        .typeMismatch(
+            type,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "expected \(expected), found \(value.typeDescriptor)"))
     }
 
     /// Decodes a value, handling the types with a DynamoDB form first.

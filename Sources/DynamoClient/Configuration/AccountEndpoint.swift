@@ -17,15 +17,16 @@ struct AccountEndpoint: Sendable, Hashable {
     /// - Throws: ``DynamoClientError/invalidConfiguration(_:)`` when `required` cannot be met.
     init?(mode: AccountIDEndpointMode, region: String, variants: EndpointVariants) throws(DynamoClientError) {
         guard mode != .disabled else { return nil }
-        let unavailable: String? = if variants.fips {
-            "FIPS is enabled, but FIPS account endpoints are not supported"
-        } else if variants.dualStack {
-            "DualStack is enabled, but DualStack account endpoints are not supported"
-        } else if region.hasPrefix("cn-") || region.hasPrefix("us-gov-") || region.hasPrefix("us-iso") {
-            "account endpoints are not supported in this partition"
-        } else {
-            nil
-        }
+        let unavailable: String? =
+            if variants.fips {
+                "FIPS is enabled, but FIPS account endpoints are not supported"
+            } else if variants.dualStack {
+                "DualStack is enabled, but DualStack account endpoints are not supported"
+            } else if region.hasPrefix("cn-") || region.hasPrefix("us-gov-") || region.hasPrefix("us-iso") {
+                "account endpoints are not supported in this partition"
+            } else {
+                nil
+            }
         if let unavailable {
             guard mode != .required else {
                 throw .invalidConfiguration("AccountIdEndpointMode is required and \(unavailable)")

@@ -53,10 +53,12 @@ struct ServiceLocation: Sendable, Hashable {
         let fips = variants.fips ? "-fips" : ""
         let configuredEndpoint = codeEndpoint ?? configured(envSuffix: "DYNAMODB", service: "dynamodb")
         endpoint = try Self.validated(configuredEndpoint ?? "https://dynamodb\(fips).\(region).\(domain)")
-        streamsEndpoint = try Self.validated(codeStreamsEndpoint ?? codeEndpoint
-            ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
-            ?? "https://streams.dynamodb\(fips).\(region).\(domain)")
-        accountEndpoint = try configuredEndpoint == nil
+        streamsEndpoint = try Self.validated(
+            codeStreamsEndpoint ?? codeEndpoint
+                ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
+                ?? "https://streams.dynamodb\(fips).\(region).\(domain)")
+        accountEndpoint =
+            try configuredEndpoint == nil
             ? AccountEndpoint(mode: variants.accountIDMode, region: region, variants: variants) : nil
     }
 
@@ -70,9 +72,12 @@ struct ServiceLocation: Sendable, Hashable {
     /// order: `AWS_ENDPOINT_URL_<envSuffix>`, `AWS_ENDPOINT_URL`, the profile's `[services]`
     /// section for `service`, the profile's `endpoint_url`; `nil` when none does or when
     /// `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` / `ignore_configured_endpoint_urls` is `true`.
-    static func configuredEndpoint(envSuffix: String, service: String, sources: ConfigurationSources,
-                                   profile: SharedConfiguration) -> String? {
-        let ignoreConfigured = sources.flag("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
+    static func configuredEndpoint(
+        envSuffix: String, service: String, sources: ConfigurationSources,
+        profile: SharedConfiguration
+    ) -> String? {
+        let ignoreConfigured =
+            sources.flag("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
             || profile["ignore_configured_endpoint_urls"]?.lowercased() == "true"
         guard !ignoreConfigured else { return nil }
         return sources.value("AWS_ENDPOINT_URL_\(envSuffix)") ?? sources.value("AWS_ENDPOINT_URL")

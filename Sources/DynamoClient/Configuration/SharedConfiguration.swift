@@ -33,7 +33,8 @@ struct SharedConfiguration: Sendable, Hashable {
         let configPath = sources.expandingHome(sources.value("AWS_CONFIG_FILE") ?? "~/.aws/config")
         let credentialsPath = sources.expandingHome(sources.value("AWS_SHARED_CREDENTIALS_FILE") ?? "~/.aws/credentials")
         let config = sources.readFile(configPath).map { ProfileFile(parsing: $0, kind: .config) } ?? ProfileFile(parsing: "", kind: .config)
-        let credentials = sources.readFile(credentialsPath).map { ProfileFile(parsing: $0, kind: .credentials) }
+        let credentials =
+            sources.readFile(credentialsPath).map { ProfileFile(parsing: $0, kind: .credentials) }
             ?? ProfileFile(parsing: "", kind: .credentials)
         self.init(name: explicit ?? "default", explicit: explicit != nil, config: config, credentials: credentials)
     }
@@ -72,7 +73,8 @@ struct SharedConfiguration: Sendable, Hashable {
     /// `services = x` (for example `endpoint_url` of `dynamodb`).
     func serviceProperty(service: String, _ name: String) -> String? {
         guard let sectionName = self["services"], let section = services[sectionName],
-              let value = section["\(service).\(name)"], !value.isEmpty else { return nil }
+            let value = section["\(service).\(name)"], !value.isEmpty
+        else { return nil }
         return value
     }
 }

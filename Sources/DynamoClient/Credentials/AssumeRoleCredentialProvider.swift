@@ -27,10 +27,13 @@ public struct AssumeRoleCredentialProvider: CredentialProvider {
     ///   - sources: Where STS's region and endpoint are resolved (`AWS_REGION`,
     ///     `AWS_ENDPOINT_URL_STS`, the profile).
     ///   - transport: Sends the request.
-    public init(roleARN: String, source: any CredentialProvider, sessionName: String? = nil, externalID: String? = nil,
-                durationSeconds: Int? = nil, sources: ConfigurationSources = .process, transport: any HTTPTransport) {
-        request = AssumeRoleRequest(roleARN: roleARN, sessionName: sessionName ?? WebIdentityCredentialProvider.defaultSessionName(),
-                                    externalID: externalID, durationSeconds: durationSeconds)
+    public init(
+        roleARN: String, source: any CredentialProvider, sessionName: String? = nil, externalID: String? = nil,
+        durationSeconds: Int? = nil, sources: ConfigurationSources = .process, transport: any HTTPTransport
+    ) {
+        request = AssumeRoleRequest(
+            roleARN: roleARN, sessionName: sessionName ?? WebIdentityCredentialProvider.defaultSessionName(),
+            externalID: externalID, durationSeconds: durationSeconds)
         self.source = source
         sts = STSClient(sources: sources, profile: SharedConfiguration(sources: sources), transport: transport)
     }

@@ -43,9 +43,11 @@ public actor CachingCredentialProvider: CredentialProvider {
     ///     1 second, doubled after each further failure).
     ///   - maximumFailureBackoff: The longest such wait (default 1 minute).
     ///   - now: The clock (injected in tests).
-    public init(_ base: any CredentialProvider, refreshWindow: Duration = .seconds(300),
-                failureBackoff: Duration = .seconds(1), maximumFailureBackoff: Duration = .seconds(60),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        _ base: any CredentialProvider, refreshWindow: Duration = .seconds(300),
+        failureBackoff: Duration = .seconds(1), maximumFailureBackoff: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.base = base
         self.refreshWindow = refreshWindow.timeInterval
         self.failureBackoff = failureBackoff.timeInterval

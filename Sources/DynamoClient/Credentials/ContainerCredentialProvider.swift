@@ -22,8 +22,10 @@ public struct ContainerCredentialProvider: CredentialProvider {
     ///   - sources: Environment and files (for the token file).
     ///   - transport: Sends the request.
     ///   - timeouts: Limits for the endpoint (default 1 s connect, 5 s total).
-    public init(sources: ConfigurationSources = .process, transport: any HTTPTransport,
-                timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(1), request: .seconds(5))) {
+    public init(
+        sources: ConfigurationSources = .process, transport: any HTTPTransport,
+        timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(1), request: .seconds(5))
+    ) {
         self.sources = sources
         self.transport = transport
         self.timeouts = timeouts
@@ -40,8 +42,10 @@ public struct ContainerCredentialProvider: CredentialProvider {
         if let relative = sources.value("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") {
             url = Self.ecsHost + (relative.hasPrefix("/") ? relative : "/" + relative)
         } else if let full = sources.value("AWS_CONTAINER_CREDENTIALS_FULL_URI") {
-            guard let parts = URLParts(full), parts.scheme == "https"
-                    || (parts.scheme == "http" && Self.isAllowedHTTPHost(parts.host)) else {
+            guard let parts = URLParts(full),
+                parts.scheme == "https"
+                    || (parts.scheme == "http" && Self.isAllowedHTTPHost(parts.host))
+            else {
                 throw CredentialError("AWS_CONTAINER_CREDENTIALS_FULL_URI must be https or a loopback/ECS/EKS host: \(full)")
             }
             url = full

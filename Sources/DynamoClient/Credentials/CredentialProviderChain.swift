@@ -23,8 +23,10 @@ public struct CredentialProviderChain: CredentialProvider {
     ///   - profile: A profile chosen in code; `nil` means `AWS_PROFILE`, else `default`.
     ///   - transport: Used by the STS, IAM Identity Center, container and instance metadata
     ///     requests.
-    public static func `default`(sources: ConfigurationSources = .process, profile: String? = nil,
-                                 transport: any HTTPTransport) -> CredentialProviderChain {
+    public static func `default`(
+        sources: ConfigurationSources = .process, profile: String? = nil,
+        transport: any HTTPTransport
+    ) -> CredentialProviderChain {
         CredentialProviderChain([
             EnvironmentCredentialProvider(sources: sources),
             ProfileCredentialProvider(profile: profile, sources: sources, transport: transport),

@@ -29,10 +29,12 @@ enum CredentialsDocument {
             }
             expiration = date
         }
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                                  sessionToken: members["Token"]?.stringValue, expiration: expiration,
-                                  accountID: members["AccountId"]?.stringValue)
-            .headerSafe(source: source)
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret,
+            sessionToken: members["Token"]?.stringValue, expiration: expiration,
+            accountID: members["AccountId"]?.stringValue
+        )
+        .headerSafe(source: source)
     }
 
     /// Parses an ISO 8601 timestamp with or without fractional seconds.
@@ -60,8 +62,9 @@ extension HTTPTransport {
             throw CredentialError("\(source) \(request.url) could not be reached: \(error)")
         }
         guard response.status == 200 else {
-            throw CredentialError("\(source) answered HTTP \(response.status): "
-                + String(decoding: response.body.prefix(200), as: UTF8.self))
+            throw CredentialError(
+                "\(source) answered HTTP \(response.status): "
+                    + String(decoding: response.body.prefix(200), as: UTF8.self))
         }
         return response.body
     }

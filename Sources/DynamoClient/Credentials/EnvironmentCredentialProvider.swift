@@ -23,9 +23,11 @@ public struct EnvironmentCredentialProvider: CredentialProvider {
         guard let secret = sources.value("AWS_SECRET_ACCESS_KEY") else {
             throw CredentialError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")
         }
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret,
-                                  sessionToken: sources.value("AWS_SESSION_TOKEN"), accountID: sources.value("AWS_ACCOUNT_ID"))
-            .headerSafe(source: "the environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)")
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret,
+            sessionToken: sources.value("AWS_SESSION_TOKEN"), accountID: sources.value("AWS_ACCOUNT_ID")
+        )
+        .headerSafe(source: "the environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)")
     }
 }
 
@@ -59,8 +61,10 @@ public struct ProfileCredentialProvider: CredentialProvider {
     ///   - transport: Sends STS, OIDC and SSO portal requests (`nil`: a default transport is
     ///     made when one is needed).
     ///   - now: The clock for IAM Identity Center token expiry (injected in tests).
-    public init(profile: String? = nil, sources: ConfigurationSources = .process, transport: (any HTTPTransport)? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        profile: String? = nil, sources: ConfigurationSources = .process, transport: (any HTTPTransport)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.sources = sources
         self.profile = profile
         self.transport = transport

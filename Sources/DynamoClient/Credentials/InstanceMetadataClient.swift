@@ -29,8 +29,9 @@ struct InstanceMetadataClient: Sendable {
     ///
     /// - Throws: ``CredentialError`` when the service answers with an error or an unusable token.
     func sessionToken() async throws -> String? {
-        let request = HTTPRequest(method: "PUT", url: endpoint + "/latest/api/token",
-                                  headers: [("X-aws-ec2-metadata-token-ttl-seconds", Self.tokenTTL)], bypassesProxy: true)
+        let request = HTTPRequest(
+            method: "PUT", url: endpoint + "/latest/api/token",
+            headers: [("X-aws-ec2-metadata-token-ttl-seconds", Self.tokenTTL)], bypassesProxy: true)
         let response: HTTPResponse
         do {
             response = try await transport.send(request, timeouts: timeouts)

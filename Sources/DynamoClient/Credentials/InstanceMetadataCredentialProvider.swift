@@ -20,8 +20,10 @@ public struct InstanceMetadataCredentialProvider: CredentialProvider {
     ///   - transport: Sends the requests.
     ///   - profile: The profile for `ec2_metadata_service_endpoint`; `nil` means `AWS_PROFILE`.
     ///   - timeouts: Limits per request (default 1 s connect, 2 s total, as SDKs keep IMDS short).
-    public init(sources: ConfigurationSources = .process, transport: any HTTPTransport, profile: String? = nil,
-                timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(1), request: .seconds(2))) {
+    public init(
+        sources: ConfigurationSources = .process, transport: any HTTPTransport, profile: String? = nil,
+        timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(1), request: .seconds(2))
+    ) {
         self.sources = sources
         self.transport = transport
         self.profile = profile
@@ -41,7 +43,8 @@ public struct InstanceMetadataCredentialProvider: CredentialProvider {
         guard let client, let token = try await client.sessionToken() else { return nil }
         let listing = try await client.get("/latest/meta-data/iam/security-credentials/", token: token)
         guard let role = listing.split(whereSeparator: \.isNewline).first.map({ $0.trimmingASCIIWhitespace() }),
-              !role.isEmpty else {
+            !role.isEmpty
+        else {
             throw CredentialError("instance metadata lists no IAM role")
         }
         let document = try await client.get("/latest/meta-data/iam/security-credentials/" + role, token: token)

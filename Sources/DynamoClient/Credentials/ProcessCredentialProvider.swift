@@ -31,14 +31,14 @@ public struct ProcessCredentialProvider: CredentialProvider {
         guard !arguments.isEmpty else { throw CredentialError("credential_process is empty") }
         let program = arguments[0]
         #if os(macOS) || os(Linux)
-        let result = try await CommandRunner.run(arguments)
-        guard result.status == 0 else {
-            let stderr = String(decoding: result.standardError.prefix(1000), as: UTF8.self).trimmingASCIIWhitespace()
-            throw CredentialError("credential_process \(program) exited with status \(result.status): \(stderr)")
-        }
-        return try Self.decode(result.standardOutput, program: program)
+            let result = try await CommandRunner.run(arguments)
+            guard result.status == 0 else {
+                let stderr = String(decoding: result.standardError.prefix(1000), as: UTF8.self).trimmingASCIIWhitespace()
+                throw CredentialError("credential_process \(program) exited with status \(result.status): \(stderr)")
+            }
+            return try Self.decode(result.standardOutput, program: program)
         #else
-        throw CredentialError("credential_process \(program) cannot run: this platform has no Process")
+            throw CredentialError("credential_process \(program) cannot run: this platform has no Process")
         #endif
     }
 
@@ -60,9 +60,11 @@ public struct ProcessCredentialProvider: CredentialProvider {
             }
             expiration = date
         }
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: members["SessionToken"]?.stringValue,
-                                  expiration: expiration, accountID: members["AccountId"]?.stringValue)
-            .headerSafe(source: "credential_process \(program)")
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret, sessionToken: members["SessionToken"]?.stringValue,
+            expiration: expiration, accountID: members["AccountId"]?.stringValue
+        )
+        .headerSafe(source: "credential_process \(program)")
     }
 
     /// Splits a command line as a POSIX shell does: whitespace separates words; single quotes

@@ -29,7 +29,8 @@ struct ProfileCredentialResolver: Sendable {
             return try await assumeRole(roleARN, profile: profile, chain: chain + [name])
         }
         if let credentials = try await WebIdentityCredentialProvider.credentials(
-            profile: profile, useEnvironment: useEnvironment, sources: sources, sts: sts) {
+            profile: profile, useEnvironment: useEnvironment, sources: sources, sts: sts)
+        {
             return credentials
         }
         guard profile.profileExists else { return nil }
@@ -39,7 +40,8 @@ struct ProfileCredentialResolver: Sendable {
         // Keys whose id is in the credentials file (the secret may sit in the config file: the
         // files' properties merge, as in the other SDKs).
         if profile.credentialsFileProperties["aws_access_key_id"] != nil,
-           let credentials = try Self.staticKeys(profile.properties, profile: profile) {
+            let credentials = try Self.staticKeys(profile.properties, profile: profile)
+        {
             return credentials
         }
         if let command = profile["credential_process"] {
@@ -51,8 +53,9 @@ struct ProfileCredentialResolver: Sendable {
     private func assumeRole(_ roleARN: String, profile: SharedConfiguration, chain: [String]) async throws -> AWSCredentials {
         let name = profile.profileName
         if profile["mfa_serial"] != nil {
-            throw CredentialError("profile '\(name)' sets mfa_serial: DynamoClient cannot prompt for an MFA code; "
-                + "use credential_process, IAM Identity Center or credentials from `aws sts assume-role` instead")
+            throw CredentialError(
+                "profile '\(name)' sets mfa_serial: DynamoClient cannot prompt for an MFA code; "
+                    + "use credential_process, IAM Identity Center or credentials from `aws sts assume-role` instead")
         }
         let source: AWSCredentials?
         switch (profile["source_profile"], profile["credential_source"]) {
@@ -74,8 +77,10 @@ struct ProfileCredentialResolver: Sendable {
         return try await sts.assumeRole(request, with: source)
     }
 
-    private func sourceProfileCredentials(_ sourceName: String, of profile: SharedConfiguration,
-                                          chain: [String]) async throws -> AWSCredentials? {
+    private func sourceProfileCredentials(
+        _ sourceName: String, of profile: SharedConfiguration,
+        chain: [String]
+    ) async throws -> AWSCredentials? {
         // A profile may name itself as its source when it holds the long-term keys.
         if sourceName == profile.profileName, let keys = try Self.staticKeys(profile.properties, profile: profile) {
             return keys
@@ -110,8 +115,10 @@ struct ProfileCredentialResolver: Sendable {
         guard let secret = value("aws_secret_access_key") else {
             throw CredentialError("profile '\(profile.profileName)' has aws_access_key_id but no aws_secret_access_key")
         }
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: value("aws_session_token"),
-                                  accountID: value("aws_account_id"))
-            .headerSafe(source: "profile '\(profile.profileName)'")
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret, sessionToken: value("aws_session_token"),
+            accountID: value("aws_account_id")
+        )
+        .headerSafe(source: "profile '\(profile.profileName)'")
     }
 }

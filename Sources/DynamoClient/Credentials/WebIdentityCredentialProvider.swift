@@ -30,26 +30,31 @@ public struct WebIdentityCredentialProvider: CredentialProvider {
     ///   read, or STS answers with an error (its code and message).
     public func resolveCredentials() async throws -> AWSCredentials? {
         let shared = SharedConfiguration(sources: sources, profile: profile)
-        return try await Self.credentials(profile: shared, useEnvironment: true, sources: sources,
-                                          sts: STSClient(sources: sources, profile: shared, transport: transport))
+        return try await Self.credentials(
+            profile: shared, useEnvironment: true, sources: sources,
+            sts: STSClient(sources: sources, profile: shared, transport: transport))
     }
 
-    static func credentials(profile: SharedConfiguration, useEnvironment: Bool, sources: ConfigurationSources,
-                            sts: STSClient) async throws -> AWSCredentials? {
+    static func credentials(
+        profile: SharedConfiguration, useEnvironment: Bool, sources: ConfigurationSources,
+        sts: STSClient
+    ) async throws -> AWSCredentials? {
         func setting(_ variable: String, _ key: String) -> String? {
             (useEnvironment ? sources.value(variable) : nil) ?? (profile.profileExists ? profile[key] : nil)
         }
         guard let tokenFile = setting("AWS_WEB_IDENTITY_TOKEN_FILE", "web_identity_token_file") else { return nil }
         guard let roleARN = setting("AWS_ROLE_ARN", "role_arn") else {
-            throw CredentialError("a web identity token file is configured (\(tokenFile)) but no role ARN "
-                + "(AWS_ROLE_ARN or the profile's role_arn)")
+            throw CredentialError(
+                "a web identity token file is configured (\(tokenFile)) but no role ARN "
+                    + "(AWS_ROLE_ARN or the profile's role_arn)")
         }
         guard let token = sources.readFile(sources.expandingHome(tokenFile))?.trimmingASCIIWhitespace(), !token.isEmpty else {
             throw CredentialError("cannot read the web identity token file \(tokenFile)")
         }
         let sessionName = setting("AWS_ROLE_SESSION_NAME", "role_session_name") ?? defaultSessionName()
-        return try await sts.assumeRoleWithWebIdentity(roleARN: roleARN, sessionName: sessionName, token: token,
-                                                       durationSeconds: try durationSeconds(profile))
+        return try await sts.assumeRoleWithWebIdentity(
+            roleARN: roleARN, sessionName: sessionName, token: token,
+            durationSeconds: try durationSeconds(profile))
     }
 
     /// The SDKs' default session name: `dynamoclient-session-<seconds since 1970>`.

@@ -73,41 +73,51 @@ extension GetItemInput: ExpressionAccepting {
 extension PutItemInput: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "PutItem", condition: \.conditionExpression, names: \.expressionAttributeNames,
-                            values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "PutItem", condition: \.conditionExpression, names: \.expressionAttributeNames,
+            values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
 extension DeleteItemInput: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "DeleteItem", condition: \.conditionExpression, names: \.expressionAttributeNames,
-                            values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "DeleteItem", condition: \.conditionExpression, names: \.expressionAttributeNames,
+            values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
 extension UpdateItemInput: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: an update and a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "UpdateItem", condition: \.conditionExpression, update: \.updateExpression,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "UpdateItem", condition: \.conditionExpression, update: \.updateExpression,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
 extension QueryInput: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a key condition, a filter and a projection.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "Query", keyCondition: \.keyConditionExpression, filter: \.filterExpression,
-                            projection: \.projectionExpression, names: \.expressionAttributeNames,
-                            values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "Query", keyCondition: \.keyConditionExpression, filter: \.filterExpression,
+            projection: \.projectionExpression, names: \.expressionAttributeNames,
+            values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
 extension ScanInput: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a filter and a projection.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "Scan", filter: \.filterExpression, projection: \.projectionExpression,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "Scan", filter: \.filterExpression, projection: \.projectionExpression,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 

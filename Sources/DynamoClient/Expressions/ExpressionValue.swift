@@ -10,7 +10,8 @@ import DynamoAPI
 /// let tags = ExpressionValue(.ss(["a", "b"]))
 /// ```
 public struct ExpressionValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
     /// The value.
     public var value: AttributeValue
 
@@ -41,7 +42,8 @@ public struct ExpressionValue: Sendable, Hashable, ExpressibleByStringLiteral, E
 ///
 /// Not `Equatable` on purpose: `==` on operands builds a ``ConditionExpression``.
 public struct ExpressionOperand: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
     enum Kind: Sendable {
         case path(AttributePath)
         case value(AttributeValue)

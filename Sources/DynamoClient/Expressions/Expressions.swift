@@ -27,8 +27,10 @@ public struct Expressions: Sendable {
     public var projection: ProjectionExpression?
 
     /// The expressions of one request; leave out what the request does not use.
-    public init(keyCondition: KeyConditionExpression? = nil, condition: ConditionExpression? = nil,
-                filter: ConditionExpression? = nil, update: UpdateExpression? = nil, projection: ProjectionExpression? = nil) {
+    public init(
+        keyCondition: KeyConditionExpression? = nil, condition: ConditionExpression? = nil,
+        filter: ConditionExpression? = nil, update: UpdateExpression? = nil, projection: ProjectionExpression? = nil
+    ) {
         self.keyCondition = keyCondition
         self.condition = condition
         self.filter = filter

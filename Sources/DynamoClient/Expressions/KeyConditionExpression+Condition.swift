@@ -65,13 +65,14 @@ extension KeyConditionExpression {
             case (.path(let path), .value(let value)):
                 return (try keyName(path), SortCondition(kind: .compare(comparator, value)))
             case (.value(let value), .path(let path)):
-                let mirrored: ConditionExpression.Comparator = switch comparator {
-                case .less: .greater
-                case .lessOrEqual: .greaterOrEqual
-                case .greater: .less
-                case .greaterOrEqual: .lessOrEqual
-                default: comparator
-                }
+                let mirrored: ConditionExpression.Comparator =
+                    switch comparator {
+                    case .less: .greater
+                    case .lessOrEqual: .greaterOrEqual
+                    case .greater: .less
+                    case .greaterOrEqual: .lessOrEqual
+                    default: comparator
+                    }
                 return (try keyName(path), SortCondition(kind: .compare(mirrored, value)))
             default:
                 throw ExpressionBuildError("a key condition compares a key attribute with a value (no size(), no two attributes)")

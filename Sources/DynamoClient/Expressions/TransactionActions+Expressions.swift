@@ -11,16 +11,20 @@ extension Get: ExpressionAccepting {
 extension Put: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "TransactWriteItems Put", condition: \.conditionExpression,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "TransactWriteItems Put", condition: \.conditionExpression,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
 extension Delete: ExpressionAccepting {
     /// See ``ExpressionAccepting/with(_:)``: a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "TransactWriteItems Delete", condition: \.conditionExpression,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "TransactWriteItems Delete", condition: \.conditionExpression,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
@@ -47,8 +51,10 @@ extension Update: ExpressionAccepting {
 
     /// See ``ExpressionAccepting/with(_:)``: an update and a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "TransactWriteItems Update", condition: \.conditionExpression, update: \.updateSlot,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "TransactWriteItems Update", condition: \.conditionExpression, update: \.updateSlot,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }
 
@@ -68,7 +74,9 @@ extension ConditionCheck: ExpressionAccepting {
 
     /// See ``ExpressionAccepting/with(_:)``: a condition.
     public func with(_ expressions: Expressions) throws(ExpressionBuildError) -> Self {
-        try ExpressionSlots(operation: "TransactWriteItems ConditionCheck", condition: \.conditionSlot,
-                            names: \.expressionAttributeNames, values: \.expressionAttributeValues).apply(expressions, to: self)
+        try ExpressionSlots(
+            operation: "TransactWriteItems ConditionCheck", condition: \.conditionSlot,
+            names: \.expressionAttributeNames, values: \.expressionAttributeValues
+        ).apply(expressions, to: self)
     }
 }

@@ -77,7 +77,8 @@ public struct UpdateExpression: Sendable {
 /// ``ifNotExists(_:)`` is `path = if_not_exists(path, v)`, ``appending(_:)`` is
 /// `path = list_append(path, list)`.
 public struct SetValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
+{
     indirect enum Node: Sendable {
         case value(AttributeValue)
         case path(AttributePath)

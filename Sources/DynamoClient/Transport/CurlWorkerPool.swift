@@ -1,113 +1,113 @@
 #if canImport(CCurl)
-import Foundation
+    import Foundation
 
-/// Dedicated threads that run blocking libcurl transfers, each on its own ``CurlEasy``.
-///
-/// Blocking calls never run on Swift's cooperative thread pool: a job is queued here and one of
-/// at most `maximumThreads` threads picks it up. Threads start on demand (when no thread is idle)
-/// and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
-/// the thread count wait in FIFO order: that is the transport's bound on concurrency.
-///
-/// Handing a job to an idle thread reserves that thread at once, before it has woken: a burst
-/// of N jobs after an idle period therefore wakes one idle thread per job and starts new threads
-/// for the rest, running min(N, `maximumThreads`) transfers at once instead of queueing all of
-/// them behind the one thread that was idle.
-final class CurlWorkerPool: Sendable {
-    /// A unit of work; it receives the thread's easy handle, or `nil` if none could be created.
-    typealias Job = @Sendable (CurlEasy?) -> Void
-
-    private let state: State
-
-    /// Creates a pool that runs at most `maximumThreads` transfers at once.
-    init(maximumThreads: Int) {
-        state = State(maximumThreads: max(1, maximumThreads))
-    }
-
-    deinit {
-        state.shutDown()
-    }
-
-    /// Queues a job; it runs on a pool thread.
-    func submit(_ job: @escaping Job) {
-        state.submit(job)
-    }
-
-    /// The shared queue. Safe to share: every mutable member is read and written with
-    /// `condition` locked.
+    /// Dedicated threads that run blocking libcurl transfers, each on its own ``CurlEasy``.
     ///
-    /// Invariant: `idleCount + wakeups` is the number of threads inside `condition.wait()`;
-    /// `idleCount` of them are free, `wakeups` are reserved for jobs submitted meanwhile.
-    private final class State: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var jobs: [Job] = []
-        private var nextJob = 0
-        private var threadCount = 0
-        private var idleCount = 0
-        private var wakeups = 0
-        private var isShutDown = false
-        private let maximumThreads: Int
+    /// Blocking calls never run on Swift's cooperative thread pool: a job is queued here and one of
+    /// at most `maximumThreads` threads picks it up. Threads start on demand (when no thread is idle)
+    /// and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
+    /// the thread count wait in FIFO order: that is the transport's bound on concurrency.
+    ///
+    /// Handing a job to an idle thread reserves that thread at once, before it has woken: a burst
+    /// of N jobs after an idle period therefore wakes one idle thread per job and starts new threads
+    /// for the rest, running min(N, `maximumThreads`) transfers at once instead of queueing all of
+    /// them behind the one thread that was idle.
+    final class CurlWorkerPool: Sendable {
+        /// A unit of work; it receives the thread's easy handle, or `nil` if none could be created.
+        typealias Job = @Sendable (CurlEasy?) -> Void
 
+        private let state: State
+
+        /// Creates a pool that runs at most `maximumThreads` transfers at once.
         init(maximumThreads: Int) {
-            self.maximumThreads = maximumThreads
+            state = State(maximumThreads: max(1, maximumThreads))
         }
 
+        deinit {
+            state.shutDown()
+        }
+
+        /// Queues a job; it runs on a pool thread.
         func submit(_ job: @escaping Job) {
-            condition.lock()
-            jobs.append(job)
-            var startThread = false
-            if idleCount > 0 {
-                idleCount -= 1
-                wakeups += 1
-            } else if threadCount < maximumThreads {
-                threadCount += 1
-                startThread = true
-            }
-            condition.signal()
-            condition.unlock()
-            if startThread {
-                let thread = Thread { [self] in run() }
-                thread.name = "DynamoClient.curl"
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
+            state.submit(job)
         }
 
-        func shutDown() {
-            condition.lock()
-            isShutDown = true
-            condition.broadcast()
-            condition.unlock()
-        }
+        /// The shared queue. Safe to share: every mutable member is read and written with
+        /// `condition` locked.
+        ///
+        /// Invariant: `idleCount + wakeups` is the number of threads inside `condition.wait()`;
+        /// `idleCount` of them are free, `wakeups` are reserved for jobs submitted meanwhile.
+        private final class State: @unchecked Sendable {
+            private let condition = NSCondition()
+            private var jobs: [Job] = []
+            private var nextJob = 0
+            private var threadCount = 0
+            private var idleCount = 0
+            private var wakeups = 0
+            private var isShutDown = false
+            private let maximumThreads: Int
 
-        /// A worker thread's loop: take the oldest job, run it, repeat until shut down.
-        private func run() {
-            let easy = CurlEasy()
-            while let job = take() {
-                job(easy)
+            init(maximumThreads: Int) {
+                self.maximumThreads = maximumThreads
             }
-        }
 
-        private func take() -> Job? {
-            condition.lock()
-            defer { condition.unlock() }
-            while nextJob == jobs.count {
-                if isShutDown {
-                    threadCount -= 1
-                    return nil
+            func submit(_ job: @escaping Job) {
+                condition.lock()
+                jobs.append(job)
+                var startThread = false
+                if idleCount > 0 {
+                    idleCount -= 1
+                    wakeups += 1
+                } else if threadCount < maximumThreads {
+                    threadCount += 1
+                    startThread = true
                 }
-                idleCount += 1
-                condition.wait()
-                // Woken for a reserved job, or spuriously: either way this thread is no longer idle.
-                if wakeups > 0 { wakeups -= 1 } else { idleCount -= 1 }
+                condition.signal()
+                condition.unlock()
+                if startThread {
+                    let thread = Thread { [self] in run() }
+                    thread.name = "DynamoClient.curl"
+                    thread.stackSize = 1 << 20
+                    thread.start()
+                }
             }
-            let job = jobs[nextJob]
-            nextJob += 1
-            if nextJob > 64, nextJob * 2 > jobs.count {
-                jobs.removeFirst(nextJob)
-                nextJob = 0
+
+            func shutDown() {
+                condition.lock()
+                isShutDown = true
+                condition.broadcast()
+                condition.unlock()
             }
-            return job
+
+            /// A worker thread's loop: take the oldest job, run it, repeat until shut down.
+            private func run() {
+                let easy = CurlEasy()
+                while let job = take() {
+                    job(easy)
+                }
+            }
+
+            private func take() -> Job? {
+                condition.lock()
+                defer { condition.unlock() }
+                while nextJob == jobs.count {
+                    if isShutDown {
+                        threadCount -= 1
+                        return nil
+                    }
+                    idleCount += 1
+                    condition.wait()
+                    // Woken for a reserved job, or spuriously: either way this thread is no longer idle.
+                    if wakeups > 0 { wakeups -= 1 } else { idleCount -= 1 }
+                }
+                let job = jobs[nextJob]
+                nextJob += 1
+                if nextJob > 64, nextJob * 2 > jobs.count {
+                    jobs.removeFirst(nextJob)
+                    nextJob = 0
+                }
+                return job
+            }
         }
     }
-}
 #endif

@@ -15,9 +15,9 @@ extension DynamoClient {
             case .urlsession: true
             case .curl:
                 #if canImport(CCurl)
-                true
+                    true
                 #else
-                false
+                    false
                 #endif
             }
         }
@@ -59,9 +59,9 @@ extension DynamoClient {
             return URLSessionTransport(maximumConnections: maximumConnections)
         case .curl:
             #if canImport(CCurl)
-            return CurlTransport(maximumConnections: maximumConnections, caBundle: caBundle)
+                return CurlTransport(maximumConnections: maximumConnections, caBundle: caBundle)
             #else
-            return URLSessionTransport(maximumConnections: maximumConnections)
+                return URLSessionTransport(maximumConnections: maximumConnections)
             #endif
         }
     }

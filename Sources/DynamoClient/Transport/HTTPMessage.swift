@@ -24,8 +24,10 @@ public struct HTTPRequest: Sendable, Hashable {
     ///   - headers: Header fields in sending order.
     ///   - body: The body bytes.
     ///   - bypassesProxy: Whether to ignore proxies from the environment (default `false`).
-    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-                bypassesProxy: Bool = false) {
+    public init(
+        method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+        bypassesProxy: Bool = false
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

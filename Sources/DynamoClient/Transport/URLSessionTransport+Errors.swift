@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension TransportError {
@@ -21,15 +21,15 @@ extension TransportError {
     static func kind(of code: URLError.Code) -> Kind {
         switch code {
         case .cannotFindHost, .dnsLookupFailed, .cannotConnectToHost, .notConnectedToInternet,
-             .internationalRoamingOff, .dataNotAllowed, .callIsActive, .secureConnectionFailed:
+            .internationalRoamingOff, .dataNotAllowed, .callIsActive, .secureConnectionFailed:
             .connectionFailed
         case .timedOut:
             .timedOut
         case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource,
-             .cannotDecodeRawData, .cannotDecodeContentData, .resourceUnavailable:
+            .cannotDecodeRawData, .cannotDecodeContentData, .resourceUnavailable:
             .connectionLost
         case .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
-             .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
             .tls
         case .badURL, .unsupportedURL, .dataLengthExceedsMaximum, .requestBodyStreamExhausted:
             .invalidRequest

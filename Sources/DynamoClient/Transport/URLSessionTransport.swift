@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The HTTP transport over `URLSession`: the default on Apple platforms, and on Linux (through
@@ -102,12 +102,14 @@ public final class URLSessionTransport: HTTPTransport {
         for request: HTTPRequest, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> TransportError? {
         #if canImport(FoundationNetworking)
-        let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-        guard request.bypassesProxy, let name = names.first(where: { !(environment[$0] ?? "").isEmpty }) else { return nil }
-        return TransportError(.invalidRequest, "\(name) is set and FoundationNetworking cannot bypass it for this request; "
-            + "not sent (DYNAMOCLIENT_TRANSPORT=curl honours the bypass)")
+            let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+            guard request.bypassesProxy, let name = names.first(where: { !(environment[$0] ?? "").isEmpty }) else { return nil }
+            return TransportError(
+                .invalidRequest,
+                "\(name) is set and FoundationNetworking cannot bypass it for this request; "
+                    + "not sent (DYNAMOCLIENT_TRANSPORT=curl honours the bypass)")
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -141,8 +143,9 @@ public final class URLSessionTransport: HTTPTransport {
         guard scheme == "http" || scheme == "https" else {
             throw TransportError(.invalidRequest, "unsupported protocol \(scheme)")
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: max(timeouts.request.timeInterval, 0.001))
+        var urlRequest = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: max(timeouts.request.timeInterval, 0.001))
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
         for header in request.headers {

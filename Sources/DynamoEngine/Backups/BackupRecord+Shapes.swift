@@ -3,9 +3,10 @@ import DynamoAPI
 extension BackupRecord {
     /// `BackupDetails` for CreateBackup, DescribeBackup and DeleteBackup.
     func details(status: BackupStatus = .available) -> BackupDetails {
-        BackupDetails(backupArn: arn, backupName: name, backupSizeBytes: Int(sizeBytes), backupStatus: status,
-                      backupType: BackupType(rawValue: type),
-                      backupCreationDateTime: Timestamp(secondsSince1970: creationDateTime))
+        BackupDetails(
+            backupArn: arn, backupName: name, backupSizeBytes: Int(sizeBytes), backupStatus: status,
+            backupType: BackupType(rawValue: type),
+            backupCreationDateTime: Timestamp(secondsSince1970: creationDateTime))
     }
 
     /// The full `BackupDescription`: the backup, its source table and the table's features.
@@ -14,26 +15,32 @@ extension BackupRecord {
             tableName: table.name, tableId: table.tableID, tableArn: tableARN, tableSizeBytes: Int(sizeBytes),
             keySchema: TableShapes.keySchema(partition: [table.partitionKey], sort: table.sortKey.map { [$0] } ?? []),
             tableCreationDateTime: Timestamp(secondsSince1970: table.creationDateTime),
-            provisionedThroughput: ProvisionedThroughput(readCapacityUnits: table.throughput.readCapacityUnits,
-                                                         writeCapacityUnits: table.throughput.writeCapacityUnits),
+            provisionedThroughput: ProvisionedThroughput(
+                readCapacityUnits: table.throughput.readCapacityUnits,
+                writeCapacityUnits: table.throughput.writeCapacityUnits),
             onDemandThroughput: table.billingMode == .payPerRequest
-                ? OnDemandThroughput(maxReadRequestUnits: table.onDemandMaxRead ?? -1,
-                                     maxWriteRequestUnits: table.onDemandMaxWrite ?? -1) : nil,
+                ? OnDemandThroughput(
+                    maxReadRequestUnits: table.onDemandMaxRead ?? -1,
+                    maxWriteRequestUnits: table.onDemandMaxWrite ?? -1) : nil,
             itemCount: Int(itemCount), billingMode: table.billingMode)
         let local = table.localIndexes.map { index in
-            LocalSecondaryIndexInfo(indexName: index.name,
-                                    keySchema: TableShapes.keySchema(partition: index.partitionAttributes,
-                                                                     sort: index.sortAttributes),
-                                    projection: TableShapes.projection(of: index))
+            LocalSecondaryIndexInfo(
+                indexName: index.name,
+                keySchema: TableShapes.keySchema(
+                    partition: index.partitionAttributes,
+                    sort: index.sortAttributes),
+                projection: TableShapes.projection(of: index))
         }
         let global = table.globalIndexes.map { index in
-            GlobalSecondaryIndexInfo(indexName: index.name,
-                                     keySchema: TableShapes.keySchema(partition: index.partitionAttributes,
-                                                                      sort: index.sortAttributes),
-                                     projection: TableShapes.projection(of: index),
-                                     provisionedThroughput: ProvisionedThroughput(
-                                         readCapacityUnits: index.throughput?.readCapacityUnits ?? 0,
-                                         writeCapacityUnits: index.throughput?.writeCapacityUnits ?? 0))
+            GlobalSecondaryIndexInfo(
+                indexName: index.name,
+                keySchema: TableShapes.keySchema(
+                    partition: index.partitionAttributes,
+                    sort: index.sortAttributes),
+                projection: TableShapes.projection(of: index),
+                provisionedThroughput: ProvisionedThroughput(
+                    readCapacityUnits: index.throughput?.readCapacityUnits ?? 0,
+                    writeCapacityUnits: index.throughput?.writeCapacityUnits ?? 0))
         }
         let features = SourceTableFeatureDetails(
             localSecondaryIndexes: local.isEmpty ? nil : local,
@@ -45,16 +52,18 @@ extension BackupRecord {
                 ? TimeToLiveDescription(timeToLiveStatus: .enabled, attributeName: table.ttlAttribute) : nil,
             sseDescription: table.sseEnabled
                 ? SSEDescription(status: .enabled, sseType: table.sseType ?? .kms) : nil)
-        return BackupDescription(backupDetails: details(status: status), sourceTableDetails: source,
-                                 sourceTableFeatureDetails: features)
+        return BackupDescription(
+            backupDetails: details(status: status), sourceTableDetails: source,
+            sourceTableFeatureDetails: features)
     }
 
     /// The `BackupSummary` ListBackups returns.
     var summary: BackupSummary {
-        BackupSummary(tableName: table.name, tableId: table.tableID, tableArn: tableARN, backupArn: arn,
-                      backupName: name, backupCreationDateTime: Timestamp(secondsSince1970: creationDateTime),
-                      backupStatus: .available, backupType: BackupType(rawValue: type),
-                      backupSizeBytes: Int(sizeBytes))
+        BackupSummary(
+            tableName: table.name, tableId: table.tableID, tableArn: tableARN, backupArn: arn,
+            backupName: name, backupCreationDateTime: Timestamp(secondsSince1970: creationDateTime),
+            backupStatus: .available, backupType: BackupType(rawValue: type),
+            backupSizeBytes: Int(sizeBytes))
     }
 }
 
@@ -68,7 +77,8 @@ enum TableShapes {
 
     /// An index's projection.
     static func projection(of index: IndexDefinition) -> Projection {
-        Projection(projectionType: index.projectionType,
-                   nonKeyAttributes: index.nonKeyAttributes)
+        Projection(
+            projectionType: index.projectionType,
+            nonKeyAttributes: index.nonKeyAttributes)
     }
 }

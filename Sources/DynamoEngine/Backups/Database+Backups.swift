@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -23,10 +23,12 @@ extension Database {
             let next = try connection.statement("SELECT coalesce(max(number), 0) + 1 FROM backups")
             _ = try next.step()
             let tableARN = ResourceNames.tableARN(region: region, table: name)
-            var record = BackupRecord(arn: BackupRecord.arn(tableARN: tableARN, now: now), name: input.backupName,
-                                      number: next.int64(0), creationDateTime: now, type: BackupType.user.rawValue,
-                                      table: table, tableARN: tableARN, itemCount: 0, sizeBytes: 0)
-            try connection.execute("""
+            var record = BackupRecord(
+                arn: BackupRecord.arn(tableARN: tableARN, now: now), name: input.backupName,
+                number: next.int64(0), creationDateTime: now, type: BackupType.user.rawValue,
+                table: table, tableARN: tableARN, itemCount: 0, sizeBytes: 0)
+            try connection.execute(
+                """
                 CREATE TABLE \(record.storageName) (
                     hash INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL, size INTEGER NOT NULL,
                     item BLOB NOT NULL, PRIMARY KEY (hash, pk, sk)
@@ -38,8 +40,10 @@ extension Database {
             record.itemCount = counted.itemCount
             record.sizeBytes = counted.sizeBytes
             try connection.statement("INSERT INTO backups (arn, number, table_name, created_micros, record) VALUES (?, ?, ?, ?, ?)")
-                .bind(.text(record.arn), .integer(record.number), .text(name), .integer(Micros.from(now)),
-                      .blob(Array(try JSONEncoder().encode(record))))
+                .bind(
+                    .text(record.arn), .integer(record.number), .text(name), .integer(Micros.from(now)),
+                    .blob(Array(try JSONEncoder().encode(record)))
+                )
                 .run()
             return record
         }

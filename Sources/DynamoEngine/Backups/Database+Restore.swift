@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What RestoreTableFromBackup and RestoreTableToPointInTime may change about the table they
@@ -21,9 +21,11 @@ extension Database {
     /// same keys, indexes (fewer with an index override), billing, throughput and encryption
     /// (as overridden); like DynamoDB, tags, streams, Time to Live, point-in-time recovery and
     /// deletion protection are not restored.
-    static func restoredDefinition(from source: TableDefinition, named target: String,
-                                   overrides: RestoreOverrides, origin: RestoreOrigin,
-                                   now: Double) throws(DynamoError) -> TableDefinition {
+    static func restoredDefinition(
+        from source: TableDefinition, named target: String,
+        overrides: RestoreOverrides, origin: RestoreOrigin,
+        now: Double
+    ) throws(DynamoError) -> TableDefinition {
         var table = source
         table.name = target
         table.tableID = UUID().uuidString.lowercased()
@@ -51,11 +53,15 @@ extension Database {
         }
 
         let mode = overrides.billingMode ?? source.billingMode
-        let sourceThroughput = source.billingMode == .provisioned
+        let sourceThroughput =
+            source.billingMode == .provisioned
             ? (read: source.throughput.readCapacityUnits, write: source.throughput.writeCapacityUnits) : nil
         let throughput = overrides.throughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
-        try TableValidation.checkBilling(mode: mode, throughput: mode == .payPerRequest ? throughput
-                                                                                          : throughput ?? sourceThroughput)
+        try TableValidation.checkBilling(
+            mode: mode,
+            throughput: mode == .payPerRequest
+                ? throughput
+                : throughput ?? sourceThroughput)
         table.billingMode = mode
         if mode != source.billingMode { table.billingModeLastUpdate = now }
         if mode == .payPerRequest {
@@ -67,9 +73,10 @@ extension Database {
                 let name = table.globalIndexes[position].name
                 let given = overrides.globalIndexes?.first { $0.indexName == name }?.provisionedThroughput
                 let kept = table.globalIndexes[position].throughput.flatMap { $0.readCapacityUnits > 0 ? $0 : nil }
-                table.globalIndexes[position].throughput = given.map {
-                    ThroughputSettings(readCapacityUnits: $0.readCapacityUnits, writeCapacityUnits: $0.writeCapacityUnits)
-                } ?? kept ?? table.throughput
+                table.globalIndexes[position].throughput =
+                    given.map {
+                        ThroughputSettings(readCapacityUnits: $0.readCapacityUnits, writeCapacityUnits: $0.writeCapacityUnits)
+                    } ?? kept ?? table.throughput
             }
         }
         for position in table.globalIndexes.indices { table.globalIndexes[position].status = .active }
@@ -98,8 +105,10 @@ extension Database {
     /// counted.
     ///
     /// - Throws: `TableAlreadyExistsException` if a table of that name exists.
-    func createRestoredTable(_ definition: TableDefinition,
-                             fill: (ItemStore, SQLiteConnection) throws -> Void) throws -> TableSnapshot {
+    func createRestoredTable(
+        _ definition: TableDefinition,
+        fill: (ItemStore, SQLiteConnection) throws -> Void
+    ) throws -> TableSnapshot {
         let stored = try write { state -> TableDefinition in
             if cachedDefinition(definition.name) != nil {
                 throw DynamoError(.tableAlreadyExists, "Table already exists: \(definition.name)")
@@ -120,8 +129,9 @@ extension Database {
             return stored
         }
         let statistics = try statistics(of: stored)
-        return TableSnapshot(definition: stored, status: .creating, itemCount: statistics.itemCount,
-                             sizeBytes: statistics.sizeBytes, region: region)
+        return TableSnapshot(
+            definition: stored, status: .creating, itemCount: statistics.itemCount,
+            sizeBytes: statistics.sizeBytes, region: region)
     }
 
     /// RestoreTableFromBackup: a new table with the backup's definition (as overridden) and items.
@@ -132,8 +142,9 @@ extension Database {
             localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
             onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride)
         let origin = RestoreOrigin(sourceBackupARN: record.arn, sourceTableARN: record.tableARN, restoreDateTime: now)
-        let definition = try Self.restoredDefinition(from: record.table, named: input.targetTableName,
-                                                     overrides: overrides, origin: origin, now: now)
+        let definition = try Self.restoredDefinition(
+            from: record.table, named: input.targetTableName,
+            overrides: overrides, origin: origin, now: now)
         return try createRestoredTable(definition) { store, connection in
             let rows = try connection.statement("SELECT hash, pk, sk, size, item FROM \(record.storageName)")
             while try rows.step() {

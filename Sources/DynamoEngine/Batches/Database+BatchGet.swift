@@ -18,8 +18,10 @@ extension Database {
     static let maximumBatchGetResponseBytes = 16 * 1024 * 1024
 
     /// Reads up to 100 items by key over any tables, in one consistent snapshot.
-    package func batchGetItem(_ input: BatchGetItemInput,
-                              responseLimit: Int = maximumBatchGetResponseBytes) throws -> BatchGetResult {
+    package func batchGetItem(
+        _ input: BatchGetItemInput,
+        responseLimit: Int = maximumBatchGetResponseBytes
+    ) throws -> BatchGetResult {
         struct PlannedRead {
             var table: TableDefinition
             var keys: [(key: StoredKey, value: Item)]
@@ -32,7 +34,8 @@ extension Database {
         // across the request, which DynamoDB refuses as it does within one table.
         let blocks = input.requestItems.values
         if blocks.contains(where: { $0.projectionExpression != nil || $0.expressionAttributeNames != nil }),
-           blocks.contains(where: { $0.attributesToGet != nil }) {
+            blocks.contains(where: { $0.attributesToGet != nil })
+        {
             throw DynamoError.validation(
                 "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
         }
@@ -57,8 +60,13 @@ extension Database {
                 }
                 keys.append((key, value))
             }
-            planned.append((requestedName, PlannedRead(table: table, keys: keys, request: request,
-                                                       projection: compiled.projection)))
+            planned.append(
+                (
+                    requestedName,
+                    PlannedRead(
+                        table: table, keys: keys, request: request,
+                        projection: compiled.projection)
+                ))
         }
         return try read { connection in
             try connection.readTransaction {

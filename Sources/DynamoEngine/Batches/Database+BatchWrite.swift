@@ -50,11 +50,13 @@ extension Database {
                         throw EngineMessages.itemTooLarge
                     }
                     try ItemSize.checkNesting(put.item)
-                    write = PlannedWrite(table: table, requestedName: requestedName, key: key,
-                                         put: (ItemJSON.encode(put.item), size))
+                    write = PlannedWrite(
+                        table: table, requestedName: requestedName, key: key,
+                        put: (ItemJSON.encode(put.item), size))
                 case (nil, let delete?):
-                    write = PlannedWrite(table: table, requestedName: requestedName,
-                                         key: try table.storedKey(fromKey: delete.key), put: nil)
+                    write = PlannedWrite(
+                        table: table, requestedName: requestedName,
+                        key: try table.storedKey(fromKey: delete.key), put: nil)
                 default:
                     throw DynamoError.validation(
                         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
@@ -76,8 +78,9 @@ extension Database {
                 } else if let old {
                     units = try store.delete(write.key, removing: old.json)
                 }
-                try recordChange(&state, table: write.table, store: store, key: write.key, old: old,
-                                 new: write.put.map { ($0.json, $0.size) })
+                try recordChange(
+                    &state, table: write.table, store: store, key: write.key, old: old,
+                    new: write.put.map { ($0.json, $0.size) })
                 let size = max(write.put?.size ?? 0, old?.size ?? 0)
                 units.table = Capacity.writeUnits(size: size)
                 capacity[write.requestedName, default: ConsumedUnits()].add(units)

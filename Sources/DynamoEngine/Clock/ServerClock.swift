@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 
@@ -53,8 +53,10 @@ package final class ServerClock: Sendable {
     /// - Parameters:
     ///   - epochSeconds: where the clock starts (`serve --clock-start`); `nil` for now.
     ///   - systemTime: the underlying time source (tests may pin it).
-    package init(startingAt epochSeconds: Double? = nil,
-                 systemTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    package init(
+        startingAt epochSeconds: Double? = nil,
+        systemTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.systemTime = systemTime
         offset = Mutex(epochSeconds.map { $0 - systemTime() } ?? 0)
     }

@@ -15,13 +15,15 @@ enum EngineMessages {
 
     /// A PartiQL SELECT on a secondary index that filters on attributes the index does not project.
     static func indexDoesNotProjectFilter(index: String, attributes: [String]) -> DynamoError {
-        .validation("One or more parameter values were invalid: Secondary index \(index) does not project "
-            + "one or more filter attributes: [\(attributes.joined(separator: ", "))]")
+        .validation(
+            "One or more parameter values were invalid: Secondary index \(index) does not project "
+                + "one or more filter attributes: [\(attributes.joined(separator: ", "))]")
     }
 
     /// A PartiQL SELECT on a global secondary index that selects attributes it does not project.
     static func globalIndexDoesNotProject(index: String, attributes: [String]) -> DynamoError {
-        .validation("One or more parameter values were invalid: Global secondary index \(index) does not project "
-            + "[\(attributes.joined(separator: ", "))]")
+        .validation(
+            "One or more parameter values were invalid: Global secondary index \(index) does not project "
+                + "[\(attributes.joined(separator: ", "))]")
     }
 }

@@ -2,9 +2,9 @@ import DynamoAPI
 import Dispatch
 import Logging
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 
@@ -41,8 +41,9 @@ package final class DataJobs: Sendable {
     ///   the bucket.
     func store(holding bucket: String) throws(ObjectStoreError) -> any ObjectStore {
         guard let store = objectStore else {
-            throw ObjectStoreError(code: "S3NoSuchBucket",
-                                   message: "The specified bucket does not exist (the server runs without an S3 endpoint: start it with --s3-endpoint URL, AWS_ENDPOINT_URL_S3 or --s3-dir DIR)")
+            throw ObjectStoreError(
+                code: "S3NoSuchBucket",
+                message: "The specified bucket does not exist (the server runs without an S3 endpoint: start it with --s3-endpoint URL, AWS_ENDPOINT_URL_S3 or --s3-dir DIR)")
         }
         guard store.bucketExists(bucket) else {
             throw ObjectStoreError(code: "S3NoSuchBucket", message: "The specified bucket does not exist")
@@ -95,8 +96,9 @@ extension Database {
     func saveJob(arn: String, kind: String, started: Double, description: [UInt8]) throws {
         try write { state in
             try state.connection.statement(
-                "INSERT OR REPLACE INTO data_jobs (arn, kind, started_micros, record) VALUES (?, ?, ?, ?)")
-                .bind(.text(arn), .text(kind), .integer(Micros.from(started)), .blob(description)).run()
+                "INSERT OR REPLACE INTO data_jobs (arn, kind, started_micros, record) VALUES (?, ?, ?, ?)"
+            )
+            .bind(.text(arn), .text(kind), .integer(Micros.from(started)), .blob(description)).run()
         }
     }
 
@@ -113,8 +115,10 @@ extension Database {
     }
 
     /// One page of jobs (or anything with an ARN) after the `NextToken` ARN, and the next token.
-    static func page<Job>(_ all: [Job], after token: String?, size: Int,
-                          arn: (Job) -> String?) throws -> (page: [Job], next: String?) {
+    static func page<Job>(
+        _ all: [Job], after token: String?, size: Int,
+        arn: (Job) -> String?
+    ) throws -> (page: [Job], next: String?) {
         var rest = all[...]
         if let token {
             guard let position = all.firstIndex(where: { arn($0) == token }) else {
@@ -130,7 +134,8 @@ extension Database {
     func jobs(kind: String) throws -> [(arn: String, description: JSONValue)] {
         try read { connection in
             let statement = try connection.statement(
-                "SELECT arn, record FROM data_jobs WHERE kind = ? ORDER BY started_micros, arn").bind(.text(kind))
+                "SELECT arn, record FROM data_jobs WHERE kind = ? ORDER BY started_micros, arn"
+            ).bind(.text(kind))
             var found: [(arn: String, description: JSONValue)] = []
             while try statement.step() {
                 found.append((statement.text(0), try JSONValue(parsing: statement.blob(1))))

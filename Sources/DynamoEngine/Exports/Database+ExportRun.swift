@@ -1,9 +1,9 @@
 import DynamoAPI
 import Logging
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Writing an export, in the layout DynamoDB writes to S3:
@@ -67,20 +67,26 @@ extension Database {
             description.failureCode = failure.code.hasPrefix("S3") || failure.code == "UNKNOWN" ? failure.code : "S3\(failure.code)"
             description.failureMessage = failure.message
         }
-        finishJob(arn: description.exportArn!, kind: Self.exportKind, started: description.startTime,
-                  description: description.jsonBytes, failed: description.exportStatus == .failed)
+        finishJob(
+            arn: description.exportArn!, kind: Self.exportKind, started: description.startTime,
+            description: description.jsonBytes, failed: description.exportStatus == .failed)
     }
 
-    private func putWithChecksum(_ store: any ObjectStore, bucket: String, key: String, bytes: [UInt8],
-                                 options: ObjectWriteOptions) throws {
+    private func putWithChecksum(
+        _ store: any ObjectStore, bucket: String, key: String, bytes: [UInt8],
+        options: ObjectWriteOptions
+    ) throws {
         try store.put(bucket: bucket, key: key + ".json", bytes: bytes, options: options)
-        try store.put(bucket: bucket, key: key + ".md5", bytes: Array(Data(MD5.digest(bytes)).base64EncodedString().utf8),
-                      options: options)
+        try store.put(
+            bucket: bucket, key: key + ".md5", bytes: Array(Data(MD5.digest(bytes)).base64EncodedString().utf8),
+            options: options)
     }
 
     /// The export's lines (uncompressed) and how many there are.
-    private func exportLines(_ export: ExportDescription, table: TableDefinition, ion: Bool,
-                             connection: SQLiteConnection) throws -> (bytes: [UInt8], count: Int) {
+    private func exportLines(
+        _ export: ExportDescription, table: TableDefinition, ion: Bool,
+        connection: SQLiteConnection
+    ) throws -> (bytes: [UInt8], count: Int) {
         guard cachedDefinition(table.name)?.storageID == table.storageID else {
             throw DynamoError(.tableNotFound, "Table not found: \(table.name)")
         }
@@ -101,7 +107,8 @@ extension Database {
                 if let newImage { images.append(("NewImage", try Self.item(newImage))) }
                 if withOld, let oldImage { images.append(("OldImage", try Self.item(oldImage))) }
                 let keys: [(String, AttributeValue)] = [("Keys", .m(table.keyOnly(try Self.item(any))))]
-                let fields: [(String, AttributeValue)] = [("Metadata", .m(["WriteTimestampMicros": .n(DynamoNumber(Int(micros)))]))]
+                let fields: [(String, AttributeValue)] =
+                    [("Metadata", .m(["WriteTimestampMicros": .n(DynamoNumber(Int(micros)))]))]
                     + keys + images.map { ($0.0, AttributeValue.m($0.1)) }
                 out += Self.line(fields, ion: ion)
                 count += 1
@@ -114,8 +121,10 @@ extension Database {
         while try rows.step() {
             let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
             guard changed[key] == nil else { continue }
-            out += ion ? Self.line([("Item", .m(try Self.item(rows.blob(3))))], ion: true)
-                       : Array(#"{"Item":"#.utf8) + rows.blob(3) + Array("}\n".utf8)
+            out +=
+                ion
+                ? Self.line([("Item", .m(try Self.item(rows.blob(3))))], ion: true)
+                : Array(#"{"Item":"#.utf8) + rows.blob(3) + Array("}\n".utf8)
             count += 1
         }
         for case let (_, image?) in changed {
@@ -153,16 +162,23 @@ extension Database {
     }
 
     /// The keys changed in `(from, to]`, with their last change's time in microseconds.
-    private func changedKeys(storageID: Int64, from: Double, to: Double,
-                             connection: SQLiteConnection) throws -> [(StoredKey, Int64)] {
-        let statement = try connection.statement("""
+    private func changedKeys(
+        storageID: Int64, from: Double, to: Double,
+        connection: SQLiteConnection
+    ) throws -> [(StoredKey, Int64)] {
+        let statement = try connection.statement(
+            """
             SELECT hash, pk, sk, max(time_micros) FROM pitr_log
             WHERE storage_id = ? AND time_micros > ? AND time_micros <= ? GROUP BY hash, pk, sk
-            """).bind(.integer(storageID), .integer(Micros.from(from)), .integer(Micros.from(to)))
+            """
+        ).bind(.integer(storageID), .integer(Micros.from(from)), .integer(Micros.from(to)))
         var keys: [(StoredKey, Int64)] = []
         while try statement.step() {
-            keys.append((StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
-                         statement.int64(3)))
+            keys.append(
+                (
+                    StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
+                    statement.int64(3)
+                ))
         }
         return keys
     }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -10,15 +10,18 @@ extension Database {
 
     /// ExportTableToPointInTime: checks the request, records the export `IN_PROGRESS` and
     /// writes it in the background (``runExport(_:table:)``); DescribeExport follows it.
-    package func exportTableToPointInTime(_ input: ExportTableToPointInTimeInput,
-                                          now: Double) throws -> ExportTableToPointInTimeOutput {
+    package func exportTableToPointInTime(
+        _ input: ExportTableToPointInTimeInput,
+        now: Double
+    ) throws -> ExportTableToPointInTimeOutput {
         let name = TableReference.name(from: input.tableArn)
         guard let table = cachedDefinition(name) else {
             throw DynamoError(.tableNotFound, "Table not found: \(name)")
         }
         guard let settings = table.pointInTimeRecovery else {
-            throw DynamoError(.pointInTimeRecoveryUnavailable,
-                              "Point in time recovery is not enabled for table '\(name)'")
+            throw DynamoError(
+                .pointInTimeRecoveryUnavailable,
+                "Point in time recovery is not enabled for table '\(name)'")
         }
         let type = input.exportType ?? .fullExport
         let earliest = settings.earliestRestorable(now: now)
@@ -27,8 +30,9 @@ extension Database {
                 throw DynamoError.validation("ExportTime cannot be specified for an incremental export")
             }
             guard let specification = input.incrementalExportSpecification,
-                  let from = specification.exportFromTime?.secondsSince1970,
-                  let to = specification.exportToTime?.secondsSince1970 else {
+                let from = specification.exportFromTime?.secondsSince1970,
+                let to = specification.exportToTime?.secondsSince1970
+            else {
                 throw DynamoError.validation(
                     "IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
             }
@@ -44,7 +48,8 @@ extension Database {
             throw DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
         }
         if let token = input.clientToken,
-           let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) }) {
+            let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) })
+        {
             return ExportTableToPointInTimeOutput(exportDescription: earlier)
         }
 
@@ -92,8 +97,11 @@ extension Database {
         }
         let (page, next) = try Self.page(all, after: input.nextToken, size: input.maxResults ?? 25) { $0.exportArn }
         return ListExportsOutput(
-            exportSummaries: page.map { ExportSummary(exportArn: $0.exportArn, exportStatus: $0.exportStatus,
-                                                      exportType: $0.exportType) },
+            exportSummaries: page.map {
+                ExportSummary(
+                    exportArn: $0.exportArn, exportStatus: $0.exportStatus,
+                    exportType: $0.exportType)
+            },
             nextToken: next)
     }
 

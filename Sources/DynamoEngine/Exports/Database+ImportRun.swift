@@ -1,9 +1,9 @@
 import DynamoAPI
 import Logging
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -29,9 +29,11 @@ extension Database {
             func reject(_ key: String, _ line: Int, _ reason: String) {
                 errors += 1
                 if errors <= 100 {
-                    dataJobs.logger.warning("import: line is not an item", metadata: [
-                        "import": "\(started.importArn ?? "")", "object": "\(key)", "line": "\(line)", "error": "\(reason)",
-                    ])
+                    dataJobs.logger.warning(
+                        "import: line is not an item",
+                        metadata: [
+                            "import": "\(started.importArn ?? "")", "object": "\(key)", "line": "\(line)", "error": "\(reason)",
+                        ])
                 }
             }
             for key in keys {
@@ -90,18 +92,22 @@ extension Database {
             (description.failureCode, description.failureMessage) = DataJobs.failure(error)
         }
         description.endTime = Timestamp(secondsSince1970: clock.now())
-        finishJob(arn: description.importArn!, kind: Self.importKind, started: description.startTime,
-                  description: description.jsonBytes, failed: description.importStatus == .failed)
+        finishJob(
+            arn: description.importArn!, kind: Self.importKind, started: description.startTime,
+            description: description.jsonBytes, failed: description.importStatus == .failed)
     }
 
-    private func parse(_ content: [UInt8], format: ImportTableDescription,
-                       table: TableDefinition) -> [ImportParsers.Parsed] {
+    private func parse(
+        _ content: [UInt8], format: ImportTableDescription,
+        table: TableDefinition
+    ) -> [ImportParsers.Parsed] {
         switch format.inputFormat {
         case .csv?:
             let options = format.inputFormatOptions?.csv
             let types = Dictionary(table.attributeDefinitions.map { ($0.name, $0.type) }) { first, _ in first }
-            return ImportParsers.csv(content, delimiter: options?.delimiter?.utf8.first ?? UInt8(ascii: ","),
-                                     header: options?.headerList, types: types)
+            return ImportParsers.csv(
+                content, delimiter: options?.delimiter?.utf8.first ?? UInt8(ascii: ","),
+                header: options?.headerList, types: types)
         case .ion?:
             return ImportParsers.ion(content)
         default:

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -13,7 +13,8 @@ extension Database {
     package func importTable(_ input: ImportTableInput, now: Double) throws -> ImportTableOutput {
         let parameters = input.tableCreationParameters
         if let token = input.clientToken,
-           let earlier = try imports().first(where: { $0.clientToken == token }) {
+            let earlier = try imports().first(where: { $0.clientToken == token })
+        {
             guard earlier.tableCreationParameters?.tableName == parameters.tableName else {
                 throw DynamoError(.importConflict, "There was a conflict when importing from the specified S3 source.")
             }
@@ -74,9 +75,10 @@ extension Database {
         let (page, next) = try Self.page(all, after: input.nextToken, size: input.pageSize ?? 25) { $0.importArn }
         return ListImportsOutput(
             importSummaryList: page.map {
-                ImportSummary(importArn: $0.importArn, importStatus: $0.importStatus, tableArn: $0.tableArn,
-                              s3BucketSource: $0.s3BucketSource, cloudWatchLogGroupArn: $0.cloudWatchLogGroupArn,
-                              inputFormat: $0.inputFormat, startTime: $0.startTime, endTime: $0.endTime)
+                ImportSummary(
+                    importArn: $0.importArn, importStatus: $0.importStatus, tableArn: $0.tableArn,
+                    s3BucketSource: $0.s3BucketSource, cloudWatchLogGroupArn: $0.cloudWatchLogGroupArn,
+                    inputFormat: $0.inputFormat, startTime: $0.startTime, endTime: $0.endTime)
             },
             nextToken: next)
     }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns one source object of an import into items, one entry per line (or Ion value): an
@@ -56,8 +56,10 @@ enum ImportParsers {
     /// CSV: a header line (unless `header` is given), then one item a line; values of the
     /// key attributes take their declared type (N, B as base64), everything else is a string;
     /// empty fields are left out.
-    static func csv(_ bytes: [UInt8], delimiter: UInt8, header: [String]?,
-                    types: [String: KeyScalarType]) -> [Parsed] {
+    static func csv(
+        _ bytes: [UInt8], delimiter: UInt8, header: [String]?,
+        types: [String: KeyScalarType]
+    ) -> [Parsed] {
         var rows = csvRows(bytes, delimiter: delimiter)
         var parsed: [Parsed] = []
         let names: [String]
@@ -70,8 +72,13 @@ enum ImportParsers {
         for row in rows {
             guard !(row.fields.count == 1 && row.fields[0].isEmpty) else { continue }
             guard row.fields.count == names.count else {
-                parsed.append((row.line, .failure(ImportLineError(
-                    description: "The line has \(row.fields.count) fields, the header \(names.count)"))))
+                parsed.append(
+                    (
+                        row.line,
+                        .failure(
+                            ImportLineError(
+                                description: "The line has \(row.fields.count) fields, the header \(names.count)"))
+                    ))
                 continue
             }
             var item: Item = [:]

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads the Ion text subset DynamoDB's exports use (see ``IonText``) into attribute values:
@@ -64,20 +64,23 @@ struct IonReader {
             let values = try list()
             switch annotation {
             case "$dynamodb_SS":
-                return .ss(try values.map { value throws(Failure) -> String in
-                    guard case .s(let string) = value else { throw fail("a string set holds a non-string") }
-                    return string
-                })
+                return .ss(
+                    try values.map { value throws(Failure) -> String in
+                        guard case .s(let string) = value else { throw fail("a string set holds a non-string") }
+                        return string
+                    })
             case "$dynamodb_NS":
-                return .ns(try values.map { value throws(Failure) -> DynamoNumber in
-                    guard case .n(let number) = value else { throw fail("a number set holds a non-number") }
-                    return number
-                })
+                return .ns(
+                    try values.map { value throws(Failure) -> DynamoNumber in
+                        guard case .n(let number) = value else { throw fail("a number set holds a non-number") }
+                        return number
+                    })
             case "$dynamodb_BS":
-                return .bs(try values.map { value throws(Failure) -> [UInt8] in
-                    guard case .b(let blob) = value else { throw fail("a binary set holds a non-blob") }
-                    return blob
-                })
+                return .bs(
+                    try values.map { value throws(Failure) -> [UInt8] in
+                        guard case .b(let blob) = value else { throw fail("a binary set holds a non-blob") }
+                        return blob
+                    })
             default:
                 return .l(values)
             }
@@ -159,13 +162,18 @@ struct IonReader {
         var text = ""
         while position < bytes.count {
             let byte = bytes[position]
-            let isPart = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "d"), UInt8(ascii: "D"),
-                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "_")].contains(byte)
+            let isPart =
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || [
+                    UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "d"), UInt8(ascii: "D"),
+                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "_"),
+                ].contains(byte)
             guard isPart else { break }
             if byte != UInt8(ascii: "_") {
-                text.unicodeScalars.append(Unicode.Scalar(byte == UInt8(ascii: "d") || byte == UInt8(ascii: "D")
-                    ? UInt8(ascii: "E") : byte))
+                text.unicodeScalars.append(
+                    Unicode.Scalar(
+                        byte == UInt8(ascii: "d") || byte == UInt8(ascii: "D")
+                            ? UInt8(ascii: "E") : byte))
             }
             position += 1
         }
@@ -206,8 +214,9 @@ struct IonReader {
             case UInt8(ascii: "x"), UInt8(ascii: "u"), UInt8(ascii: "U"):
                 let count = escape == UInt8(ascii: "x") ? 2 : escape == UInt8(ascii: "u") ? 4 : 8
                 guard position + count <= bytes.count,
-                      let value = UInt32(String(decoding: bytes[position..<position + count], as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(value) else { throw fail("bad escape") }
+                    let value = UInt32(String(decoding: bytes[position..<position + count], as: UTF8.self), radix: 16),
+                    let scalar = Unicode.Scalar(value)
+                else { throw fail("bad escape") }
                 scalars.append(scalar)
                 position += count
             default: scalars.append(Unicode.Scalar(escape))
@@ -218,8 +227,10 @@ struct IonReader {
 
     private mutating func readSymbol() -> String {
         let start = position
-        while position < bytes.count, isSymbolStart(bytes[position]) || bytes[position] == UInt8(ascii: "$")
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+        while position < bytes.count,
+            isSymbolStart(bytes[position]) || bytes[position] == UInt8(ascii: "$")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+        {
             position += 1
         }
         return String(decoding: bytes[start..<position], as: UTF8.self)

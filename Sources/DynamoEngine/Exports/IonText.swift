@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// DynamoDB items in Amazon Ion text, as exports write them and imports read them: numbers as
@@ -60,7 +60,8 @@ enum IonText {
     }
 
     private static func writeSymbol(_ name: String, to text: inout String) {
-        let simple = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "$") } ?? false
+        let simple =
+            name.first.map { $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "$") } ?? false
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$") }
             && !["true", "false", "null", "nan"].contains(name)
         if simple {

@@ -1,19 +1,21 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// MD5 (RFC 1321), for the checksums an export writes beside its files (S3 ETags and
 /// `md5Checksum` are MD5s). Not for security.
 enum MD5 {
-    private static let shifts: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                                           5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-                                           4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                                           6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    private static let shifts: [UInt32] = [
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+    ]
     private static let constants: [UInt32] = (0..<64).map { index in
         UInt32(truncatingIfNeeded: Int64((abs(sin(Double(index + 1))) * 4_294_967_296).rounded(.down)))
     }
@@ -30,7 +32,8 @@ enum MD5 {
             var words = [UInt32](repeating: 0, count: 16)
             for index in 0..<16 {
                 let base = chunk + index * 4
-                words[index] = UInt32(message[base]) | UInt32(message[base + 1]) << 8
+                words[index] =
+                    UInt32(message[base]) | UInt32(message[base + 1]) << 8
                     | UInt32(message[base + 2]) << 16 | UInt32(message[base + 3]) << 24
             }
             var a = a0, b = b0, c = c0, d = d0

@@ -98,7 +98,8 @@ package struct DirectoryObjectStore: ObjectStore {
         while let relative = walker.nextObject() as? String {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: "\(base)/\(relative)", isDirectory: &isDirectory),
-                  !isDirectory.boolValue, relative.hasPrefix(prefix) else { continue }
+                !isDirectory.boolValue, relative.hasPrefix(prefix)
+            else { continue }
             keys.append(relative)
         }
         return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -6,8 +6,9 @@ extension Database {
     /// DescribeGlobalTableSettings.
     package func describeGlobalTableSettings(_ input: DescribeGlobalTableSettingsInput) throws -> DescribeGlobalTableSettingsOutput {
         let group = try legacyGroup(input.globalTableName)
-        return DescribeGlobalTableSettingsOutput(globalTableName: input.globalTableName,
-                                                 replicaSettings: try replicaSettings(input.globalTableName, group: group))
+        return DescribeGlobalTableSettingsOutput(
+            globalTableName: input.globalTableName,
+            replicaSettings: try replicaSettings(input.globalTableName, group: group))
     }
 
     /// UpdateGlobalTableSettings: billing mode and write capacity for every replica (and its
@@ -45,7 +46,8 @@ extension Database {
                         throw DynamoError(.resourceNotFound, "Requested resource not found: Index: \(indexUpdate.indexName) not found")
                     }
                     if let write = indexUpdate.provisionedWriteCapacityUnits {
-                        var throughput = definition.globalIndexes[position].throughput
+                        var throughput =
+                            definition.globalIndexes[position].throughput
                             ?? ThroughputSettings(readCapacityUnits: 1, writeCapacityUnits: 1)
                         throughput.writeCapacityUnits = write
                         definition.globalIndexes[position].throughput = throughput
@@ -53,8 +55,9 @@ extension Database {
                 }
             }
         }
-        return UpdateGlobalTableSettingsOutput(globalTableName: input.globalTableName,
-                                               replicaSettings: try replicaSettings(input.globalTableName, group: group))
+        return UpdateGlobalTableSettingsOutput(
+            globalTableName: input.globalTableName,
+            replicaSettings: try replicaSettings(input.globalTableName, group: group))
     }
 
     private func replicaSettings(_ name: String, group: ReplicationGroup) throws -> [ReplicaSettingsDescription] {

@@ -19,23 +19,28 @@ extension Database {
 
     /// A table that may join a legacy group: it exists in `region`, has the same keys as
     /// `model`, a NEW_AND_OLD_IMAGES stream, no items and no group yet.
-    private func joiningTable(_ name: String, in region: String, like model: TableDefinition?,
-                              hub: ReplicationHub, accessKeyID: String?) throws -> (Database, TableDefinition) {
+    private func joiningTable(
+        _ name: String, in region: String, like model: TableDefinition?,
+        hub: ReplicationHub, accessKeyID: String?
+    ) throws -> (Database, TableDefinition) {
         let database = try hub.database(accessKeyID: accessKeyID, region: region)
         guard let definition = database.cachedDefinition(name) else {
             throw DynamoError(.tableNotFound, "Table: \(name) not found in region: \(region)")
         }
         if let model, model.keyAttributes != definition.keyAttributes {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Table: \(name) in region: \(region) does not have the same key schema as the other replicas")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "Table: \(name) in region: \(region) does not have the same key schema as the other replicas")
         }
         guard definition.streamViewType == .newAndOldImages else {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
         }
         if try database.statistics(of: definition).itemCount > 0 {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Table: \(name) in region: \(region) must be empty to join a global table")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "Table: \(name) in region: \(region) must be empty to join a global table")
         }
         return (database, definition)
     }
@@ -86,15 +91,18 @@ extension Database {
         let now = clock.now()
         let removed = before.filter { !group.regions.contains($0) }
         try setGroup(nil, table: input.globalTableName, regions: removed, hub: hub, accessKeyID: accessKeyID, now: now)
-        try setGroup(group.regions.isEmpty ? nil : group, table: input.globalTableName, regions: group.regions,
-                     hub: hub, accessKeyID: accessKeyID, now: now)
+        try setGroup(
+            group.regions.isEmpty ? nil : group, table: input.globalTableName, regions: group.regions,
+            hub: hub, accessKeyID: accessKeyID, now: now)
         return UpdateGlobalTableOutput(globalTableDescription: Self.describe(input.globalTableName, group: group))
     }
 
     /// DescribeGlobalTable.
     package func describeGlobalTable(_ input: DescribeGlobalTableInput) throws -> DescribeGlobalTableOutput {
-        DescribeGlobalTableOutput(globalTableDescription: Self.describe(input.globalTableName,
-                                                                         group: try legacyGroup(input.globalTableName)))
+        DescribeGlobalTableOutput(
+            globalTableDescription: Self.describe(
+                input.globalTableName,
+                group: try legacyGroup(input.globalTableName)))
     }
 
     /// ListGlobalTables: this namespace's legacy global tables by name, optionally only those
@@ -110,11 +118,13 @@ extension Database {
         let limit = input.limit ?? 100
         let page = Array(names.prefix(limit))
         let globalTables = try page.map { name in
-            GlobalTable(globalTableName: name,
-                        replicationGroup: try legacyGroup(name).regions.map { Replica(regionName: $0) })
+            GlobalTable(
+                globalTableName: name,
+                replicationGroup: try legacyGroup(name).regions.map { Replica(regionName: $0) })
         }
-        return ListGlobalTablesOutput(globalTables: globalTables,
-                                      lastEvaluatedGlobalTableName: names.count > limit ? page.last : nil)
+        return ListGlobalTablesOutput(
+            globalTables: globalTables,
+            lastEvaluatedGlobalTableName: names.count > limit ? page.last : nil)
     }
 
     static func describe(_ name: String, group: ReplicationGroup) -> GlobalTableDescription {

@@ -16,10 +16,13 @@ extension Database {
     /// UpdateTableReplicaAutoScaling: merges the given settings into the stored ones.
     package func updateTableReplicaAutoScaling(_ input: UpdateTableReplicaAutoScalingInput) throws -> UpdateTableReplicaAutoScalingOutput {
         let definition = try table(named: input.tableName)
-        guard input.provisionedWriteCapacityAutoScalingUpdate != nil || input.replicaUpdates?.isEmpty == false
-                || input.globalSecondaryIndexUpdates?.isEmpty == false else {
-            throw DynamoError.validation(TableValidation.invalid
-                + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
+        guard
+            input.provisionedWriteCapacityAutoScalingUpdate != nil || input.replicaUpdates?.isEmpty == false
+                || input.globalSecondaryIndexUpdates?.isEmpty == false
+        else {
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
         }
         var changes: [(String, AutoScalingSettingsUpdate)] = []
         if let write = input.provisionedWriteCapacityAutoScalingUpdate { changes.append(("write", write)) }
@@ -30,8 +33,9 @@ extension Database {
         let regions = replicaRegions(definition)
         for update in input.replicaUpdates ?? [] {
             guard regions.contains(update.regionName) else {
-                throw DynamoError.validation(TableValidation.invalid
-                    + "Table \(definition.name) has no replica in region \(update.regionName)")
+                throw DynamoError.validation(
+                    TableValidation.invalid
+                        + "Table \(definition.name) has no replica in region \(update.regionName)")
             }
             if let read = update.replicaProvisionedReadCapacityAutoScalingUpdate {
                 changes.append(("read:\(update.regionName)", read))
@@ -68,24 +72,29 @@ extension Database {
         return try? AutoScalingSettingsDescription(json: value)
     }
 
-    private static func merge(_ update: AutoScalingSettingsUpdate,
-                              into current: AutoScalingSettingsDescription?) throws -> AutoScalingSettingsDescription {
+    private static func merge(
+        _ update: AutoScalingSettingsUpdate,
+        into current: AutoScalingSettingsDescription?
+    ) throws -> AutoScalingSettingsDescription {
         var merged = current ?? AutoScalingSettingsDescription()
         merged.minimumUnits = update.minimumUnits ?? merged.minimumUnits
         merged.maximumUnits = update.maximumUnits ?? merged.maximumUnits
         merged.autoScalingDisabled = update.autoScalingDisabled ?? merged.autoScalingDisabled ?? false
         merged.autoScalingRoleArn = update.autoScalingRoleArn ?? merged.autoScalingRoleArn
         if let minimum = merged.minimumUnits, let maximum = merged.maximumUnits, minimum > maximum {
-            throw DynamoError.validation(TableValidation.invalid
-                + "MinimumUnits (\(minimum)) must not be greater than MaximumUnits (\(maximum))")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "MinimumUnits (\(minimum)) must not be greater than MaximumUnits (\(maximum))")
         }
         if let policy = update.scalingPolicyUpdate {
             let configuration = policy.targetTrackingScalingPolicyConfiguration
-            merged.scalingPolicies = [AutoScalingPolicyDescription(
-                policyName: policy.policyName ?? "DynamoDBWriteCapacityUtilization",
-                targetTrackingScalingPolicyConfiguration: AutoScalingTargetTrackingScalingPolicyConfigurationDescription(
-                    disableScaleIn: configuration.disableScaleIn, scaleInCooldown: configuration.scaleInCooldown,
-                    scaleOutCooldown: configuration.scaleOutCooldown, targetValue: configuration.targetValue))]
+            merged.scalingPolicies = [
+                AutoScalingPolicyDescription(
+                    policyName: policy.policyName ?? "DynamoDBWriteCapacityUtilization",
+                    targetTrackingScalingPolicyConfiguration: AutoScalingTargetTrackingScalingPolicyConfigurationDescription(
+                        disableScaleIn: configuration.disableScaleIn, scaleInCooldown: configuration.scaleInCooldown,
+                        scaleOutCooldown: configuration.scaleOutCooldown, targetValue: configuration.targetValue))
+            ]
         }
         return merged
     }

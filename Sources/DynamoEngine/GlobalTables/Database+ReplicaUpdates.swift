@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The version names of global tables.
@@ -33,8 +33,10 @@ extension Database {
     /// UpdateTable `ReplicaUpdates` (global tables version 2019.11.21): creates a replica (a real
     /// table in that region's namespace, with the same keys, indexes and items, replicated both
     /// ways from then on), updates one's table class, or deletes one (its table goes away).
-    package func updateReplicas(_ updates: [ReplicationGroupUpdate], table reference: String,
-                                now: Double) throws -> ReplicaUpdateResult {
+    package func updateReplicas(
+        _ updates: [ReplicationGroupUpdate], table reference: String,
+        now: Double
+    ) throws -> ReplicaUpdateResult {
         let (hub, accessKeyID) = try replicationConnection()
         var definition = try table(named: reference)
         if definition.settings?.replication?.version == GlobalTableVersion.legacy {
@@ -46,15 +48,18 @@ extension Database {
         for update in updates {
             if let create = update.create {
                 try Self.checkReadOverride(create.provisionedThroughputOverride, of: definition)
-                definition = try createReplica(of: definition, in: create.regionName, tableClass: create.tableClassOverride,
-                                               hub: hub, accessKeyID: accessKeyID, now: now)
-                definition = try overrideReplica(definition, in: create.regionName, read: create.provisionedThroughputOverride,
-                                                 tableClass: nil, hub: hub, accessKeyID: accessKeyID)
+                definition = try createReplica(
+                    of: definition, in: create.regionName, tableClass: create.tableClassOverride,
+                    hub: hub, accessKeyID: accessKeyID, now: now)
+                definition = try overrideReplica(
+                    definition, in: create.regionName, read: create.provisionedThroughputOverride,
+                    tableClass: nil, hub: hub, accessKeyID: accessKeyID)
                 statuses[create.regionName] = .creating
             } else if let change = update.update {
                 try Self.checkReadOverride(change.provisionedThroughputOverride, of: definition)
-                definition = try overrideReplica(definition, in: change.regionName, read: change.provisionedThroughputOverride,
-                                                 tableClass: change.tableClassOverride, hub: hub, accessKeyID: accessKeyID)
+                definition = try overrideReplica(
+                    definition, in: change.regionName, read: change.provisionedThroughputOverride,
+                    tableClass: change.tableClassOverride, hub: hub, accessKeyID: accessKeyID)
                 statuses[change.regionName] = .updating
             } else if let delete = update.delete {
                 definition = try deleteReplica(of: definition, in: delete.regionName, hub: hub, accessKeyID: accessKeyID)
@@ -68,16 +73,19 @@ extension Database {
     private static func checkReadOverride(_ override: ProvisionedThroughputOverride?, of definition: TableDefinition) throws {
         guard let read = override?.readCapacityUnits else { return }
         if definition.billingMode == .payPerRequest {
-            throw DynamoError.validation(TableValidation.invalid
-                + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
         }
         try TableValidation.checkThroughputBounds(read: read, write: max(1, definition.throughput.writeCapacityUnits))
     }
 
     /// Sets a replica's own read capacity and table class in its region; the override is recorded
     /// in the group so every replica reports it. Answers this table's definition afterwards.
-    private func overrideReplica(_ definition: TableDefinition, in target: String, read: ProvisionedThroughputOverride?,
-                                 tableClass: TableClass?, hub: ReplicationHub, accessKeyID: String?) throws -> TableDefinition {
+    private func overrideReplica(
+        _ definition: TableDefinition, in target: String, read: ProvisionedThroughputOverride?,
+        tableClass: TableClass?, hub: ReplicationHub, accessKeyID: String?
+    ) throws -> TableDefinition {
         guard read?.readCapacityUnits != nil || tableClass != nil else { return definition }
         let database = try hub.database(accessKeyID: accessKeyID, region: target)
         _ = try database.updateDefinition(named: definition.name) { replica in
@@ -92,8 +100,10 @@ extension Database {
         return try table(named: definition.name)
     }
 
-    private func createReplica(of definition: TableDefinition, in target: String, tableClass: TableClass?,
-                               hub: ReplicationHub, accessKeyID: String?, now: Double) throws -> TableDefinition {
+    private func createReplica(
+        of definition: TableDefinition, in target: String, tableClass: TableClass?,
+        hub: ReplicationHub, accessKeyID: String?, now: Double
+    ) throws -> TableDefinition {
         let autoScaling = definition.settings?.autoScaling ?? [:]
         if definition.billingMode != .payPerRequest {
             guard autoScaling["write"] != nil else {
@@ -108,8 +118,9 @@ extension Database {
             throw ReplicaUpdateRules.alreadyExisted(definition.name)
         }
         let existing = definition.settings?.replication?.regions ?? [region]
-        let group = ReplicationGroup(version: GlobalTableVersion.current, regions: existing + [target],
-                                     createdAt: definition.settings?.replication?.createdAt ?? now)
+        let group = ReplicationGroup(
+            version: GlobalTableVersion.current, regions: existing + [target],
+            createdAt: definition.settings?.replication?.createdAt ?? now)
         // The replica: same keys, indexes, billing and stream; its own id, no tags, no policies.
         var replica = definition
         replica.tableID = UUID().uuidString.lowercased()
@@ -142,8 +153,10 @@ extension Database {
         return try table(named: definition.name)
     }
 
-    private func deleteReplica(of definition: TableDefinition, in target: String,
-                               hub: ReplicationHub, accessKeyID: String?) throws -> TableDefinition {
+    private func deleteReplica(
+        of definition: TableDefinition, in target: String,
+        hub: ReplicationHub, accessKeyID: String?
+    ) throws -> TableDefinition {
         guard let current = definition.settings?.replication else { return definition }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
         if targetDatabase.cachedDefinition(definition.name)?.deletionProtectionEnabled == true {
@@ -160,8 +173,10 @@ extension Database {
 
     /// Writes the replication group into the table of every region in `regions` (this one
     /// included); `nil` ends replication.
-    func setGroup(_ group: ReplicationGroup?, table name: String, regions: [String],
-                  hub: ReplicationHub, accessKeyID: String?, now: Double) throws {
+    func setGroup(
+        _ group: ReplicationGroup?, table name: String, regions: [String],
+        hub: ReplicationHub, accessKeyID: String?, now: Double
+    ) throws {
         for member in regions {
             let database = member == region ? self : try hub.database(accessKeyID: accessKeyID, region: member)
             _ = try database.updateDefinition(named: name) { definition, connection in
@@ -201,8 +216,10 @@ extension TableSnapshot {
 extension Database {
     /// An UpdateTable with `ReplicaUpdates`, which must be the request's only change: the table
     /// UPDATING, the replicas it touched with their new statuses.
-    func describeReplicaUpdate(_ updates: [ReplicationGroupUpdate], alongsideOtherChanges: Bool,
-                               table reference: String, now: Double) throws -> TableSnapshot {
+    func describeReplicaUpdate(
+        _ updates: [ReplicationGroupUpdate], alongsideOtherChanges: Bool,
+        table reference: String, now: Double
+    ) throws -> TableSnapshot {
         if alongsideOtherChanges {
             throw DynamoError.validation(TableValidation.invalid + "ReplicaUpdates must be the only operation in the request")
         }

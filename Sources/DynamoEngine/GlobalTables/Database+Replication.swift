@@ -7,16 +7,18 @@ extension Database {
     func queueReplication(_ changes: [ItemChange]) {
         // The common case, no replicated table among the changes, costs one look per change.
         guard changes.contains(where: { $0.table.settings?.replication != nil }),
-              let (hub, accessKeyID) = replication.connection else { return }
+            let (hub, accessKeyID) = replication.connection
+        else { return }
         var pending: [PendingReplication] = []
         var now: Double?
         for change in changes where change.origin != .replication {
             guard let group = change.table.settings?.replication, group.regions.count > 1 else { continue }
             let time = now ?? clock.now()
             now = time
-            pending.append(PendingReplication(
-                accessKeyID: accessKeyID, originRegion: region, table: change.table.name, key: change.key,
-                newJSON: change.newJSON, time: time, targets: group.regions.filter { $0 != region }))
+            pending.append(
+                PendingReplication(
+                    accessKeyID: accessKeyID, originRegion: region, table: change.table.name, key: change.key,
+                    newJSON: change.newJSON, time: time, targets: group.regions.filter { $0 != region }))
         }
         hub.enqueue(pending)
     }
@@ -55,8 +57,11 @@ extension Database {
             let statement = try connection.statement("SELECT hash, pk, sk, item, size FROM items_\(definition.storageID)")
             var rows: [(StoredKey, [UInt8], Int)] = []
             while try statement.step() {
-                rows.append((StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
-                             statement.blob(3), Int(statement.int64(4))))
+                rows.append(
+                    (
+                        StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
+                        statement.blob(3), Int(statement.int64(4))
+                    ))
             }
             return rows
         }

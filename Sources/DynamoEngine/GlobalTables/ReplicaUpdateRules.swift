@@ -11,8 +11,10 @@ enum ReplicaUpdateRules {
     }
 
     /// The updates to apply (identical Creates folded into one), or DynamoDB's error.
-    static func check(_ updates: [ReplicationGroupUpdate], table: TableDefinition,
-                      localRegion: String) throws(DynamoError) -> [ReplicationGroupUpdate] {
+    static func check(
+        _ updates: [ReplicationGroupUpdate], table: TableDefinition,
+        localRegion: String
+    ) throws(DynamoError) -> [ReplicationGroupUpdate] {
         var unique: [ReplicationGroupUpdate] = []
         for update in updates where !unique.contains(update) { unique.append(update) }
         var kinds = Set<String>()
@@ -44,8 +46,9 @@ enum ReplicaUpdateRules {
             } else if let change = update.update {
                 if change.regionName == localRegion { throw localRegionError(update: true) }
                 if change.kmsMasterKeyId == nil, change.provisionedThroughputOverride == nil,
-                   change.onDemandThroughputOverride == nil, change.globalSecondaryIndexes == nil,
-                   change.tableClassOverride == nil {
+                    change.onDemandThroughputOverride == nil, change.globalSecondaryIndexes == nil,
+                    change.tableClassOverride == nil
+                {
                     throw .validation("There are no actions specified in the Replica Update Action of the request.")
                 }
                 if !members.contains(change.regionName) { missing.append(change.regionName) }
@@ -62,7 +65,8 @@ enum ReplicaUpdateRules {
     }
 
     private static func localRegionError(update: Bool) -> DynamoError {
-        .validation((update ? "Cannot add, delete, or update" : "Cannot add or delete")
-            + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
+        .validation(
+            (update ? "Cannot add, delete, or update" : "Cannot add or delete")
+                + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
     }
 }

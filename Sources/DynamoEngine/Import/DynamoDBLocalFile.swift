@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One of DynamoDB Local's database files, opened read-only (the file is never changed).
@@ -128,7 +128,8 @@ package struct DynamoDBLocalFile {
     /// The view type of each table's live stream (the newest enabled one in `sm`).
     private func streamViewTypes() throws -> [String: String] {
         guard try Self.tableNames(connection).contains("sm") else { return [:] }
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             SELECT TableName, StreamInfo FROM sm
             WHERE StreamStatus IN ('ENABLED', 'ENABLING') AND (DeletionDateTime IS NULL OR DeletionDateTime = 0)
             ORDER BY CreationDateTime
@@ -136,7 +137,7 @@ package struct DynamoDBLocalFile {
         var types: [String: String] = [:]
         while try statement.step() {
             guard let info = try? JSONValue(parsing: statement.blob(1)),
-                  let viewType = DynamoDBLocalTableInfo.find("StreamViewType", in: info)?.stringValue
+                let viewType = DynamoDBLocalTableInfo.find("StreamViewType", in: info)?.stringValue
             else { continue }
             types[statement.text(0)] = viewType
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Migrates DynamoDB Local's files into LocalDynamo's storage: each file into the namespace
@@ -39,8 +39,8 @@ package enum DynamoDBLocalImport {
         if stem == "shared-local-instance" { return stem }
         let parts = stem.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-              !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
         else { return nil }
         return stem
     }
@@ -68,8 +68,9 @@ package enum DynamoDBLocalImport {
             guard kind == .dynamoDBLocal else { continue }
             let file = try DynamoDBLocalFile(path: path)
             let target = DynamoEngine.databasePath(directory: directory, namespace: namespace)
-            var report = FileReport(source: path, namespace: namespace, target: target,
-                                    version: try file.version(), tables: [], skipped: nil)
+            var report = FileReport(
+                source: path, namespace: namespace, target: target,
+                version: try file.version(), tables: [], skipped: nil)
             if FileManager.default.fileExists(atPath: target) {
                 guard skipMigrated else {
                     throw DynamoDBLocalImportError(path: path, reason: "its namespace already has a database, \(target)")
@@ -83,8 +84,9 @@ package enum DynamoDBLocalImport {
         }
         for entry in pending {
             removeDatabaseFiles(entry.temporary)
-            reports[entry.report].tables = try importFile(entry.file, into: entry.temporary,
-                                                          namespace: reports[entry.report].namespace)
+            reports[entry.report].tables = try importFile(
+                entry.file, into: entry.temporary,
+                namespace: reports[entry.report].namespace)
         }
         for entry in pending {
             try FileManager.default.moveItem(atPath: entry.temporary, toPath: reports[entry.report].target)
@@ -93,8 +95,10 @@ package enum DynamoDBLocalImport {
         return reports
     }
 
-    private static func importFile(_ file: DynamoDBLocalFile, into path: String,
-                                   namespace: String) throws -> [(name: String, indexes: Int, items: Int)] {
+    private static func importFile(
+        _ file: DynamoDBLocalFile, into path: String,
+        namespace: String
+    ) throws -> [(name: String, indexes: Int, items: Int)] {
         let region = namespace.split(separator: "_").last.map(String.init) ?? "us-east-1"
         var imported: [(name: String, indexes: Int, items: Int)] = []
         do {

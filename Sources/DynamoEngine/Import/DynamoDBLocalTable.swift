@@ -109,26 +109,34 @@ struct DynamoDBLocalTableInfo {
     }
 
     var attributeDefinitions: JSONValue {
-        .array(Self.elements(Self.member("Attributes", of: json)).map { definition in
-            .object(["AttributeName": Self.member("AttributeName", of: definition) ?? .null,
-                     "AttributeType": Self.member("AttributeType", of: definition) ?? .null])
-        })
+        .array(
+            Self.elements(Self.member("Attributes", of: json)).map { definition in
+                .object([
+                    "AttributeName": Self.member("AttributeName", of: definition) ?? .null,
+                    "AttributeType": Self.member("AttributeType", of: definition) ?? .null,
+                ])
+            })
     }
 
     /// The key schema `SQLiteIndex` records for an index (`""`: the table).
     func keySchema(ofIndex name: String) -> JSONValue {
         let elements = Self.elements(Self.member("SQLiteIndex", of: json)?[name])
-        return .array(elements.map { element in
-            .object(["AttributeName": Self.member("AttributeName", of: Self.member("DynamoDBAttribute", of: element)) ?? .null,
-                     "KeyType": Self.member("KeyType", of: element) ?? .null])
-        })
+        return .array(
+            elements.map { element in
+                .object([
+                    "AttributeName": Self.member("AttributeName", of: Self.member("DynamoDBAttribute", of: element)) ?? .null,
+                    "KeyType": Self.member("KeyType", of: element) ?? .null,
+                ])
+            })
     }
 
     var localIndexes: [JSONValue] {
         Self.elements(Self.member("LSIList", of: json)).map { index in
-            .object(["IndexName": Self.member("IndexName", of: index) ?? .null,
-                     "KeySchema": Self.keySchema(Self.member("KeySchema", of: index)),
-                     "Projection": Self.projection(Self.member("Projection", of: index))])
+            .object([
+                "IndexName": Self.member("IndexName", of: index) ?? .null,
+                "KeySchema": Self.keySchema(Self.member("KeySchema", of: index)),
+                "Projection": Self.projection(Self.member("Projection", of: index)),
+            ])
         }
     }
 
@@ -148,7 +156,8 @@ struct DynamoDBLocalTableInfo {
                 let throughput = Self.member("ProvisionedThroughput", of: index)
                 let read = Self.member("ReadCapacityUnits", of: throughput)
                 let write = Self.member("WriteCapacityUnits", of: throughput)
-                result["ProvisionedThroughput"] = read != nil && write != nil
+                result["ProvisionedThroughput"] =
+                    read != nil && write != nil
                     ? .object(["ReadCapacityUnits": read!, "WriteCapacityUnits": write!]) : provisioned
             }
             return .object(result)
@@ -161,10 +170,13 @@ struct DynamoDBLocalTableInfo {
     }
 
     private static func keySchema(_ json: JSONValue?) -> JSONValue {
-        .array(elements(json).map { element in
-            .object(["AttributeName": member("AttributeName", of: element) ?? .null,
-                     "KeyType": member("KeyType", of: element) ?? .null])
-        })
+        .array(
+            elements(json).map { element in
+                .object([
+                    "AttributeName": member("AttributeName", of: element) ?? .null,
+                    "KeyType": member("KeyType", of: element) ?? .null,
+                ])
+            })
     }
 
     private static func projection(_ json: JSONValue?) -> JSONValue {

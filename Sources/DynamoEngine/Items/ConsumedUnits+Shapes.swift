@@ -40,8 +40,10 @@ extension ItemCollectionMetric {
 
     /// `ItemCollectionMetrics` of a batch or transaction when `mode` is `SIZE` (an empty map when
     /// no table written has a local secondary index), by table.
-    package static func shapes(_ metrics: [String: [ItemCollectionMetric]],
-                               mode: ReturnItemCollectionMetrics?) -> [String: [ItemCollectionMetrics]]? {
+    package static func shapes(
+        _ metrics: [String: [ItemCollectionMetric]],
+        mode: ReturnItemCollectionMetrics?
+    ) -> [String: [ItemCollectionMetrics]]? {
         guard mode == .size else { return nil }
         return metrics.mapValues { $0.map(\.shape) }
     }

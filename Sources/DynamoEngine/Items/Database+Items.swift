@@ -1,9 +1,9 @@
 import DynamoAPI
 import DynamoExpressions
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 
@@ -86,10 +86,13 @@ extension Database {
             var capacity = try store.put(key, json: json, size: size, replacing: old?.json)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
-            var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
-                                         returnedAttributes: wantsOld ? oldItem : nil)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
-                                                        connection: state.connection).first
+            var result = ItemWriteResult(
+                oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
+                returnedAttributes: wantsOld ? oldItem : nil)
+            result.itemCollection = try itemCollections(
+                store.table, keys: [key], mode: input.returnItemCollectionMetrics,
+                connection: state.connection
+            ).first
             return result
         }
     }
@@ -120,10 +123,13 @@ extension Database {
             var capacity = try store.delete(key, removing: old.json)
             capacity.table = Capacity.writeUnits(size: old.size)
             try recordChange(&state, table: table, store: store, key: key, old: old, new: nil)
-            var result = ItemWriteResult(oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
-                                         returnedAttributes: wantsOld ? oldItem : nil)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
-                                                        connection: state.connection).first
+            var result = ItemWriteResult(
+                oldItem: wantsOld ? oldItem : nil, newItem: nil, capacity: capacity,
+                returnedAttributes: wantsOld ? oldItem : nil)
+            result.itemCollection = try itemCollections(
+                store.table, keys: [key], mode: input.returnItemCollectionMetrics,
+                connection: state.connection
+            ).first
             return result
         }
     }
@@ -163,17 +169,21 @@ extension Database {
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
-            let returned: Item? = switch returnValues {
-            case .allOld: oldItem
-            case .allNew: newItem
-            case .updatedOld: oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
-            case .updatedNew: touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
-            default: nil
-            }
-            var result = ItemWriteResult(oldItem: oldItem, newItem: newItem, capacity: capacity,
-                                         returnedAttributes: returned)
-            result.itemCollection = try itemCollections(store.table, keys: [key], mode: input.returnItemCollectionMetrics,
-                                                        connection: state.connection).first
+            let returned: Item? =
+                switch returnValues {
+                case .allOld: oldItem
+                case .allNew: newItem
+                case .updatedOld: oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
+                case .updatedNew: touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
+                default: nil
+                }
+            var result = ItemWriteResult(
+                oldItem: oldItem, newItem: newItem, capacity: capacity,
+                returnedAttributes: returned)
+            result.itemCollection = try itemCollections(
+                store.table, keys: [key], mode: input.returnItemCollectionMetrics,
+                connection: state.connection
+            ).first
             return result
         }
     }
@@ -186,21 +196,27 @@ extension Database {
     /// consumers read before the transaction commits. Every write path calls this once per
     /// item it wrote; `old` and `new` are the stored JSON and size before and after (`nil` for
     /// no item).
-    func recordChange(_ state: inout WriterState, table: TableDefinition, store: ItemStore, key: StoredKey,
-                      old: (json: [UInt8], size: Int)?, new: (json: [UInt8], size: Int)?,
-                      origin: ItemChange.Origin = .request) throws {
+    func recordChange(
+        _ state: inout WriterState, table: TableDefinition, store: ItemStore, key: StoredKey,
+        old: (json: [UInt8], size: Int)?, new: (json: [UInt8], size: Int)?,
+        origin: ItemChange.Origin = .request
+    ) throws {
         try updateStatistics(&state, table: table, store: store, removed: old?.size, added: new?.size)
         guard old != nil || new != nil else { return }
-        state.itemChanges.append(ItemChange(table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,
-                                            origin: origin))
+        state.itemChanges.append(
+            ItemChange(
+                table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,
+                origin: origin))
     }
 
     /// Keeps a table's item count and size current within the write transaction's lock. Called
     /// right after each row change: on a table whose counts are not loaded yet (the first write
     /// since the database was opened), they are counted from the rows, which already hold this
     /// change, so it is not added a second time.
-    func updateStatistics(_ state: inout WriterState, table: TableDefinition, store: ItemStore,
-                          removed: Int?, added: Int?) throws {
+    func updateStatistics(
+        _ state: inout WriterState, table: TableDefinition, store: ItemStore,
+        removed: Int?, added: Int?
+    ) throws {
         guard var statistics = state.statistics[table.name] else {
             state.statistics[table.name] = try store.statistics()
             return

@@ -22,12 +22,16 @@ package struct ItemCollectionMetric: Sendable, Equatable {
 extension Database {
     /// The collection of `partition` in `table` measured inside the current transaction, or `nil`
     /// when the table has no local secondary index (DynamoDB then returns no metrics).
-    func itemCollection(_ table: TableDefinition, partition: StoredKey,
-                        connection: SQLiteConnection) throws -> ItemCollectionMetric? {
+    func itemCollection(
+        _ table: TableDefinition, partition: StoredKey,
+        connection: SQLiteConnection
+    ) throws -> ItemCollectionMetric? {
         guard !table.localIndexes.isEmpty,
-              let value = KeyEncoding.decode(partition.partition, as: table.partitionKey.type) else { return nil }
+            let value = KeyEncoding.decode(partition.partition, as: table.partitionKey.type)
+        else { return nil }
         var size: Int64 = 0
-        let stores = [ItemStore(table: table, connection: connection).name]
+        let stores =
+            [ItemStore(table: table, connection: connection).name]
             + table.localIndexes.map { IndexStore.name(table: table, index: $0) }
         for store in stores {
             let statement = try connection.statement("SELECT coalesce(sum(size), 0) FROM \(store) WHERE hash = ? AND pk = ?")
@@ -41,8 +45,10 @@ extension Database {
 
     /// Metrics for the distinct collections `keys` wrote in `table`, in first-write order, when
     /// `mode` is `SIZE` and the table has local secondary indexes.
-    func itemCollections(_ table: TableDefinition, keys: [StoredKey], mode: ReturnItemCollectionMetrics?,
-                         connection: SQLiteConnection) throws -> [ItemCollectionMetric] {
+    func itemCollections(
+        _ table: TableDefinition, keys: [StoredKey], mode: ReturnItemCollectionMetrics?,
+        connection: SQLiteConnection
+    ) throws -> [ItemCollectionMetric] {
         guard mode == .size, !table.localIndexes.isEmpty else { return [] }
         var seen = Set<[UInt8]>()
         return try keys.filter { seen.insert($0.partition).inserted }.compactMap {
@@ -52,8 +58,10 @@ extension Database {
 
     /// Metrics per requested table name for the writes of a batch or transaction, given as
     /// (table name as requested, definition, key) in request order.
-    func itemCollections(of writes: [(name: String, table: TableDefinition, key: StoredKey)], mode: ReturnItemCollectionMetrics?,
-                         connection: SQLiteConnection) throws -> [String: [ItemCollectionMetric]] {
+    func itemCollections(
+        of writes: [(name: String, table: TableDefinition, key: StoredKey)], mode: ReturnItemCollectionMetrics?,
+        connection: SQLiteConnection
+    ) throws -> [String: [ItemCollectionMetric]] {
         var result: [String: [ItemCollectionMetric]] = [:]
         guard mode == .size else { return result }
         for (name, group) in Dictionary(grouping: writes, by: \.name) {

@@ -75,8 +75,9 @@ extension TableDefinition {
                     "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
             }
         }
-        return StoredKey(hash: KeyEncoding.partitionHash(partition, type: partitionKey.type),
-                         partition: partition, sort: sort)
+        return StoredKey(
+            hash: KeyEncoding.partitionHash(partition, type: partitionKey.type),
+            partition: partition, sort: sort)
     }
 
     private static func checkNotEmpty(_ value: AttributeValue, name: String, prefix: String) throws(DynamoError) {

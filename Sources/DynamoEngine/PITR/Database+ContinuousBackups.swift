@@ -3,8 +3,10 @@ import DynamoAPI
 extension Database {
     /// UpdateContinuousBackups: turns point-in-time recovery on (from now) or off (dropping the
     /// change log), or changes the recovery period (trimming the log to it).
-    package func updateContinuousBackups(_ input: UpdateContinuousBackupsInput,
-                                         now: Double) throws -> UpdateContinuousBackupsOutput {
+    package func updateContinuousBackups(
+        _ input: UpdateContinuousBackupsInput,
+        now: Double
+    ) throws -> UpdateContinuousBackupsOutput {
         let specification = input.pointInTimeRecoverySpecification
         if !specification.pointInTimeRecoveryEnabled, specification.recoveryPeriodInDays != nil {
             throw DynamoError.validation(
@@ -14,13 +16,16 @@ extension Database {
         guard cachedDefinition(name) != nil else { throw Self.continuousBackupsTableNotFound(name) }
         let definition = try updateDefinition(named: name) { definition, connection in
             if specification.pointInTimeRecoveryEnabled {
-                let period = specification.recoveryPeriodInDays
+                let period =
+                    specification.recoveryPeriodInDays
                     ?? definition.pointInTimeRecovery?.recoveryPeriodInDays ?? PITRSettings.defaultRecoveryPeriodInDays
-                let settings = PITRSettings(enabledAt: definition.pointInTimeRecovery?.enabledAt ?? now,
-                                            recoveryPeriodInDays: period)
+                let settings = PITRSettings(
+                    enabledAt: definition.pointInTimeRecovery?.enabledAt ?? now,
+                    recoveryPeriodInDays: period)
                 definition.pointInTimeRecovery = settings
-                try trimPointInTimeLog(storageID: definition.storageID, before: settings.earliestRestorable(now: now),
-                                       connection: connection)
+                try trimPointInTimeLog(
+                    storageID: definition.storageID, before: settings.earliestRestorable(now: now),
+                    connection: connection)
             } else {
                 definition.pointInTimeRecovery = nil
                 try forgetPointInTimeLog(storageID: definition.storageID, connection: connection)
@@ -30,8 +35,10 @@ extension Database {
     }
 
     /// DescribeContinuousBackups.
-    package func describeContinuousBackups(_ input: DescribeContinuousBackupsInput,
-                                           now: Double) throws -> DescribeContinuousBackupsOutput {
+    package func describeContinuousBackups(
+        _ input: DescribeContinuousBackupsInput,
+        now: Double
+    ) throws -> DescribeContinuousBackupsOutput {
         let name = TableReference.name(from: input.tableName)
         guard let definition = cachedDefinition(name) else { throw Self.continuousBackupsTableNotFound(name) }
         return DescribeContinuousBackupsOutput(continuousBackupsDescription: Self.continuousBackups(of: definition, now: now))

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -28,11 +28,13 @@ extension Database {
             billingMode: input.billingModeOverride, globalIndexes: input.globalSecondaryIndexOverride,
             localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
             onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride)
-        let origin = RestoreOrigin(sourceBackupARN: nil,
-                                   sourceTableARN: ResourceNames.tableARN(region: region, table: source.name),
-                                   restoreDateTime: time)
-        let definition = try Self.restoredDefinition(from: source, named: input.targetTableName,
-                                                     overrides: overrides, origin: origin, now: now)
+        let origin = RestoreOrigin(
+            sourceBackupARN: nil,
+            sourceTableARN: ResourceNames.tableARN(region: region, table: source.name),
+            restoreDateTime: time)
+        let definition = try Self.restoredDefinition(
+            from: source, named: input.targetTableName,
+            overrides: overrides, origin: origin, now: now)
         return try createRestoredTable(definition) { store, connection in
             guard cachedDefinition(source.name)?.storageID == source.storageID else {
                 throw DynamoError(.tableNotFound, "Table not found: \(source.name)")
@@ -42,11 +44,14 @@ extension Database {
     }
 
     /// The second a restore goes back to, checked against the table's window.
-    static func restoreTime(_ input: RestoreTableToPointInTimeInput, table: TableDefinition,
-                            now: Double) throws(DynamoError) -> Double {
+    static func restoreTime(
+        _ input: RestoreTableToPointInTimeInput, table: TableDefinition,
+        now: Double
+    ) throws(DynamoError) -> Double {
         guard let settings = table.pointInTimeRecovery else {
-            throw DynamoError(.pointInTimeRecoveryUnavailable,
-                              "Point in time recovery is not enabled for table '\(table.name)'")
+            throw DynamoError(
+                .pointInTimeRecoveryUnavailable,
+                "Point in time recovery is not enabled for table '\(table.name)'")
         }
         let useLatest = input.useLatestRestorableTime ?? false
         if useLatest, input.restoreDateTime != nil {
@@ -56,15 +61,18 @@ extension Database {
         let latest = settings.latestRestorable(now: now)
         guard let requested = input.restoreDateTime?.secondsSince1970 else { return latest }
         guard requested >= earliest.rounded(.down), requested <= latest else {
-            throw DynamoError(.invalidRestoreTime,
-                              "RestoreDateTime must be between EarliestRestorableDateTime (\(Timestamp(secondsSince1970: earliest))) and LatestRestorableDateTime (\(Timestamp(secondsSince1970: latest)))")
+            throw DynamoError(
+                .invalidRestoreTime,
+                "RestoreDateTime must be between EarliestRestorableDateTime (\(Timestamp(secondsSince1970: earliest))) and LatestRestorableDateTime (\(Timestamp(secondsSince1970: latest)))")
         }
         return max(requested, earliest)
     }
 
     /// Writes `source`'s items as they stood at `time` into `store` (inside a transaction).
-    func copyRows(of source: TableDefinition, at time: Double, into store: ItemStore,
-                  connection: SQLiteConnection) throws {
+    func copyRows(
+        of source: TableDefinition, at time: Double, into store: ItemStore,
+        connection: SQLiteConnection
+    ) throws {
         let rows = try connection.statement("SELECT hash, pk, sk, size, item FROM items_\(source.storageID)")
         while try rows.step() {
             let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))

@@ -21,13 +21,16 @@ extension Database {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
             }
-            .bind(.integer(storageID), .integer(Micros.from(time)), .integer(change.key.hash),
-                  .blob(change.key.partition), .blob(change.key.sort),
-                  change.oldJSON.map { .blob($0) } ?? .null, change.newJSON.map { .blob($0) } ?? .null)
+            .bind(
+                .integer(storageID), .integer(Micros.from(time)), .integer(change.key.hash),
+                .blob(change.key.partition), .blob(change.key.sort),
+                change.oldJSON.map { .blob($0) } ?? .null, change.newJSON.map { .blob($0) } ?? .null
+            )
             .run()
             if trimmed.insert(storageID).inserted {
-                try trimPointInTimeLog(storageID: storageID, before: settings.earliestRestorable(now: time),
-                                       connection: state.connection)
+                try trimPointInTimeLog(
+                    storageID: storageID, before: settings.earliestRestorable(now: time),
+                    connection: state.connection)
             }
         }
     }
@@ -47,11 +50,14 @@ extension Database {
 
     /// The images the changes after `time` replaced, one per key: the item as it stood at
     /// `time` (`nil` where it did not exist). Read inside the caller's transaction.
-    func imagesBefore(storageID: Int64, after time: Double,
-                      connection: SQLiteConnection) throws -> [StoredKey: [UInt8]?] {
+    func imagesBefore(
+        storageID: Int64, after time: Double,
+        connection: SQLiteConnection
+    ) throws -> [StoredKey: [UInt8]?] {
         let statement = try connection.statement(
-            "SELECT hash, pk, sk, old_item FROM pitr_log WHERE storage_id = ? AND time_micros > ? ORDER BY seq")
-            .bind(.integer(storageID), .integer(Micros.from(time)))
+            "SELECT hash, pk, sk, old_item FROM pitr_log WHERE storage_id = ? AND time_micros > ? ORDER BY seq"
+        )
+        .bind(.integer(storageID), .integer(Micros.from(time)))
         var images: [StoredKey: [UInt8]?] = [:]
         while try statement.step() {
             let key = StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2))

@@ -31,8 +31,9 @@ extension Database {
                 let statement = try entry.get()
                 var response = BatchStatementResponse(tableName: statement.statement.table)
                 if statement.statement.isRead {
-                    let read = try batchRead(statement.statement, parameters: parameters,
-                                             consistent: request.consistentRead ?? false)
+                    let read = try batchRead(
+                        statement.statement, parameters: parameters,
+                        consistent: request.consistentRead ?? false)
                     response.item = read.item
                     capacity[read.table, default: ConsumedUnits()].add(read.capacity)
                 } else {
@@ -52,17 +53,21 @@ extension Database {
                 responses.append(response)
             }
         }
-        return BatchExecuteStatementOutput(responses: responses,
-                                           consumedCapacity: ConsumedUnits.shapes(capacity, mode: input.returnConsumedCapacity))
+        return BatchExecuteStatementOutput(
+            responses: responses,
+            consumedCapacity: ConsumedUnits.shapes(capacity, mode: input.returnConsumedCapacity))
     }
 
     /// One batch SELECT: a GetItem of the item its WHERE names, kept if the rest of the WHERE holds.
-    private func batchRead(_ statement: PartiQLStatement, parameters: [AttributeValue],
-                           consistent: Bool) throws -> (item: Item?, table: String, capacity: ConsumedUnits) {
+    private func batchRead(
+        _ statement: PartiQLStatement, parameters: [AttributeValue],
+        consistent: Bool
+    ) throws -> (item: Item?, table: String, capacity: ConsumedUnits) {
         let definition = try table(named: statement.table)
         if statement.index != nil { throw PartiQLMessages.batchSingleItem }
-        let read = try PartiQLTranslator.keyedRead(statement, schema: definition.partiQLSchema, parameters: parameters,
-                                                   incomplete: PartiQLMessages.batchSingleItem)
+        let read = try PartiQLTranslator.keyedRead(
+            statement, schema: definition.partiQLSchema, parameters: parameters,
+            incomplete: PartiQLMessages.batchSingleItem)
         let result = try getItem(GetItemInput(tableName: read.table, key: read.key, consistentRead: consistent))
         guard let json = result.json else { return (nil, read.table, result.capacity) }
         let item = try AttributeValue.decodeItem(JSONValue(parsing: json))

@@ -15,8 +15,10 @@ extension Database {
     ///     key (first page), bounded work like a GetItem; anything else throws
     ///     ``PartiQLReadsMoreThanOneItem`` before it reads or writes anything. Statement errors
     ///     are thrown either way.
-    package func executeStatement(_ input: ExecuteStatementInput, now: Double,
-                                  oneItemOnly: Bool = false) throws -> ExecuteStatementOutput {
+    package func executeStatement(
+        _ input: ExecuteStatementInput, now: Double,
+        oneItemOnly: Bool = false
+    ) throws -> ExecuteStatementOutput {
         let result = try executeStatementResult(input, now: now, oneItemOnly: oneItemOnly)
         guard let itemsJSON = result.itemsJSON else { return result.output }
         var output = result.output
@@ -36,20 +38,24 @@ extension Database {
     }
 
     /// ``executeStatement(_:now:oneItemOnly:)`` with a SELECT's items left as JSON.
-    package func executeStatementResult(_ input: ExecuteStatementInput, now: Double,
-                                        oneItemOnly: Bool = false) throws -> StatementResult {
+    package func executeStatementResult(
+        _ input: ExecuteStatementInput, now: Double,
+        oneItemOnly: Bool = false
+    ) throws -> StatementResult {
         let parsed = try PartiQLTranslator.parse(input.statement, parameters: input.parameters)
         let parameters = input.parameters ?? []
         switch parsed.statement {
         case .select:
-            return try executeSelect(parsed.statement, input: input, parameters: parameters, now: now,
-                                     oneItemOnly: oneItemOnly)
+            return try executeSelect(
+                parsed.statement, input: input, parameters: parameters, now: now,
+                oneItemOnly: oneItemOnly)
         case .exists:
             throw PartiQLMessages.existsOutsideTransaction
         default:
             if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
-            let plan = try partiQLWritePlan(parsed.statement, parameters: parameters,
-                                            returnOnFailure: input.returnValuesOnConditionCheckFailure)
+            let plan = try partiQLWritePlan(
+                parsed.statement, parameters: parameters,
+                returnOnFailure: input.returnValuesOnConditionCheckFailure)
             let outcome = try runPartiQLWrite(plan, capacity: input.returnConsumedCapacity)
             var output = ExecuteStatementOutput(items: outcome.items)
             output.consumedCapacity = outcome.capacity.shape(table: plan.tableName, mode: input.returnConsumedCapacity)
@@ -65,25 +71,31 @@ extension Database {
     }
 
     /// Translates a write against its table's key schema.
-    func partiQLWritePlan(_ statement: PartiQLStatement, parameters: [AttributeValue],
-                          returnOnFailure: ReturnValuesOnConditionCheckFailure?) throws -> PartiQLWritePlan {
+    func partiQLWritePlan(
+        _ statement: PartiQLStatement, parameters: [AttributeValue],
+        returnOnFailure: ReturnValuesOnConditionCheckFailure?
+    ) throws -> PartiQLWritePlan {
         // DynamoDB refuses a write through an index before it looks the table up.
         if statement.index != nil, !statement.isCheck { throw PartiQLMessages.indexWrite }
         let definition = try table(named: statement.table)
-        return try PartiQLTranslator.write(statement, schema: definition.partiQLSchema, parameters: parameters,
-                                           returnOnFailure: returnOnFailure)
+        return try PartiQLTranslator.write(
+            statement, schema: definition.partiQLSchema, parameters: parameters,
+            returnOnFailure: returnOnFailure)
     }
 
     /// Runs a translated write as PutItem, UpdateItem or DeleteItem: the items `RETURNING`
     /// asks for (an empty list without it, as DynamoDB answers) and the capacity consumed.
-    func runPartiQLWrite(_ plan: PartiQLWritePlan,
-                         capacity: ReturnConsumedCapacity?) throws -> (items: [Item], capacity: ConsumedUnits) {
+    func runPartiQLWrite(
+        _ plan: PartiQLWritePlan,
+        capacity: ReturnConsumedCapacity?
+    ) throws -> (items: [Item], capacity: ConsumedUnits) {
         let action = plan.action
         if let put = action.put {
-            let input = PutItemInput(tableName: put.tableName, item: put.item, returnConsumedCapacity: capacity,
-                                     conditionExpression: put.conditionExpression,
-                                     expressionAttributeNames: put.expressionAttributeNames,
-                                     returnValuesOnConditionCheckFailure: put.returnValuesOnConditionCheckFailure)
+            let input = PutItemInput(
+                tableName: put.tableName, item: put.item, returnConsumedCapacity: capacity,
+                conditionExpression: put.conditionExpression,
+                expressionAttributeNames: put.expressionAttributeNames,
+                returnValuesOnConditionCheckFailure: put.returnValuesOnConditionCheckFailure)
             do {
                 return ([], try putItem(input).capacity)
             } catch let error as DynamoError where error.code == .conditionalCheckFailed {
@@ -91,31 +103,34 @@ extension Database {
             }
         }
         if let update = action.update {
-            let returnValues: ReturnValue? = switch plan.returning {
-            case .allOld: .allOld
-            case .modifiedOld: .updatedOld
-            case .allNew: .allNew
-            case .modifiedNew: .updatedNew
-            case nil: nil
-            }
-            let input = UpdateItemInput(tableName: update.tableName, key: update.key,
-                                        returnValues: returnValues,
-                                        returnConsumedCapacity: capacity, updateExpression: update.updateExpression,
-                                        conditionExpression: update.conditionExpression,
-                                        expressionAttributeNames: update.expressionAttributeNames,
-                                        expressionAttributeValues: update.expressionAttributeValues,
-                                        returnValuesOnConditionCheckFailure: update.returnValuesOnConditionCheckFailure)
+            let returnValues: ReturnValue? =
+                switch plan.returning {
+                case .allOld: .allOld
+                case .modifiedOld: .updatedOld
+                case .allNew: .allNew
+                case .modifiedNew: .updatedNew
+                case nil: nil
+                }
+            let input = UpdateItemInput(
+                tableName: update.tableName, key: update.key,
+                returnValues: returnValues,
+                returnConsumedCapacity: capacity, updateExpression: update.updateExpression,
+                conditionExpression: update.conditionExpression,
+                expressionAttributeNames: update.expressionAttributeNames,
+                expressionAttributeValues: update.expressionAttributeValues,
+                returnValuesOnConditionCheckFailure: update.returnValuesOnConditionCheckFailure)
             let result = try updateItem(input)
             let returned = result.returnedAttributes.map { $0.isEmpty ? [] : [$0] } ?? []
             return (returned, result.capacity)
         }
         let delete = action.delete!
-        let input = DeleteItemInput(tableName: delete.tableName, key: delete.key,
-                                    returnValues: plan.returning == nil ? nil : .allOld,
-                                    returnConsumedCapacity: capacity, conditionExpression: delete.conditionExpression,
-                                    expressionAttributeNames: delete.expressionAttributeNames,
-                                    expressionAttributeValues: delete.expressionAttributeValues,
-                                    returnValuesOnConditionCheckFailure: delete.returnValuesOnConditionCheckFailure)
+        let input = DeleteItemInput(
+            tableName: delete.tableName, key: delete.key,
+            returnValues: plan.returning == nil ? nil : .allOld,
+            returnConsumedCapacity: capacity, conditionExpression: delete.conditionExpression,
+            expressionAttributeNames: delete.expressionAttributeNames,
+            expressionAttributeValues: delete.expressionAttributeValues,
+            returnValuesOnConditionCheckFailure: delete.returnValuesOnConditionCheckFailure)
         let result = try deleteItem(input)
         return (result.oldItem.map { [$0] } ?? [], result.capacity)
     }

@@ -27,9 +27,10 @@ extension Database {
                     throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionIndexRead)
                 }
                 let definition = try table(named: statement.table)
-                let read = try PartiQLTranslator.keyedRead(statement, schema: definition.partiQLSchema,
-                                                           parameters: request.parameters ?? [],
-                                                           incomplete: PartiQLMessages.transactionReadKey)
+                let read = try PartiQLTranslator.keyedRead(
+                    statement, schema: definition.partiQLSchema,
+                    parameters: request.parameters ?? [],
+                    incomplete: PartiQLMessages.transactionReadKey)
                 if read.condition != nil { throw PartiQLMessages.transactionReadKey }
                 reads.append(read)
                 gets.append(TransactGetItem(get: Get(key: read.key, tableName: read.table)))
@@ -44,32 +45,38 @@ extension Database {
                 let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
                 responses.append(ItemResponse(item: read.projection.map { PartiQLProjection.apply($0, to: item) } ?? item))
             }
-            return ExecuteTransactionOutput(responses: responses,
-                                            consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
+            return ExecuteTransactionOutput(
+                responses: responses,
+                consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
         }
         var plans: [PartiQLWritePlan] = []
         for (position, (statement, request)) in requests.enumerated() {
             if statement.index != nil { throw PartiQLMessages.transactionIndexWrite }
-            let plan = try partiQLWritePlan(statement, parameters: request.parameters ?? [],
-                                            returnOnFailure: request.returnValuesOnConditionCheckFailure)
+            let plan = try partiQLWritePlan(
+                statement, parameters: request.parameters ?? [],
+                returnOnFailure: request.returnValuesOnConditionCheckFailure)
             if plan.returning != nil {
                 throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionReturning)
             }
             plans.append(plan)
         }
-        let transaction = TransactWriteItemsInput(transactItems: plans.map(\.action),
-                                                  returnConsumedCapacity: input.returnConsumedCapacity,
-                                                  clientRequestToken: input.clientRequestToken)
+        let transaction = TransactWriteItemsInput(
+            transactItems: plans.map(\.action),
+            returnConsumedCapacity: input.returnConsumedCapacity,
+            clientRequestToken: input.clientRequestToken)
         do {
             let result = try transactWriteItems(transaction, now: now)
-            return ExecuteTransactionOutput(consumedCapacity: ConsumedUnits.shapes(result.capacity,
-                                                                                   mode: input.returnConsumedCapacity))
+            return ExecuteTransactionOutput(
+                consumedCapacity: ConsumedUnits.shapes(
+                    result.capacity,
+                    mode: input.returnConsumedCapacity))
         } catch let error as DynamoError where error.code == .transactionCanceled {
             // An INSERT's failed "no such key" condition is a duplicate key.
             guard var reasons = error.cancellationReasons, reasons.count == plans.count else { throw error }
             for (position, plan) in plans.enumerated() where plan.isInsert && reasons[position].code == "ConditionalCheckFailed" {
-                reasons[position] = CancellationReason(item: reasons[position].item, code: "DuplicateItem",
-                                                       message: PartiQLMessages.duplicateItem.message)
+                reasons[position] = CancellationReason(
+                    item: reasons[position].item, code: "DuplicateItem",
+                    message: PartiQLMessages.duplicateItem.message)
             }
             throw DynamoError.transactionCanceled(reasons)
         }

@@ -4,8 +4,10 @@ import DynamoPartiQL
 
 extension Database {
     /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
-    func executeSelect(_ statement: PartiQLStatement, input: ExecuteStatementInput,
-                       parameters: [AttributeValue], now: Double, oneItemOnly: Bool = false) throws -> StatementResult {
+    func executeSelect(
+        _ statement: PartiQLStatement, input: ExecuteStatementInput,
+        parameters: [AttributeValue], now: Double, oneItemOnly: Bool = false
+    ) throws -> StatementResult {
         let definition = try table(named: statement.table)
         let consistent = input.consistentRead ?? false
         var schema: PartiQLSchema? = definition.partiQLSchema
@@ -42,11 +44,13 @@ extension Database {
             while position < partitions.count {
                 options.limit = remaining
                 options.exclusiveStartKey = start
-                let condition = KeyConditionSpec(partitionName: partitionKey, partitionValue: partitions[position],
-                                                 sortName: plan.sortCondition == nil ? nil : plan.sortKey,
-                                                 sortCondition: plan.sortCondition)
-                let page = try query(table: plan.table, index: plan.index, keyCondition: condition,
-                                     forward: !plan.descending, options: options)
+                let condition = KeyConditionSpec(
+                    partitionName: partitionKey, partitionValue: partitions[position],
+                    sortName: plan.sortCondition == nil ? nil : plan.sortKey,
+                    sortCondition: plan.sortCondition)
+                let page = try query(
+                    table: plan.table, index: plan.index, keyCondition: condition,
+                    forward: !plan.descending, options: options)
                 items += page.items
                 capacity.add(page.capacity)
                 if let last = page.lastEvaluatedKey {
@@ -72,8 +76,9 @@ extension Database {
         }
         // The read filtered and projected the items already: their JSON goes out as it is.
         // LastEvaluatedKey: the key the page stopped at, as the API reference describes it.
-        var output = ExecuteStatementOutput(nextToken: next?.encode(statement: input.statement, now: now),
-                                            lastEvaluatedKey: next?.startKey)
+        var output = ExecuteStatementOutput(
+            nextToken: next?.encode(statement: input.statement, now: now),
+            lastEvaluatedKey: next?.startKey)
         output.consumedCapacity = capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
         return StatementResult(output: output, itemsJSON: items)
     }

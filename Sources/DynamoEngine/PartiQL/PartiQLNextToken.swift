@@ -40,10 +40,10 @@ struct PartiQLNextToken {
     ///   expired" after an hour of the server's clock.
     init(decoding token: String, statement: String, partitions: Int, now: Double) throws(DynamoError) {
         guard case .success(let bytes) = Base64.decode(token),
-              let json = try? JSONValue(parsing: bytes), case .object(let members) = json,
-              case .string(let hash)? = members["s"], case .number(let partitionText)? = members["p"],
-              let partition = Int(partitionText), partition >= 0,
-              case .number(let issuedText)? = members["t"], let issued = Double(issuedText)
+            let json = try? JSONValue(parsing: bytes), case .object(let members) = json,
+            case .string(let hash)? = members["s"], case .number(let partitionText)? = members["p"],
+            let partition = Int(partitionText), partition >= 0,
+            case .number(let issuedText)? = members["t"], let issued = Double(issuedText)
         else { throw PartiQLMessages.invalidNextToken }
         if now - issued > Self.lifetime { throw PartiQLMessages.expiredNextToken }
         guard hash == Self.hash(statement), partition < max(partitions, 1) else { throw PartiQLMessages.foreignNextToken }

@@ -4,8 +4,9 @@ import DynamoPartiQL
 extension TableDefinition {
     /// The table's key schema as the PartiQL translator sees it.
     var partiQLSchema: PartiQLSchema {
-        PartiQLSchema(partitionKey: PartiQLKey(name: partitionKey.name, type: partitionKey.type.rawValue),
-                      sortKey: sortKey.map { PartiQLKey(name: $0.name, type: $0.type.rawValue) })
+        PartiQLSchema(
+            partitionKey: PartiQLKey(name: partitionKey.name, type: partitionKey.type.rawValue),
+            sortKey: sortKey.map { PartiQLKey(name: $0.name, type: $0.type.rawValue) })
     }
 }
 
@@ -13,8 +14,9 @@ extension IndexDefinition {
     /// The index's key schema, or `nil` for a multi-attribute key (read by scanning).
     var partiQLSchema: PartiQLSchema? {
         guard !isMultiAttribute else { return nil }
-        return PartiQLSchema(partitionKey: PartiQLKey(name: partitionKey.name, type: partitionKey.type.rawValue),
-                             sortKey: sortKey.map { PartiQLKey(name: $0.name, type: $0.type.rawValue) })
+        return PartiQLSchema(
+            partitionKey: PartiQLKey(name: partitionKey.name, type: partitionKey.type.rawValue),
+            sortKey: sortKey.map { PartiQLKey(name: $0.name, type: $0.type.rawValue) })
     }
 }
 

@@ -30,8 +30,10 @@ package struct KeyConditionSpec: Sendable, Equatable {
         self.terms = terms
     }
 
-    package init(partitionName: String, partitionValue: AttributeValue, sortName: String? = nil,
-                 sortCondition: KeyComparison? = nil) {
+    package init(
+        partitionName: String, partitionValue: AttributeValue, sortName: String? = nil,
+        sortCondition: KeyComparison? = nil
+    ) {
         self.partitionName = partitionName
         self.partitionValue = partitionValue
         self.sortName = sortName
@@ -46,8 +48,10 @@ extension Database {
 
     /// A Query's `ExclusiveStartKey` must lie in the partition it reads and satisfy its sort key
     /// condition, or DynamoDB refuses it with these messages.
-    static func checkStartKey(partition: [UInt8], sort: [UInt8], within queried: [UInt8],
-                              _ range: SortKeyRange) throws(DynamoError) {
+    static func checkStartKey(
+        partition: [UInt8], sort: [UInt8], within queried: [UInt8],
+        _ range: SortKeyRange
+    ) throws(DynamoError) {
         guard partition == queried else {
             throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
         }
@@ -63,12 +67,15 @@ extension Database {
     ///   - indexName: the index to read, or `nil` for the table.
     ///   - fetchTableItems: for a local index, return the table's full items rather than the
     ///     projected entries (DynamoDB fetches unprojected attributes from the table).
-    package func query(table reference: String, index indexName: String? = nil, keyCondition: KeyConditionSpec,
-                       forward: Bool, fetchTableItems: Bool = false, options: ReadOptions) throws -> ReadPage {
+    package func query(
+        table reference: String, index indexName: String? = nil, keyCondition: KeyConditionSpec,
+        forward: Bool, fetchTableItems: Bool = false, options: ReadOptions
+    ) throws -> ReadPage {
         let table = try table(named: reference)
         guard let indexName else {
-            let (partition, range) = try table.resolve(keyCondition, partitionKey: table.partitionKey,
-                                                       sortKey: table.sortKey)
+            let (partition, range) = try table.resolve(
+                keyCondition, partitionKey: table.partitionKey,
+                sortKey: table.sortKey)
             var start: [UInt8]?
             if let startKey = options.exclusiveStartKey {
                 let stored: StoredKey
@@ -80,14 +87,16 @@ extension Database {
                 try connection.readTransaction {
                     let store = ItemStore(table: table, connection: connection)
                     return try ReadPager(table: table, options: options).page { last, count in
-                        try store.query(partition: partition, range: range, after: last?.key.sort ?? start,
-                                        forward: forward, limit: count)
+                        try store.query(
+                            partition: partition, range: range, after: last?.key.sort ?? start,
+                            forward: forward, limit: count)
                     }
                 }
             }
         }
         let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
-        let (partition, range) = index.isMultiAttribute
+        let (partition, range) =
+            index.isMultiAttribute
             ? try index.resolve(keyCondition.terms)
             : try table.resolve(keyCondition, partitionKey: index.partitionKey, sortKey: index.sortKey)
         let start: ItemStore.Row?
@@ -98,8 +107,9 @@ extension Database {
         }
         if let start {
             // A multi-attribute sort condition's bounds are tuple prefixes: only the partition is checked.
-            try Self.checkStartKey(partition: start.key.partition, sort: start.key.sort, within: partition.partition,
-                                   index.isMultiAttribute ? .all : range)
+            try Self.checkStartKey(
+                partition: start.key.partition, sort: start.key.sort, within: partition.partition,
+                index.isMultiAttribute ? .all : range)
         }
         return try readingIndex(index) { connection in
             try connection.readTransaction {
@@ -107,8 +117,9 @@ extension Database {
                 var pager = ReadPager(table: table, options: options, index: index)
                 if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
                 return try pager.page { last, count in
-                    try store.query(partition: partition, range: range, after: last ?? start, forward: forward,
-                                    limit: count)
+                    try store.query(
+                        partition: partition, range: range, after: last ?? start, forward: forward,
+                        limit: count)
                 }
             }
         }
@@ -125,8 +136,10 @@ extension Database {
     }
 
     /// Reads an index entry's full item from the table.
-    static func tableItemFetcher(table: TableDefinition,
-                                 connection: SQLiteConnection) -> (ItemStore.Row) throws -> [UInt8]? {
+    static func tableItemFetcher(
+        table: TableDefinition,
+        connection: SQLiteConnection
+    ) -> (ItemStore.Row) throws -> [UInt8]? {
         let items = ItemStore(table: table, connection: connection)
         return { row in try row.tableKey.flatMap { try items.get($0)?.json } }
     }
@@ -166,8 +179,10 @@ extension TableDefinition {
 extension TableDefinition {
     /// Checks a key condition against a key schema (the table's or an index's) and turns it into
     /// a stored partition key and a sort-key byte range.
-    func resolve(_ condition: KeyConditionSpec, partitionKey: KeyAttribute,
-                 sortKey: KeyAttribute?) throws(DynamoError) -> (StoredKey, SortKeyRange) {
+    func resolve(
+        _ condition: KeyConditionSpec, partitionKey: KeyAttribute,
+        sortKey: KeyAttribute?
+    ) throws(DynamoError) -> (StoredKey, SortKeyRange) {
         guard condition.partitionName == partitionKey.name else {
             throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
         }
@@ -179,8 +194,9 @@ extension TableDefinition {
             throw DynamoError.validation(
                 "One or more parameter values were invalid: Condition parameter type does not match schema type")
         }
-        let partition = StoredKey(hash: KeyEncoding.partitionHash(partitionBytes, type: partitionKey.type),
-                                  partition: partitionBytes, sort: [])
+        let partition = StoredKey(
+            hash: KeyEncoding.partitionHash(partitionBytes, type: partitionKey.type),
+            partition: partitionBytes, sort: [])
         guard let sortCondition = condition.sortCondition else { return (partition, .all) }
         guard let sortKey, condition.sortName == sortKey.name else {
             throw DynamoError.validation("Query key condition not supported")
@@ -193,17 +209,22 @@ extension TableDefinition {
         let bounds = try operandBytes(condition, type: sortKey.type)
         typealias Bound = SortKeyRange.Bound
         switch condition {
-        case .equal: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                         upper: Bound(bytes: bounds[0], inclusive: true))
+        case .equal:
+            return SortKeyRange(
+                lower: Bound(bytes: bounds[0], inclusive: true),
+                upper: Bound(bytes: bounds[0], inclusive: true))
         case .less: return SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: false))
         case .lessOrEqual: return SortKeyRange(lower: nil, upper: Bound(bytes: bounds[0], inclusive: true))
         case .greater: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: false), upper: nil)
         case .greaterOrEqual: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true), upper: nil)
-        case .between: return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                           upper: Bound(bytes: bounds[1], inclusive: true))
+        case .between:
+            return SortKeyRange(
+                lower: Bound(bytes: bounds[0], inclusive: true),
+                upper: Bound(bytes: bounds[1], inclusive: true))
         case .beginsWith:
-            return SortKeyRange(lower: Bound(bytes: bounds[0], inclusive: true),
-                                upper: prefixSuccessor(bounds[0]).map { Bound(bytes: $0, inclusive: false) })
+            return SortKeyRange(
+                lower: Bound(bytes: bounds[0], inclusive: true),
+                upper: prefixSuccessor(bounds[0]).map { Bound(bytes: $0, inclusive: false) })
         }
     }
 

@@ -15,15 +15,17 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(input.select, attributesToGet: input.attributesToGet,
-                                                  projection: input.projectionExpression, index: input.indexName)
+        let countOnly = try ReadRules.checkSelect(
+            input.select, attributesToGet: input.attributesToGet,
+            projection: input.projectionExpression, index: input.indexName)
         let segment = try ReadRules.checkSegments(segment: input.segment, total: input.totalSegments)
         let (fetch, options) = try ReadRules.plan(
             compiled, select: input.select, attributesToGet: input.attributesToGet, index: input.indexName,
             table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
             consistentRead: input.consistentRead ?? false, countOnly: countOnly)
-        let page = try scan(table: input.tableName, index: input.indexName, segment: segment,
-                            fetchTableItems: fetch, options: options)
+        let page = try scan(
+            table: input.tableName, index: input.indexName, segment: segment,
+            fetchTableItems: fetch, options: options)
         return ReadResult(page: page, countOnly: countOnly)
     }
 
@@ -36,8 +38,9 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(input.select, attributesToGet: input.attributesToGet,
-                                                  projection: input.projectionExpression, index: input.indexName)
+        let countOnly = try ReadRules.checkSelect(
+            input.select, attributesToGet: input.attributesToGet,
+            projection: input.projectionExpression, index: input.indexName)
         let index = try input.indexName.map { name throws(DynamoError) in
             try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
         }
@@ -51,16 +54,18 @@ extension Database {
             keyCondition = KeyConditionSpec(terms: written.terms.map { KeyTerm(name: $0.attribute, comparison: $0.comparison) })
             try compiled.checkQueryFilter(keys: index.keyAttributes.map(\.name))
         } else {
-            keyCondition = try KeyConditionBinding.spec(written.terms, partitionKey: keySchema.0, sortKey: keySchema.1,
-                                                         fromExpression: input.keyConditionExpression != nil)
+            keyCondition = try KeyConditionBinding.spec(
+                written.terms, partitionKey: keySchema.0, sortKey: keySchema.1,
+                fromExpression: input.keyConditionExpression != nil)
             try compiled.checkQueryFilter(keys: [keySchema.0.name, keySchema.1?.name].compactMap { $0 })
         }
         let (fetch, options) = try ReadRules.plan(
             compiled, select: input.select, attributesToGet: input.attributesToGet, index: input.indexName,
             table: table, limit: input.limit, exclusiveStartKey: input.exclusiveStartKey,
             consistentRead: input.consistentRead ?? false, countOnly: countOnly)
-        let page = try query(table: input.tableName, index: input.indexName, keyCondition: keyCondition,
-                             forward: input.scanIndexForward ?? true, fetchTableItems: fetch, options: options)
+        let page = try query(
+            table: input.tableName, index: input.indexName, keyCondition: keyCondition,
+            forward: input.scanIndexForward ?? true, fetchTableItems: fetch, options: options)
         return ReadResult(page: page, countOnly: countOnly)
     }
 }
@@ -68,13 +73,17 @@ extension Database {
 /// DynamoDB's request-level rules of Query and Scan.
 enum ReadRules {
     /// Whether the read fetches table items (see ``fetchesTableItems``) and its page options.
-    static func plan(_ compiled: CompiledExpressions, select: Select?, attributesToGet: [String]?, index: String?,
-                     table: TableDefinition, limit: Int?, exclusiveStartKey: Item?, consistentRead: Bool,
-                     countOnly: Bool) throws -> (fetch: Bool, options: ReadOptions) {
-        let fetch = try fetchesTableItems(select, attributes: attributesToGet ?? compiled.projection?.paths.map(\.attribute),
-                                          index: index, table: table)
-        let options = ReadOptions(limit: limit, exclusiveStartKey: exclusiveStartKey, consistentRead: consistentRead,
-                                  countOnly: countOnly, filter: filter(compiled.filter), projection: projection(compiled.projection))
+    static func plan(
+        _ compiled: CompiledExpressions, select: Select?, attributesToGet: [String]?, index: String?,
+        table: TableDefinition, limit: Int?, exclusiveStartKey: Item?, consistentRead: Bool,
+        countOnly: Bool
+    ) throws -> (fetch: Bool, options: ReadOptions) {
+        let fetch = try fetchesTableItems(
+            select, attributes: attributesToGet ?? compiled.projection?.paths.map(\.attribute),
+            index: index, table: table)
+        let options = ReadOptions(
+            limit: limit, exclusiveStartKey: exclusiveStartKey, consistentRead: consistentRead,
+            countOnly: countOnly, filter: filter(compiled.filter), projection: projection(compiled.projection))
         return (fetch, options)
     }
 
@@ -89,8 +98,10 @@ enum ReadRules {
     }
 
     /// DynamoDB's rules between `Select` and the projection parameters; `true` for COUNT.
-    static func checkSelect(_ select: Select?, attributesToGet: [String]?, projection: String?,
-                            index: String?) throws(DynamoError) -> Bool {
+    static func checkSelect(
+        _ select: Select?, attributesToGet: [String]?, projection: String?,
+        index: String?
+    ) throws(DynamoError) -> Bool {
         if let attributesToGet, Set(attributesToGet).count != attributesToGet.count {
             let duplicate = attributesToGet.first { name in attributesToGet.filter { $0 == name }.count > 1 }!
             throw .validation("One or more parameter values were invalid: Duplicate value in attribute name: \(duplicate)")
@@ -137,13 +148,17 @@ enum ReadRules {
     /// `attributes` are the top-level names the request asks for (`AttributesToGet`, or the
     /// first element of each `ProjectionExpression` path): on a local index, any that the index
     /// does not project are read from the table, as DynamoDB does.
-    static func fetchesTableItems(_ select: Select?, attributes: [String]?, index indexName: String?,
-                                  table: TableDefinition) throws -> Bool {
+    static func fetchesTableItems(
+        _ select: Select?, attributes: [String]?, index indexName: String?,
+        table: TableDefinition
+    ) throws -> Bool {
         guard let indexName else { return false }
         guard let index = table.index(named: indexName), index.projectionType != .all else { return false }
-        let projected = Set(table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
-            + (index.nonKeyAttributes ?? []))
-        let wantsMore = select == .allAttributes
+        let projected = Set(
+            table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
+                + (index.nonKeyAttributes ?? []))
+        let wantsMore =
+            select == .allAttributes
             || (attributes.map { !Set($0).isSubset(of: projected) } ?? false)
         guard wantsMore else { return false }
         if index.isGlobal {
@@ -164,8 +179,10 @@ enum KeyConditionBinding {
     /// A KeyConditionExpression with more conditions than the schema has key attributes is refused
     /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`;
     /// legacy `KeyConditions` are limited to one or two entries when they are translated).
-    static func spec(_ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
-                     sortKey: KeyAttribute?, fromExpression: Bool = false) throws -> KeyConditionSpec {
+    static func spec(
+        _ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
+        sortKey: KeyAttribute?, fromExpression: Bool = false
+    ) throws -> KeyConditionSpec {
         let keyCount = sortKey == nil ? 1 : 2
         if fromExpression && terms.count > keyCount {
             throw DynamoError.validation(

@@ -6,8 +6,10 @@ extension Database {
     /// - Parameters:
     ///   - segment: the parallel-scan segment and the total number of segments, if any; each
     ///     segment is an equal slice of the 64-bit hash space.
-    package func scan(table reference: String, index indexName: String? = nil, segment: (index: Int, total: Int)?,
-                      fetchTableItems: Bool = false, options: ReadOptions) throws -> ReadPage {
+    package func scan(
+        table reference: String, index indexName: String? = nil, segment: (index: Int, total: Int)?,
+        fetchTableItems: Bool = false, options: ReadOptions
+    ) throws -> ReadPage {
         let table = try table(named: reference)
         let (low, high) = Self.hashRange(segment: segment)
         if let indexName {

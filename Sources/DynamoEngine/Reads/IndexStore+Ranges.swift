@@ -6,15 +6,18 @@ extension IndexStore {
     func scan(lowHash: Int64, highHash: Int64, after start: ItemStore.Row?, limit: Int) throws -> [ItemStore.Row] {
         let statement: SQLiteStatement
         if let start, let tableKey = start.tableKey {
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT hash, pk, sk, tpk, tsk, item, size FROM \(name)
                 WHERE (hash, pk, sk, tpk, tsk) > (?, ?, ?, ?, ?) AND hash <= ?
                 ORDER BY hash, pk, sk, tpk, tsk LIMIT ?
                 """)
-            statement.bind(.integer(start.key.hash), .blob(start.key.partition), .blob(start.key.sort),
-                           .blob(tableKey.partition), .blob(tableKey.sort), .integer(highHash), .integer(Int64(limit)))
+            statement.bind(
+                .integer(start.key.hash), .blob(start.key.partition), .blob(start.key.sort),
+                .blob(tableKey.partition), .blob(tableKey.sort), .integer(highHash), .integer(Int64(limit)))
         } else {
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT hash, pk, sk, tpk, tsk, item, size FROM \(name)
                 WHERE hash >= ? AND hash <= ? ORDER BY hash, pk, sk, tpk, tsk LIMIT ?
                 """)
@@ -24,8 +27,10 @@ extension IndexStore {
     }
 
     /// Entries of one index partition whose sort key lies in `range`, after `start`.
-    func query(partition: StoredKey, range: SortKeyRange, after start: ItemStore.Row?, forward: Bool,
-               limit: Int) throws -> [ItemStore.Row] {
+    func query(
+        partition: StoredKey, range: SortKeyRange, after start: ItemStore.Row?, forward: Bool,
+        limit: Int
+    ) throws -> [ItemStore.Row] {
         var clauses = ["hash = ?", "pk = ?"]
         var values: [SQLiteValue] = [.integer(partition.hash), .blob(partition.partition)]
         if let lower = range.lower {
@@ -42,7 +47,8 @@ extension IndexStore {
         }
         values.append(.integer(Int64(limit)))
         let direction = forward ? "ASC" : "DESC"
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             SELECT hash, pk, sk, tpk, tsk, item, size FROM \(name) WHERE \(clauses.joined(separator: " AND "))
             ORDER BY sk \(direction), tpk \(direction), tsk \(direction) LIMIT ?
             """)
@@ -54,11 +60,13 @@ extension IndexStore {
         var rows: [ItemStore.Row] = []
         while try statement.step() {
             let tablePartition = statement.blob(3)
-            let tableKey = StoredKey(hash: KeyEncoding.partitionHash(tablePartition, type: table.partitionKey.type),
-                                     partition: tablePartition, sort: statement.blob(4))
-            rows.append(ItemStore.Row(
-                key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
-                json: statement.blob(5), size: Int(statement.int64(6)), tableKey: tableKey))
+            let tableKey = StoredKey(
+                hash: KeyEncoding.partitionHash(tablePartition, type: table.partitionKey.type),
+                partition: tablePartition, sort: statement.blob(4))
+            rows.append(
+                ItemStore.Row(
+                    key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
+                    json: statement.blob(5), size: Int(statement.int64(6)), tableKey: tableKey))
         }
         return rows
     }

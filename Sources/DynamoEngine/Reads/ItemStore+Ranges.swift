@@ -17,15 +17,18 @@ extension ItemStore {
     func scan(lowHash: Int64, highHash: Int64, after start: StoredKey?, limit: Int) throws -> [Row] {
         let statement: SQLiteStatement
         if let start {
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT hash, pk, sk, item, size FROM \(name)
                 WHERE (hash, pk, sk) > (?, ?, ?) AND hash <= ?
                 ORDER BY hash, pk, sk LIMIT ?
                 """)
-            statement.bind(.integer(start.hash), .blob(start.partition), .blob(start.sort),
-                           .integer(highHash), .integer(Int64(limit)))
+            statement.bind(
+                .integer(start.hash), .blob(start.partition), .blob(start.sort),
+                .integer(highHash), .integer(Int64(limit)))
         } else {
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT hash, pk, sk, item, size FROM \(name)
                 WHERE hash >= ? AND hash <= ? ORDER BY hash, pk, sk LIMIT ?
                 """)
@@ -36,8 +39,10 @@ extension ItemStore {
 
     /// Rows of one partition whose sort key lies in `range`, after `start` (exclusive) in the
     /// direction of travel: the rows a Query reads.
-    func query(partition: StoredKey, range: SortKeyRange, after start: [UInt8]?, forward: Bool,
-               limit: Int) throws -> [Row] {
+    func query(
+        partition: StoredKey, range: SortKeyRange, after start: [UInt8]?, forward: Bool,
+        limit: Int
+    ) throws -> [Row] {
         var values: [SQLiteValue] = [.integer(partition.hash), .blob(partition.partition)]
         if let lower = range.lower { values.append(.blob(lower.bytes)) }
         if let upper = range.upper { values.append(.blob(upper.bytes)) }
@@ -71,8 +76,9 @@ extension ItemStore {
     /// The cache key of ``querySQL(lower:upper:afterStart:forward:)``'s statement: one kind per
     /// combination of its arguments (36, from 16 on, clear of `ItemStore`'s own kinds).
     func querySQLKey(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) -> StatementKey {
-        StatementKey(kind: Self.querySQLKind(lower: lower, upper: upper, afterStart: afterStart, forward: forward),
-                     table: table.storageID)
+        StatementKey(
+            kind: Self.querySQLKind(lower: lower, upper: upper, afterStart: afterStart, forward: forward),
+            table: table.storageID)
     }
 
     static func querySQLKind(lower: Bool?, upper: Bool?, afterStart: Bool, forward: Bool) -> UInt8 {
@@ -83,8 +89,10 @@ extension ItemStore {
     private func rows(_ statement: SQLiteStatement) throws -> [Row] {
         var rows: [Row] = []
         while try statement.step() {
-            rows.append(Row(key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
-                            json: statement.blob(3), size: Int(statement.int64(4))))
+            rows.append(
+                Row(
+                    key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),
+                    json: statement.blob(3), size: Int(statement.int64(4))))
         }
         return rows
     }

@@ -33,9 +33,10 @@ extension IndexDefinition {
                 return false
             }
             if !lacking.isEmpty {
-                throw .validation("RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have "
-                    + "equality conditions specified in the query because a condition is present on key "
-                    + "attribute \(sortAttributes[lastIndex].name)")
+                throw .validation(
+                    "RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have "
+                        + "equality conditions specified in the query because a condition is present on key "
+                        + "attribute \(sortAttributes[lastIndex].name)")
             }
             given = sortAttributes[...lastIndex].map { ($0, condition($0.name)!) }
         }
@@ -62,25 +63,30 @@ extension IndexDefinition {
         let prefixEnd = successor(prefix).map { Bound(bytes: $0, inclusive: false) }
         switch comparison {
         case .equal:
-            return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true),
-                                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
+            return SortKeyRange(
+                lower: Bound(bytes: whole(bounds[0]), inclusive: true),
+                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
         case .less:
             return SortKeyRange(lower: prefixStart, upper: Bound(bytes: whole(bounds[0]), inclusive: false))
         case .lessOrEqual:
-            return SortKeyRange(lower: prefixStart,
-                                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
+            return SortKeyRange(
+                lower: prefixStart,
+                upper: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: false) })
         case .greater:
-            return SortKeyRange(lower: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: true) },
-                                upper: prefixEnd)
+            return SortKeyRange(
+                lower: successor(whole(bounds[0])).map { Bound(bytes: $0, inclusive: true) },
+                upper: prefixEnd)
         case .greaterOrEqual:
             return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true), upper: prefixEnd)
         case .between:
-            return SortKeyRange(lower: Bound(bytes: whole(bounds[0]), inclusive: true),
-                                upper: successor(whole(bounds[1])).map { Bound(bytes: $0, inclusive: false) })
+            return SortKeyRange(
+                lower: Bound(bytes: whole(bounds[0]), inclusive: true),
+                upper: successor(whole(bounds[1])).map { Bound(bytes: $0, inclusive: false) })
         case .beginsWith:
             let open = prefix + TupleEncoding.component(bounds[0], open: true)
-            return SortKeyRange(lower: Bound(bytes: open, inclusive: true),
-                                upper: successor(open).map { Bound(bytes: $0, inclusive: false) })
+            return SortKeyRange(
+                lower: Bound(bytes: open, inclusive: true),
+                upper: successor(open).map { Bound(bytes: $0, inclusive: false) })
         }
     }
 }

@@ -14,9 +14,11 @@ package struct ReadOptions: Sendable {
     /// The projection to return, if not all attributes.
     package var projection: (@Sendable (Item) -> Item)?
 
-    package init(limit: Int? = nil, exclusiveStartKey: Item? = nil, consistentRead: Bool = false,
-                 countOnly: Bool = false, filter: (@Sendable (Item) -> Bool)? = nil,
-                 projection: (@Sendable (Item) -> Item)? = nil) {
+    package init(
+        limit: Int? = nil, exclusiveStartKey: Item? = nil, consistentRead: Bool = false,
+        countOnly: Bool = false, filter: (@Sendable (Item) -> Bool)? = nil,
+        projection: (@Sendable (Item) -> Item)? = nil
+    ) {
         self.limit = limit
         self.exclusiveStartKey = exclusiveStartKey
         self.consistentRead = consistentRead

@@ -35,8 +35,9 @@ package final class SQLiteStatement {
         case .blob(let bytes):
             bytes.withUnsafeBytes { buffer in
                 // A zero-length blob must still bind as a blob, not NULL.
-                _ = sqlite3_bind_blob(raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                      Int32(buffer.count), localdynamo_sqlite_transient())
+                _ = sqlite3_bind_blob(
+                    raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                    Int32(buffer.count), localdynamo_sqlite_transient())
             }
         }
     }

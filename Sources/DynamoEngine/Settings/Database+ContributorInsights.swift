@@ -47,7 +47,8 @@ extension Database {
         let (definition, key) = try insightsTarget(table: input.tableName, index: input.indexName)
         let enable = input.contributorInsightsAction == .enable
         let now = clock.now()
-        let mode = input.contributorInsightsMode
+        let mode =
+            input.contributorInsightsMode
             ?? definition.controlSettings.contributorInsights?[key]?.mode ?? .accessedAndThrottledKeys
         _ = try updateDefinition(named: definition.name) { definition in
             var settings = definition.controlSettings
@@ -73,10 +74,11 @@ extension Database {
             let insights = definition.controlSettings.contributorInsights ?? [:]
             for key in insights.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 let stored = insights[key]
-                summaries.append(ContributorInsightsSummary(
-                    tableName: definition.name, indexName: key.isEmpty ? nil : key,
-                    contributorInsightsStatus: Self.insightsStatus(stored, now: now),
-                    contributorInsightsMode: stored.map(\.mode)))
+                summaries.append(
+                    ContributorInsightsSummary(
+                        tableName: definition.name, indexName: key.isEmpty ? nil : key,
+                        contributorInsightsStatus: Self.insightsStatus(stored, now: now),
+                        contributorInsightsMode: stored.map(\.mode)))
             }
         }
         let start: Int
@@ -90,7 +92,8 @@ extension Database {
         }
         let pageSize = input.maxResults ?? 100
         let end = min(summaries.count, start + pageSize)
-        return ListContributorInsightsOutput(contributorInsightsSummaries: Array(summaries[start..<end]),
-                                             nextToken: end < summaries.count ? String(end) : nil)
+        return ListContributorInsightsOutput(
+            contributorInsightsSummaries: Array(summaries[start..<end]),
+            nextToken: end < summaries.count ? String(end) : nil)
     }
 }

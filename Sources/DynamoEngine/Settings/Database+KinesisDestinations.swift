@@ -37,10 +37,13 @@ extension Database {
     }
 
     /// The position of the ACTIVE destination for `arn`, or DynamoDB's error.
-    private static func active(_ arn: String, in destinations: [StoredKinesisDestination], now: Double,
-                               otherwise message: String) throws -> Int {
+    private static func active(
+        _ arn: String, in destinations: [StoredKinesisDestination], now: Double,
+        otherwise message: String
+    ) throws -> Int {
         guard let position = destinations.firstIndex(where: { $0.streamARN == arn }),
-              destinationStatus(destinations[position], now: now) == .active else {
+            destinationStatus(destinations[position], now: now) == .active
+        else {
             throw DynamoError.validation(notValid + message)
         }
         return position
@@ -51,7 +54,8 @@ extension Database {
     /// is not there).
     package func enableKinesisStreamingDestination(_ input: KinesisStreamingDestinationInput) throws -> KinesisStreamingDestinationOutput {
         let precision = input.enableKinesisStreamingConfiguration?.approximateCreationDateTimePrecision
-        let valid = isStreamARN(input.streamArn)
+        let valid =
+            isStreamARN(input.streamArn)
             && kinesis.sink.map { $0.streamIsWritable(streamARN: input.streamArn, region: region) } ?? true
         let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
             let live = destinations.contains { destination in
@@ -59,8 +63,9 @@ extension Database {
                 return status != .disabled && status != .enableFailed
             }
             if live {
-                throw DynamoError.validation(Self.notValid
-                    + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
+                throw DynamoError.validation(
+                    Self.notValid
+                        + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
             }
             let entry = StoredKinesisDestination(
                 streamARN: input.streamArn, settledStatus: valid ? .active : .enableFailed,
@@ -80,15 +85,17 @@ extension Database {
     /// DisableKinesisStreamingDestination: DISABLING, then DISABLED (the precision is forgotten).
     package func disableKinesisStreamingDestination(_ input: KinesisStreamingDestinationInput) throws -> KinesisStreamingDestinationOutput {
         let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
-            let position = try Self.active(input.streamArn, in: destinations, now: now,
-                                           otherwise: "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
+            let position = try Self.active(
+                input.streamArn, in: destinations, now: now,
+                otherwise: "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
             destinations[position].settledStatus = .disabled
             destinations[position].transitionalStatus = .disabling
             destinations[position].changedAt = now
             destinations[position].precision = nil
         }
-        return KinesisStreamingDestinationOutput(tableName: definition.name, streamArn: input.streamArn,
-                                                 destinationStatus: .disabling)
+        return KinesisStreamingDestinationOutput(
+            tableName: definition.name, streamArn: input.streamArn,
+            destinationStatus: .disabling)
     }
 
     /// UpdateKinesisStreamingDestination: changes an ACTIVE destination's timestamp precision
@@ -99,8 +106,9 @@ extension Database {
                 "Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
         }
         let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
-            let position = try Self.active(input.streamArn, in: destinations, now: now,
-                                           otherwise: "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state.")
+            let position = try Self.active(
+                input.streamArn, in: destinations, now: now,
+                otherwise: "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state.")
             let current = destinations[position].precision ?? .millisecond
             if current == precision {
                 throw DynamoError.validation(
@@ -126,7 +134,8 @@ extension Database {
                 destinationStatusDescription: status == .enableFailed ? stored.failure : nil,
                 approximateCreationDateTimePrecision: stored.precision)
         }
-        return DescribeKinesisStreamingDestinationOutput(tableName: definition.name,
-                                                         kinesisDataStreamDestinations: destinations)
+        return DescribeKinesisStreamingDestinationOutput(
+            tableName: definition.name,
+            kinesisDataStreamDestinations: destinations)
     }
 }

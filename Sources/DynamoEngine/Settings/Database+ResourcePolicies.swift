@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -27,8 +27,9 @@ extension Database {
         case 2: break
         case 4 where resource[2] == "stream": break
         case 4 where resource[2] == "index":
-            throw DynamoError.validation(invalid
-                + "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: \(arn)")
+            throw DynamoError.validation(
+                invalid
+                    + "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: \(arn)")
         default:
             throw DynamoError.validation(invalid + "Provided Arn is not a DynamoDB resource arn: \(arn)")
         }

@@ -11,21 +11,24 @@ extension TableDefinition {
     mutating func applyWarmThroughput(_ warm: WarmThroughput?) throws(DynamoError) {
         guard let warm else { return }
         guard warm.readUnitsPerSecond != nil || warm.writeUnitsPerSecond != nil else {
-            throw DynamoError.validation(TableValidation.invalid
-                + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
+            throw DynamoError.validation(
+                TableValidation.invalid
+                    + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
         }
         var settings = controlSettings
         if let read = warm.readUnitsPerSecond {
             if read < (settings.warmRead ?? 0) {
-                throw DynamoError.validation(TableValidation.invalid
-                    + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+                throw DynamoError.validation(
+                    TableValidation.invalid
+                        + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
             }
             settings.warmRead = read
         }
         if let write = warm.writeUnitsPerSecond {
             if write < (settings.warmWrite ?? 0) {
-                throw DynamoError.validation(TableValidation.invalid
-                    + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+                throw DynamoError.validation(
+                    TableValidation.invalid
+                        + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
             }
             settings.warmWrite = write
         }

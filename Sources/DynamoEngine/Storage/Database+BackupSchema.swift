@@ -10,7 +10,8 @@ extension Database {
     /// data_jobs(arn, kind, started_micros, record)               kind: EXPORT or IMPORT
     /// ```
     static func migrateToBackupSchema(_ connection: SQLiteConnection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS backups (
                 arn TEXT PRIMARY KEY,
                 number INTEGER NOT NULL UNIQUE,

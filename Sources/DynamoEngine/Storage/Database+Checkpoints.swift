@@ -1,8 +1,8 @@
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -41,7 +41,7 @@ extension Database {
     /// Called by the writer after a commit, under the writer's mutex (see ``CheckpointPolicy``).
     func checkpointIfLogIsLarge(_ connection: SQLiteConnection) {
         guard let path, checkpoints.commitCounted(),
-              CheckpointPolicy.fileSize(path + "-wal") > CheckpointPolicy.limitBytes
+            CheckpointPolicy.fileSize(path + "-wal") > CheckpointPolicy.limitBytes
         else { return }
         // The writer's own statements stopped mid-result would hold a snapshot too.
         connection.releaseSnapshot()
@@ -50,8 +50,11 @@ extension Database {
             defer { statement.reset() }
             _ = try statement.step()
             let busy = statement.int64(0) != 0
-            logger.debug("checkpointed the write-ahead log", metadata: [
-                "file": "\(path)", "complete": "\(!busy)", "frames": "\(statement.int64(1))"])
+            logger.debug(
+                "checkpointed the write-ahead log",
+                metadata: [
+                    "file": "\(path)", "complete": "\(!busy)", "frames": "\(statement.int64(1))",
+                ])
         } catch {
             logger.warning("checkpoint failed", metadata: ["file": "\(path)", "error": "\(error)"])
         }

@@ -1,15 +1,15 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Dispatch
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The background side of UpdateTable's index changes: building a new global index from the
@@ -58,10 +58,12 @@ extension Database {
                 try runIndexWork(table: table, index: index)
             } catch {
                 let delay = Self.retryDelay(attempt: attempt)
-                logger.error("index work failed; retrying", metadata: [
-                    "table": "\(table)", "index": "\(index)", "attempt": "\(attempt)",
-                    "retry_in_seconds": "\(delay)", "error": "\(error)",
-                ])
+                logger.error(
+                    "index work failed; retrying",
+                    metadata: [
+                        "table": "\(table)", "index": "\(index)", "attempt": "\(attempt)",
+                        "retry_in_seconds": "\(delay)", "error": "\(error)",
+                    ])
                 DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(delay)) { [self] in
                     startIndexWork(table: table, index: index, attempt: attempt + 1)
                 }
@@ -77,7 +79,8 @@ extension Database {
     /// Builds or drops one index on the calling thread, until done.
     func runIndexWork(table: String, index: String) throws {
         guard let definition = cachedDefinition(table),
-              let found = definition.globalIndexes.first(where: { $0.name == index }) else { return }
+            let found = definition.globalIndexes.first(where: { $0.name == index })
+        else { return }
         switch found.status {
         case .creating:
             var cursor: StoredKey?
@@ -103,13 +106,15 @@ extension Database {
     func backfillStep(table name: String, index building: IndexDefinition, after cursor: StoredKey?) throws -> BackfillStep {
         try write { state in
             guard var definition = cachedDefinition(name),
-                  let position = definition.globalIndexes.firstIndex(where: {
-                      $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
-                  }) else { return .abandoned }
+                let position = definition.globalIndexes.firstIndex(where: {
+                    $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
+                })
+            else { return .abandoned }
             let items = ItemStore(table: definition, connection: state.connection)
             let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor, limit: Self.backfillChunkSize)
-            let entries = IndexStore(table: definition, index: definition.globalIndexes[position],
-                                     connection: state.connection)
+            let entries = IndexStore(
+                table: definition, index: definition.globalIndexes[position],
+                connection: state.connection)
             for row in rows {
                 let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
                 do {
@@ -132,9 +137,10 @@ extension Database {
     func dropIndex(table name: String, index deleting: IndexDefinition) throws {
         try write { state in
             guard var definition = cachedDefinition(name),
-                  let position = definition.globalIndexes.firstIndex(where: {
-                      $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == .deleting
-                  }) else { return }
+                let position = definition.globalIndexes.firstIndex(where: {
+                    $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == .deleting
+                })
+            else { return }
             let index = definition.globalIndexes.remove(at: position)
             let used = Set((definition.keyAttributes + definition.indexes.flatMap(\.keyAttributes)).map(\.name))
             definition.attributeDefinitions.removeAll { !used.contains($0.name) }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 
@@ -55,8 +55,9 @@ extension Database {
             let catalog = try Self.readCatalog(connection, report: &report)
             let cached = catalogSnapshot.withLock { $0 }
             if Set(cached.keys) != Set(catalog.keys) {
-                report.violations.append(InvariantViolation(
-                    message: "cached catalog \(cached.keys.sorted()) differs from stored \(catalog.keys.sorted())"))
+                report.violations.append(
+                    InvariantViolation(
+                        message: "cached catalog \(cached.keys.sorted()) differs from stored \(catalog.keys.sorted())"))
             }
             var expectedTables: Set<String> = []
             for definition in catalog.values.sorted(by: { $0.name < $1.name }) {
@@ -67,8 +68,9 @@ extension Database {
                 for index in definition.indexes {
                     expectedTables.insert(IndexStore.name(table: definition, index: index))
                     guard index.status == .active else { continue }
-                    try checkIndex(IndexStore(table: definition, index: index, connection: connection),
-                                   items: items, report: &report)
+                    try checkIndex(
+                        IndexStore(table: definition, index: index, connection: connection),
+                        items: items, report: &report)
                 }
                 if definition.expiryAttribute != nil {
                     let expiry = ExpiryIndex(storageID: definition.storageID, connection: connection)
@@ -78,9 +80,10 @@ extension Database {
                 if let live = state.statistics[definition.name] {
                     let stored = try store.statistics()
                     if live.itemCount != stored.itemCount || live.sizeBytes != stored.sizeBytes {
-                        report.violations.append(InvariantViolation(
-                            table: definition.name,
-                            message: "live statistics \(live.itemCount) items / \(live.sizeBytes) bytes, stored \(stored.itemCount) / \(stored.sizeBytes)"))
+                        report.violations.append(
+                            InvariantViolation(
+                                table: definition.name,
+                                message: "live statistics \(live.itemCount) items / \(live.sizeBytes) bytes, stored \(stored.itemCount) / \(stored.sizeBytes)"))
                     }
                 }
             }
@@ -96,8 +99,10 @@ extension Database {
         }
     }
 
-    private static func readCatalog(_ connection: SQLiteConnection,
-                                    report: inout InvariantReport) throws -> [String: TableDefinition] {
+    private static func readCatalog(
+        _ connection: SQLiteConnection,
+        report: inout InvariantReport
+    ) throws -> [String: TableDefinition] {
         var catalog: [String: TableDefinition] = [:]
         var storageIDs: Set<Int64> = []
         let rows = try connection.statement("SELECT name, storage_id, definition FROM catalog")
@@ -132,12 +137,14 @@ extension Database {
             }
             let expectedKey = try? table.storedKey(forItem: item)
             if expectedKey != key {
-                report.violations.append(InvariantViolation(
-                    table: table.name, message: "item \(table.keyOnly(item)) is stored under another key"))
+                report.violations.append(
+                    InvariantViolation(
+                        table: table.name, message: "item \(table.keyOnly(item)) is stored under another key"))
             }
             if Int(rows.int64(3)) != ItemSize.of(item) {
-                report.violations.append(InvariantViolation(
-                    table: table.name, message: "item \(table.keyOnly(item)) has size \(rows.int64(3)), not \(ItemSize.of(item))"))
+                report.violations.append(
+                    InvariantViolation(
+                        table: table.name, message: "item \(table.keyOnly(item)) has size \(rows.int64(3)), not \(ItemSize.of(item))"))
             }
             items[key] = item
         }
@@ -157,27 +164,32 @@ extension Database {
         let rows = try index.connection.statement("SELECT hash, pk, sk, tpk, tsk, size, item FROM \(index.name)")
         while try rows.step() {
             report.indexEntries += 1
-            let key = EntryKey(index: StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)),
-                               partition: rows.blob(3), sort: rows.blob(4))
+            let key = EntryKey(
+                index: StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)),
+                partition: rows.blob(3), sort: rows.blob(4))
             guard let want = expected.removeValue(forKey: key) else {
                 report.violations.append(InvariantViolation(table: index.table.name, message: "\(label) has an entry with no item"))
                 continue
             }
             let entry = try? AttributeValue.decodeItem(JSONValue(parsing: rows.blob(6)))
             if entry != want || Int(rows.int64(5)) != ItemSize.of(want) {
-                report.violations.append(InvariantViolation(
-                    table: index.table.name, message: "\(label) entry of \(index.table.keyOnly(want)) differs from its item"))
+                report.violations.append(
+                    InvariantViolation(
+                        table: index.table.name, message: "\(label) entry of \(index.table.keyOnly(want)) differs from its item"))
             }
         }
         for want in expected.values {
-            report.violations.append(InvariantViolation(
-                table: index.table.name, message: "\(label) misses the entry of \(index.table.keyOnly(want))"))
+            report.violations.append(
+                InvariantViolation(
+                    table: index.table.name, message: "\(label) misses the entry of \(index.table.keyOnly(want))"))
         }
     }
 
     /// Checks a table's expiry index against the TTL attribute of its items.
-    private func checkExpiryIndex(_ expiry: ExpiryIndex, of table: TableDefinition, items: [StoredKey: Item],
-                                  report: inout InvariantReport) throws {
+    private func checkExpiryIndex(
+        _ expiry: ExpiryIndex, of table: TableDefinition, items: [StoredKey: Item],
+        report: inout InvariantReport
+    ) throws {
         let stored: [StoredKey: Double]
         do {
             stored = try expiry.all()
@@ -191,13 +203,15 @@ extension Database {
         }
         for (key, value) in stored where expected[key] != value {
             let item = items[key].map { table.keyOnly($0) }
-            report.violations.append(InvariantViolation(
-                table: table.name,
-                message: "expiry index holds \(value) for \(item.map { "\($0)" } ?? "a missing item"), not \(expected[key].map { "\($0)" } ?? "nothing")"))
+            report.violations.append(
+                InvariantViolation(
+                    table: table.name,
+                    message: "expiry index holds \(value) for \(item.map { "\($0)" } ?? "a missing item"), not \(expected[key].map { "\($0)" } ?? "nothing")"))
         }
         for (key, value) in expected where stored[key] == nil {
-            report.violations.append(InvariantViolation(
-                table: table.name, message: "expiry index misses \(value) for \(items[key].map { table.keyOnly($0) } ?? [:])"))
+            report.violations.append(
+                InvariantViolation(
+                    table: table.name, message: "expiry index misses \(value) for \(items[key].map { table.keyOnly($0) } ?? [:])"))
         }
     }
 }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import Synchronization
@@ -75,9 +75,11 @@ package final class Database: Sendable {
     }
 
     /// Opens or creates a database. `path == nil` keeps it in memory.
-    package init(path: String?, region: String, clock: ServerClock = ServerClock(),
-                 logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
-                 resumeBackgroundWork: Bool = true, iteratorKey: ShardIteratorKey = ShardIteratorKey()) throws {
+    package init(
+        path: String?, region: String, clock: ServerClock = ServerClock(),
+        logger: Logger = Logger(label: "localdynamo.engine", factory: { _ in SwiftLogNoOpLogHandler() }),
+        resumeBackgroundWork: Bool = true, iteratorKey: ShardIteratorKey = ShardIteratorKey()
+    ) throws {
         self.path = path
         self.iteratorKey = iteratorKey
         self.clock = clock
@@ -121,12 +123,14 @@ package final class Database: Sendable {
         _ = try version.step()
         let current = version.int64(0)
         guard current <= schemaVersion else {
-            throw DynamoError(.internalServerError,
-                              "Database was written by a newer localdynamo (schema \(current) > \(schemaVersion))")
+            throw DynamoError(
+                .internalServerError,
+                "Database was written by a newer localdynamo (schema \(current) > \(schemaVersion))")
         }
         if current < 1 {
             try connection.transaction {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     CREATE TABLE IF NOT EXISTS catalog (
                         name TEXT PRIMARY KEY,
                         storage_id INTEGER NOT NULL UNIQUE,

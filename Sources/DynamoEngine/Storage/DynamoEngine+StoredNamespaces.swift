@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension DynamoEngine {
@@ -47,13 +47,15 @@ extension DynamoEngine {
             } else if file.hasSuffix(".db") {
                 namespace = String(file.dropLast(".db".count))
                 guard !excluded.contains(namespace),
-                      (try? DynamoDBLocalFile.kind(of: "\(directory)/\(file)")) == .localDynamo else { continue }
+                    (try? DynamoDBLocalFile.kind(of: "\(directory)/\(file)")) == .localDynamo
+                else { continue }
             } else {
                 continue
             }
             // A name the file-name mapping changed is not the namespace's own.
             guard !namespace.isEmpty, fileName(for: namespace) == namespace,
-                  databasePath(directory: directory, namespace: namespace) == "\(directory)/\(file)" else { continue }
+                databasePath(directory: directory, namespace: namespace) == "\(directory)/\(file)"
+            else { continue }
             namespaces.append(namespace)
         }
         return namespaces

@@ -126,8 +126,9 @@ extension IndexDefinition {
     func storedKey(partition: [[UInt8]], sort: [[UInt8]]) -> StoredKey {
         let multiPartition = partitionAttributeCount > 1
         let partitionBytes = Self.keyPart(partition, multi: multiPartition)
-        return StoredKey(hash: KeyEncoding.partitionHash(partitionBytes, type: multiPartition ? .binary : partitionKey.type),
-                         partition: partitionBytes, sort: Self.keyPart(sort, multi: sortAttributeCount > 1))
+        return StoredKey(
+            hash: KeyEncoding.partitionHash(partitionBytes, type: multiPartition ? .binary : partitionKey.type),
+            partition: partitionBytes, sort: Self.keyPart(sort, multi: sortAttributeCount > 1))
     }
 
     /// The index key attributes of a stored key (for `LastEvaluatedKey`).
@@ -162,7 +163,8 @@ extension TableDefinition {
             for attribute in index.keyAttributes {
                 guard let value = item[attribute.name] else { break }
                 guard attribute.type != .number, attribute.type.matches(value),
-                      KeyEncoding.encode(value)?.isEmpty == true else { continue }
+                    KeyEncoding.encode(value)?.isEmpty == true
+                else { continue }
                 let kind = attribute.type == .string ? "string" : "binary"
                 return DynamoError.validation(
                     "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value.")

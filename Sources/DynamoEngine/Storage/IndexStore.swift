@@ -50,7 +50,8 @@ struct IndexStore {
         default:
             var projected = Item()
             for name in table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
-                + (index.nonKeyAttributes ?? []) {
+                + (index.nonKeyAttributes ?? [])
+            {
                 projected[name] = item[name]
             }
             return projected
@@ -78,8 +79,10 @@ struct IndexStore {
                 if oldEntry == newEntry { return 0 }
             } else {
                 try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
-                    .bind(.integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
-                          .blob(tableKey.partition), .blob(tableKey.sort))
+                    .bind(
+                        .integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
+                        .blob(tableKey.partition), .blob(tableKey.sort)
+                    )
                     .run()
                 units += Capacity.writeUnits(size: ItemSize.of(oldEntry))
             }
@@ -87,9 +90,11 @@ struct IndexStore {
         if let newKey, let newEntry {
             let size = ItemSize.of(newEntry)
             try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .bind(.integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
-                      .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
-                      .blob(ItemJSON.encode(newEntry)))
+                .bind(
+                    .integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
+                    .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
+                    .blob(ItemJSON.encode(newEntry))
+                )
                 .run()
             units += Capacity.writeUnits(size: size)
         }

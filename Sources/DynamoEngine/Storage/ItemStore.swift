@@ -74,8 +74,8 @@ struct ItemStore {
         try connection.statement(statementKey(.put)) {
             "INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)"
         }
-            .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
-            .run()
+        .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
+        .run()
         if let attribute = table.expiryAttribute {
             try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
         }
@@ -101,8 +101,8 @@ struct ItemStore {
         try connection.statement(statementKey(.delete)) {
             "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
         }
-            .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
-            .run()
+        .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
+        .run()
         if table.expiryAttribute != nil {
             try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
         }

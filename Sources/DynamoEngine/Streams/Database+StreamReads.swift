@@ -65,11 +65,12 @@ extension Database {
             creationRequestDateTime: Timestamp(secondsSince1970: stream.created),
             tableName: stream.tableName, keySchema: keySchema,
             shards: page.map { shard in
-                StreamsShard(shardId: shard.shardID,
-                             sequenceNumberRange: StreamsSequenceNumberRange(
-                                startingSequenceNumber: StreamNames.sequenceNumber(shard.firstSequence),
-                                endingSequenceNumber: shard.lastSequence.map(StreamNames.sequenceNumber)),
-                             parentShardId: shard.parentShardID)
+                StreamsShard(
+                    shardId: shard.shardID,
+                    sequenceNumberRange: StreamsSequenceNumberRange(
+                        startingSequenceNumber: StreamNames.sequenceNumber(shard.firstSequence),
+                        endingSequenceNumber: shard.lastSequence.map(StreamNames.sequenceNumber)),
+                    parentShardId: shard.parentShardID)
             },
             lastEvaluatedShardId: listed.count > page.count ? page.last?.shardID : nil)
         return StreamsDescribeStreamOutput(streamDescription: description)
@@ -85,8 +86,8 @@ extension Database {
     func visibleStream(_ arn: String, now: Double, connection: SQLiteConnection) throws -> StreamRow {
         guard let parsed = StreamNames.parseStreamARN(arn) else { throw StreamErrors.invalidStreamARN() }
         guard parsed.region == region, arn == StreamNames.streamARN(region: region, table: parsed.table, label: parsed.label),
-              let stream = try StreamCatalog.stream(table: parsed.table, label: parsed.label, connection: connection),
-              stream.isVisible(at: now)
+            let stream = try StreamCatalog.stream(table: parsed.table, label: parsed.label, connection: connection),
+            stream.isVisible(at: now)
         else { throw StreamErrors.streamNotFound(arn) }
         return stream
     }

@@ -17,8 +17,9 @@ extension Database {
         return try read { connection in
             try connection.readTransaction {
                 let stream = try visibleStream(input.streamArn, now: now, connection: connection)
-                guard let shard = try StreamCatalog.shards(of: stream.id, connection: connection)
-                    .first(where: { $0.shardID == input.shardId && $0.isVisible(at: now) })
+                guard
+                    let shard = try StreamCatalog.shards(of: stream.id, connection: connection)
+                        .first(where: { $0.shardID == input.shardId && $0.isVisible(at: now) })
                 else { throw StreamErrors.shardNotFound() }
                 let end = lastSequence(of: shard, in: stream)
                 let position: Int64
@@ -35,8 +36,9 @@ extension Database {
                     if try isTrimmed(at: value, in: shard, now: now, connection: connection) { throw StreamErrors.trimmed() }
                     position = type == .atSequenceNumber ? value : value + 1
                 }
-                let iterator = ShardIterator(streamARN: arn(of: stream), shardNumber: shard.number, position: position,
-                                             issuedMillis: Int64((now * 1000).rounded(.down)))
+                let iterator = ShardIterator(
+                    streamARN: arn(of: stream), shardNumber: shard.number, position: position,
+                    issuedMillis: Int64((now * 1000).rounded(.down)))
                 return StreamsGetShardIteratorOutput(shardIterator: iterator.encoded(key: iteratorKey, streamSecret: stream.secret))
             }
         }
@@ -49,25 +51,26 @@ extension Database {
     package func getRecords(_ input: StreamsGetRecordsInput) throws -> StreamsGetRecordsOutput {
         let now = clock.now()
         guard let (iterator, mac) = ShardIterator.parse(input.shardIterator),
-              let parsed = StreamNames.parseStreamARN(iterator.streamARN), parsed.region == region
+            let parsed = StreamNames.parseStreamARN(iterator.streamARN), parsed.region == region
         else { throw StreamErrors.invalidIterator() }
         return try read { connection in
             try connection.readTransaction {
                 guard let stream = try StreamCatalog.stream(table: parsed.table, label: parsed.label, connection: connection),
-                      iterator.streamARN == arn(of: stream), iterator.verify(mac, key: iteratorKey, streamSecret: stream.secret)
+                    iterator.streamARN == arn(of: stream), iterator.verify(mac, key: iteratorKey, streamSecret: stream.secret)
                 else { throw StreamErrors.invalidIterator() }
                 let issued = Double(iterator.issuedMillis) / 1000
                 if now - issued > StreamNames.iteratorLifetimeSeconds { throw StreamErrors.expired(issued: issued, now: now) }
                 let limit = input.limit ?? 1000
                 if limit > 1000 { throw StreamErrors.recordLimit(limit) }
                 guard stream.isVisible(at: now),
-                      let shard = try StreamCatalog.shards(of: stream.id, connection: connection)
+                    let shard = try StreamCatalog.shards(of: stream.id, connection: connection)
                         .first(where: { $0.number == iterator.shardNumber }), shard.isVisible(at: now)
                 else { throw StreamErrors.shardOfIteratorGone() }
                 if try isTrimmed(at: iterator.position, in: shard, now: now, connection: connection) {
                     throw StreamErrors.trimmed()
                 }
-                let statement = try connection.statement("""
+                let statement = try connection.statement(
+                    """
                     SELECT sequence, record FROM stream_records
                     WHERE stream_id = ? AND shard = ? AND sequence >= ? ORDER BY sequence LIMIT ?
                     """)
@@ -92,8 +95,9 @@ extension Database {
                 var following = iterator
                 following.position = next
                 following.issuedMillis = Int64((now * 1000).rounded(.down))
-                return StreamsGetRecordsOutput(records: records,
-                                               nextShardIterator: drained ? nil : following.encoded(key: iteratorKey, streamSecret: stream.secret))
+                return StreamsGetRecordsOutput(
+                    records: records,
+                    nextShardIterator: drained ? nil : following.encoded(key: iteratorKey, streamSecret: stream.secret))
             }
         }
     }
@@ -108,12 +112,14 @@ extension Database {
 
     /// The oldest record of the shard still within the retention period.
     private func firstRetainedSequence(of shard: ShardRow, now: Double, connection: SQLiteConnection) throws -> Int64? {
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             SELECT sequence FROM stream_records WHERE stream_id = ? AND shard = ? AND sequence > ? AND created > ?
             ORDER BY sequence LIMIT 1
             """)
-        statement.bind(.integer(shard.streamID), .integer(shard.number), .integer(shard.trimmedThrough),
-                       .real(now - StreamNames.retentionSeconds))
+        statement.bind(
+            .integer(shard.streamID), .integer(shard.number), .integer(shard.trimmedThrough),
+            .real(now - StreamNames.retentionSeconds))
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : nil
     }
@@ -122,7 +128,8 @@ extension Database {
     /// one after it) is past retention or already removed.
     private func isTrimmed(at position: Int64, in shard: ShardRow, now: Double, connection: SQLiteConnection) throws -> Bool {
         if position <= shard.trimmedThrough { return true }
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             SELECT created FROM stream_records WHERE stream_id = ? AND shard = ? AND sequence >= ? ORDER BY sequence LIMIT 1
             """)
         statement.bind(.integer(shard.streamID), .integer(shard.number), .integer(position))

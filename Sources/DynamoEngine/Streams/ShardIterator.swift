@@ -43,8 +43,9 @@ struct ShardIterator: Sendable {
             guard let byte = UInt8(String(decoding: payload[start..<start + 2], as: UTF8.self), radix: 16) else { return nil }
             mac.append(byte)
         }
-        let iterator = ShardIterator(streamARN: String(parts[0]), shardNumber: Int64(bitPattern: words[0]),
-                                     position: Int64(bitPattern: words[1]), issuedMillis: Int64(bitPattern: words[2]))
+        let iterator = ShardIterator(
+            streamARN: String(parts[0]), shardNumber: Int64(bitPattern: words[0]),
+            position: Int64(bitPattern: words[1]), issuedMillis: Int64(bitPattern: words[2]))
         return (iterator, mac)
     }
 

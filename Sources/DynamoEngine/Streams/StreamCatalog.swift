@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One stream of a table, as stored (`streams` table). Each enable of a table's stream makes a
@@ -105,8 +105,10 @@ enum StreamCatalog {
     ///
     /// - Parameter label: the label to use (a stream that a table's definition already names,
     ///   adopted when a schema-1 database is migrated); `nil` makes one from `now`.
-    static func startStream(for table: TableDefinition, viewType: String, label fixed: String? = nil, now: Double,
-                            connection: SQLiteConnection) throws -> String {
+    static func startStream(
+        for table: TableDefinition, viewType: String, label fixed: String? = nil, now: Double,
+        connection: SQLiteConnection
+    ) throws -> String {
         var at = now
         var label = fixed ?? StreamLabel.make(now: at)
         while fixed == nil, try stream(table: table.name, label: label, connection: connection) != nil {
@@ -114,13 +116,17 @@ enum StreamCatalog {
             label = StreamLabel.make(now: at)
         }
         let secret = UInt64.random(in: 1...UInt64.max)
-        try connection.statement("""
+        try connection.statement(
+            """
             INSERT INTO streams (table_name, label, view_type, partition_key, sort_key, created, secret, next_sequence)
             VALUES (?, ?, ?, ?, ?, ?, ?, 1)
-            """)
-            .bind(.text(table.name), .text(label), .text(viewType), .text(table.partitionKey.name),
-                  table.sortKey.map { .text($0.name) } ?? .null, .real(now), .integer(Int64(bitPattern: secret)))
-            .run()
+            """
+        )
+        .bind(
+            .text(table.name), .text(label), .text(viewType), .text(table.partitionKey.name),
+            table.sortKey.map { .text($0.name) } ?? .null, .real(now), .integer(Int64(bitPattern: secret))
+        )
+        .run()
         guard let row = try stream(table: table.name, label: label, connection: connection) else {
             throw DynamoError(.internalServerError, "The new stream was not stored")
         }
@@ -161,25 +167,32 @@ enum StreamCatalog {
     }
 
     private static func streamRow(_ statement: SQLiteStatement) -> StreamRow {
-        StreamRow(id: statement.int64(0), tableName: statement.text(1), label: statement.text(2),
-                  viewType: statement.text(3), partitionKey: statement.text(4),
-                  sortKey: statement.isNull(5) ? nil : statement.text(5), created: statement.double(6),
-                  ended: statement.isNull(7) ? nil : statement.double(7),
-                  secret: UInt64(bitPattern: statement.int64(8)), nextSequence: statement.int64(9))
+        StreamRow(
+            id: statement.int64(0), tableName: statement.text(1), label: statement.text(2),
+            viewType: statement.text(3), partitionKey: statement.text(4),
+            sortKey: statement.isNull(5) ? nil : statement.text(5), created: statement.double(6),
+            ended: statement.isNull(7) ? nil : statement.double(7),
+            secret: UInt64(bitPattern: statement.int64(8)), nextSequence: statement.int64(9))
     }
 
     // MARK: Shards
 
-    static func openShard(of stream: StreamRow, number: Int64, parent: String?, firstSequence: Int64, now: Double,
-                          connection: SQLiteConnection) throws {
+    static func openShard(
+        of stream: StreamRow, number: Int64, parent: String?, firstSequence: Int64, now: Double,
+        connection: SQLiteConnection
+    ) throws {
         let id = StreamNames.shardID(created: now, streamID: stream.id, number: number, secret: stream.secret)
-        try connection.statement("""
+        try connection.statement(
+            """
             INSERT INTO stream_shards (stream_id, number, shard_id, parent_shard_id, created, first_sequence)
             VALUES (?, ?, ?, ?, ?, ?)
-            """)
-            .bind(.integer(stream.id), .integer(number), .text(id), parent.map { .text($0) } ?? .null, .real(now),
-                  .integer(firstSequence))
-            .run()
+            """
+        )
+        .bind(
+            .integer(stream.id), .integer(number), .text(id), parent.map { .text($0) } ?? .null, .real(now),
+            .integer(firstSequence)
+        )
+        .run()
     }
 
     /// Closes the open shard of a stream whose next sequence number is `nextSequence`: its ending
@@ -187,10 +200,12 @@ enum StreamCatalog {
     static func close(_ shard: ShardRow, nextSequence: Int64, now: Double, connection: SQLiteConnection) throws {
         let count = nextSequence - shard.firstSequence
         let last: SQLiteValue = count > 0 ? .integer(nextSequence - 1) : .null
-        try connection.statement("""
+        try connection.statement(
+            """
             UPDATE stream_shards SET closed_at = ?, last_sequence = ?, record_count = ? WHERE stream_id = ? AND number = ?
-            """)
-            .bind(.real(now), last, .integer(count), .integer(shard.streamID), .integer(shard.number)).run()
+            """
+        )
+        .bind(.real(now), last, .integer(count), .integer(shard.streamID), .integer(shard.number)).run()
     }
 
     static func openShard(of streamID: Int64, connection: SQLiteConnection) throws -> ShardRow? {
@@ -211,11 +226,12 @@ enum StreamCatalog {
     }
 
     private static func shardRow(_ statement: SQLiteStatement) -> ShardRow {
-        ShardRow(streamID: statement.int64(0), number: statement.int64(1), shardID: statement.text(2),
-                 parentShardID: statement.isNull(3) ? nil : statement.text(3), created: statement.double(4),
-                 firstSequence: statement.int64(5), lastSequence: statement.isNull(6) ? nil : statement.int64(6),
-                 closedAt: statement.isNull(7) ? nil : statement.double(7), recordCount: statement.int64(8),
-                 trimmedThrough: statement.int64(9))
+        ShardRow(
+            streamID: statement.int64(0), number: statement.int64(1), shardID: statement.text(2),
+            parentShardID: statement.isNull(3) ? nil : statement.text(3), created: statement.double(4),
+            firstSequence: statement.int64(5), lastSequence: statement.isNull(6) ? nil : statement.int64(6),
+            closedAt: statement.isNull(7) ? nil : statement.double(7), recordCount: statement.int64(8),
+            trimmedThrough: statement.int64(9))
     }
 }
 
@@ -231,7 +247,8 @@ extension StreamCatalog {
         }
         for definition in definitions {
             guard let viewType = definition.streamViewType, let label = definition.streamLabel,
-                  try stream(table: definition.name, label: label, connection: connection) == nil else { continue }
+                try stream(table: definition.name, label: label, connection: connection) == nil
+            else { continue }
             _ = try startStream(for: definition, viewType: viewType.rawValue, label: label, now: now, connection: connection)
         }
     }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension DynamoErrorCode {
@@ -49,8 +49,9 @@ enum StreamErrors {
         let created = style.format(Date(timeIntervalSince1970: issued))
         let current = style.format(Date(timeIntervalSince1970: now))
         let tolerated = Int(StreamNames.iteratorLifetimeSeconds * 1000)
-        return DynamoError(.expiredIterator,
-                           "Iterator expired. The iterator was created at time \(created) while right now it is \(current) which is further in the future than the tolerated delay of \(tolerated) milliseconds.")
+        return DynamoError(
+            .expiredIterator,
+            "Iterator expired. The iterator was created at time \(created) while right now it is \(current) which is further in the future than the tolerated delay of \(tolerated) milliseconds.")
     }
 
     static func sequenceNumberRequired(_ type: String) -> DynamoError {

@@ -21,10 +21,12 @@ enum StreamNames {
     static func parseStreamARN(_ arn: String) -> (region: String, table: String, label: String)? {
         let parts = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "arn", parts[1].hasPrefix("aws"), parts[2] == "dynamodb",
-              !parts[3].isEmpty else { return nil }
+            !parts[3].isEmpty
+        else { return nil }
         let resource = parts[5].split(separator: "/", omittingEmptySubsequences: false)
         guard resource.count == 4, resource[0] == "table", resource[2] == "stream",
-              !resource[1].isEmpty, !resource[3].isEmpty else { return nil }
+            !resource[1].isEmpty, !resource[3].isEmpty
+        else { return nil }
         let table = String(resource[1])
         let label = String(resource[3])
         return (String(parts[3]), table, label)

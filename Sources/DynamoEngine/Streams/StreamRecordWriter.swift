@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns a write's item changes into stream records, inside the write's transaction (one of the
@@ -62,8 +62,10 @@ struct StreamRecordWriter {
             userIdentity: change.origin == .timeToLive
                 ? StreamsIdentity(principalId: "dynamodb.amazonaws.com", type: "Service") : nil)
         try connection.statement("INSERT INTO stream_records (stream_id, sequence, shard, created, record) VALUES (?, ?, ?, ?, ?)")
-            .bind(.integer(appender.stream.id), .integer(sequence), .integer(appender.shard.number), .real(now),
-                  .blob(record.jsonBytes))
+            .bind(
+                .integer(appender.stream.id), .integer(sequence), .integer(appender.shard.number), .real(now),
+                .blob(record.jsonBytes)
+            )
             .run()
         appender.stream.nextSequence += 1
         appenders[change.table.name] = appender
@@ -80,7 +82,8 @@ struct StreamRecordWriter {
     private mutating func appender(table: String, label: String) throws -> Appender {
         if let known = appenders[table], known.stream.label == label { return known }
         guard let stream = try StreamCatalog.stream(table: table, label: label, connection: connection),
-              let shard = try StreamCatalog.openShard(of: stream.id, connection: connection) else {
+            let shard = try StreamCatalog.openShard(of: stream.id, connection: connection)
+        else {
             throw DynamoError(.internalServerError, "The stream of table \(table) is missing")
         }
         return Appender(stream: stream, shard: shard, viewType: StreamViewType(rawValue: stream.viewType))
@@ -93,8 +96,9 @@ struct StreamRecordWriter {
         guard count > 0, now - shard.created >= StreamNames.rolloverSeconds || count >= StreamNames.rolloverRecords
         else { return }
         try StreamCatalog.close(shard, nextSequence: appender.stream.nextSequence, now: now, connection: connection)
-        try StreamCatalog.openShard(of: appender.stream, number: shard.number + 1, parent: shard.shardID,
-                                    firstSequence: appender.stream.nextSequence, now: now, connection: connection)
+        try StreamCatalog.openShard(
+            of: appender.stream, number: shard.number + 1, parent: shard.shardID,
+            firstSequence: appender.stream.nextSequence, now: now, connection: connection)
         guard let child = try StreamCatalog.openShard(of: appender.stream.id, connection: connection) else {
             throw DynamoError(.internalServerError, "The new shard was not stored")
         }

@@ -34,9 +34,10 @@ extension Database {
     /// A table's Time to Live status and attribute.
     package func describeTimeToLive(_ input: DescribeTimeToLiveInput) throws -> DescribeTimeToLiveOutput {
         let definition = try table(named: input.tableName)
-        return DescribeTimeToLiveOutput(timeToLiveDescription: TimeToLiveDescription(
-            timeToLiveStatus: definition.ttlEnabled ? .enabled : .disabled,
-            attributeName: definition.ttlEnabled ? definition.ttlAttribute : nil))
+        return DescribeTimeToLiveOutput(
+            timeToLiveDescription: TimeToLiveDescription(
+                timeToLiveStatus: definition.ttlEnabled ? .enabled : .disabled,
+                attributeName: definition.ttlEnabled ? definition.ttlAttribute : nil))
     }
 }
 

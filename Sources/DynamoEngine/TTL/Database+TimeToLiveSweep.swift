@@ -40,8 +40,10 @@ extension Database {
 
     /// A page of the entries of `table`'s expiry index due at `now`; none once the table was
     /// dropped or had TTL turned off since the sweep began.
-    private func dueEntries(of table: TableDefinition, attribute: String, now: Double,
-                            after: ExpiryIndex.Entry?) throws -> [ExpiryIndex.Entry] {
+    private func dueEntries(
+        of table: TableDefinition, attribute: String, now: Double,
+        after: ExpiryIndex.Entry?
+    ) throws -> [ExpiryIndex.Entry] {
         func unchanged() -> Bool {
             let current = cachedDefinition(table.name)
             return current?.storageID == table.storageID && current?.expiryAttribute == attribute
@@ -52,7 +54,7 @@ extension Database {
                 return try ExpiryIndex(storageID: table.storageID, connection: connection)
                     .expired(now: now, after: after, limit: Self.sweepPageSize)
             }
-        } catch where !unchanged() {
+        } catch _ where !unchanged() {
             // Dropped between the check and the read: nothing of it is left to sweep.
             return []
         }
@@ -63,12 +65,14 @@ extension Database {
         try write { state in
             // The table may have been dropped, recreated or had TTL turned off meanwhile.
             guard let current = cachedDefinition(table.name), current.storageID == table.storageID,
-                  current.expiryAttribute == attribute else { return 0 }
+                current.expiryAttribute == attribute
+            else { return 0 }
             let store = itemStore(current, connection: state.connection)
             var count = 0
             for key in keys {
                 guard let old = try store.get(key),
-                      try TimeToLiveExpiry.isExpired(json: old.json, attribute: attribute, now: now) else { continue }
+                    try TimeToLiveExpiry.isExpired(json: old.json, attribute: attribute, now: now)
+                else { continue }
                 try store.delete(key)
                 try recordChange(&state, table: current, store: store, key: key, old: old, new: nil, origin: .timeToLive)
                 count += 1
@@ -83,20 +87,24 @@ extension Database {
         let cutoff = now - StreamNames.retentionSeconds
         try write { state in
             let connection = state.connection
-            try connection.statement("""
+            try connection.statement(
+                """
                 UPDATE stream_shards SET trimmed_through = (
                     SELECT max(sequence) FROM stream_records r
                     WHERE r.stream_id = stream_shards.stream_id AND r.shard = stream_shards.number AND r.created <= ?)
                 WHERE EXISTS (
                     SELECT 1 FROM stream_records r
                     WHERE r.stream_id = stream_shards.stream_id AND r.shard = stream_shards.number AND r.created <= ?)
-                """).bind(.real(cutoff), .real(cutoff)).run()
+                """
+            ).bind(.real(cutoff), .real(cutoff)).run()
             try connection.statement("DELETE FROM stream_records WHERE created <= ?").bind(.real(cutoff)).run()
             try connection.statement("DELETE FROM stream_shards WHERE closed_at IS NOT NULL AND closed_at <= ?")
                 .bind(.real(cutoff)).run()
-            try connection.statement("""
+            try connection.statement(
+                """
                 DELETE FROM stream_shards WHERE stream_id IN (SELECT id FROM streams WHERE ended IS NOT NULL AND ended <= ?)
-                """).bind(.real(cutoff)).run()
+                """
+            ).bind(.real(cutoff)).run()
             try connection.statement("DELETE FROM streams WHERE ended IS NOT NULL AND ended <= ?").bind(.real(cutoff)).run()
         }
     }

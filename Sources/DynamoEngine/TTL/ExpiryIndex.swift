@@ -61,8 +61,8 @@ struct ExpiryIndex {
         try connection.statement(statementKey(.upsert)) {
             "INSERT OR REPLACE INTO \(name) (hash, pk, sk, expires) VALUES (?, ?, ?, ?)"
         }
-            .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .real(expires))
-            .run()
+        .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .real(expires))
+        .run()
     }
 
     /// Removes the row of the item `key`, if it has one.
@@ -78,7 +78,8 @@ struct ExpiryIndex {
         try drop(storageID: table.storageID, connection: connection)
         guard let attribute = table.expiryAttribute else { return }
         let index = ExpiryIndex(storageID: table.storageID, connection: connection)
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE \(index.name) (
                 hash INTEGER NOT NULL,
                 pk BLOB NOT NULL,
@@ -123,8 +124,9 @@ struct ExpiryIndex {
                 ORDER BY expires, hash, pk, sk LIMIT ?
                 """
             }
-            statement.bind(.real(low), .real(now), .real(after.expires), .integer(after.key.hash),
-                           .blob(after.key.partition), .blob(after.key.sort), .integer(Int64(limit)))
+            statement.bind(
+                .real(low), .real(now), .real(after.expires), .integer(after.key.hash),
+                .blob(after.key.partition), .blob(after.key.sort), .integer(Int64(limit)))
         } else {
             statement = try connection.statement(statementKey(.firstPage)) {
                 "SELECT expires, hash, pk, sk FROM \(name) WHERE expires >= ? AND expires <= ? ORDER BY expires, hash, pk, sk LIMIT ?"
@@ -134,8 +136,10 @@ struct ExpiryIndex {
         defer { statement.reset() }
         var entries: [Entry] = []
         while try statement.step() {
-            entries.append(Entry(expires: statement.double(0),
-                                 key: StoredKey(hash: statement.int64(1), partition: statement.blob(2), sort: statement.blob(3))))
+            entries.append(
+                Entry(
+                    expires: statement.double(0),
+                    key: StoredKey(hash: statement.int64(1), partition: statement.blob(2), sort: statement.blob(3))))
         }
         return entries
     }

@@ -1,8 +1,8 @@
 import DynamoAPI
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Database {
@@ -22,25 +22,26 @@ extension Database {
     /// tables, in one transaction; `ResourceInUseException` if the name is taken.
     func insertTable(_ definition: TableDefinition) throws -> TableDefinition {
         try write { state in
-                if cachedDefinition(definition.name) != nil {
-                    throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
-                }
-                var stored = definition
-                let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
-                _ = try next.step()
-                stored.storageID = next.int64(0)
-                try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
-                for index in stored.indexes {
-                    try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
-                }
-                if let viewType = stored.streamViewType {
-                    stored.streamLabel = try StreamCatalog.startStream(for: stored, viewType: viewType.rawValue, now: clock.now(),
-                                                                       connection: state.connection)
-                }
-                try saveDefinition(stored, connection: state.connection, isNew: true)
-                state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
-                state.cacheAfterCommit(stored, named: stored.name)
-                return stored
+            if cachedDefinition(definition.name) != nil {
+                throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
+            }
+            var stored = definition
+            let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
+            _ = try next.step()
+            stored.storageID = next.int64(0)
+            try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
+            for index in stored.indexes {
+                try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
+            }
+            if let viewType = stored.streamViewType {
+                stored.streamLabel = try StreamCatalog.startStream(
+                    for: stored, viewType: viewType.rawValue, now: clock.now(),
+                    connection: state.connection)
+            }
+            try saveDefinition(stored, connection: state.connection, isNew: true)
+            state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
+            state.cacheAfterCommit(stored, named: stored.name)
+            return stored
         }
     }
 
@@ -65,8 +66,9 @@ extension Database {
         try TableValidation.checkBilling(mode: input.billingMode, throughput: throughput)
 
         let definitions = (input.attributeDefinitions ?? []).map { definition in
-            KeyAttribute(name: definition.attributeName,
-                         type: KeyScalarType(rawValue: definition.attributeType.rawValue) ?? .string)
+            KeyAttribute(
+                name: definition.attributeName,
+                type: KeyScalarType(rawValue: definition.attributeType.rawValue) ?? .string)
         }
         let schema: [TableValidation.SchemaElement] = (input.keySchema ?? []).map {
             (name: $0.attributeName, keyType: $0.keyType)
@@ -109,9 +111,10 @@ extension Database {
                 guard indexNames.insert(index.indexName).inserted else {
                     throw .validation(invalid + "Duplicate index name: \(index.indexName)")
                 }
-                localIndexes.append(IndexDefinition(
-                    name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
-                    nonKeyAttributes: index.projection.nonKeyAttributes, storageNumber: indexNames.count))
+                localIndexes.append(
+                    IndexDefinition(
+                        name: index.indexName, partitionKey: hash, sortKey: range, projectionType: projection,
+                        nonKeyAttributes: index.projection.nonKeyAttributes, storageNumber: indexNames.count))
             }
             if localInputs.count > 5 {
                 throw .validation(invalid + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
@@ -131,10 +134,11 @@ extension Database {
                 guard indexNames.insert(index.indexName).inserted else {
                     throw .validation(invalid + "Duplicate index name: \(index.indexName)")
                 }
-                globalIndexes.append(TableValidation.globalIndex(
-                    name: index.indexName, partition: partition, sort: sort, projection: projection,
-                    nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
-                    status: .active, storageNumber: indexNames.count))
+                globalIndexes.append(
+                    TableValidation.globalIndex(
+                        name: index.indexName, partition: partition, sort: sort, projection: projection,
+                        nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
+                        status: .active, storageNumber: indexNames.count))
             }
             if globalInputs.count > 20 {
                 throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
@@ -142,8 +146,9 @@ extension Database {
         }
 
         // Every attribute definition must be used by a key of the table or of an index.
-        let usedNames = Set([partitionKey.name, sortKey?.name].compactMap { $0 }
-            + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) })
+        let usedNames = Set(
+            [partitionKey.name, sortKey?.name].compactMap { $0 }
+                + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) })
         if definitions.contains(where: { !usedNames.contains($0.name) }) {
             throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
         }
@@ -156,8 +161,9 @@ extension Database {
             partitionKey: partitionKey, sortKey: sortKey, attributeDefinitions: definitions,
             creationDateTime: now, billingMode: billingMode,
             billingModeLastUpdate: input.billingMode == nil ? nil : now,
-            throughput: ThroughputSettings(readCapacityUnits: throughput?.read ?? 0,
-                                           writeCapacityUnits: throughput?.write ?? 0),
+            throughput: ThroughputSettings(
+                readCapacityUnits: throughput?.read ?? 0,
+                writeCapacityUnits: throughput?.write ?? 0),
             localIndexes: localIndexes, globalIndexes: globalIndexes)
         if let tags = input.tags {
             try definition.applyTags(tags.map { ($0.key, $0.value) })

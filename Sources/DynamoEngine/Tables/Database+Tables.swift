@@ -45,8 +45,9 @@ extension Database {
         // DynamoDB reports the table UPDATING while an index is being deleted; while one is
         // backfilling the table itself is ACTIVE.
         let deleting = definition.globalIndexes.contains { $0.status == .deleting }
-        var snapshot = TableSnapshot(definition: definition, status: deleting ? .updating : .active,
-                                     itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
+        var snapshot = TableSnapshot(
+            definition: definition, status: deleting ? .updating : .active,
+            itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
         if !definition.indexes.isEmpty {
             snapshot.indexStatistics = try read { connection in
                 var result: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
@@ -54,7 +55,7 @@ extension Database {
                     let counted: TableStatistics
                     do {
                         counted = try IndexStore(table: definition, index: index, connection: connection).statistics()
-                    } catch where index.status == .deleting {
+                    } catch _ where index.status == .deleting {
                         // Its background drop committed after the definition was read (UpdateTable
                         // describes the table right after starting that work): nothing left to count.
                         continue
@@ -84,12 +85,14 @@ extension Database {
         let name = snapshot.definition.name
         let definition = snapshot.definition
         if definition.deletionProtectionEnabled {
-            throw DynamoError(.validation,
-                              "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+            throw DynamoError(
+                .validation,
+                "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
         }
         if definition.globalIndexes.contains(where: { $0.status != .active }) {
-            throw DynamoError(.resourceInUse,
-                              "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+            throw DynamoError(
+                .resourceInUse,
+                "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
         }
         try leaveReplicationGroup(definition)
         try write { state in
@@ -112,15 +115,18 @@ extension Database {
             state.cacheAfterCommit(nil, named: name)
         }
         invalidateStatements()
-        let deleted = TableSnapshot(definition: definition, status: .deleting, itemCount: snapshot.itemCount,
-                                    sizeBytes: snapshot.sizeBytes, region: region)
+        let deleted = TableSnapshot(
+            definition: definition, status: .deleting, itemCount: snapshot.itemCount,
+            sizeBytes: snapshot.sizeBytes, region: region)
         transientStatuses.holdDeleted(deleted, now: clock.now())
         return deleted
     }
 
     /// Replaces a table's definition in the catalog (UpdateTable, tagging, TTL).
-    package func updateDefinition(named reference: String,
-                                  _ change: (inout TableDefinition) throws -> Void) throws -> TableDefinition {
+    package func updateDefinition(
+        named reference: String,
+        _ change: (inout TableDefinition) throws -> Void
+    ) throws -> TableDefinition {
         try updateDefinition(named: reference) { definition, _ in try change(&definition) }
     }
 
@@ -128,8 +134,10 @@ extension Database {
     ///
     /// - Parameter change: edits the definition; `connection` is the write transaction's, for
     ///   storage that must change with the definition (a new index's SQLite table).
-    package func updateDefinition(named reference: String,
-                                  _ change: (inout TableDefinition, _ connection: SQLiteConnection) throws -> Void) throws -> TableDefinition {
+    package func updateDefinition(
+        named reference: String,
+        _ change: (inout TableDefinition, _ connection: SQLiteConnection) throws -> Void
+    ) throws -> TableDefinition {
         let name = TableReference.name(from: reference)
         return try write { state in
             guard var definition = cachedDefinition(name) else { throw DynamoError.tableNotFound() }

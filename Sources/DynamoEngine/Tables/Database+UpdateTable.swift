@@ -11,13 +11,17 @@ extension Database {
         let invalid = TableValidation.invalid
         _ = try table(named: input.tableName)
         let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
-        let changesSomething = input.billingMode != nil || input.provisionedThroughput != nil
+        let changesSomething =
+            input.billingMode != nil || input.provisionedThroughput != nil
             || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
             || indexUpdates != nil || input.warmThroughput != nil
         let replicaUpdates = input.replicaUpdates.flatMap { $0.isEmpty ? nil : $0 }
-        if let replicaUpdates { return try describeReplicaUpdate(replicaUpdates, alongsideOtherChanges: changesSomething,
-                                                                 table: input.tableName, now: now) }
+        if let replicaUpdates {
+            return try describeReplicaUpdate(
+                replicaUpdates, alongsideOtherChanges: changesSomething,
+                table: input.tableName, now: now)
+        }
         guard changesSomething else {
             throw DynamoError.validation(
                 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
@@ -31,9 +35,10 @@ extension Database {
         let updated = try updateDefinition(named: input.tableName) { definition, connection in
             let switchesToProvisioned = input.billingMode == .provisioned && definition.billingMode != .provisioned
             if let indexUpdates {
-                indexChanges = try IndexUpdates.apply(indexUpdates, attributeDefinitions: input.attributeDefinitions,
-                                                      to: &definition, billingMode: input.billingMode ?? definition.billingMode,
-                                                      now: now)
+                indexChanges = try IndexUpdates.apply(
+                    indexUpdates, attributeDefinitions: input.attributeDefinitions,
+                    to: &definition, billingMode: input.billingMode ?? definition.billingMode,
+                    now: now)
                 if let created = indexChanges.created, let index = definition.index(named: created) {
                     try connection.execute(IndexStore.dropSQL(table: definition, index: index))
                     try connection.execute(IndexStore.createSQL(table: definition, index: index))
@@ -66,22 +71,26 @@ extension Database {
                     statusChanges = true
                 }
                 if let throughput = input.provisionedThroughput {
-                    try TableValidation.checkThroughputBounds(read: throughput.readCapacityUnits,
-                                                              write: throughput.writeCapacityUnits)
+                    try TableValidation.checkThroughputBounds(
+                        read: throughput.readCapacityUnits,
+                        write: throughput.writeCapacityUnits)
                     let old = definition.throughput
                     if old.readCapacityUnits == throughput.readCapacityUnits,
-                       old.writeCapacityUnits == throughput.writeCapacityUnits, !switchesMode,
-                       input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
-                       input.sseSpecification == nil, indexUpdates == nil {
+                        old.writeCapacityUnits == throughput.writeCapacityUnits, !switchesMode,
+                        input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
+                        input.sseSpecification == nil, indexUpdates == nil
+                    {
                         throw DynamoError.validation(
                             "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(old.readCapacityUnits). Requested ReadCapacityUnits: \(throughput.readCapacityUnits). Current WriteCapacityUnits provisioned for the table: \(old.writeCapacityUnits). Requested WriteCapacityUnits: \(throughput.writeCapacityUnits). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
                     }
                     if throughput.readCapacityUnits > old.readCapacityUnits
-                        || throughput.writeCapacityUnits > old.writeCapacityUnits {
+                        || throughput.writeCapacityUnits > old.writeCapacityUnits
+                    {
                         definition.throughput.lastIncreaseDateTime = now
                     }
                     if throughput.readCapacityUnits < old.readCapacityUnits
-                        || throughput.writeCapacityUnits < old.writeCapacityUnits {
+                        || throughput.writeCapacityUnits < old.writeCapacityUnits
+                    {
                         definition.throughput.lastDecreaseDateTime = now
                         definition.throughput.numberOfDecreasesToday += 1
                     }
@@ -91,7 +100,8 @@ extension Database {
                 }
             }
             if switchesToProvisioned,
-               let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != .deleting }) {
+                let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != .deleting })
+            {
                 // Nothing is assigned: every global index needs its own throughput in the same call.
                 throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified for index: \(unset.name)")
             }
@@ -104,8 +114,9 @@ extension Database {
                         throw DynamoError.validation("Table already has an enabled stream: TableName: \(definition.name)")
                     }
                     definition.streamViewType = viewType
-                    definition.streamLabel = try StreamCatalog.startStream(for: definition, viewType: viewType.rawValue, now: now,
-                                                                           connection: connection)
+                    definition.streamLabel = try StreamCatalog.startStream(
+                        for: definition, viewType: viewType.rawValue, now: now,
+                        connection: connection)
                 } else {
                     if stream.streamViewType != nil {
                         throw DynamoError.validation(invalid + "If stream is being disabled, then UpdateViewType must not be specified")
@@ -151,8 +162,9 @@ extension Database {
         if let created = changes.created {
             transientStatuses.hold(index: created, of: updated.name, status: .creating, now: now)
         } else if let deleted = changes.deleted {
-            transientStatuses.hold(index: deleted, of: updated.name, status: .deleting,
-                                   deleted: updated.index(named: deleted), now: now)
+            transientStatuses.hold(
+                index: deleted, of: updated.name, status: .deleting,
+                deleted: updated.index(named: deleted), now: now)
         } else if statusChanges {
             transientStatuses.hold(table: updated.name, status: .updating, now: now)
         }

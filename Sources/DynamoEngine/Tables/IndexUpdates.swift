@@ -44,9 +44,11 @@ enum IndexUpdates {
     ///
     /// - Parameter billingMode: the table's billing mode once the request applies (a request
     ///   may switch it and give the indexes their throughput together).
-    static func apply(_ updates: [GlobalSecondaryIndexUpdate], attributeDefinitions: [AttributeDefinition]?,
-                      to definition: inout TableDefinition, billingMode: BillingMode,
-                      now: Double) throws(DynamoError) -> IndexChanges {
+    static func apply(
+        _ updates: [GlobalSecondaryIndexUpdate], attributeDefinitions: [AttributeDefinition]?,
+        to definition: inout TableDefinition, billingMode: BillingMode,
+        now: Double
+    ) throws(DynamoError) -> IndexChanges {
         let invalid = TableValidation.invalid
         var names = Set<String>()
         for update in updates {
@@ -83,8 +85,10 @@ enum IndexUpdates {
         return changes
     }
 
-    private static func create(_ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
-                               in definition: inout TableDefinition, billingMode: BillingMode) throws(DynamoError) {
+    private static func create(
+        _ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
+        in definition: inout TableDefinition, billingMode: BillingMode
+    ) throws(DynamoError) {
         let invalid = TableValidation.invalid
         if definition.index(named: create.indexName) != nil {
             throw .validation("Attempting to create an index which already exists")
@@ -95,8 +99,10 @@ enum IndexUpdates {
         // The table's definitions stand; the request's add the new index's key attributes.
         var known = definition.attributeDefinitions
         for given in attributeDefinitions where !known.contains(where: { $0.name == given.attributeName }) {
-            known.append(KeyAttribute(name: given.attributeName,
-                                      type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string))
+            known.append(
+                KeyAttribute(
+                    name: given.attributeName,
+                    type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string))
         }
         let schema = create.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
         let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: known)
@@ -109,22 +115,26 @@ enum IndexUpdates {
         let throughput = try TableValidation.indexThroughput(
             create.provisionedThroughput, index: create.indexName, billingMode: billingMode)
         if definition.globalIndexes.count >= maximumGlobalIndexes {
-            throw DynamoError(.limitExceeded,
-                              "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
+            throw DynamoError(
+                .limitExceeded,
+                "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
         }
         let number = (definition.indexes.map(\.storageNumber).max() ?? 0) + 1
-        definition.globalIndexes.append(TableValidation.globalIndex(
-            name: create.indexName, partition: partition, sort: sort, projection: projection,
-            nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: .creating,
-            storageNumber: number))
+        definition.globalIndexes.append(
+            TableValidation.globalIndex(
+                name: create.indexName, partition: partition, sort: sort, projection: projection,
+                nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: .creating,
+                storageNumber: number))
         for key in partition + sort where !definition.attributeDefinitions.contains(key) {
             definition.attributeDefinitions.append(key)
         }
     }
 
     /// The position of a global index that a Delete or Update names, or DynamoDB's error.
-    private static func globalIndexPosition(_ name: String, in definition: TableDefinition,
-                                            verb: String) throws(DynamoError) -> Int {
+    private static func globalIndexPosition(
+        _ name: String, in definition: TableDefinition,
+        verb: String
+    ) throws(DynamoError) -> Int {
         if definition.localIndexes.contains(where: { $0.name == name }) {
             throw .validation("Cannot \(verb) an index that is not a GlobalSecondaryIndex: \(name)")
         }
@@ -132,14 +142,17 @@ enum IndexUpdates {
             throw DynamoError(.resourceNotFound, "Requested resource not found: Index \(name) for table \(definition.name)")
         }
         if definition.globalIndexes[position].status == .deleting {
-            throw DynamoError(.resourceInUse,
-                              "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definition.name) Index: \(name)")
+            throw DynamoError(
+                .resourceInUse,
+                "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definition.name) Index: \(name)")
         }
         return position
     }
 
-    private static func updateThroughput(_ change: UpdateGlobalSecondaryIndexAction, of index: inout IndexDefinition,
-                                         billingMode: BillingMode, now: Double) throws(DynamoError) {
+    private static func updateThroughput(
+        _ change: UpdateGlobalSecondaryIndexAction, of index: inout IndexDefinition,
+        billingMode: BillingMode, now: Double
+    ) throws(DynamoError) {
         guard let given = change.provisionedThroughput else { return }
         if billingMode == .payPerRequest {
             throw .validation("The only Updates for index: \(index.name) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")

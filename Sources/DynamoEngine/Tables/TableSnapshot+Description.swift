@@ -9,8 +9,9 @@ extension TableSnapshot {
         // DynamoDB lists attribute definitions and projected attributes sorted by name.
         description.attributeDefinitions = definition.attributeDefinitions.sorted { Self.byName($0.name, $1.name) }
             .map { AttributeDefinition(attributeName: $0.name, attributeType: ScalarAttributeType(rawValue: $0.type.rawValue)) }
-        description.keySchema = Self.keySchema(partition: [definition.partitionKey],
-                                               sort: definition.sortKey.map { [$0] } ?? [])
+        description.keySchema = Self.keySchema(
+            partition: [definition.partitionKey],
+            sort: definition.sortKey.map { [$0] } ?? [])
         description.tableStatus = status
         description.creationDateTime = Timestamp(secondsSince1970: definition.creationDateTime)
         if !definition.localIndexes.isEmpty {
@@ -26,8 +27,9 @@ extension TableSnapshot {
             description.globalSecondaryIndexes = definition.globalIndexes.map { globalIndex($0, tableARN: arn) }
         }
         if let viewType = definition.streamViewType {
-            description.streamSpecification = StreamSpecification(streamEnabled: true,
-                                                                  streamViewType: viewType)
+            description.streamSpecification = StreamSpecification(
+                streamEnabled: true,
+                streamViewType: viewType)
         }
         // A disabled stream's ARN stays the table's latest until another is enabled.
         if let label = definition.streamLabel {
@@ -50,9 +52,11 @@ extension TableSnapshot {
         }
         description.deletionProtectionEnabled = definition.deletionProtectionEnabled
         if definition.billingMode == .payPerRequest || definition.onDemandMaxRead != nil
-            || definition.onDemandMaxWrite != nil {
-            description.onDemandThroughput = OnDemandThroughput(maxReadRequestUnits: definition.onDemandMaxRead ?? -1,
-                                                                maxWriteRequestUnits: definition.onDemandMaxWrite ?? -1)
+            || definition.onDemandMaxWrite != nil
+        {
+            description.onDemandThroughput = OnDemandThroughput(
+                maxReadRequestUnits: definition.onDemandMaxRead ?? -1,
+                maxWriteRequestUnits: definition.onDemandMaxWrite ?? -1)
         }
         description.warmThroughput = definition.warmThroughput
         if let replicas = replicaDescriptions {
@@ -89,15 +93,19 @@ extension TableSnapshot {
             indexName: index.name, keySchema: Self.keySchema(partition: index.partitionAttributes, sort: index.sortAttributes),
             projection: Self.projection(index), indexStatus: status,
             backfilling: status == .creating ? backfilling : nil,
-            provisionedThroughput: Self.throughput(index.throughput ?? ThroughputSettings(readCapacityUnits: 0,
-                                                                                          writeCapacityUnits: 0)),
+            provisionedThroughput: Self.throughput(
+                index.throughput
+                    ?? ThroughputSettings(
+                        readCapacityUnits: 0,
+                        writeCapacityUnits: 0)),
             indexSizeBytes: Int(statistics?.sizeBytes ?? 0), itemCount: Int(statistics?.itemCount ?? 0),
             indexArn: "\(tableARN)/index/\(index.name)")
     }
 
     private static func projection(_ index: IndexDefinition) -> Projection {
-        Projection(projectionType: index.projectionType,
-                   nonKeyAttributes: index.nonKeyAttributes?.sorted(by: byName))
+        Projection(
+            projectionType: index.projectionType,
+            nonKeyAttributes: index.nonKeyAttributes?.sorted(by: byName))
     }
 
     /// Every partition-key attribute, then every sort-key attribute (more than one of each for

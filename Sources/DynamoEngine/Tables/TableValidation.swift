@@ -29,8 +29,10 @@ enum TableValidation {
 
     /// A global index's throughput as its table's billing mode requires: none for
     /// PAY_PER_REQUEST, given and in bounds for PROVISIONED.
-    static func indexThroughput(_ given: ProvisionedThroughput?, index: String,
-                                billingMode: BillingMode) throws(DynamoError) -> ThroughputSettings? {
+    static func indexThroughput(
+        _ given: ProvisionedThroughput?, index: String,
+        billingMode: BillingMode
+    ) throws(DynamoError) -> ThroughputSettings? {
         if billingMode == .payPerRequest {
             if given != nil {
                 throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index) when BillingMode is PAY_PER_REQUEST")
@@ -96,7 +98,8 @@ enum TableValidation {
             throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
         }
         guard let firstRange = schema.firstIndex(where: { $0.keyType == .range }) ?? Optional(schema.count),
-              !schema[firstRange...].contains(where: { $0.keyType == .hash }) else {
+            !schema[firstRange...].contains(where: { $0.keyType == .hash })
+        else {
             throw .validation(invalid + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
         }
         if hashCount > maximumKeyAttributesPerPart {
@@ -110,13 +113,16 @@ enum TableValidation {
     }
 
     /// A global index definition from its resolved key attributes.
-    static func globalIndex(name: String, partition: [KeyAttribute], sort: [KeyAttribute], projection: ProjectionType,
-                            nonKeyAttributes: [String]?, throughput: ThroughputSettings?,
-                            status: IndexStatus, storageNumber: Int) -> IndexDefinition {
-        var index = IndexDefinition(name: name, partitionKey: partition[0], sortKey: sort.first,
-                                    projectionType: projection, nonKeyAttributes: nonKeyAttributes,
-                                    throughput: throughput, status: status, storageNumber: storageNumber,
-                                    isGlobal: true)
+    static func globalIndex(
+        name: String, partition: [KeyAttribute], sort: [KeyAttribute], projection: ProjectionType,
+        nonKeyAttributes: [String]?, throughput: ThroughputSettings?,
+        status: IndexStatus, storageNumber: Int
+    ) -> IndexDefinition {
+        var index = IndexDefinition(
+            name: name, partitionKey: partition[0], sortKey: sort.first,
+            projectionType: projection, nonKeyAttributes: nonKeyAttributes,
+            throughput: throughput, status: status, storageNumber: storageNumber,
+            isGlobal: true)
         if partition.count > 1 { index.extraPartitionKeys = Array(partition.dropFirst()) }
         if sort.count > 1 { index.extraSortKeys = Array(sort.dropFirst()) }
         return index
@@ -136,9 +142,10 @@ enum TableValidation {
 
     /// DynamoDB's rule for table and index names: 3 to 255 of `[a-zA-Z0-9_.-]`.
     static func isValidName(_ name: String) -> Bool {
-        (3...255).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == 0x5F || byte == 0x2E || byte == 0x2D
-        }
+        (3...255).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                    || byte == 0x5F || byte == 0x2E || byte == 0x2D
+            }
     }
 }

@@ -1,7 +1,6 @@
 import DynamoAPI
 import DynamoExpressions
 
-
 /// What a committed TransactWriteItems did.
 package struct TransactWriteResult: Sendable {
     /// Write capacity units per table (transactional writes cost twice the plain units).
@@ -69,9 +68,11 @@ extension Database {
                 oldItems.append(oldItem)
                 if let condition = action.condition, !condition.evaluate(oldItem ?? [:]) {
                     failed = true
-                    reasons.append(CancellationReason(item: action.returnsItemOnFailure ? oldItem : nil,
-                                                      code: "ConditionalCheckFailed",
-                                                      message: "The conditional request failed"))
+                    reasons.append(
+                        CancellationReason(
+                            item: action.returnsItemOnFailure ? oldItem : nil,
+                            code: "ConditionalCheckFailed",
+                            message: "The conditional request failed"))
                 } else {
                     reasons.append(CancellationReason(code: "None"))
                 }
@@ -175,10 +176,11 @@ extension Database {
                     keyErrors[position] = error
                     continue
                 }
-                action = PlannedAction(table: table, requestedName: check.tableName,
-                                       key: try table.storedKey(fromKey: check.key), kind: .check,
-                                       condition: compiled.condition,
-                                       returnsItemOnFailure: check.returnValuesOnConditionCheckFailure == .allOld)
+                action = PlannedAction(
+                    table: table, requestedName: check.tableName,
+                    key: try table.storedKey(fromKey: check.key), kind: .check,
+                    condition: compiled.condition,
+                    returnsItemOnFailure: check.returnValuesOnConditionCheckFailure == .allOld)
             } else if let put = item.put {
                 let table = try table(named: put.tableName)
                 // An index key of the wrong type cancels too (a `ValidationError` reason); an
@@ -192,20 +194,22 @@ extension Database {
                 if size > ItemSize.maximum {
                     throw EngineMessages.itemTooLarge
                 }
-                action = PlannedAction(table: table, requestedName: put.tableName, key: key,
-                                       kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
-                                       condition: compiled.condition,
-                                       returnsItemOnFailure: put.returnValuesOnConditionCheckFailure == .allOld)
+                action = PlannedAction(
+                    table: table, requestedName: put.tableName, key: key,
+                    kind: .put(json: ItemJSON.encode(put.item), size: size, item: put.item),
+                    condition: compiled.condition,
+                    returnsItemOnFailure: put.returnValuesOnConditionCheckFailure == .allOld)
             } else if let delete = item.delete {
                 let table = try table(named: delete.tableName)
                 if let error = table.keyShapeError(fromKey: delete.key) {
                     keyErrors[position] = error
                     continue
                 }
-                action = PlannedAction(table: table, requestedName: delete.tableName,
-                                       key: try table.storedKey(fromKey: delete.key), kind: .delete,
-                                       condition: compiled.condition,
-                                       returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure == .allOld)
+                action = PlannedAction(
+                    table: table, requestedName: delete.tableName,
+                    key: try table.storedKey(fromKey: delete.key), kind: .delete,
+                    condition: compiled.condition,
+                    returnsItemOnFailure: delete.returnValuesOnConditionCheckFailure == .allOld)
             } else {
                 let update = item.update!
                 let table = try table(named: update.tableName)
@@ -214,11 +218,12 @@ extension Database {
                     keyErrors[position] = error
                     continue
                 }
-                action = PlannedAction(table: table, requestedName: update.tableName,
-                                       key: try table.storedKey(fromKey: update.key),
-                                       kind: .update(compiled.update, keyItem: update.key),
-                                       condition: compiled.condition,
-                                       returnsItemOnFailure: update.returnValuesOnConditionCheckFailure == .allOld)
+                action = PlannedAction(
+                    table: table, requestedName: update.tableName,
+                    key: try table.storedKey(fromKey: update.key),
+                    kind: .update(compiled.update, keyItem: update.key),
+                    condition: compiled.condition,
+                    returnsItemOnFailure: update.returnValuesOnConditionCheckFailure == .allOld)
             }
             let identity = "\(action.table.storageID)/\(action.key.partition)/\(action.key.sort)"
             guard seen.insert(identity).inserted else {
@@ -282,9 +287,10 @@ extension DynamoError {
     /// and their codes listed in the message.
     static func transactionCanceled(_ reasons: [CancellationReason]) -> DynamoError {
         let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
-        return DynamoError(.transactionCanceled,
-                           "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
-                           cancellationReasons: reasons)
+        return DynamoError(
+            .transactionCanceled,
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
+            cancellationReasons: reasons)
     }
 }
 
@@ -292,9 +298,10 @@ extension DynamoError {
     /// The cancellation of a transaction whose actions at some positions failed validation: a
     /// `ValidationError` reason there (with the error's message), `None` for the others.
     static func transactionCanceled(validationErrors: [Int: DynamoError], actions: Int) -> DynamoError {
-        transactionCanceled((0..<actions).map { position in
-            validationErrors[position].map { CancellationReason(code: "ValidationError", message: $0.message) }
-                ?? CancellationReason(code: "None")
-        })
+        transactionCanceled(
+            (0..<actions).map { position in
+                validationErrors[position].map { CancellationReason(code: "ValidationError", message: $0.message) }
+                    ?? CancellationReason(code: "None")
+            })
     }
 }

@@ -22,16 +22,19 @@ final class IdempotencyTokens: Sendable {
     ///
     /// The check and the record happen around `body`, which runs under the database's writer
     /// lock, so two concurrent calls with one token cannot both write.
-    func run(token: String, request: CanonicalForm, now: Double,
-             _ body: () throws -> TransactWriteResult) throws -> TransactWriteResult {
+    func run(
+        token: String, request: CanonicalForm, now: Double,
+        _ body: () throws -> TransactWriteResult
+    ) throws -> TransactWriteResult {
         let known: Entry? = entries.withLock { entries in
             entries = entries.filter { now - $0.value.recorded < Self.lifetime }
             return entries[token]
         }
         if let known {
             guard known.request == request else {
-                throw DynamoError(.idempotentParameterMismatch,
-                                  "Request with the same client token has already been used with different parameters")
+                throw DynamoError(
+                    .idempotentParameterMismatch,
+                    "Request with the same client token has already been used with different parameters")
             }
             return known.result
         }

@@ -72,8 +72,10 @@ public enum ExpressionCompiler {
         return compiled
     }
 
-    private static func compileExpression(_ text: String, kind: ExpressionKind, resolver: inout Resolver,
-                                          into compiled: inout CompiledExpressions) throws(ExpressionProblem) {
+    private static func compileExpression(
+        _ text: String, kind: ExpressionKind, resolver: inout Resolver,
+        into compiled: inout CompiledExpressions
+    ) throws(ExpressionProblem) {
         if text.isEmpty { throw Message.empty }
         let size = text.utf8.count
         if size > maximumExpressionSize { throw Message.sizeExceeded(kind, size: size) }
@@ -132,7 +134,8 @@ public enum ExpressionCompiler {
             throw .validation("\(map) contains invalid key: The expression attribute map contains a key that is too long; size of key: \(size)")
         }
         let bytes = Array(key.utf8)
-        let valid = bytes.count > 1 && bytes[0] == sigil.asciiValue
+        let valid =
+            bytes.count > 1 && bytes[0] == sigil.asciiValue
             && bytes.dropFirst().allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
             }

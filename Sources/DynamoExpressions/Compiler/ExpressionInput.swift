@@ -86,16 +86,22 @@ public struct ExpressionInput: Sendable {
         case .putItem, .deleteItem:
             present = [("Expected", expected != nil), ("ConditionalOperator", conditionalOperator != nil)]
         case .updateItem:
-            present = [("AttributeUpdates", attributeUpdates != nil), ("Expected", expected != nil),
-                       ("ConditionalOperator", conditionalOperator != nil)]
+            present = [
+                ("AttributeUpdates", attributeUpdates != nil), ("Expected", expected != nil),
+                ("ConditionalOperator", conditionalOperator != nil),
+            ]
         case .query:
             // KeyConditions with a FilterExpression but no KeyConditionExpression is allowed.
             let keyConditionsCount = keyConditions != nil && keyConditionExpression != nil
-            present = [("AttributesToGet", attributesToGet != nil), ("QueryFilter", queryFilter != nil),
-                       ("ConditionalOperator", conditionalOperator != nil), ("KeyConditions", keyConditionsCount)]
+            present = [
+                ("AttributesToGet", attributesToGet != nil), ("QueryFilter", queryFilter != nil),
+                ("ConditionalOperator", conditionalOperator != nil), ("KeyConditions", keyConditionsCount),
+            ]
         case .scan:
-            present = [("AttributesToGet", attributesToGet != nil), ("ScanFilter", scanFilter != nil),
-                       ("ConditionalOperator", conditionalOperator != nil)]
+            present = [
+                ("AttributesToGet", attributesToGet != nil), ("ScanFilter", scanFilter != nil),
+                ("ConditionalOperator", conditionalOperator != nil),
+            ]
         }
         return present.filter(\.1).map(\.0)
     }

@@ -5,9 +5,10 @@ import DynamoAPI
 enum ParameterMessages {
     /// Expression and legacy parameters in one request.
     static func mixed(legacy: [String], expressions: [String]) -> DynamoError {
-        .validation("Can not use both expression and non-expression parameters in the same request: "
-            + "Non-expression parameters: {\(legacy.joined(separator: ", "))} "
-            + "Expression parameters: {\(expressions.joined(separator: ", "))}")
+        .validation(
+            "Can not use both expression and non-expression parameters in the same request: "
+                + "Non-expression parameters: {\(legacy.joined(separator: ", "))} "
+                + "Expression parameters: {\(expressions.joined(separator: ", "))}")
     }
 
     /// `ExpressionAttributeNames` without an expression.

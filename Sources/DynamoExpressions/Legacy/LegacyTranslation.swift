@@ -6,8 +6,10 @@ enum LegacyTranslation {
     private static let invalid = LegacyComparison.invalid
 
     /// `Expected` (+ `ConditionalOperator`) as a predicate.
-    static func expected(_ expected: [String: ExpectedAttributeValue],
-                         conditionalOperator: String?) throws(DynamoError) -> Predicate? {
+    static func expected(
+        _ expected: [String: ExpectedAttributeValue],
+        conditionalOperator: String?
+    ) throws(DynamoError) -> Predicate? {
         var predicates: [Predicate] = []
         for name in expected.keys.sorted() {
             let condition = expected[name]!

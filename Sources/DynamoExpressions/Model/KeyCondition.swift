@@ -64,8 +64,10 @@ public struct KeyCondition: Sendable, Equatable {
     ///   another attribute, or none on the partition key), "Query key condition not supported"
     ///   (the partition key not compared with `=`), "One or more parameter values were invalid:
     ///   Condition parameter type does not match schema type".
-    public func bind(partitionKey: (name: String, type: String),
-                     sortKey: (name: String, type: String)?) throws(DynamoError) -> Bound {
+    public func bind(
+        partitionKey: (name: String, type: String),
+        sortKey: (name: String, type: String)?
+    ) throws(DynamoError) -> Bound {
         var partition: KeyComparison?
         var sort: KeyComparison?
         for (attribute, comparison) in terms {

@@ -50,12 +50,13 @@ public struct UpdatePlan: Sendable, Equatable {
     /// Whether the update only takes away (REMOVE, DELETE): on a missing item it does nothing,
     /// and creates no item.
     public var onlyRemoves: Bool {
-        !actions.isEmpty && actions.allSatisfy {
-            switch $0 {
-            case .remove, .delete: true
-            default: false
+        !actions.isEmpty
+            && actions.allSatisfy {
+                switch $0 {
+                case .remove, .delete: true
+                default: false
+                }
             }
-        }
     }
 
     /// The paths the update writes, as `UPDATED_OLD` and `UPDATED_NEW` project them.

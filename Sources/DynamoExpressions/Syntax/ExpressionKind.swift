@@ -71,25 +71,35 @@ enum Message {
     }
 
     static func functionMisused(_ name: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("The function is not allowed to be used this way in an expression",
-                                          ["function": name]))
+        ExpressionProblem(
+            message: detail(
+                "The function is not allowed to be used this way in an expression",
+                ["function": name]))
     }
 
     static func operandCount(_ name: String, _ count: Int) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Incorrect number of operands for operator or function",
-                                          ["operator or function": name, "number of operands": "\(count)"]))
+        ExpressionProblem(
+            message: detail(
+                "Incorrect number of operands for operator or function",
+                ["operator or function": name, "number of operands": "\(count)"]))
     }
 
     static func operandType(_ name: String, _ type: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Incorrect operand type for operator or function",
-                                          ["operator or function": name, "operand type": type]))
+        ExpressionProblem(
+            message: detail(
+                "Incorrect operand type for operator or function",
+                ["operator or function": name, "operand type": type]))
     }
 
     /// ADD and DELETE name the operator alone, the long type name and the allowed type set.
     static func actionOperandType(_ action: String, _ type: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Incorrect operand type for operator or function",
-                                          ["operator": action, "operand type": type,
-                                           "typeSet": "ALLOWED_FOR_\(action)_OPERAND"]))
+        ExpressionProblem(
+            message: detail(
+                "Incorrect operand type for operator or function",
+                [
+                    "operator": action, "operand type": type,
+                    "typeSet": "ALLOWED_FOR_\(action)_OPERAND",
+                ]))
     }
 
     static func requiresPath(_ name: String) -> ExpressionProblem {
@@ -97,24 +107,31 @@ enum Message {
     }
 
     static func notDistinct(_ name: String, _ path: DocumentPath) -> ExpressionProblem {
-        ExpressionProblem(message: detail(
-            "The first operand must be distinct from the remaining operands for this operator or function",
-            ["operator": name, "first operand": path.description]))
+        ExpressionProblem(
+            message: detail(
+                "The first operand must be distinct from the remaining operands for this operator or function",
+                ["operator": name, "first operand": path.description]))
     }
 
     static func undefinedName(_ name: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("An expression attribute name used in the document path is not defined",
-                                          ["attribute name": name]))
+        ExpressionProblem(
+            message: detail(
+                "An expression attribute name used in the document path is not defined",
+                ["attribute name": name]))
     }
 
     static func undefinedValue(_ name: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("An expression attribute value used in expression is not defined",
-                                          ["attribute value": name]))
+        ExpressionProblem(
+            message: detail(
+                "An expression attribute value used in expression is not defined",
+                ["attribute value": name]))
     }
 
     static func typeName(_ name: String) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Invalid attribute type name found",
-                                          ["type": name, "valid types": "{B,NULL,SS,BOOL,L,BS,N,NS,S,M}"]))
+        ExpressionProblem(
+            message: detail(
+                "Invalid attribute type name found",
+                ["type": name, "valid types": "{B,NULL,SS,BOOL,L,BS,N,NS,S,M}"]))
     }
 
     static func section(_ keyword: String) -> ExpressionProblem {
@@ -126,13 +143,17 @@ enum Message {
     }
 
     static func overlap(_ one: DocumentPath, _ two: DocumentPath) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Two document paths overlap with each other; must remove or rewrite one of these paths",
-                                          ["path one": one.description, "path two": two.description]))
+        ExpressionProblem(
+            message: detail(
+                "Two document paths overlap with each other; must remove or rewrite one of these paths",
+                ["path one": one.description, "path two": two.description]))
     }
 
     static func conflict(_ one: DocumentPath, _ two: DocumentPath) -> ExpressionProblem {
-        ExpressionProblem(message: detail("Two document paths conflict with each other; must remove or rewrite one of these paths",
-                                          ["path one": one.description, "path two": two.description]))
+        ExpressionProblem(
+            message: detail(
+                "Two document paths conflict with each other; must remove or rewrite one of these paths",
+                ["path one": one.description, "path two": two.description]))
     }
 
     static func tooManyInOperands(_ count: Int) -> ExpressionProblem {
@@ -144,13 +165,17 @@ enum Message {
     }
 
     static func betweenTypes(_ lower: AttributeValue, _ upper: AttributeValue) -> ExpressionProblem {
-        ExpressionProblem(message: detail("The BETWEEN operator requires same data type for lower and upper bounds",
-                                          ["lower bound operand": boundText(lower), "upper bound operand": boundText(upper)]))
+        ExpressionProblem(
+            message: detail(
+                "The BETWEEN operator requires same data type for lower and upper bounds",
+                ["lower bound operand": boundText(lower), "upper bound operand": boundText(upper)]))
     }
 
     static func betweenOrder(_ lower: AttributeValue, _ upper: AttributeValue) -> ExpressionProblem {
-        ExpressionProblem(message: detail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound",
-                                          ["lower bound operand": boundText(lower), "upper bound operand": boundText(upper)]))
+        ExpressionProblem(
+            message: detail(
+                "The BETWEEN operator requires upper bound to be greater than or equal to lower bound",
+                ["lower bound operand": boundText(lower), "upper bound operand": boundText(upper)]))
     }
 
     /// A bound as DynamoDB prints it: `AttributeValue: {N:5}`.
@@ -166,8 +191,10 @@ enum Message {
     static func sizeExceeded(_ kind: ExpressionKind, size: Int) -> ExpressionProblem {
         // Captured from DynamoDB: only conditions and filters report the size.
         if kind == .condition || kind == .filter {
-            return ExpressionProblem(message: detail("Expression size has exceeded the maximum allowed size",
-                                                     ["expression size": "\(size)"]))
+            return ExpressionProblem(
+                message: detail(
+                    "Expression size has exceeded the maximum allowed size",
+                    ["expression size": "\(size)"]))
         }
         return ExpressionProblem(message: detail("Expression size has exceeded the maximum allowed size"))
     }

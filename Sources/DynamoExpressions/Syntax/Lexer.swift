@@ -9,8 +9,10 @@ enum Lexer {
         tokens.reserveCapacity(bytes.count / 2 + 2)
         var index = 0
         func emit(_ kind: TokenKind, _ start: Int, _ end: Int) {
-            tokens.append(Token(kind: kind, text: String(decoding: bytes[start..<end], as: UTF8.self),
-                                start: start, end: end))
+            tokens.append(
+                Token(
+                    kind: kind, text: String(decoding: bytes[start..<end], as: UTF8.self),
+                    start: start, end: end))
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -25,7 +27,9 @@ enum Lexer {
             case UInt8(ascii: "#"), UInt8(ascii: ":"):
                 index += 1
                 while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
-                let kind: TokenKind = index == start + 1 ? .bad
+                let kind: TokenKind =
+                    index == start + 1
+                    ? .bad
                     : (byte == UInt8(ascii: "#") ? .namePlaceholder : .valuePlaceholder)
                 emit(kind, start, index)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):

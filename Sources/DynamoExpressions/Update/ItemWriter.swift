@@ -55,14 +55,18 @@ enum ItemWriter {
     }
 
     /// Runs `body` on the value at `path` in `item`, in place, if it exists.
-    static func modify(_ item: inout Item, at path: ArraySlice<PathElement>,
-                       _ body: (inout AttributeValue) -> Void) {
+    static func modify(
+        _ item: inout Item, at path: ArraySlice<PathElement>,
+        _ body: (inout AttributeValue) -> Void
+    ) {
         guard case .attribute(let name)? = path.first, item[name] != nil else { return }
         modify(&item[name]!, at: path.dropFirst(), body)
     }
 
-    private static func modify(_ value: inout AttributeValue, at path: ArraySlice<PathElement>,
-                               _ body: (inout AttributeValue) -> Void) {
+    private static func modify(
+        _ value: inout AttributeValue, at path: ArraySlice<PathElement>,
+        _ body: (inout AttributeValue) -> Void
+    ) {
         guard let step = path.first else {
             body(&value)
             return

@@ -73,7 +73,7 @@ extension UpdatePlan {
         }
         var writes: [(path: DocumentPath, value: AttributeValue?)] = []
         for index in actions.indices {
-            guard let result = results[index] else { continue }  // DELETE from a missing set
+            guard let result = results[index] else { continue } // DELETE from a missing set
             writes.append((actions[index].path, result))
         }
         return ItemWriter.apply(writes, to: item)
@@ -81,8 +81,10 @@ extension UpdatePlan {
 
     /// ADD's result: the value itself for a missing attribute, a sum of numbers, a set union (or,
     /// for legacy updates, a list concatenation).
-    static func added(_ value: AttributeValue, to current: AttributeValue?, legacy: Bool,
-                      typeMessage: String) throws(DynamoError) -> AttributeValue {
+    static func added(
+        _ value: AttributeValue, to current: AttributeValue?, legacy: Bool,
+        typeMessage: String
+    ) throws(DynamoError) -> AttributeValue {
         guard let current else { return value }
         switch (current, value) {
         case (.n(let a), .n(let b)):

@@ -75,7 +75,7 @@ enum ReservedWords {
 
     /// Whether `name` is refused as a bare attribute name.
     static func contains(_ name: String) -> Bool {
-        guard name.utf8.count <= 16 else { return false }  // the longest word has 14 letters
+        guard name.utf8.count <= 16 else { return false } // the longest word has 14 letters
         let upper = name.uppercased()
         return published.contains(upper) && !acceptedAnyway.contains(upper)
     }

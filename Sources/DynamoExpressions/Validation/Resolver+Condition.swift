@@ -87,7 +87,7 @@ extension Resolver {
                 if let type = Self.staticType(operand), type != "S", type != "B" { throw Message.operandType(name, type) }
             }
             return .beginsWith(resolved[0], resolved[1])
-        default:  // contains
+        default: // contains
             return .contains(resolved[0], resolved[1])
         }
     }

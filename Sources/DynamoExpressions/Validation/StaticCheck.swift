@@ -60,8 +60,10 @@ enum StaticCheck {
         }
     }
 
-    private static func visit(_ operand: RawOperand, inCondition: Bool, update: Bool,
-                              operators: inout Int) throws(ExpressionProblem) {
+    private static func visit(
+        _ operand: RawOperand, inCondition: Bool, update: Bool,
+        operators: inout Int
+    ) throws(ExpressionProblem) {
         switch operand {
         case .path(let path):
             try visit(path)
@@ -78,9 +80,11 @@ enum StaticCheck {
             guard let arity = Functions.arity(name) else { throw Message.unknownFunction(name) }
             if update {
                 if Functions.updates[name] == nil { throw Message.functionInUpdate(name) }
-                if name == "list_append", arguments.contains(where: {
-                    if case .call("list_append", _) = $0.unwrapped { true } else { false }
-                }) {
+                if name == "list_append",
+                    arguments.contains(where: {
+                        if case .call("list_append", _) = $0.unwrapped { true } else { false }
+                    })
+                {
                     throw Message.functionMisused(name)
                 }
             } else {

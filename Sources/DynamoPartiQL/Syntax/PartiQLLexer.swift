@@ -34,8 +34,9 @@ struct PartiQLLexer {
             while position < bytes.count, Self.isIdentifierPart(bytes[position]) { position += 1 }
             let word = String(decoding: bytes[start..<position], as: UTF8.self)
             // Names are ASCII (letters, digits, `_`, `$`): upper-case them byte by byte.
-            let upper = String(decoding: bytes[start..<position].lazy.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 },
-                               as: UTF8.self)
+            let upper = String(
+                decoding: bytes[start..<position].lazy.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 },
+                as: UTF8.self)
             let kind: PartiQLToken.Kind = PartiQLKeywords.reserved.contains(upper) ? .keyword(upper) : .identifier(word)
             return PartiQLToken(kind: kind, offset: start, raw: word)
         }
@@ -61,8 +62,10 @@ struct PartiQLLexer {
     }
 
     /// Two-character operators first, so `<=` is not read as `<`.
-    private static let symbols = ["<<", ">>", "<>", "!=", "<=", ">=", "||", "(", ")", "[", "]", "{", "}", ",", ".",
-                                  ":", ";", "*", "+", "-", "/", "%", "=", "<", ">"]
+    private static let symbols = [
+        "<<", ">>", "<>", "!=", "<=", ">=", "||", "(", ")", "[", "]", "{", "}", ",", ".",
+        ":", ";", "*", "+", "-", "/", "%", "=", "<", ">",
+    ]
 
     /// Whether the bytes at the current position spell `symbol` (compared in place: this runs
     /// for every token and every space).

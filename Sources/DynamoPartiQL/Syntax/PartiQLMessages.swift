@@ -124,6 +124,7 @@ package enum PartiQLMessages {
     package static let foreignNextToken = DynamoError.validation("The provided starting key is invalid")
     package static let consistentReadOnGSI = DynamoError.validation(
         "Strongly consistent read is not supported on Global Secondary Indexes")
-    package static let duplicateItem = DynamoError(DynamoErrorCode(rawValue: "DuplicateItemException"),
-                                                   "Duplicate primary key exists in table")
+    package static let duplicateItem = DynamoError(
+        DynamoErrorCode(rawValue: "DuplicateItemException"),
+        "Duplicate primary key exists in table")
 }

@@ -63,8 +63,9 @@ package enum PartiQLUpdateClause: Sendable {
 package enum PartiQLStatement: Sendable {
     case select(PartiQLSelect)
     case insert(table: String, index: String?, item: PartiQLExpression)
-    case update(table: String, index: String?, clauses: [PartiQLUpdateClause], whereClause: PartiQLExpression?,
-                returning: PartiQLReturning?)
+    case update(
+        table: String, index: String?, clauses: [PartiQLUpdateClause], whereClause: PartiQLExpression?,
+        returning: PartiQLReturning?)
     case delete(table: String, index: String?, whereClause: PartiQLExpression?, returning: PartiQLReturning?)
     /// `EXISTS(SELECT …)` or `NOT EXISTS(SELECT …)`: only in ExecuteTransaction.
     case exists(PartiQLSelect, negated: Bool)

@@ -18,8 +18,10 @@ struct KeyedWhere {
     ///
     /// - Throws: "Where clause does not contain a mandatory equality on all key attributes",
     ///   "Multiple conditions on same key …", or the key type message.
-    init(_ whereClause: PartiQLExpression?, schema: PartiQLSchema, binder: PartiQLBinder,
-         incomplete: DynamoError = PartiQLMessages.incompleteKey) throws(DynamoError) {
+    init(
+        _ whereClause: PartiQLExpression?, schema: PartiQLSchema, binder: PartiQLBinder,
+        incomplete: DynamoError = PartiQLMessages.incompleteKey
+    ) throws(DynamoError) {
         key = [:]
         rest = []
         for conjunct in Self.conjuncts(whereClause) {
@@ -37,13 +39,16 @@ struct KeyedWhere {
     }
 
     /// `key = constant` or `constant = key` on a top-level key attribute.
-    static func keyEquality(_ conjunct: PartiQLExpression, schema: PartiQLSchema,
-                            binder: PartiQLBinder) throws(DynamoError) -> (String, AttributeValue)? {
+    static func keyEquality(
+        _ conjunct: PartiQLExpression, schema: PartiQLSchema,
+        binder: PartiQLBinder
+    ) throws(DynamoError) -> (String, AttributeValue)? {
         guard case .binary("=", let left, let right) = conjunct else { return nil }
         for (side, other) in [(left, right), (right, left)] {
             guard case .path(let path) = side, path.elements.count == 1,
-                  schema.keys.contains(where: { $0.name == path.attribute }),
-                  let value = try binder.constant(other) else { continue }
+                schema.keys.contains(where: { $0.name == path.attribute }),
+                let value = try binder.constant(other)
+            else { continue }
             return (path.attribute, value)
         }
         return nil

@@ -50,8 +50,10 @@ extension PartiQLTranslator {
     /// Plans a SELECT against the key schema of the table or index it reads (`nil`: scan only).
     ///
     /// - Throws: DynamoDB's ORDER BY, projection and WHERE messages.
-    package static func select(_ statement: PartiQLStatement, schema: PartiQLSchema?,
-                               parameters: [AttributeValue]) throws(DynamoError) -> PartiQLSelectPlan {
+    package static func select(
+        _ statement: PartiQLStatement, schema: PartiQLSchema?,
+        parameters: [AttributeValue]
+    ) throws(DynamoError) -> PartiQLSelectPlan {
         guard case .select(let select) = statement else { throw PartiQLMessages.unsupportedOperation("non-SELECT read") }
         let binder = PartiQLBinder(parameters: parameters)
         var plan = PartiQLSelectPlan(table: select.table, index: select.index)
@@ -75,8 +77,10 @@ extension PartiQLTranslator {
         return plan
     }
 
-    private static func planKeys(_ plan: inout PartiQLSelectPlan, select: PartiQLSelect, schema: PartiQLSchema,
-                                 binder: PartiQLBinder) throws(DynamoError) {
+    private static func planKeys(
+        _ plan: inout PartiQLSelectPlan, select: PartiQLSelect, schema: PartiQLSchema,
+        binder: PartiQLBinder
+    ) throws(DynamoError) {
         let conjuncts = KeyedWhere.conjuncts(select.whereClause)
         let partition = schema.partitionKey
         for conjunct in conjuncts {
@@ -85,7 +89,8 @@ extension PartiQLTranslator {
                 break
             }
             if case .isIn(.path(let path), let list) = conjunct, path.elements.count == 1, path.attribute == partition.name,
-               case .l(let values)? = try binder.constant(list) {
+                case .l(let values)? = try binder.constant(list)
+            {
                 plan.partitions = unique(values)
                 break
             }
@@ -100,7 +105,8 @@ extension PartiQLTranslator {
         if let sort = schema.sortKey {
             for conjunct in conjuncts {
                 if case .isIn(.path(let path), let list) = conjunct, path.elements.count == 1, path.attribute == sort.name,
-                   case .l(let values)? = try binder.constant(list) {
+                    case .l(let values)? = try binder.constant(list)
+                {
                     sortValues = unique(values).count
                     break
                 }
@@ -130,21 +136,27 @@ extension PartiQLTranslator {
     }
 
     /// The partition key values of a disjunction whose every branch is `pk = constant`.
-    private static func partitionAlternatives(_ expression: PartiQLExpression, schema: PartiQLSchema,
-                                              binder: PartiQLBinder) throws(DynamoError) -> [AttributeValue]? {
+    private static func partitionAlternatives(
+        _ expression: PartiQLExpression, schema: PartiQLSchema,
+        binder: PartiQLBinder
+    ) throws(DynamoError) -> [AttributeValue]? {
         if case .binary("OR", let left, let right) = expression {
             guard let a = try partitionAlternatives(left, schema: schema, binder: binder),
-                  let b = try partitionAlternatives(right, schema: schema, binder: binder) else { return nil }
+                let b = try partitionAlternatives(right, schema: schema, binder: binder)
+            else { return nil }
             return a + b
         }
         guard let (name, value) = try KeyedWhere.keyEquality(expression, schema: schema, binder: binder),
-              name == schema.partitionKey.name else { return nil }
+            name == schema.partitionKey.name
+        else { return nil }
         return [value]
     }
 
     /// A conjunct that narrows the sort key: a comparison, BETWEEN or begins_with.
-    private static func sortComparison(_ conjunct: PartiQLExpression, sortKey: PartiQLKey,
-                                       binder: PartiQLBinder) throws(DynamoError) -> KeyComparison? {
+    private static func sortComparison(
+        _ conjunct: PartiQLExpression, sortKey: PartiQLKey,
+        binder: PartiQLBinder
+    ) throws(DynamoError) -> KeyComparison? {
         func isSortKey(_ expression: PartiQLExpression) -> Bool {
             if case .path(let path) = expression, path.elements.count == 1, path.attribute == sortKey.name { return true }
             return false
@@ -169,7 +181,8 @@ extension PartiQLTranslator {
             }
         case .between(let value, let lower, let upper) where isSortKey(value):
             guard let low = try typed(lower), let high = try typed(upper),
-                  (Ordering.compare(low, high) ?? 1) <= 0 else { return nil }
+                (Ordering.compare(low, high) ?? 1) <= 0
+            else { return nil }
             return .between(low, high)
         case .call("begins_with", let arguments) where arguments.count == 2 && isSortKey(arguments[0]) && sortKey.type != "N":
             guard let prefix = try typed(arguments[1]) else { return nil }
@@ -179,8 +192,10 @@ extension PartiQLTranslator {
         }
     }
 
-    private static func planOrder(_ plan: inout PartiQLSelectPlan, select: PartiQLSelect,
-                                  schema: PartiQLSchema?) throws(DynamoError) {
+    private static func planOrder(
+        _ plan: inout PartiQLSelectPlan, select: PartiQLSelect,
+        schema: PartiQLSchema?
+    ) throws(DynamoError) {
         guard !select.orderBy.isEmpty else { return }
         guard select.whereClause != nil else { throw PartiQLMessages.orderByWithoutWhere }
         for term in select.orderBy where !(schema?.keys.contains { $0.name == term.name } ?? false) {

@@ -22,11 +22,12 @@ package enum PartiQLTranslator {
     /// Translates the statement's WHERE clause once without a table, so its own errors (operand
     /// types, functions, `MISSING`) come before the table is looked up, as in DynamoDB.
     private static func checkConditions(_ statement: PartiQLStatement, parameters: [AttributeValue]) throws(DynamoError) {
-        let whereClause: PartiQLExpression? = switch statement {
-        case .select(let select), .exists(let select, _): select.whereClause
-        case .update(_, _, _, let whereClause, _), .delete(_, _, let whereClause, _): whereClause
-        case .insert: nil
-        }
+        let whereClause: PartiQLExpression? =
+            switch statement {
+            case .select(let select), .exists(let select, _): select.whereClause
+            case .update(_, _, _, let whereClause, _), .delete(_, _, let whereClause, _): whereClause
+            case .insert: nil
+            }
         guard let whereClause else { return }
         guard PartiQLConditions.isBoolean(whereClause) else { throw PartiQLMessages.whereNotBoolean }
         _ = try PartiQLConditions(binder: PartiQLBinder(parameters: parameters)).predicate(whereClause)

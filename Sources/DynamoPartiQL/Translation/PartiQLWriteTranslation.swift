@@ -22,8 +22,10 @@ extension PartiQLTranslator {
     ///
     /// - Throws: DynamoDB's PartiQL `ValidationException`s: an incomplete key, a key of the wrong
     ///   type, a write on an index, an INSERT that is not a tuple, bad `SET_ADD`/`SET_DELETE`.
-    package static func write(_ statement: PartiQLStatement, schema: PartiQLSchema, parameters: [AttributeValue],
-                              returnOnFailure: ReturnValuesOnConditionCheckFailure? = nil) throws(DynamoError) -> PartiQLWritePlan {
+    package static func write(
+        _ statement: PartiQLStatement, schema: PartiQLSchema, parameters: [AttributeValue],
+        returnOnFailure: ReturnValuesOnConditionCheckFailure? = nil
+    ) throws(DynamoError) -> PartiQLWritePlan {
         let binder = PartiQLBinder(parameters: parameters)
         let conditions = PartiQLConditions(binder: binder)
         var text = ExpressionText()
@@ -36,8 +38,9 @@ extension PartiQLTranslator {
                 guard value.typeDescriptor == key.type else { throw PartiQLMessages.keyType(key.name) }
             }
             let condition = "attribute_not_exists(\(text.name(schema.partitionKey.name)))"
-            let put = Put(item: item, tableName: table, conditionExpression: condition,
-                          expressionAttributeNames: text.namesOrNil, returnValuesOnConditionCheckFailure: returnOnFailure)
+            let put = Put(
+                item: item, tableName: table, conditionExpression: condition,
+                expressionAttributeNames: text.namesOrNil, returnValuesOnConditionCheckFailure: returnOnFailure)
             return PartiQLWritePlan(action: TransactWriteItem(put: put), isInsert: true, tableName: table)
 
         case .update(let table, let index, let clauses, let whereClause, let returning):
@@ -52,11 +55,13 @@ extension PartiQLTranslator {
             var condition = Predicate.exists(DocumentPath(attribute: schema.partitionKey.name))
             if let rest = try restPredicate(keyed, conditions: conditions) { condition = .and(condition, rest) }
             let conditionExpression = text.predicate(condition)
-            let update = Update(key: keyed.key, updateExpression: updateExpression, tableName: table,
-                                conditionExpression: conditionExpression, expressionAttributeNames: text.namesOrNil,
-                                expressionAttributeValues: text.valuesOrNil, returnValuesOnConditionCheckFailure: returnOnFailure)
-            return PartiQLWritePlan(action: TransactWriteItem(update: update), returning: returning, isInsert: false,
-                                    tableName: table)
+            let update = Update(
+                key: keyed.key, updateExpression: updateExpression, tableName: table,
+                conditionExpression: conditionExpression, expressionAttributeNames: text.namesOrNil,
+                expressionAttributeValues: text.valuesOrNil, returnValuesOnConditionCheckFailure: returnOnFailure)
+            return PartiQLWritePlan(
+                action: TransactWriteItem(update: update), returning: returning, isInsert: false,
+                tableName: table)
 
         case .delete(let table, let index, let whereClause, let returning):
             if index != nil { throw PartiQLMessages.indexWrite }
@@ -65,27 +70,32 @@ extension PartiQLTranslator {
             let conditionExpression = try restPredicate(keyed, conditions: conditions).map { rest in
                 text.predicate(.or(.notExists(DocumentPath(attribute: schema.partitionKey.name)), rest))
             }
-            let delete = Delete(key: keyed.key, tableName: table, conditionExpression: conditionExpression,
-                                expressionAttributeNames: text.namesOrNil, expressionAttributeValues: text.valuesOrNil,
-                                returnValuesOnConditionCheckFailure: returnOnFailure)
-            return PartiQLWritePlan(action: TransactWriteItem(delete: delete), returning: returning, isInsert: false,
-                                    tableName: table)
+            let delete = Delete(
+                key: keyed.key, tableName: table, conditionExpression: conditionExpression,
+                expressionAttributeNames: text.namesOrNil, expressionAttributeValues: text.valuesOrNil,
+                returnValuesOnConditionCheckFailure: returnOnFailure)
+            return PartiQLWritePlan(
+                action: TransactWriteItem(delete: delete), returning: returning, isInsert: false,
+                tableName: table)
 
         case .exists(let select, let negated):
             if select.index != nil { throw PartiQLMessages.transactionIndexWrite }
-            let keyed = try KeyedWhere(select.whereClause, schema: schema, binder: binder,
-                                       incomplete: PartiQLMessages.existsShape)
+            let keyed = try KeyedWhere(
+                select.whereClause, schema: schema, binder: binder,
+                incomplete: PartiQLMessages.existsShape)
             let keyPath = DocumentPath(attribute: schema.partitionKey.name)
             let rest = try restPredicate(keyed, conditions: conditions)
-            let condition: Predicate = switch (negated, rest) {
-            case (false, nil): .exists(keyPath)
-            case (false, let rest?): .and(.exists(keyPath), rest)
-            case (true, nil): .notExists(keyPath)
-            case (true, let rest?): .or(.notExists(keyPath), .not(rest))
-            }
-            let check = ConditionCheck(key: keyed.key, tableName: select.table, conditionExpression: text.predicate(condition),
-                                       expressionAttributeNames: text.namesOrNil, expressionAttributeValues: text.valuesOrNil,
-                                       returnValuesOnConditionCheckFailure: returnOnFailure)
+            let condition: Predicate =
+                switch (negated, rest) {
+                case (false, nil): .exists(keyPath)
+                case (false, let rest?): .and(.exists(keyPath), rest)
+                case (true, nil): .notExists(keyPath)
+                case (true, let rest?): .or(.notExists(keyPath), .not(rest))
+                }
+            let check = ConditionCheck(
+                key: keyed.key, tableName: select.table, conditionExpression: text.predicate(condition),
+                expressionAttributeNames: text.namesOrNil, expressionAttributeValues: text.valuesOrNil,
+                returnValuesOnConditionCheckFailure: returnOnFailure)
             return PartiQLWritePlan(action: TransactWriteItem(conditionCheck: check), isInsert: false, tableName: select.table)
 
         case .select:
@@ -105,8 +115,10 @@ extension PartiQLTranslator {
     }
 
     /// One `SET path = value` or `REMOVE path`.
-    private static func updateAction(_ clause: PartiQLUpdateClause,
-                                     conditions: PartiQLConditions) throws(DynamoError) -> UpdateAction {
+    private static func updateAction(
+        _ clause: PartiQLUpdateClause,
+        conditions: PartiQLConditions
+    ) throws(DynamoError) -> UpdateAction {
         switch clause {
         case .remove(let path):
             return .remove(path)
@@ -126,8 +138,10 @@ extension PartiQLTranslator {
     }
 
     /// The value of a SET: a constant, a path, `+`/`-`, `list_append`, `if_not_exists`.
-    private static func updateOperand(_ expression: PartiQLExpression,
-                                      conditions: PartiQLConditions) throws(DynamoError) -> Operand {
+    private static func updateOperand(
+        _ expression: PartiQLExpression,
+        conditions: PartiQLConditions
+    ) throws(DynamoError) -> Operand {
         switch expression {
         case .path(let path):
             return .path(path)
@@ -141,8 +155,9 @@ extension PartiQLTranslator {
             guard arguments.count == 2 else {
                 throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'list_append'")
             }
-            return .listAppend(try updateOperand(arguments[0], conditions: conditions),
-                               try updateOperand(arguments[1], conditions: conditions))
+            return .listAppend(
+                try updateOperand(arguments[0], conditions: conditions),
+                try updateOperand(arguments[1], conditions: conditions))
         case .call("if_not_exists", let arguments):
             guard arguments.count == 2, case .path(let path) = arguments[0] else {
                 throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'if_not_exists'")

@@ -64,8 +64,10 @@ package struct AdminEnvironment: Sendable {
     /// The request counters `/metrics` reports; `nil` when the server keeps none.
     package var metrics: ServerMetrics?
 
-    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger, faults: FaultInjector = FaultInjector(),
-                 metrics: ServerMetrics? = nil) {
+    package init(
+        engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger, faults: FaultInjector = FaultInjector(),
+        metrics: ServerMetrics? = nil
+    ) {
         self.metrics = metrics
         self.engine = engine
         self.threadPool = threadPool
@@ -105,8 +107,10 @@ package struct AdminRoute: Sendable {
     }
 
     /// A route that answers text of `contentType`.
-    package init(_ method: String, _ path: String, _ summary: String, contentType: String, openToAll: Bool,
-                 text: @escaping TextHandler) {
+    package init(
+        _ method: String, _ path: String, _ summary: String, contentType: String, openToAll: Bool,
+        text: @escaping TextHandler
+    ) {
         self.init(method, path, summary) { _, _ in .null }
         self.text = (contentType, text)
         self.openToAll = openToAll
@@ -185,9 +189,11 @@ package struct AdminRouter: Sendable {
         } catch let error as DynamoError {
             return (error.code.httpStatus, Self.errorBody(error.message ?? "\(error.code)"), Self.jsonContentType)
         } catch {
-            environment.logger.error("admin request failed", metadata: [
-                "path": "\(request.path)", "error_type": "\(type(of: error))",
-            ])
+            environment.logger.error(
+                "admin request failed",
+                metadata: [
+                    "path": "\(request.path)", "error_type": "\(type(of: error))",
+                ])
             return (500, Self.errorBody("Internal error"), Self.jsonContentType)
         }
     }

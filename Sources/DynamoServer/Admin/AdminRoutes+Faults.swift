@@ -3,8 +3,10 @@ import DynamoAPI
 extension AdminRoutes {
     /// Faults on purpose: add rules, list them, clear them (see `FaultInjector`).
     static let faults: [AdminRoute] = [
-        AdminRoute("POST", "/_localdynamo/faults",
-                   "Add a fault: {\"table\", \"operation\", \"error\", \"message\", \"latencyMs\", \"rate\", \"count\"} (all optional but an error or a latency; \"seed\" restarts the draws)") { request, environment in
+        AdminRoute(
+            "POST", "/_localdynamo/faults",
+            "Add a fault: {\"table\", \"operation\", \"error\", \"message\", \"latencyMs\", \"rate\", \"count\"} (all optional but an error or a latency; \"seed\" restarts the draws)"
+        ) { request, environment in
             let members = try request.jsonObject()
             let known: Set<String> = ["table", "operation", "error", "message", "latencyMs", "rate", "count", "seed"]
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {

@@ -3,22 +3,27 @@ import DynamoEngine
 extension AdminRoutes {
     /// `GET /metrics`: Prometheus' text format, open to every caller (read-only, no item data).
     static let metrics: [AdminRoute] = [
-        AdminRoute("GET", "/metrics",
-                   "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits",
-                   contentType: "text/plain; version=0.0.4; charset=utf-8", openToAll: true) { _, environment in
+        AdminRoute(
+            "GET", "/metrics",
+            "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits",
+            contentType: "text/plain; version=0.0.4; charset=utf-8", openToAll: true
+        ) { _, environment in
             let engine = environment.engine
             let (tables, pageCache) = try await environment.blocking { (try engine.tableMetrics(), engine.pageCacheMetrics()) }
-            return MetricsExposition.render(requests: environment.metrics, tables: tables,
-                                            injectedFaults: environment.faults.injectedCount,
-                                            ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache)
-        },
+            return MetricsExposition.render(
+                requests: environment.metrics, tables: tables,
+                injectedFaults: environment.faults.injectedCount,
+                ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache)
+        }
     ]
 }
 
 /// Renders every `/metrics` family.
 enum MetricsExposition {
-    static func render(requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int,
-                       pageCache: [(namespace: String, counts: PageCacheCounts)] = []) -> String {
+    static func render(
+        requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int,
+        pageCache: [(namespace: String, counts: PageCacheCounts)] = []
+    ) -> String {
         var out = PrometheusText()
         if let requests {
             let slots = requests.usedSlots
@@ -29,8 +34,9 @@ enum MetricsExposition {
                 var cumulative = 0
                 for (index, bound) in (ServerMetrics.bucketBounds + [.infinity]).enumerated() {
                     cumulative += slot.buckets[index].current
-                    out.sample("localdynamo_request_duration_seconds_bucket",
-                               [("operation", slot.name), ("le", PrometheusText.number(bound))], cumulative)
+                    out.sample(
+                        "localdynamo_request_duration_seconds_bucket",
+                        [("operation", slot.name), ("le", PrometheusText.number(bound))], cumulative)
                 }
                 out.sample("localdynamo_request_duration_seconds_sum", [("operation", slot.name)], Double(slot.nanoseconds.current) / 1e9)
                 out.sample("localdynamo_request_duration_seconds_count", [("operation", slot.name)], cumulative)

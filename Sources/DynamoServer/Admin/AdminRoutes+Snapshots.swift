@@ -5,8 +5,10 @@ extension AdminRoutes {
     /// Snapshots for fast test isolation: capture a seeded state once, restore it before each
     /// test in milliseconds instead of recreating tables.
     static let snapshots: [AdminRoute] = [
-        AdminRoute("POST", "/_localdynamo/snapshots",
-                   "Take a snapshot: {\"name\": \"clean\"} of every namespace, or add \"namespace\": \"us-east-1\"") { request, environment in
+        AdminRoute(
+            "POST", "/_localdynamo/snapshots",
+            "Take a snapshot: {\"name\": \"clean\"} of every namespace, or add \"namespace\": \"us-east-1\""
+        ) { request, environment in
             let members = try request.jsonObject()
             guard let name = members["name"]?.stringValue, isValidName(name) else {
                 throw AdminError(status: 400, "name must be 1-255 characters of letters, digits, '-', '_' and '.'")
@@ -20,8 +22,10 @@ extension AdminRoutes {
         AdminRoute("GET", "/_localdynamo/snapshots", "Every snapshot: name, time and tables per namespace") { _, environment in
             .object(["snapshots": .array(environment.engine.snapshots.all.map(render))])
         },
-        AdminRoute("POST", "/_localdynamo/snapshots/{name}/restore",
-                   "Restore a snapshot (a snapshot of every namespace also empties namespaces opened since)") { request, environment in
+        AdminRoute(
+            "POST", "/_localdynamo/snapshots/{name}/restore",
+            "Restore a snapshot (a snapshot of every namespace also empties namespaces opened since)"
+        ) { request, environment in
             let name = request.parameters["name"] ?? ""
             let restored = try await environment.blocking {
                 try snapshotErrors { try environment.engine.restoreSnapshot(named: name) }
@@ -49,10 +53,11 @@ extension AdminRoutes {
     }
 
     static func isValidName(_ name: String) -> Bool {
-        (1...255).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
+        (1...255).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }
     }
 
     static func optionalString(_ value: JSONValue?, name: String) throws(AdminError) -> String? {

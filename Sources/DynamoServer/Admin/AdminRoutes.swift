@@ -12,8 +12,10 @@ enum AdminRoutes {
         AdminRoute("GET", "/_localdynamo/clock", "The server clock: epochSeconds and offsetSeconds") { _, environment in
             render(environment.engine.clock.reading())
         },
-        AdminRoute("POST", "/_localdynamo/clock",
-                   "Move the clock forward: {\"advanceSeconds\": N} or {\"epochSeconds\": T}") { request, environment in
+        AdminRoute(
+            "POST", "/_localdynamo/clock",
+            "Move the clock forward: {\"advanceSeconds\": N} or {\"epochSeconds\": T}"
+        ) { request, environment in
             let members = try request.jsonObject()
             let advance = try number(members["advanceSeconds"], name: "advanceSeconds")
             let epoch = try number(members["epochSeconds"], name: "epochSeconds")
@@ -34,12 +36,14 @@ enum AdminRoutes {
     /// `POST /_localdynamo/ttl/sweep`: runs the TTL sweeper now in every namespace and answers
     /// once its deletions are committed.
     static let ttl: [AdminRoute] = [
-        AdminRoute("POST", "/_localdynamo/ttl/sweep",
-                   "Run the TTL sweeper now in every namespace: {\"deleted\": N} once committed") { _, environment in
+        AdminRoute(
+            "POST", "/_localdynamo/ttl/sweep",
+            "Run the TTL sweeper now in every namespace: {\"deleted\": N} once committed"
+        ) { _, environment in
             let engine = environment.engine
             let deleted = try await environment.blocking { try engine.sweepExpiredItems() }
             return .object(["deleted": .number(String(deleted))])
-        },
+        }
     ]
 
     static func render(_ reading: ServerClock.Reading) -> JSONValue {

@@ -1,8 +1,8 @@
 import AWSSigV4
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The identities `serve --require-auth --credentials FILE` accepts, read from a file in the AWS

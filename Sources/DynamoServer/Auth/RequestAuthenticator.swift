@@ -45,11 +45,14 @@ package final class RequestAuthenticator: Sendable {
     ///
     /// - Returns: the signer and region, or DynamoDB's error (all of them HTTP 400).
     func authenticate(_ head: HTTPRequestHead, body: ByteBuffer?) -> Result<SigV4Verified, DynamoError> {
-        let request = SigV4IncomingRequest(method: head.method.rawValue, target: head.uri,
-                                           headers: head.headers.map { (name: $0.name, value: $0.value) })
-        let verdict = verifier.verify(request, now: clock.now(), payloadHash: {
-            SHA256.hash(body?.readableBytesView ?? ByteBuffer().readableBytesView).hexString
-        }, identity: { key in identities.withLock { $0[key] } })
+        let request = SigV4IncomingRequest(
+            method: head.method.rawValue, target: head.uri,
+            headers: head.headers.map { (name: $0.name, value: $0.value) })
+        let verdict = verifier.verify(
+            request, now: clock.now(),
+            payloadHash: {
+                SHA256.hash(body?.readableBytesView ?? ByteBuffer().readableBytesView).hexString
+            }, identity: { key in identities.withLock { $0[key] } })
         return verdict.mapError { DynamoError(DynamoErrorCode(rawValue: $0.kind.rawValue), $0.message) }
     }
 }

@@ -37,8 +37,10 @@ enum ConsoleAssets {
     static let headers = [
         ("Cache-Control", "no-cache"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy",
-         "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+        ),
         ("Referrer-Policy", "no-referrer"),
     ]
 
@@ -48,7 +50,9 @@ enum ConsoleAssets {
         guard method == .GET || method == .HEAD else { return nil }
         let path = String(uri.prefix { $0 != "?" && $0 != "#" })
         guard path == "/console" || path.hasPrefix(prefix) else { return nil }
-        return replies[path] ?? HTTPReply(status: .notFound, contentType: "text/plain; charset=utf-8",
-                                          body: Array("No console file at \(path)\n".utf8))
+        return replies[path]
+            ?? HTTPReply(
+                status: .notFound, contentType: "text/plain; charset=utf-8",
+                body: Array("No console file at \(path)\n".utf8))
     }
 }

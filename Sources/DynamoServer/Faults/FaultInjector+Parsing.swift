@@ -8,8 +8,10 @@ extension FaultInjector.Rule {
 
     /// A rule from its settings, checked: `error` one of ``FaultInjector/errors``, `rate` in
     /// 0…1, latency 0…60,000 ms, `count` at least 1, and an error or a latency (or both).
-    package static func checked(table: String?, operation: String?, error: String?, message: String?,
-                                latencyMilliseconds: Int?, rate: Double?, count: Int?) throws(Invalid) -> Self {
+    package static func checked(
+        table: String?, operation: String?, error: String?, message: String?,
+        latencyMilliseconds: Int?, rate: Double?, count: Int?
+    ) throws(Invalid) -> Self {
         if let error, !FaultInjector.errors.contains(error) {
             throw Invalid(description: "error must be one of \(FaultInjector.errors.sorted().joined(separator: ", ")); got \(error)")
         }
@@ -19,8 +21,9 @@ extension FaultInjector.Rule {
         guard (0...60_000).contains(latency) else { throw Invalid(description: "latencyMs must be between 0 and 60000") }
         if let count, count < 1 { throw Invalid(description: "count must be at least 1") }
         guard error != nil || latency > 0 else { throw Invalid(description: "a fault needs an error, a latencyMs, or both") }
-        return Self(table: table, operation: operation, error: error, message: message, latencyMilliseconds: latency,
-                    rate: rate, remaining: count)
+        return Self(
+            table: table, operation: operation, error: error, message: message, latencyMilliseconds: latency,
+            rate: rate, remaining: count)
     }
 
     /// A rule from `serve --fault`'s form: `table=Orders,operation=PutItem,error=InternalServerError,rate=0.1`
@@ -54,8 +57,9 @@ extension FaultInjector.Rule {
             guard let value = T(text) else { throw Invalid(description: "\(name) must be a number; got '\(text)'") }
             return value
         }
-        self = try Self.checked(table: settings["table"], operation: settings["operation"], error: settings["error"],
-                                message: settings["message"], latencyMilliseconds: number("latency-ms", as: Int.self),
-                                rate: number("rate", as: Double.self), count: number("count", as: Int.self))
+        self = try Self.checked(
+            table: settings["table"], operation: settings["operation"], error: settings["error"],
+            message: settings["message"], latencyMilliseconds: number("latency-ms", as: Int.self),
+            rate: number("rate", as: Double.self), count: number("count", as: Int.self))
     }
 }

@@ -31,8 +31,10 @@ package final class FaultInjector: Sendable {
         /// Faults left before the rule retires; `nil` for no limit.
         package var remaining: Int?
 
-        package init(table: String? = nil, operation: String? = nil, error: String? = nil, message: String? = nil,
-                     latencyMilliseconds: Int = 0, rate: Double = 1, remaining: Int? = nil) {
+        package init(
+            table: String? = nil, operation: String? = nil, error: String? = nil, message: String? = nil,
+            latencyMilliseconds: Int = 0, rate: Double = 1, remaining: Int? = nil
+        ) {
             self.table = table
             self.operation = operation
             self.error = error
@@ -110,7 +112,8 @@ package final class FaultInjector: Sendable {
             for position in state.rules.indices {
                 let rule = state.rules[position]
                 guard rule.operation == nil || rule.operation == operation,
-                      rule.table == nil || tables.contains(rule.table!) else { continue }
+                    rule.table == nil || tables.contains(rule.table!)
+                else { continue }
                 let draw = Double(state.random.next() >> 11) / Double(1 << 53)
                 guard draw < rule.rate else { continue }
                 if let remaining = rule.remaining {
@@ -123,8 +126,9 @@ package final class FaultInjector: Sendable {
                 }
                 injected.wrappingAdd(1, ordering: .relaxed)
                 if rule.error == "TransactionConflict" {
-                    return Fault(latencyMilliseconds: rule.latencyMilliseconds, error: nil,
-                                 conflictTable: rule.table ?? tables.first)
+                    return Fault(
+                        latencyMilliseconds: rule.latencyMilliseconds, error: nil,
+                        conflictTable: rule.table ?? tables.first)
                 }
                 let error = rule.error.map { code in
                     DynamoError(DynamoErrorCode(rawValue: code), rule.message ?? Self.message(for: code))

@@ -105,7 +105,8 @@ struct AuthorizationHeader {
     /// The `IncompleteSignatureException` message DynamoDB sends when a parameter or the request
     /// date is missing, or `nil`.
     func incompleteSignatureMessage(hasDate: Bool) -> String? {
-        SigV4Refusal.incompleteHeaderMessage(hasCredential: hasCredential, hasSignature: hasSignature,
-                                             hasSignedHeaders: hasSignedHeaders, hasDate: hasDate, authorization: raw)
+        SigV4Refusal.incompleteHeaderMessage(
+            hasCredential: hasCredential, hasSignature: hasSignature,
+            hasSignedHeaders: hasSignedHeaders, hasDate: hasDate, authorization: raw)
     }
 }

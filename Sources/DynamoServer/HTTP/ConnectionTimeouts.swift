@@ -109,11 +109,12 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler {
 
     private func enter(_ next: Phase, now: NIODeadline?) {
         phase = next
-        let limit: TimeAmount? = switch next {
-        case .idle: timeouts.idle
-        case .reading: timeouts.request
-        case .busy: nil
-        }
+        let limit: TimeAmount? =
+            switch next {
+            case .idle: timeouts.idle
+            case .reading: timeouts.request
+            case .busy: nil
+            }
         if let limit, let now {
             deadline = now + limit
             if timer == nil || deadline < timerDeadline {
@@ -144,8 +145,12 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler {
             return
         }
         let reason = phase == .reading ? "request not complete within the request timeout" : "idle timeout"
-        logger.debug("closing connection", metadata: ["reason": "\(reason)",
-                                                       "peer": "\(context.channel.remoteAddress?.description ?? "?")"])
+        logger.debug(
+            "closing connection",
+            metadata: [
+                "reason": "\(reason)",
+                "peer": "\(context.channel.remoteAddress?.description ?? "?")",
+            ])
         context.close(promise: nil)
     }
 }

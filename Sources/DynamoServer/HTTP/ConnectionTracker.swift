@@ -59,8 +59,11 @@ final class ConnectionTracker: ChannelInboundHandler {
         unreportedRefusals += 1
         let now = NIODeadline.now()
         if now - lastRefusalReport >= .seconds(1) {
-            logger.warning("refused connections over the limit", metadata: [
-                "refused": "\(unreportedRefusals)", "max-connections": "\(limit)"])
+            logger.warning(
+                "refused connections over the limit",
+                metadata: [
+                    "refused": "\(unreportedRefusals)", "max-connections": "\(limit)",
+                ])
             unreportedRefusals = 0
             lastRefusalReport = now
         }

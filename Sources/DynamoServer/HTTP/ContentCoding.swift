@@ -93,7 +93,7 @@ extension String {
         let bytes = utf8
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) })
+            let last = bytes.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }

@@ -27,7 +27,7 @@ struct HTTPReply: Sendable {
     /// more than a GetItem's SQLite read. Compressing twice is a no-op.
     func compressed(acceptEncoding: String?) -> HTTPReply {
         guard let acceptEncoding, contentEncoding == nil, body.count >= ContentCoding.compressionThreshold,
-              let format = ContentCoding.responseFormat(acceptEncoding: acceptEncoding)
+            let format = ContentCoding.responseFormat(acceptEncoding: acceptEncoding)
         else { return self }
         var reply = self
         reply.body = Zlib.deflate(body, format: format)

@@ -179,7 +179,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body(var part):
             switch state {
             case .receiving(let head, let summary, var body):
-                state = .responding  // drop the reference so `body` is uniquely owned
+                state = .responding // drop the reference so `body` is uniquely owned
                 let size = (body?.readableBytes ?? 0) + part.readableBytes
                 if size > settings.maximumRequestBodyBytes {
                     rejectOversize(summary, expectsContinue: false)
@@ -235,8 +235,10 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if summary.expectsContinue {
             context.writeAndFlush(
-                Self.wrapOutboundOut(HTTPResponseFrame.continueResponse(version: head.version,
-                                                                        allocator: context.channel.allocator)),
+                Self.wrapOutboundOut(
+                    HTTPResponseFrame.continueResponse(
+                        version: head.version,
+                        allocator: context.channel.allocator)),
                 promise: nil
             )
         }
@@ -249,8 +251,9 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func rejectOversize(_ summary: RequestHeaderSummary, expectsContinue: Bool) {
         keepAlive = false
         state = expectsContinue ? .responding : .discarding
-        write(.requestEntityTooLarge, requestID: requestIDs.makeID(), operation: WireProtocol.operationLabel(summary.target),
-              then: expectsContinue ? .close : .leaveOpen)
+        write(
+            .requestEntityTooLarge, requestID: requestIDs.makeID(), operation: WireProtocol.operationLabel(summary.target),
+            then: expectsContinue ? .close : .leaveOpen)
     }
 
     private func process(_ head: HTTPRequestHead, _ summary: RequestHeaderSummary, body: ByteBuffer?) {
@@ -262,9 +265,11 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if let admin = settings.admin, AdminRouter.handles(uri: head.uri) {
             if let authenticator = settings.authenticator, case .failure(let error) = authenticator.authenticate(head, body: body) {
-                write(HTTPReply(status: .forbidden, contentType: WireProtocol.plainJSON,
-                                body: AdminRouter.errorBody("\(error.code.rawValue): \(error.message ?? "")")),
-                      requestID: requestID, operation: "admin (refused)", then: .byKeepAlive)
+                write(
+                    HTTPReply(
+                        status: .forbidden, contentType: WireProtocol.plainJSON,
+                        body: AdminRouter.errorBody("\(error.code.rawValue): \(error.message ?? "")")),
+                    requestID: requestID, operation: "admin (refused)", then: .byKeepAlive)
                 return
             }
             processAdmin(head, body: body, router: admin, requestID: requestID)
@@ -274,14 +279,16 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let inline = (body?.readableBytes ?? 0) <= settings.inlineBodyBytes && summary.contentEncoding == nil
         let limit = settings.maximumRequestBodyBytes
         if inline {
-            switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                         requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
-                                         authenticator: settings.authenticator) {
+            switch WireProtocol.evaluate(
+                head: head, summary: summary, body: body, maximumBodyBytes: limit,
+                requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                authenticator: settings.authenticator)
+            {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
                 if settings.dispatchOnEventLoop,
-                   let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                    let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger)
                 {
                     write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
                     return
@@ -292,9 +299,11 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         } else {
             startTask(requestID: requestID, onEventLoop: false) {
-                switch WireProtocol.evaluate(head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                                             requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
-                                             authenticator: settings.authenticator) {
+                switch WireProtocol.evaluate(
+                    head: head, summary: summary, body: body, maximumBodyBytes: limit,
+                    requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                    authenticator: settings.authenticator)
+                {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):
@@ -309,13 +318,16 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// admin answer never waits for a thread of the global concurrency pool, which a busy
     /// process (or an in-process test run) can keep occupied for seconds.
     private func processAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, router: AdminRouter, requestID: String) {
-        let request = AdminRequest(method: head.method.rawValue, uri: head.uri,
-                                   body: body.map { Array($0.readableBytesView) } ?? [])
+        let request = AdminRequest(
+            method: head.method.rawValue, uri: head.uri,
+            body: body.map { Array($0.readableBytesView) } ?? [])
         let fromLoopback = Self.isLoopback(context?.channel.remoteAddress)
         startTask(requestID: requestID, onEventLoop: true) {
             let (status, body, contentType) = await router.respond(to: request, fromLoopback: fromLoopback)
-            return (HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
-                    "admin \(request.path)")
+            return (
+                HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
+                "admin \(request.path)"
+            )
         }
     }
 
@@ -397,12 +409,13 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private static func reply(_ result: DynamoResult, to request: WireProtocol.Dispatch, logger: Logger) -> (HTTPReply, String) {
-        var reply = switch result {
-        case .success(let body):
-            HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin)
-        case .failure(let error):
-            HTTPReply.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin)
-        }
+        var reply =
+            switch result {
+            case .success(let body):
+                HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin)
+            case .failure(let error):
+                HTTPReply.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin)
+            }
         // The request log names the tables (never item values); looked up only when it is written.
         if logger.logLevel <= .debug { reply.tables = FaultInjector.tables(in: request.body).joined(separator: ",") }
         return (reply, request.target.operation)
@@ -413,11 +426,13 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let error = error as? DynamoError {
             return (.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
         }
-        logger.error("dispatcher failed", metadata: [
-            "request_id": "\(request.context.requestID)",
-            "operation": "\(operation)",
-            "error_type": "\(type(of: error))",
-        ])
+        logger.error(
+            "dispatcher failed",
+            metadata: [
+                "request_id": "\(request.context.requestID)",
+                "operation": "\(operation)",
+                "error_type": "\(type(of: error))",
+            ])
         return (.internalServerError(contentType: request.contentType, allowOrigin: request.allowOrigin), operation)
     }
 
@@ -448,8 +463,9 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .leaveOpen: close = false
         }
 
-        var frame = HTTPResponseFrame(version: version, status: reply.status, allocator: context.channel.allocator,
-                                      bodyCount: isHeadRequest ? 0 : body.count)
+        var frame = HTTPResponseFrame(
+            version: version, status: reply.status, allocator: context.channel.allocator,
+            bodyCount: isHeadRequest ? 0 : body.count)
         frame.header("Server", "Server")
         frame.header("Date", dateHeader())
         frame.header("x-amzn-RequestId", requestID)
@@ -477,16 +493,19 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
         let status = reply.status.code
         let elapsed = (NIODeadline.now() - started).nanoseconds
-        settings.metrics?.record(operation: operation, nanoseconds: elapsed,
-                                 errorType: status < 400 ? nil : ServerMetrics.errorType(body: reply.body, status: Int(status)))
+        settings.metrics?.record(
+            operation: operation, nanoseconds: elapsed,
+            errorType: status < 400 ? nil : ServerMetrics.errorType(body: reply.body, status: Int(status)))
         if settings.logger.logLevel <= .debug {
-            settings.logger.debug("request", metadata: [
-                "request_id": "\(requestID)",
-                "operation": "\(operation)",
-                "table": "\(reply.tables ?? "-")",
-                "status": "\(status)",
-                "duration_us": "\(elapsed / 1000)",
-            ])
+            settings.logger.debug(
+                "request",
+                metadata: [
+                    "request_id": "\(requestID)",
+                    "operation": "\(operation)",
+                    "table": "\(reply.tables ?? "-")",
+                    "status": "\(status)",
+                    "duration_us": "\(elapsed / 1000)",
+                ])
         }
 
         if case .responding = state { state = .idle }

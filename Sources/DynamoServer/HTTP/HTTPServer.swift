@@ -159,8 +159,10 @@ package actor HTTPServer {
                     let deadlines = ConnectionTimeoutHandler(timeouts: timeouts, logger: logger)
                     try pipeline.addHandler(deadlines)
                     try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                    try pipeline.addHandler(HTTPRequestHandler(settings: settings, eventLoop: channel.eventLoop,
-                                                               deadlines: deadlines))
+                    try pipeline.addHandler(
+                        HTTPRequestHandler(
+                            settings: settings, eventLoop: channel.eventLoop,
+                            deadlines: deadlines))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)

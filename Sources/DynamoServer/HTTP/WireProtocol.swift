@@ -139,8 +139,8 @@ enum WireProtocol {
 
         // 6. Target.
         guard let targetHeader = summary.target,
-              let target = DynamoTarget(header: targetHeader),
-              dispatcher.supports(target: target)
+            let target = DynamoTarget(header: targetHeader),
+            dispatcher.supports(target: target)
         else {
             return fail(DynamoError(.unknownOperation))
         }
@@ -155,7 +155,7 @@ enum WireProtocol {
             }
         } else {
             guard let authorizationValue = summary.authorization,
-                  let authorization = AuthorizationHeader(authorizationValue)
+                let authorization = AuthorizationHeader(authorizationValue)
             else {
                 return fail(DynamoError(.missingAuthenticationToken, "Request is missing Authentication Token"))
             }
@@ -171,18 +171,19 @@ enum WireProtocol {
             return fail(.serialization(nil))
         }
 
-        return .dispatch(Dispatch(
-            target: target,
-            body: json,
-            context: DynamoRequestContext(
-                requestID: requestID,
-                accessKeyID: signer.accessKeyID,
-                region: signer.region,
-                headers: DynamoHeaders(headers)
-            ),
-            contentType: contentType,
-            allowOrigin: allowOrigin
-        ))
+        return .dispatch(
+            Dispatch(
+                target: target,
+                body: json,
+                context: DynamoRequestContext(
+                    requestID: requestID,
+                    accessKeyID: signer.accessKeyID,
+                    region: signer.region,
+                    headers: DynamoHeaders(headers)
+                ),
+                contentType: contentType,
+                allowOrigin: allowOrigin
+            ))
     }
 
     /// An answer given instead of decoding a body.
@@ -191,32 +192,40 @@ enum WireProtocol {
     }
 
     /// The body with its `Content-Encoding` undone.
-    static func decodeBody(_ body: ByteBuffer?, summary: RequestHeaderSummary,
-                           maximumBodyBytes: Int) -> Result<ByteBuffer?, BodyRefusal> {
+    static func decodeBody(
+        _ body: ByteBuffer?, summary: RequestHeaderSummary,
+        maximumBodyBytes: Int
+    ) -> Result<ByteBuffer?, BodyRefusal> {
         let coding = ContentCoding.requestCoding(summary.contentEncoding)
         guard coding != .identity else { return .success(body) }
         let label = operationLabel(summary.target)
         guard case .compressed(let format) = coding else {
-            return .failure(BodyRefusal(decision: .respond(
-                undecodable("Content-Encoding '\(summary.contentEncoding ?? "")' is not supported"), operation: label)))
+            return .failure(
+                BodyRefusal(
+                    decision: .respond(
+                        undecodable("Content-Encoding '\(summary.contentEncoding ?? "")' is not supported"), operation: label)))
         }
         do {
-            let inflated = try Zlib.inflate(body.map { Array($0.readableBytesView) } ?? [], format: format,
-                                            limit: maximumBodyBytes)
+            let inflated = try Zlib.inflate(
+                body.map { Array($0.readableBytesView) } ?? [], format: format,
+                limit: maximumBodyBytes)
             return .success(ByteBuffer(bytes: inflated))
         } catch .tooLarge {
             return .failure(BodyRefusal(decision: .respond(.requestEntityTooLarge, operation: label)))
         } catch {
             let name = ContentCoding.headerValue(format)
-            return .failure(BodyRefusal(decision: .respond(
-                undecodable("The request body is not valid \(name) data (corrupt or truncated)"), operation: label)))
+            return .failure(
+                BodyRefusal(
+                    decision: .respond(
+                        undecodable("The request body is not valid \(name) data (corrupt or truncated)"), operation: label)))
         }
     }
 
     /// DynamoDB answers a body it cannot decode with a 500; the message says why.
     private static func undecodable(_ message: String) -> HTTPReply {
-        HTTPReply(status: .internalServerError, contentType: amzJSON,
-                  body: DynamoError(.internalServerError, message).body)
+        HTTPReply(
+            status: .internalServerError, contentType: amzJSON,
+            body: DynamoError(.internalServerError, message).body)
     }
 
     /// `/` with or without a query string.

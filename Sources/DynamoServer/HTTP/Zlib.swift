@@ -43,8 +43,10 @@ enum Zlib {
     }
 
     /// Inflates one stream starting at `start`; returns how many input bytes it used.
-    private static func inflateStream(_ input: [UInt8], from start: Int, format: Format, limit: Int,
-                                      into output: inout [UInt8]) throws(InflateError) -> Int {
+    private static func inflateStream(
+        _ input: [UInt8], from start: Int, format: Format, limit: Int,
+        into output: inout [UInt8]
+    ) throws(InflateError) -> Int {
         var stream = z_stream()
         guard localdynamo_inflate_init(&stream, format.windowBits) == Z_OK else { throw .corrupt }
         defer { inflateEnd(&stream) }
@@ -63,7 +65,7 @@ enum Zlib {
                 }
                 if output.count + produced > limit { overLimit = true; break }
                 output.append(contentsOf: chunk[..<produced])
-                if status == Z_BUF_ERROR, stream.avail_in == 0 { break }  // input ended mid-stream
+                if status == Z_BUF_ERROR, stream.avail_in == 0 { break } // input ended mid-stream
             }
             return source.count - start - Int(stream.avail_in)
         }
@@ -84,7 +86,7 @@ enum Zlib {
                 stream.avail_in = UInt32(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = UInt32(target.count)
-                _ = CZlib.deflate(&stream, Z_FINISH)  // the bound guarantees one call finishes
+                _ = CZlib.deflate(&stream, Z_FINISH) // the bound guarantees one call finishes
                 return target.count - Int(stream.avail_out)
             }
         }

@@ -95,7 +95,8 @@ package final class ServerMetrics: Sendable {
     package static func errorType(body: [UInt8], status: Int) -> String {
         let marker = Array(#""__type":""#.utf8)
         guard let start = body.firstRange(of: marker)?.upperBound,
-              let end = body[start...].firstIndex(of: UInt8(ascii: "\"")) else { return "HTTP \(status)" }
+            let end = body[start...].firstIndex(of: UInt8(ascii: "\""))
+        else { return "HTTP \(status)" }
         let full = body[start..<end]
         let short = full.lastIndex(of: UInt8(ascii: "#")).map { full[full.index(after: $0)...] } ?? full
         return String(decoding: short, as: UTF8.self)

@@ -20,8 +20,9 @@ enum BatchOperations {
         CapacityRecorder.report(result.capacity)
         return BatchWriteItemOutput(
             unprocessedItems: [:],
-            itemCollectionMetrics: ItemCollectionMetric.shapes(result.itemCollections,
-                                                               mode: input.returnItemCollectionMetrics),
+            itemCollectionMetrics: ItemCollectionMetric.shapes(
+                result.itemCollections,
+                mode: input.returnItemCollectionMetrics),
             consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
     }
 }

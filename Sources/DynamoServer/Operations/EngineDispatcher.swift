@@ -84,8 +84,10 @@ package final class EngineDispatcher: DynamoDispatcher {
         { body, context in try run(Input.decodeRequest(body), context).jsonBytes }
     }
 
-    package init(engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
-                 faults: FaultInjector = FaultInjector(), throttle: CapacityThrottle? = nil) {
+    package init(
+        engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
+        faults: FaultInjector = FaultInjector(), throttle: CapacityThrottle? = nil
+    ) {
         self.throttle = throttle
         self.engine = engine
         self.threadPool = threadPool
@@ -120,9 +122,10 @@ package final class EngineDispatcher: DynamoDispatcher {
             switch DispatchPolicy.placement(of: target) {
             case .writer:
                 let database = try database(for: context)
-                return .success(try await withCheckedThrowingContinuation { continuation in
-                    database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
-                })
+                return .success(
+                    try await withCheckedThrowingContinuation { continuation in
+                        database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
+                    })
             case .eventLoop, .eventLoopUnlessHandedBack, .pool:
                 // Event-loop operations here arrived off a loop, or with faults armed.
                 return .success(try await threadPool.runIfActive { try call(self.database(for: context)) })
@@ -140,14 +143,15 @@ package final class EngineDispatcher: DynamoDispatcher {
     ) -> DynamoResult? {
         let placement = DispatchPolicy.placement(of: target)
         guard !faults.isArmed, let operation = Self.operations[target.operation],
-              MultiThreadedEventLoopGroup.currentEventLoop != nil,
-              placement == .eventLoop
-                  // Conflicts are armed before the operation runs: never twice for a handed-back request.
-                  || (placement == .eventLoopUnlessHandedBack && context.headers[Self.conflictHeader] == nil)
+            MultiThreadedEventLoopGroup.currentEventLoop != nil,
+            placement == .eventLoop
+                // Conflicts are armed before the operation runs: never twice for a handed-back request.
+                || (placement == .eventLoopUnlessHandedBack && context.headers[Self.conflictHeader] == nil)
         else { return nil }
         do {
-            return .success(try prepare(operation, named: target.operation, body: body, context: context)(
-                database(for: context)))
+            return .success(
+                try prepare(operation, named: target.operation, body: body, context: context)(
+                    database(for: context)))
         } catch is Database.PartiQLReadsMoreThanOneItem {
             // Not a SELECT of one item by its key: the statement goes to the pool untouched.
             return nil
@@ -169,7 +173,8 @@ package final class EngineDispatcher: DynamoDispatcher {
         let engine = engine
         let throttle = throttle
         let now = engine.clock.now()
-        let conflicts = try (context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? [])
+        let conflicts =
+            try (context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? [])
             + (conflict.map { [($0, 1)] } ?? [])
         return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }

@@ -18,25 +18,40 @@ enum ItemOperations {
     static let putItem: EngineDispatcher.Operation = { body, context in
         let input = try PutItemInput.decodeRequest(body)
         let result = try context.database.putItem(input)
-        return written(result, attributes: result.oldItem, table: input.tableName,
-                       capacity: input.returnConsumedCapacity) { PutItemOutput(attributes: $0, consumedCapacity: $1,
-                                                                               itemCollectionMetrics: $2) }
+        return written(
+            result, attributes: result.oldItem, table: input.tableName,
+            capacity: input.returnConsumedCapacity
+        ) {
+            PutItemOutput(
+                attributes: $0, consumedCapacity: $1,
+                itemCollectionMetrics: $2)
+        }
     }
 
     static let deleteItem: EngineDispatcher.Operation = { body, context in
         let input = try DeleteItemInput.decodeRequest(body)
         let result = try context.database.deleteItem(input)
-        return written(result, attributes: result.oldItem, table: input.tableName,
-                       capacity: input.returnConsumedCapacity) { DeleteItemOutput(attributes: $0, consumedCapacity: $1,
-                                                                                  itemCollectionMetrics: $2) }
+        return written(
+            result, attributes: result.oldItem, table: input.tableName,
+            capacity: input.returnConsumedCapacity
+        ) {
+            DeleteItemOutput(
+                attributes: $0, consumedCapacity: $1,
+                itemCollectionMetrics: $2)
+        }
     }
 
     static let updateItem: EngineDispatcher.Operation = { body, context in
         let input = try UpdateItemInput.decodeRequest(body)
         let result = try context.database.updateItem(input)
-        return written(result, attributes: result.returnedAttributes, table: input.tableName,
-                       capacity: input.returnConsumedCapacity) { UpdateItemOutput(attributes: $0, consumedCapacity: $1,
-                                                                                  itemCollectionMetrics: $2) }
+        return written(
+            result, attributes: result.returnedAttributes, table: input.tableName,
+            capacity: input.returnConsumedCapacity
+        ) {
+            UpdateItemOutput(
+                attributes: $0, consumedCapacity: $1,
+                itemCollectionMetrics: $2)
+        }
     }
 
     /// The output of a single-item write; DynamoDB omits `Attributes` when empty.
@@ -45,8 +60,10 @@ enum ItemOperations {
         _ output: (Item?, ConsumedCapacity?, ItemCollectionMetrics?) -> Output
     ) -> [UInt8] {
         CapacityRecorder.report(result.capacity, table: table)
-        return output(attributes?.isEmpty == false ? attributes : nil,
-                      result.capacity.shape(table: table, mode: capacity),
-                      result.itemCollection?.shape).jsonBytes
+        return output(
+            attributes?.isEmpty == false ? attributes : nil,
+            result.capacity.shape(table: table, mode: capacity),
+            result.itemCollection?.shape
+        ).jsonBytes
     }
 }

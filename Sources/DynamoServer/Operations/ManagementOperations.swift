@@ -6,13 +6,13 @@ enum ManagementOperations {
     static let tagResource: EngineDispatcher.Operation = { body, context in
         let input = try TagResourceInput.decodeRequest(body)
         try context.database.tagResource(arn: input.resourceArn, tags: input.tags.map { ($0.key, $0.value) })
-        return []  // TagResource has no output shape: DynamoDB answers with an empty body
+        return [] // TagResource has no output shape: DynamoDB answers with an empty body
     }
 
     static let untagResource: EngineDispatcher.Operation = { body, context in
         let input = try UntagResourceInput.decodeRequest(body)
         try context.database.untagResource(arn: input.resourceArn, keys: input.tagKeys)
-        return []  // no output shape either: an empty body
+        return [] // no output shape either: an empty body
     }
 
     static let listTagsOfResource = EngineDispatcher.shaped { (input: ListTagsOfResourceInput, context) in
@@ -32,12 +32,13 @@ enum ManagementOperations {
 
     static let describeEndpoints = EngineDispatcher.shaped { (_: DescribeEndpointsRequest, context) in
         DescribeEndpointsResponse(endpoints: [
-            Endpoint(address: "dynamodb.\(context.database.region).amazonaws.com", cachePeriodInMinutes: 1440),
+            Endpoint(address: "dynamodb.\(context.database.region).amazonaws.com", cachePeriodInMinutes: 1440)
         ])
     }
 
     static let describeLimits = EngineDispatcher.shaped { (_: DescribeLimitsInput, _) in
-        DescribeLimitsOutput(accountMaxReadCapacityUnits: 80000, accountMaxWriteCapacityUnits: 80000,
-                             tableMaxReadCapacityUnits: 40000, tableMaxWriteCapacityUnits: 40000)
+        DescribeLimitsOutput(
+            accountMaxReadCapacityUnits: 80000, accountMaxWriteCapacityUnits: 80000,
+            tableMaxReadCapacityUnits: 40000, tableMaxWriteCapacityUnits: 40000)
     }
 }

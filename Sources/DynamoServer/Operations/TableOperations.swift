@@ -5,8 +5,9 @@ import DynamoEngine
 enum TableOperations {
     static let createTable = EngineDispatcher.shaped { (input: CreateTableInput, context) in
         let definition = try context.database.createTable(input, now: context.now)
-        let snapshot = TableSnapshot(definition: definition, status: .creating, itemCount: 0,
-                                     sizeBytes: 0, region: context.database.region)
+        let snapshot = TableSnapshot(
+            definition: definition, status: .creating, itemCount: 0,
+            sizeBytes: 0, region: context.database.region)
         return CreateTableOutput(tableDescription: snapshot.tableDescription)
     }
 

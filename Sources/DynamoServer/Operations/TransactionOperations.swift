@@ -8,8 +8,9 @@ enum TransactionOperations {
         CapacityRecorder.report(result.capacity)
         return TransactWriteItemsOutput(
             consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
-            itemCollectionMetrics: ItemCollectionMetric.shapes(result.itemCollections,
-                                                               mode: input.returnItemCollectionMetrics))
+            itemCollectionMetrics: ItemCollectionMetric.shapes(
+                result.itemCollections,
+                mode: input.returnItemCollectionMetrics))
     }
 
     static let transactGetItems: EngineDispatcher.Operation = { body, context in
@@ -18,6 +19,7 @@ enum TransactionOperations {
         CapacityRecorder.report(result.capacity)
         return RawTransactGetItemsOutput(
             consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
-            responses: result.items.map { RawItemResponse(item: $0.map(RawItem.init)) }).jsonBytes
+            responses: result.items.map { RawItemResponse(item: $0.map(RawItem.init)) }
+        ).jsonBytes
     }
 }

@@ -32,8 +32,10 @@ package struct HTTPEndpoint: Sendable, Equatable {
 enum HTTPPoster {
     /// - Returns: the response's status code.
     /// - Throws: when the connection fails or closes before a response.
-    static func post(_ body: [UInt8], to endpoint: HTTPEndpoint, group: any EventLoopGroup,
-                     timeout: TimeAmount = .seconds(30)) async throws -> Int {
+    static func post(
+        _ body: [UInt8], to endpoint: HTTPEndpoint, group: any EventLoopGroup,
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> Int {
         let promise = group.next().makePromise(of: Int.self)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(timeout)

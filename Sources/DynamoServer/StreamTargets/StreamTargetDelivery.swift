@@ -82,9 +82,11 @@ final class StreamTargetDelivery: Sendable {
             for (namespace, database) in engine.openDatabases.sorted(by: { $0.key < $1.key }) {
                 let cursor = cursors[namespace] ?? Cursor()
                 let table = target.table, limit = batchSize
-                guard let (updated, batch) = try? await threadPool.runIfActive({
-                    try Self.nextBatch(database, table: table, cursor: cursor, limit: limit)
-                }) else { continue }
+                guard
+                    let (updated, batch) = try? await threadPool.runIfActive({
+                        try Self.nextBatch(database, table: table, cursor: cursor, limit: limit)
+                    })
+                else { continue }
                 cursors[namespace] = updated
                 guard let batch else { continue }
                 guard await deliver(batch, to: target.endpoint, group: group) else { return }
@@ -132,7 +134,7 @@ final class StreamTargetDelivery: Sendable {
         }
         for stream in streams.reversed() {
             guard let arn = stream.streamArn,
-                  let shards = try database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards
+                let shards = try database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards
             else { continue }
             for shard in shards {
                 guard let shardID = shard.shardId else { continue }
@@ -141,9 +143,11 @@ final class StreamTargetDelivery: Sendable {
                 let after = cursor.delivered[key]
                 let iterator: String?
                 do {
-                    iterator = try database.getShardIterator(StreamsGetShardIteratorInput(
-                        streamArn: arn, shardId: shardID, shardIteratorType: after == nil ? .trimHorizon : .afterSequenceNumber,
-                        sequenceNumber: after)).shardIterator
+                    iterator = try database.getShardIterator(
+                        StreamsGetShardIteratorInput(
+                            streamArn: arn, shardId: shardID, shardIteratorType: after == nil ? .trimHorizon : .afterSequenceNumber,
+                            sequenceNumber: after)
+                    ).shardIterator
                 } catch let error as DynamoError where error.code == .resourceNotFound || error.code.rawValue == "TrimmedDataAccessException" {
                     // Trimmed past what was delivered, or gone: go on from what is still there.
                     cursor.delivered[key] = nil

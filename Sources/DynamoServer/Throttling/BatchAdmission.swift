@@ -34,8 +34,10 @@ struct BatchAdmission {
     }
 
     /// Admits what has room, runs it and charges it; returns the answer with the rest unprocessed.
-    func run(throttle: CapacityThrottle, database: Database, now: Double,
-             _ work: (JSONValue) throws -> [UInt8]) throws -> [UInt8] {
+    func run(
+        throttle: CapacityThrottle, database: Database, now: Double,
+        _ work: (JSONValue) throws -> [UInt8]
+    ) throws -> [UInt8] {
         var reserved: [CapacityThrottle.BucketKey: Double] = [:]
         var refusal: DynamoError?
         var partitions: [String: [PartitionKeys.Touch]] = [:]
@@ -43,8 +45,10 @@ struct BatchAdmission {
         func admits(_ key: [String: AttributeValue], table: TableDefinition, estimate: Double, isWrite: Bool) -> Bool {
             let touch = key[table.partitionKey.name].map { [PartitionKeys.Touch(index: nil, value: PartitionKeys.identity($0))] } ?? []
             let demands = CapacityThrottle.demands(table, index: nil, isWrite: isWrite, partitions: touch)
-            if let refused = throttle.admit(demands, estimate: estimate, reserved: &reserved, isWrite: isWrite,
-                                            database: database, now: now) {
+            if let refused = throttle.admit(
+                demands, estimate: estimate, reserved: &reserved, isWrite: isWrite,
+                database: database, now: now)
+            {
                 refusal = refusal ?? refused
                 return false
             }
@@ -64,8 +68,9 @@ struct BatchAdmission {
                 if !refused.isEmpty { unprocessed[name] = refused }
             }
             if let refusal, input.requestItems.isEmpty { throw refusal }
-            let bytes = try throttle.runCharged(body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
-                                                isWrite: true, database: database, now: now, work)
+            let bytes = try throttle.runCharged(
+                body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
+                isWrite: true, database: database, now: now, work)
             guard !unprocessed.isEmpty, var output = try? BatchWriteItemOutput(json: JSONValue(parsing: bytes)) else { return bytes }
             output.unprocessedItems = (output.unprocessedItems ?? [:]).merging(unprocessed) { $0 + $1 }
             return output.jsonBytes
@@ -81,8 +86,9 @@ struct BatchAdmission {
             if !refused.isEmpty { request.keys = refused; unprocessed[name] = request }
         }
         if let refusal, input.requestItems.isEmpty { throw refusal }
-        let bytes = try throttle.runCharged(body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
-                                            isWrite: false, database: database, now: now, work)
+        let bytes = try throttle.runCharged(
+            body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
+            isWrite: false, database: database, now: now, work)
         guard !unprocessed.isEmpty, var output = try? BatchGetItemOutput(json: JSONValue(parsing: bytes)) else { return bytes }
         var keys = output.unprocessedKeys ?? [:]
         for (name, request) in unprocessed {

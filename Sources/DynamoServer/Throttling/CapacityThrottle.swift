@@ -69,14 +69,17 @@ package final class CapacityThrottle: Sendable {
     /// (``BatchAdmission``). Other operations run unthrottled.
     ///
     /// - Throws: DynamoDB's throttling error, or whatever `work` throws.
-    func run(operation: String, body: JSONValue, database: Database, now: Double,
-             _ work: (JSONValue) throws -> [UInt8]) throws -> [UInt8] {
+    func run(
+        operation: String, body: JSONValue, database: Database, now: Double,
+        _ work: (JSONValue) throws -> [UInt8]
+    ) throws -> [UInt8] {
         let isWrite = Self.writes.contains(operation)
         guard isWrite || Self.reads.contains(operation) else { return try work(body) }
         let named = FaultInjector.tables(in: body)
         let definitions = named.compactMap { name in (try? database.table(named: name)).map { (name, $0) } }
         if operation == "BatchWriteItem" || operation == "BatchGetItem",
-           let batch = BatchAdmission(operation: operation, body: body, tables: definitions) {
+            let batch = BatchAdmission(operation: operation, body: body, tables: definitions)
+        {
             return try batch.run(throttle: self, database: database, now: now, work)
         }
         var demands: [Demand] = []
@@ -90,24 +93,30 @@ package final class CapacityThrottle: Sendable {
         if let refusal = admit(demands, estimate: 0, reserved: &reserved, isWrite: isWrite, database: database, now: now) {
             throw refusal
         }
-        return try runCharged(body: body, definitions: definitions.map(\.1), partitions: partitions, isWrite: isWrite,
-                              database: database, now: now, work)
+        return try runCharged(
+            body: body, definitions: definitions.map(\.1), partitions: partitions, isWrite: isWrite,
+            database: database, now: now, work)
     }
 
     /// Runs an admitted request and charges what the engine says it consumed.
-    func runCharged(body: JSONValue, definitions: [TableDefinition], partitions: [String: [PartitionKeys.Touch]],
-                    isWrite: Bool, database: Database, now: Double,
-                    _ work: (JSONValue) throws -> [UInt8]) throws -> [UInt8] {
+    func runCharged(
+        body: JSONValue, definitions: [TableDefinition], partitions: [String: [PartitionKeys.Touch]],
+        isWrite: Bool, database: Database, now: Double,
+        _ work: (JSONValue) throws -> [UInt8]
+    ) throws -> [UInt8] {
         let recorder = CapacityRecorder()
         let result = try CapacityRecorder.$current.withValue(recorder) { try work(body) }
-        charge(recorder.consumed, definitions: definitions, partitions: partitions, isWrite: isWrite,
-               database: database, now: now)
+        charge(
+            recorder.consumed, definitions: definitions, partitions: partitions, isWrite: isWrite,
+            database: database, now: now)
         return result
     }
 
     /// The buckets one request (or one batch item) on `table` needs room in.
-    static func demands(_ table: TableDefinition, index: String?, isWrite: Bool,
-                        partitions: [PartitionKeys.Touch]) -> [Demand] {
+    static func demands(
+        _ table: TableDefinition, index: String?, isWrite: Bool,
+        partitions: [PartitionKeys.Touch]
+    ) -> [Demand] {
         var demands: [Demand]
         if isWrite {
             demands = [Demand(table: table)] + table.globalIndexes.map { Demand(table: table, index: $0) }
@@ -125,18 +134,21 @@ package final class CapacityThrottle: Sendable {
 
     /// Whether every bucket of `demands` has room beyond what is `reserved` in it already; if so,
     /// reserves `estimate` units in each. Returns the refusal of the first bucket without room.
-    func admit(_ demands: [Demand], estimate: Double, reserved: inout [BucketKey: Double], isWrite: Bool,
-               database: Database, now: Double) -> DynamoError? {
+    func admit(
+        _ demands: [Demand], estimate: Double, reserved: inout [BucketKey: Double], isWrite: Bool,
+        database: Database, now: Double
+    ) -> DynamoError? {
         buckets.withLock { buckets in
             for demand in demands {
                 let key = Self.key(demand, isWrite: isWrite, database: database)
                 let bucket = Self.refreshed(key, demand: demand, isWrite: isWrite, now: now, in: &buckets)
                 guard bucket.balance - reserved[key, default: 0] > 0 else {
                     let limit = Self.limit(demand.table, index: demand.index, isWrite: isWrite)
-                    return ThrottlingErrors.error(table: demand.table, index: demand.index, isWrite: isWrite,
-                                                  provisioned: demand.table.billingMode == .provisioned,
-                                                  configuredMaximum: limit.configured,
-                                                  keyRange: demand.partition != nil, region: database.region)
+                    return ThrottlingErrors.error(
+                        table: demand.table, index: demand.index, isWrite: isWrite,
+                        provisioned: demand.table.billingMode == .provisioned,
+                        configuredMaximum: limit.configured,
+                        keyRange: demand.partition != nil, region: database.region)
                 }
             }
             for demand in demands { reserved[Self.key(demand, isWrite: isWrite, database: database), default: 0] += estimate }
@@ -146,8 +158,10 @@ package final class CapacityThrottle: Sendable {
 
     /// Charges consumed units to the tables and indexes, and shares each table's (or global
     /// index's) units evenly among the partitions the request touched on it.
-    func charge(_ consumed: [String: ConsumedUnits], definitions: [TableDefinition],
-                partitions: [String: [PartitionKeys.Touch]], isWrite: Bool, database: Database, now: Double) {
+    func charge(
+        _ consumed: [String: ConsumedUnits], definitions: [TableDefinition],
+        partitions: [String: [PartitionKeys.Touch]], isWrite: Bool, database: Database, now: Double
+    ) {
         buckets.withLock { buckets in
             for (name, units) in consumed {
                 guard let table = definitions.first(where: { $0.name == name || ResourceNames.tableARN(region: database.region, table: $0.name) == name })
@@ -176,14 +190,19 @@ package final class CapacityThrottle: Sendable {
     }
 
     private static func key(_ demand: Demand, isWrite: Bool, database: Database) -> BucketKey {
-        BucketKey(database: ObjectIdentifier(database), storageID: demand.table.storageID,
-                  index: demand.index?.name ?? "", isWrite: isWrite, partition: demand.partition ?? "")
+        BucketKey(
+            database: ObjectIdentifier(database), storageID: demand.table.storageID,
+            index: demand.index?.name ?? "", isWrite: isWrite, partition: demand.partition ?? "")
     }
 
     /// The bucket of `key`, refilled to `now` and stored.
-    private static func refreshed(_ key: BucketKey, demand: Demand, isWrite: Bool, now: Double,
-                                  in buckets: inout [BucketKey: TokenBucket]) -> TokenBucket {
-        let limit = demand.partition == nil ? Self.limit(demand.table, index: demand.index, isWrite: isWrite)
+    private static func refreshed(
+        _ key: BucketKey, demand: Demand, isWrite: Bool, now: Double,
+        in buckets: inout [BucketKey: TokenBucket]
+    ) -> TokenBucket {
+        let limit =
+            demand.partition == nil
+            ? Self.limit(demand.table, index: demand.index, isWrite: isWrite)
             : (rate: isWrite ? partitionWriteLimit : partitionReadLimit, burst: 1.0, provisioned: false, configured: false)
         var bucket = buckets[key] ?? TokenBucket(rate: limit.rate, burstSeconds: limit.burst, now: now)
         bucket.refill(rate: limit.rate, burstSeconds: limit.burst, now: now)

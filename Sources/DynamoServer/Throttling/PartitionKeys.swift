@@ -18,8 +18,10 @@ enum PartitionKeys {
     /// The partitions of `table` that `body` (an `operation` request) touches, in request order,
     /// one entry per item (a batch writing one key twice names it twice). `nameInBody` is how the
     /// request names the table (a name or an ARN).
-    static func touched(by operation: String, body: JSONValue, table: TableDefinition,
-                        nameInBody: String) -> [Touch] {
+    static func touched(
+        by operation: String, body: JSONValue, table: TableDefinition,
+        nameInBody: String
+    ) -> [Touch] {
         let key = table.partitionKey.name
         switch operation {
         case "GetItem", "DeleteItem", "UpdateItem": return values([body["Key"]], key)
@@ -34,7 +36,8 @@ enum PartitionKeys {
             guard case .array(let actions)? = body["TransactItems"] else { return [] }
             let named = actions.compactMap { action -> JSONValue? in
                 guard case .object(let members) = action, let inner = members.first?.value,
-                      inner["TableName"]?.stringValue == nameInBody else { return nil }
+                    inner["TableName"]?.stringValue == nameInBody
+                else { return nil }
                 return inner["Key"] ?? inner["Item"]
             }
             return values(named, key)
@@ -61,7 +64,8 @@ enum PartitionKeys {
     /// table, or of the global index it reads (a local index shares its table's partitions).
     private static func query(_ body: JSONValue, table: TableDefinition) -> [Touch] {
         guard let input = try? QueryInput.decodeRequest(body),
-              let condition = try? ExpressionCompiler.compile(ExpressionInput(input)).keyCondition else { return [] }
+            let condition = try? ExpressionCompiler.compile(ExpressionInput(input)).keyCondition
+        else { return [] }
         let global = input.indexName.flatMap { name in table.globalIndexes.first(where: { $0.name == name }) }
         let key = global?.partitionKey.name ?? table.partitionKey.name
         for (attribute, comparison) in condition.terms where attribute == key {

@@ -89,8 +89,9 @@ extension ObjectContext {
             if !objects.isEmpty { try await read(objects) }
             return
         }
-        let output = try await store.client.getItem(GetItemInput(
-            tableName: object.entity.tableName, key: object.objectID.key, consistentRead: true))
+        let output = try await store.client.getItem(
+            GetItemInput(
+                tableName: object.entity.tableName, key: object.objectID.key, consistentRead: true))
         if let item = output.item { try fulfill(object, with: item) } else { try markDeletedInStore(object) }
     }
 
@@ -143,11 +144,12 @@ extension ObjectContext {
         let entity = object.entity
         var item: Item = [:]
         for attribute in entity.attributes {
-            let value: AttributeValue? = if case .attribute(let changed)? = object.pending[attribute.name] {
-                changed
-            } else {
-                object.snapshot?.attributes[attribute.name]
-            }
+            let value: AttributeValue? =
+                if case .attribute(let changed)? = object.pending[attribute.name] {
+                    changed
+                } else {
+                    object.snapshot?.attributes[attribute.name]
+                }
             if let value { item[attribute.storageName] = value }
         }
         for relationship in entity.relationships {

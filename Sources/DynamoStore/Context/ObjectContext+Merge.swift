@@ -25,9 +25,10 @@ extension ObjectContext {
         let stored = try storeSnapshot(storeItem, of: object)
         let read = object.snapshot
         let wasDeleted = object.deleteMark
-        let before = Dictionary(uniqueKeysWithValues: object.entity.relationships.map {
-            ($0.name, wasDeleted && $0.deleteRule == .nullify ? [] : currentIDs(of: object, $0.name))
-        })
+        let before = Dictionary(
+            uniqueKeysWithValues: object.entity.relationships.map {
+                ($0.name, wasDeleted && $0.deleteRule == .nullify ? [] : currentIDs(of: object, $0.name))
+            })
         // To-many changes are deltas under every policy: the object's link changes (its own
         // additions and removals since its read, and those its partners made, which a stale
         // read may not show), applied to the store's set. They never conflict, so other
@@ -134,8 +135,10 @@ extension ObjectContext {
     /// A to-one inverse (a to-many change that took a destination from another owner) is left
     /// as it is: restoring it would move the destination back to an owner whose own row may
     /// have changed since.
-    private func dropInverseChanges(of object: ManagedObject, _ relationship: RelationshipDescription,
-                                    read: Snapshot?, stored: Snapshot) {
+    private func dropInverseChanges(
+        of object: ManagedObject, _ relationship: RelationshipDescription,
+        read: Snapshot?, stored: Snapshot
+    ) {
         guard let inverseName = relationship.inverse, case .objects(let current)? = object.pending[relationship.name] else { return }
         let readIDs = read?.relationships[relationship.name] ?? []
         let storedIDs = stored.relationships[relationship.name] ?? []
@@ -149,7 +152,8 @@ extension ObjectContext {
         let currentIDs = Set(current.map(\.objectID))
         for id in readIDs.subtracting(currentIDs).intersection(storedIDs) {
             guard let destination = registered[id], let inverse = destination.entity.relationship(named: inverseName),
-                  inverse.isToMany else { continue }
+                inverse.isToMany
+            else { continue }
             destination.primitiveAdd(object, to: inverse)
         }
     }

@@ -98,9 +98,11 @@ extension ObjectContext {
     /// Checks every object a save would write; throws all problems at once.
     func validate() throws {
         var issues: [ValidationError.Issue] = []
-        let saving = insertedList.filter { !$0.deleteMark } + registered.values.filter {
-            $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.changedValues.isEmpty
-        }
+        let saving =
+            insertedList.filter { !$0.deleteMark }
+            + registered.values.filter {
+                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.changedValues.isEmpty
+            }
         for object in saving {
             issues += modelIssues(object)
             let rules = [{ try $0.validateForSave() }] + (validationRules[object.entity.name] ?? [])
@@ -120,8 +122,10 @@ extension ObjectContext {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
                 let remaining = object.relatedObjects(relationship.name).filter { !$0.deleteMark }
                 if !remaining.isEmpty {
-                    issues.append(.init(objectID: object.objectID, property: relationship.name,
-                                        message: "cannot delete: the deny rule forbids it while \(remaining.count) destination(s) remain"))
+                    issues.append(
+                        .init(
+                            objectID: object.objectID, property: relationship.name,
+                            message: "cannot delete: the deny rule forbids it while \(remaining.count) destination(s) remain"))
                 }
             }
         }
@@ -158,8 +162,10 @@ extension ObjectContext {
         for relationship in entity.relationships {
             let count = currentIDs(of: object, relationship.name).count
             if count < relationship.minCount {
-                issues.append(.init(objectID: id, property: relationship.name,
-                                    message: relationship.isToMany ? "at least \(relationship.minCount) destination(s) required; has \(count)" : "a destination is required"))
+                issues.append(
+                    .init(
+                        objectID: id, property: relationship.name,
+                        message: relationship.isToMany ? "at least \(relationship.minCount) destination(s) required; has \(count)" : "a destination is required"))
             }
             if let maximum = relationship.maxCount, relationship.isToMany, count > maximum {
                 issues.append(.init(objectID: id, property: relationship.name, message: "at most \(maximum) destination(s) allowed; has \(count)"))
@@ -171,12 +177,13 @@ extension ObjectContext {
     /// Why a value is outside its attribute's range, if it is.
     private static func rangeProblem(_ value: AttributeValue, _ range: ClosedRange<Double>?) -> String? {
         guard let range else { return nil }
-        let (measure, what): (Double?, String) = switch value {
-        case .n(let number): (Double(number.description), "value")
-        case .s(let text): (Double(text.count), "length")
-        case .b(let bytes): (Double(bytes.count), "length")
-        default: (nil, "")
-        }
+        let (measure, what): (Double?, String) =
+            switch value {
+            case .n(let number): (Double(number.description), "value")
+            case .s(let text): (Double(text.count), "length")
+            case .b(let bytes): (Double(bytes.count), "length")
+            default: (nil, "")
+            }
         guard let measure, !range.contains(measure) else { return nil }
         return "\(what) must be between \(text(range.lowerBound)) and \(text(range.upperBound)); is \(text(measure))"
     }
@@ -191,8 +198,9 @@ extension ObjectContext {
         if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
         var attempt = 1
         while true {
-            let input = TransactWriteItemsInput(transactItems: transaction.map(\.action), returnConsumedCapacity: .total,
-                                                clientRequestToken: UUID().uuidString)
+            let input = TransactWriteItemsInput(
+                transactItems: transaction.map(\.action), returnConsumedCapacity: .total,
+                clientRequestToken: UUID().uuidString)
             do {
                 _ = try await store.client.transactWriteItems(input)
                 return []

@@ -68,8 +68,9 @@ public final class ObjectContext {
     /// - Parameter object: a detached object (made with `init()` or `init(entity:)`).
     public func insert(_ object: ManagedObject) {
         guard object.context !== self || object.lifecycle != .inserted else { return }
-        precondition(object.context == nil && object.lifecycle == .detached,
-                     "\(object.objectID) already belongs to a context")
+        precondition(
+            object.context == nil && object.lifecycle == .detached,
+            "\(object.objectID) already belongs to a context")
         guard let entity = store.model.entity(named: object.entity.name) else {
             preconditionFailure(StoreError.unknownEntity(object.entity.name).description)
         }
@@ -127,8 +128,9 @@ public final class ObjectContext {
         let object = object(with: id)
         guard known || parent != nil || !object.isFault else {
             // A key this context never saw: no row is simply no object, not a deletion.
-            let output = try await store.client.getItem(GetItemInput(
-                tableName: object.entity.tableName, key: id.key, consistentRead: true))
+            let output = try await store.client.getItem(
+                GetItemInput(
+                    tableName: object.entity.tableName, key: id.key, consistentRead: true))
             guard let item = output.item else {
                 registered[id] = nil
                 object.lifecycle = .invalid

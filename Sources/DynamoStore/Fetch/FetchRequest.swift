@@ -91,8 +91,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         guard let entity = model.entity(named: Result.entityName) else {
             throw FetchPredicateError("the model has no entity named \(Result.entityName)")
         }
-        try self.init(entity: entity, model: model, predicate: predicate, sortBy: sortBy,
-                      propertiesToFetch: propertiesToFetch, prefetching: prefetching)
+        try self.init(
+            entity: entity, model: model, predicate: predicate, sortBy: sortBy,
+            propertiesToFetch: propertiesToFetch, prefetching: prefetching)
     }
 
     /// Builds a request for an entity; without a model, key paths through relationships cannot
@@ -130,9 +131,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         var sorts: [StorageSort] = []
         for sort in sortBy {
             guard let attribute = entity.attribute(named: sort.key) else {
-                throw FetchPredicateError(entity.relationship(named: sort.key) != nil
-                    ? "cannot sort by the relationship \(entity.name).\(sort.key)"
-                    : "cannot sort by \(sort.key): \(entity.name) has no attribute named \(sort.key)")
+                throw FetchPredicateError(
+                    entity.relationship(named: sort.key) != nil
+                        ? "cannot sort by the relationship \(entity.name).\(sort.key)"
+                        : "cannot sort by \(sort.key): \(entity.name) has no attribute named \(sort.key)")
             }
             if attribute.type == .codable {
                 throw FetchPredicateError("cannot sort by \(entity.name).\(sort.key): it is stored as a map, which has no order")
@@ -223,7 +225,8 @@ extension FetchRequest where Result == ManagedObject {
         guard let entity = model.entity(named: entityName) else {
             throw FetchPredicateError("the model has no entity named \(entityName)")
         }
-        try self.init(entity: entity, model: model, predicate: predicate, sortBy: sortBy,
-                      propertiesToFetch: propertiesToFetch, prefetching: prefetching)
+        try self.init(
+            entity: entity, model: model, predicate: predicate, sortBy: sortBy,
+            propertiesToFetch: propertiesToFetch, prefetching: prefetching)
     }
 }

@@ -147,8 +147,9 @@ extension ObjectContext {
         // Unsaved deletes and changes may drop read items: read that many more so the limit
         // is still met from the store.
         let limit = request.fetchLimit.map { $0 + pending.count }
-        let page = try await executor.items(limit: limit, pageSize: request.pageSize, after: request.cursor,
-                                            attributes: request.neededAttributes)
+        let page = try await executor.items(
+            limit: limit, pageSize: request.pageSize, after: request.cursor,
+            attributes: request.neededAttributes)
         guard !pending.isEmpty else { return (page.items.map { FetchedEntry(item: $0) }, page.cursor) }
         let matches = try request.effectivePredicate.matcher()
         var entries: [FetchedEntry] = []
@@ -186,13 +187,14 @@ extension ObjectContext {
     func destinationIDs(of relationship: RelationshipDescription, in entity: EntityDescription, item: Item) throws -> [ObjectID] {
         let destination = try store.model.destination(of: relationship, in: entity)
         let keyName = try destination.hashKeyStorageName
-        let keys: [AttributeValue] = switch item[relationship.storageName] {
-        case .ss(let strings)?: strings.map { .s($0) }
-        case .ns(let numbers)?: numbers.map { .n($0) }
-        case .bs(let binaries)?: binaries.map { .b($0) }
-        case let value?: [value]
-        case nil: []
-        }
+        let keys: [AttributeValue] =
+            switch item[relationship.storageName] {
+            case .ss(let strings)?: strings.map { .s($0) }
+            case .ns(let numbers)?: numbers.map { .n($0) }
+            case .bs(let binaries)?: binaries.map { .b($0) }
+            case let value?: [value]
+            case nil: []
+            }
         return keys.map { ObjectID(entityName: destination.name, key: [keyName: $0]) }
     }
 

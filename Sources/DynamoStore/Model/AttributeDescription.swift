@@ -70,8 +70,10 @@ public struct AttributeDescription: Sendable, Hashable {
     ///   - isOptional: whether `nil` is allowed.
     ///   - storageName: the DynamoDB attribute name, when it differs from `name`.
     ///   - range: the allowed values (number), lengths (string, data).
-    public init(_ name: String, _ type: AttributeType, isOptional: Bool = false, storageName: String? = nil,
-                range: ClosedRange<Double>? = nil) {
+    public init(
+        _ name: String, _ type: AttributeType, isOptional: Bool = false, storageName: String? = nil,
+        range: ClosedRange<Double>? = nil
+    ) {
         self.name = name
         self.storageName = storageName ?? name
         self.type = type

@@ -32,8 +32,10 @@ public struct EntityMapping: Sendable, Hashable {
     ///   - tableName: the table name.
     ///   - indexes: the secondary indexes.
     ///   - expiresAt: the expiry (TTL) attribute's property name, epoch seconds.
-    public init(hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
-                indexes: [IndexDescription] = [], expiresAt: String? = nil) {
+    public init(
+        hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
+        indexes: [IndexDescription] = [], expiresAt: String? = nil
+    ) {
         self.expiresAt = expiresAt
         self.hashKey = hashKey
         self.rangeKey = rangeKey

@@ -59,7 +59,8 @@ public struct StoreModel: Sendable, Hashable {
         var problems: [String] = []
         var propertyNames: Set<String> = []
         var storageNames: Set<String> = []
-        let properties = entity.attributes.map { ($0.name, $0.storageName) }
+        let properties =
+            entity.attributes.map { ($0.name, $0.storageName) }
             + entity.relationships.map { ($0.name, $0.storageName) }
         for (name, storageName) in properties {
             if !propertyNames.insert(name).inserted {
@@ -174,7 +175,8 @@ public struct StoreModel: Sendable, Hashable {
     /// key's. `nil` for a to-many relationship or an unknown destination.
     static func keyScalarType(of relationship: RelationshipDescription, in entities: [EntityDescription]) -> String? {
         guard !relationship.isToMany, let destination = entities.first(where: { $0.name == relationship.destination }),
-              let key = destination.attribute(named: destination.hashKey) else { return nil }
+            let key = destination.attribute(named: destination.hashKey)
+        else { return nil }
         return key.type.keyScalarType
     }
 }

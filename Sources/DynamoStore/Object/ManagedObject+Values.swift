@@ -53,8 +53,9 @@ extension ManagedObject {
         let old = relatedObjects(relationship.name)
         if let context {
             for object in objects where object.context !== context {
-                precondition(object.context == nil && object.lifecycle == .detached,
-                             "\(object.objectID) belongs to another context; pass ObjectIDs between contexts")
+                precondition(
+                    object.context == nil && object.lifecycle == .detached,
+                    "\(object.objectID) belongs to another context; pass ObjectIDs between contexts")
                 context.insert(object)
             }
         }
@@ -158,7 +159,8 @@ extension ManagedObject {
         while let current = mirror {
             for child in current.children {
                 guard let label = child.label, label.hasPrefix("_"),
-                      let binding = child.value as? any PropertyWrapperBinding else { continue }
+                    let binding = child.value as? any PropertyWrapperBinding
+                else { continue }
                 binding.box.name = String(label.dropFirst())
                 properties.append(binding)
                 if let initial = binding.initialStoredValue() { pending[binding.box.name] = .attribute(initial) }

@@ -19,13 +19,14 @@ struct Snapshot: Hashable {
             guard let stored = item[relationship.storageName], stored != .null else { continue }
             let destination = try model.destination(of: relationship, in: entity)
             let keyName = try destination.hashKeyStorageName
-            let keys: [AttributeValue] = switch stored {
-            case .s, .n, .b: [stored]
-            case .ss(let values): values.map { .s($0) }
-            case .ns(let values): values.map { .n($0) }
-            case .bs(let values): values.map { .b($0) }
-            default: throw .undecodableValue("\(entity.name).\(relationship.name): \(stored.typeDescriptor) is not a key or a set of keys")
-            }
+            let keys: [AttributeValue] =
+                switch stored {
+                case .s, .n, .b: [stored]
+                case .ss(let values): values.map { .s($0) }
+                case .ns(let values): values.map { .n($0) }
+                case .bs(let values): values.map { .b($0) }
+                default: throw .undecodableValue("\(entity.name).\(relationship.name): \(stored.typeDescriptor) is not a key or a set of keys")
+                }
             relationships[relationship.name] = Set(keys.map { ObjectID(entityName: destination.name, key: [keyName: $0]) })
         }
     }

@@ -46,12 +46,13 @@ extension Set: PersistentValue where Element: PersistentSetElement {
     }
 
     public init(storedValue: AttributeValue) throws(StoreError) {
-        let elements: [AttributeValue] = switch (storedValue, Element.setType) {
-        case (.ss(let values), .stringSet): values.map { .s($0) }
-        case (.ns(let values), .numberSet): values.map { .n($0) }
-        case (.bs(let values), .dataSet): values.map { .b($0) }
-        default: throw .mismatch(storedValue, "Set<\(Element.self)>")
-        }
+        let elements: [AttributeValue] =
+            switch (storedValue, Element.setType) {
+            case (.ss(let values), .stringSet): values.map { .s($0) }
+            case (.ns(let values), .numberSet): values.map { .n($0) }
+            case (.bs(let values), .dataSet): values.map { .b($0) }
+            default: throw .mismatch(storedValue, "Set<\(Element.self)>")
+            }
         var result: Self = []
         for element in elements { result.insert(try Element(storedValue: element)) }
         self = result

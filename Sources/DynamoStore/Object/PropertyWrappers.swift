@@ -95,8 +95,9 @@ public struct Attribute<Value: PersistentValue>: PropertyWrapperBinding {
     }
 
     func describe(into entity: inout EntityDescription) {
-        entity.attributes.append(AttributeDescription(
-            box.name, Value.attributeType, isOptional: Value.isOptionalType, storageName: storageName, range: range))
+        entity.attributes.append(
+            AttributeDescription(
+                box.name, Value.attributeType, isOptional: Value.isOptionalType, storageName: storageName, range: range))
     }
 }
 
@@ -156,8 +157,10 @@ public struct Relationship<Value: RelationshipValue>: PropertyWrapperBinding {
     ///   - minCount: the minimum number of destinations (1 makes a to-one required).
     ///   - maxCount: the maximum number of destinations of a to-many.
     ///   - storageName: the DynamoDB attribute name, when it differs from the property name.
-    public init(inverse: String?, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int? = nil,
-                storageName: String? = nil) {
+    public init(
+        inverse: String?, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int? = nil,
+        storageName: String? = nil
+    ) {
         self.inverse = inverse
         self.deleteRule = deleteRule
         self.minCount = minCount
@@ -191,8 +194,9 @@ public struct Relationship<Value: RelationshipValue>: PropertyWrapperBinding {
     func initialStoredValue() -> AttributeValue? { nil }
 
     func describe(into entity: inout EntityDescription) {
-        entity.relationships.append(RelationshipDescription(
-            box.name, to: Value.destinationType.entityName, inverse: inverse, toMany: Value.isToMany,
-            deleteRule: deleteRule, minCount: minCount, maxCount: maxCount, storageName: storageName))
+        entity.relationships.append(
+            RelationshipDescription(
+                box.name, to: Value.destinationType.entityName, inverse: inverse, toMany: Value.isToMany,
+                deleteRule: deleteRule, minCount: minCount, maxCount: maxCount, storageName: storageName))
     }
 }

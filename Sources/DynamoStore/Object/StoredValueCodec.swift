@@ -46,8 +46,10 @@ enum StoredValueCodec {
             }
         }
         guard let swiftType = swiftType(of: attribute.type) else { throw .invalidValue(path) }
-        if let persistent = value as? any PersistentValue, type(of: persistent).attributeType == attribute.type
-            || (attribute.type.keyScalarType == "N" && persistent is any PersistentNumber) {
+        if let persistent = value as? any PersistentValue,
+            type(of: persistent).attributeType == attribute.type
+                || (attribute.type.keyScalarType == "N" && persistent is any PersistentNumber)
+        {
             let stored = try persistent.storedValue()
             // Check that the number fits the declared type (an Int into an Int16, …).
             if let stored, attribute.type.keyScalarType == "N" { _ = try swiftType.init(storedValue: stored) }

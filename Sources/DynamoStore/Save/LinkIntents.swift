@@ -28,9 +28,11 @@ struct LinkIntents {
                 for id in linked { fromDeleted[id, default: [:]][inverse, default: [:]][object.objectID] = false }
             }
         }
-        let live = context.insertedList.filter { !$0.deleteMark } + context.registered.values.filter {
-            $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.isDeletedInStore
-        }
+        let live =
+            context.insertedList.filter { !$0.deleteMark }
+            + context.registered.values.filter {
+                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.isDeletedInStore
+            }
         for object in live {
             let id = object.objectID
             for relationship in object.entity.relationships {

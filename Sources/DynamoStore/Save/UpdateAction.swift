@@ -87,8 +87,9 @@ extension ObjectContext {
         } else {
             conditions.insert(exists, at: 0)
         }
-        var action = try Update(key: object.objectID.key, tableName: entity.tableName, update: update,
-                                condition: ConditionExpression.all(conditions))
+        var action = try Update(
+            key: object.objectID.key, tableName: entity.tableName, update: update,
+            condition: ConditionExpression.all(conditions))
         action.returnValuesOnConditionCheckFailure = .allOld
         var write = WriteAction(object: object, kind: .update, action: TransactWriteItem(update: action), storedItem: item)
         write.migrates = migration != nil
@@ -98,8 +99,10 @@ extension ObjectContext {
     /// The conditions a to-one relationship the object did not change must meet for its
     /// partners' link changes: it names the partner that linked the object, and does not name
     /// one that unlinked it.
-    private func toOneConditions(_ intents: [ObjectID: Bool], of relationship: RelationshipDescription,
-                                 in entity: EntityDescription) throws -> [ConditionExpression] {
+    private func toOneConditions(
+        _ intents: [ObjectID: Bool], of relationship: RelationshipDescription,
+        in entity: EntityDescription
+    ) throws -> [ConditionExpression] {
         guard !intents.isEmpty else { return [] }
         let path = AttributePath.name(relationship.storageName)
         let keyName = try store.model.destination(of: relationship, in: entity).hashKeyStorageName
@@ -113,8 +116,10 @@ extension ObjectContext {
     /// The condition that a to-many relationship's stored set is exactly `ids` (its size and
     /// each member), or `nil` when the set is too large for a condition expression (the
     /// version guards it then).
-    func unchangedSet(_ ids: Set<ObjectID>, of relationship: RelationshipDescription,
-                      in entity: EntityDescription) throws -> ConditionExpression? {
+    func unchangedSet(
+        _ ids: Set<ObjectID>, of relationship: RelationshipDescription,
+        in entity: EntityDescription
+    ) throws -> ConditionExpression? {
         let name = AttributePath.name(relationship.storageName)
         guard !ids.isEmpty else { return .attributeNotExists(name) }
         guard ids.count <= 50 else { return nil }

@@ -86,9 +86,10 @@ extension DynamoStore {
             progress("creating index \(entity.tableName).\(index.indexName); waiting for its backfill")
             let keyNames = Set(index.keySchema.map(\.attributeName))
             let create = CreateGlobalSecondaryIndexAction(indexName: index.indexName, keySchema: index.keySchema, projection: index.projection)
-            _ = try await client.updateTable(UpdateTableInput(
-                attributeDefinitions: (wanted.attributeDefinitions ?? []).filter { keyNames.contains($0.attributeName) },
-                tableName: entity.tableName, globalSecondaryIndexUpdates: [GlobalSecondaryIndexUpdate(create: create)]))
+            _ = try await client.updateTable(
+                UpdateTableInput(
+                    attributeDefinitions: (wanted.attributeDefinitions ?? []).filter { keyNames.contains($0.attributeName) },
+                    tableName: entity.tableName, globalSecondaryIndexUpdates: [GlobalSecondaryIndexUpdate(create: create)]))
             try await waitForIndex(index.indexName, of: entity.tableName, pollInterval: pollInterval)
             report.createdIndexes.append("\(entity.tableName).\(index.indexName)")
             progress("index \(entity.tableName).\(index.indexName) is active")

@@ -13,9 +13,10 @@ extension DynamoStore {
         for entity in model.entities {
             let table = try await client.describeTable(DescribeTableInput(tableName: entity.tableName)).table
             guard table?.streamSpecification?.streamEnabled != true else { continue }
-            _ = try await client.updateTable(UpdateTableInput(
-                tableName: entity.tableName,
-                streamSpecification: StreamSpecification(streamEnabled: true, streamViewType: .keysOnly)))
+            _ = try await client.updateTable(
+                UpdateTableInput(
+                    tableName: entity.tableName,
+                    streamSpecification: StreamSpecification(streamEnabled: true, streamViewType: .keysOnly)))
             _ = try await client.waitUntilTableExists(entity.tableName, delay: pollInterval, maximumAttempts: 300)
         }
     }
@@ -49,8 +50,10 @@ extension DynamoStore {
     /// - Returns: the changes, one value per poll that found some.
     /// - Throws: ``StoreError/streamNotEnabled(_:)``, DynamoDB's errors, when the streams cannot be
     ///   positioned.
-    public func changes(fromStream start: StreamStart,
-                        pollInterval: Duration = .milliseconds(250)) async throws -> AsyncThrowingStream<StoreChanges, any Error> {
+    public func changes(
+        fromStream start: StreamStart,
+        pollInterval: Duration = .milliseconds(250)
+    ) async throws -> AsyncThrowingStream<StoreChanges, any Error> {
         var follower = StreamFollower(client: client, tables: model.entities.map { ($0.tableName, $0.name) })
         try await follower.position(at: start)
         let (stream, continuation) = AsyncThrowingStream<StoreChanges, any Error>.makeStream()

@@ -30,8 +30,9 @@ extension DynamoStore {
         guard let expiry = entity.expiryAttribute, let attribute = entity.attribute(named: expiry) else { return }
         let live = try await client.describeTimeToLive(DescribeTimeToLiveInput(tableName: entity.tableName)).timeToLiveDescription
         if live?.attributeName == attribute.storageName, live?.timeToLiveStatus == .enabled || live?.timeToLiveStatus == .enabling { return }
-        _ = try await client.updateTimeToLive(UpdateTimeToLiveInput(
-            tableName: entity.tableName, timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: attribute.storageName)))
+        _ = try await client.updateTimeToLive(
+            UpdateTimeToLiveInput(
+                tableName: entity.tableName, timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: attribute.storageName)))
     }
 
     /// The `CreateTable` request for an entity: key schema, the attribute definitions of every
@@ -44,7 +45,8 @@ extension DynamoStore {
             if let attribute = entity.attribute(named: property), let type = attribute.type.keyScalarType {
                 key = (attribute.storageName, type)
             } else if let relationship = entity.relationship(named: property),
-                      let type = StoreModel.keyScalarType(of: relationship, in: model.entities) {
+                let type = StoreModel.keyScalarType(of: relationship, in: model.entities)
+            {
                 key = (relationship.storageName, type)
             } else {
                 throw .unknownProperty("\(entity.path(property)) (a key must be a string, number or data attribute, or a to-one relationship)")

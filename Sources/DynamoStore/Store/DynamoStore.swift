@@ -79,13 +79,15 @@ public final class DynamoStore: Sendable {
         // table-name prefix set after first use) would be silently ignored.
         let stale = types.compactMap { type -> String? in
             let derived = type.entityDescription.tableName, now = type.mapping.tableName ?? type.entityName
-            return derived == now ? nil
+            return derived == now
+                ? nil
                 : "\(type.entityName): its mapping now names table '\(now)', but its description was derived with '\(derived)' when the class was first used; set table names (prefixes) before any use of the class"
         }
         if !stale.isEmpty { throw ModelError(problems: stale) }
         let model = try StoreModel(types.map { $0.entityDescription })
-        self.init(model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger,
-                  modelVersioning: modelVersioning)
+        self.init(
+            model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger,
+            modelVersioning: modelVersioning)
     }
 
     /// Every successful save of any context of this store, from now on, one value per save.

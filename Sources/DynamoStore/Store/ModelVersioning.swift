@@ -43,8 +43,10 @@ public struct ModelVersioning: Sendable {
     ///   - version: the current model version (at least 1).
     ///   - attributeName: the item attribute that holds it.
     ///   - migrate: the transformation of older items.
-    public init(version: Int, attributeName: String = "_modelVersion",
-                migrate: @escaping @Sendable (_ item: inout Item, _ entity: EntityDescription, _ fromVersion: Int) throws -> Void) {
+    public init(
+        version: Int, attributeName: String = "_modelVersion",
+        migrate: @escaping @Sendable (_ item: inout Item, _ entity: EntityDescription, _ fromVersion: Int) throws -> Void
+    ) {
         self.version = version
         self.attributeName = attributeName
         self.migrate = migrate

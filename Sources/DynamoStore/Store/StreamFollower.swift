@@ -103,11 +103,13 @@ struct StreamFollower {
                     cursor.drained.insert(id)
                     continue
                 }
-                cursor.shards[id] = ShardCursor(parent: shard.parentShardId,
-                                                iterator: try await iterator(arn, id, .latest))
+                cursor.shards[id] = ShardCursor(
+                    parent: shard.parentShardId,
+                    iterator: try await iterator(arn, id, .latest))
             case .trimHorizon?, nil:
-                cursor.shards[id] = ShardCursor(parent: shard.parentShardId,
-                                                iterator: try await iterator(arn, id, .trimHorizon))
+                cursor.shards[id] = ShardCursor(
+                    parent: shard.parentShardId,
+                    iterator: try await iterator(arn, id, .trimHorizon))
             }
         }
     }
@@ -130,8 +132,9 @@ struct StreamFollower {
                     do {
                         page = try await client.getRecords(StreamsGetRecordsInput(shardIterator: iterator, limit: Self.pageSize))
                     } catch let error as DynamoError where error.code == Self.expiredIterator {
-                        shard.iterator = try await self.iterator(arn, id, shard.lastSequence == nil ? .trimHorizon : .afterSequenceNumber,
-                                                                 after: shard.lastSequence)
+                        shard.iterator = try await self.iterator(
+                            arn, id, shard.lastSequence == nil ? .trimHorizon : .afterSequenceNumber,
+                            after: shard.lastSequence)
                         continue
                     } catch let error as DynamoError where error.code == Self.trimmedDataAccess {
                         shard.iterator = try await self.iterator(arn, id, .trimHorizon)
@@ -158,10 +161,14 @@ struct StreamFollower {
         return drainedAny
     }
 
-    private func iterator(_ arn: String, _ shard: String, _ type: StreamsShardIteratorType,
-                          after sequence: String? = nil) async throws -> String? {
-        try await client.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard, shardIteratorType: type, sequenceNumber: sequence)).shardIterator
+    private func iterator(
+        _ arn: String, _ shard: String, _ type: StreamsShardIteratorType,
+        after sequence: String? = nil
+    ) async throws -> String? {
+        try await client.getShardIterator(
+            StreamsGetShardIteratorInput(
+                streamArn: arn, shardId: shard, shardIteratorType: type, sequenceNumber: sequence)
+        ).shardIterator
     }
 
     /// Folds one record into `changes`, the later record of an object winning: an insert after a

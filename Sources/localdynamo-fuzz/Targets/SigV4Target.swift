@@ -23,8 +23,9 @@ struct SigV4Target: FuzzTarget {
         let request = Self.parse(corpusEntry)
         // A presigned URL stays as written (its signature is not valid, its parsing is the point).
         if request.target.contains("X-Amz-Algorithm") { return corpusEntry }
-        let unsigned = SigV4Request(method: request.method, url: "http://localhost:8000" + request.target,
-                                    headers: request.headers, body: Array(request.body.utf8))
+        let unsigned = SigV4Request(
+            method: request.method, url: "http://localhost:8000" + request.target,
+            headers: request.headers, body: Array(request.body.utf8))
         let signed = SigV4Signer(service: "dynamodb", region: "us-east-1")
             .sign(unsigned, credentials: Self.credentials, date: Date(timeIntervalSince1970: Self.now))
         let headerText = signed.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
@@ -44,8 +45,10 @@ struct SigV4Target: FuzzTarget {
     }
 
     /// `<METHOD> <target>`, `Name: value` lines, an empty line, the body.
-    private static func parse(_ bytes: [UInt8]) -> (method: String, target: String, headers: [(name: String, value: String)],
-                                                   body: Substring) {
+    private static func parse(_ bytes: [UInt8]) -> (
+        method: String, target: String, headers: [(name: String, value: String)],
+        body: Substring
+    ) {
         let (head, body) = split(String(decoding: bytes, as: UTF8.self))
         var lines = head.split(separator: "\n", omittingEmptySubsequences: false)
         let requestLine = lines.isEmpty ? [] : lines.removeFirst().split(separator: " ", maxSplits: 1)

@@ -55,8 +55,9 @@ struct DataEndpointOptions: ParsableArguments {
     }
 
     private func client(endpoint: String) throws -> DynamoClient {
-        try DynamoClient(configuration: .init(
-            region: region, endpoint: endpoint,
-            credentials: AWSCredentials(accessKeyID: accessKey, secretAccessKey: "localdynamo")))
+        try DynamoClient(
+            configuration: .init(
+                region: region, endpoint: endpoint,
+                credentials: AWSCredentials(accessKeyID: accessKey, secretAccessKey: "localdynamo")))
     }
 }

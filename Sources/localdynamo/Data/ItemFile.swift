@@ -63,13 +63,16 @@ enum ItemFile {
             lineNumber += 1
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let location = "\(name):\(lineNumber)"
-            entries.append(ItemEntry(location: location, item: Result { () throws(ItemFileError) in
-                let json: JSONValue
-                do { json = try JSONValue(parsing: line) } catch {
-                    throw ItemFileError("\(location): not JSON (\(error))")
-                }
-                return try dynamoItem(json, location: location)
-            }))
+            entries.append(
+                ItemEntry(
+                    location: location,
+                    item: Result { () throws(ItemFileError) in
+                        let json: JSONValue
+                        do { json = try JSONValue(parsing: line) } catch {
+                            throw ItemFileError("\(location): not JSON (\(error))")
+                        }
+                        return try dynamoItem(json, location: location)
+                    }))
         }
         return entries
     }
@@ -77,7 +80,8 @@ enum ItemFile {
     /// A DynamoDB JSON item, unwrapping an export line's `{"Item": {...}}`.
     static func dynamoItem(_ json: JSONValue, location: String) throws(ItemFileError) -> [String: AttributeValue] {
         if case .object(let members) = json, members.count == 1, let inner = members["Item"],
-           let item = try? AttributeValue.decodeItem(inner) {
+            let item = try? AttributeValue.decodeItem(inner)
+        {
             return item
         }
         guard case .object = json else { throw ItemFileError("\(location): an item must be a JSON object, not \(json.typeName)") }
@@ -94,15 +98,17 @@ enum ItemFile {
         }
         return elements.map { element in
             let location = "\(name):\(element.line)"
-            return ItemEntry(location: location, item: Result { () throws(ItemFileError) in
-                do {
-                    return try PlainJSON.item(try JSONValue(parsing: element.bytes))
-                } catch let error as PlainJSON.Failure {
-                    throw ItemFileError("\(location): \(error.description)")
-                } catch {
-                    throw ItemFileError("\(location): not JSON (\(error))")
-                }
-            })
+            return ItemEntry(
+                location: location,
+                item: Result { () throws(ItemFileError) in
+                    do {
+                        return try PlainJSON.item(try JSONValue(parsing: element.bytes))
+                    } catch let error as PlainJSON.Failure {
+                        throw ItemFileError("\(location): \(error.description)")
+                    } catch {
+                        throw ItemFileError("\(location): not JSON (\(error))")
+                    }
+                })
         }
     }
 

@@ -62,8 +62,10 @@ enum JSONArraySplitter {
         }
     }
 
-    private static func finish(_ bytes: [UInt8], after index: Int, line: Int,
-                               _ elements: [(line: Int, bytes: ArraySlice<UInt8>)]) throws(Failure) -> [(line: Int, bytes: ArraySlice<UInt8>)] {
+    private static func finish(
+        _ bytes: [UInt8], after index: Int, line: Int,
+        _ elements: [(line: Int, bytes: ArraySlice<UInt8>)]
+    ) throws(Failure) -> [(line: Int, bytes: ArraySlice<UInt8>)] {
         var line = line
         for byte in bytes[index...] {
             if byte == 0x0A { line += 1; continue }

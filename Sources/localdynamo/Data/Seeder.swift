@@ -40,7 +40,8 @@ struct Seeder {
                 entries += try ItemFile.read(items, format: format)
             }
             if let bad = entries.first(where: { if case .failure = $0.item { true } else { false } }),
-               case .failure(let error) = bad.item {
+                case .failure(let error) = bad.item
+            {
                 throw error
             }
             plans.append(Plan(name: input.tableName, input: input, entries: entries))

@@ -18,9 +18,10 @@ struct ServeSeeding {
 
     /// Creates and loads the tables on the started server.
     func run(port: Int, region: String) async throws {
-        let client = try DynamoClient(configuration: .init(
-            region: region, endpoint: "http://127.0.0.1:\(port)",
-            credentials: AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")))
+        let client = try DynamoClient(
+            configuration: .init(
+                region: region, endpoint: "http://127.0.0.1:\(port)",
+                credentials: AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")))
         for line in try await seeder.run(plans, client: client) {
             ServeCommand.writeToStandardError(line + "\n")
         }

@@ -1,9 +1,9 @@
 import DynamoEngine
 import DynamoServer
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 

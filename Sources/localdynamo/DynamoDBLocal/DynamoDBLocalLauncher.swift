@@ -1,15 +1,15 @@
 import DynamoEngine
 import DynamoServer
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs `localdynamo` started with DynamoDB Local's command line (see ``DynamoDBLocalOptions``):

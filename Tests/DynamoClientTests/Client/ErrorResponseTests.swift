@@ -20,16 +20,20 @@ struct ErrorResponseTests {
             }
             #expect(error?.code == .conditionalCheckFailed)
             #expect(error?.response == ResponseMetadata(requestID: "4KBNVRGD25RG4KEO9UT4V3FQDJVV4KQNSO5AEMVJF66Q9ASUAAJG", httpStatus: 400))
-            #expect(error?.description == "https response error StatusCode: 400, RequestID: "
-                + "4KBNVRGD25RG4KEO9UT4V3FQDJVV4KQNSO5AEMVJF66Q9ASUAAJG, ConditionalCheckFailedException: The conditional request failed")
+            #expect(
+                error?.description == "https response error StatusCode: 400, RequestID: "
+                    + "4KBNVRGD25RG4KEO9UT4V3FQDJVV4KQNSO5AEMVJF66Q9ASUAAJG, ConditionalCheckFailedException: The conditional request failed")
         }
     }
 
-    @Test(arguments: [("ProvisionedThroughputExceededException", "ThrottlingReasons"),
-                      ("RequestLimitExceeded", "ThrottlingReasons"),
-                      ("ThrottlingException", "throttlingReasons")])
+    @Test(arguments: [
+        ("ProvisionedThroughputExceededException", "ThrottlingReasons"),
+        ("RequestLimitExceeded", "ThrottlingReasons"),
+        ("ThrottlingException", "throttlingReasons"),
+    ])
     func throttlingReasonsAreTyped(type: String, member: String) async throws {
-        let body = #"{"__type":"com.amazonaws.dynamodb.v20120810#\#(type)","message":"slow down","\#(member)":["#
+        let body =
+            #"{"__type":"com.amazonaws.dynamodb.v20120810#\#(type)","message":"slow down","\#(member)":["#
             + #"{"reason":"TableReadProvisionedThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/t"},"#
             + #"{"reason":"IndexWriteAccountLimitExceeded","resource":"arn:aws:dynamodb:us-east-1:123456789012:table/t/index/g"}]}"#
         try await withFakeServer([Self.error(400, body, requestID: "REQ-T")]) { server in
@@ -38,10 +42,11 @@ struct ErrorResponseTests {
                 try await client.getItem(GetItemInput(tableName: "t", key: ["id": .s("1")]))
             }
             #expect(error?.code.rawValue == type)
-            #expect(error?.throttlingReasons == [
-                ThrottlingReason(reason: "TableReadProvisionedThroughputExceeded", resource: "arn:aws:dynamodb:us-east-1:123456789012:table/t"),
-                ThrottlingReason(reason: "IndexWriteAccountLimitExceeded", resource: "arn:aws:dynamodb:us-east-1:123456789012:table/t/index/g"),
-            ])
+            #expect(
+                error?.throttlingReasons == [
+                    ThrottlingReason(reason: "TableReadProvisionedThroughputExceeded", resource: "arn:aws:dynamodb:us-east-1:123456789012:table/t"),
+                    ThrottlingReason(reason: "IndexWriteAccountLimitExceeded", resource: "arn:aws:dynamodb:us-east-1:123456789012:table/t/index/g"),
+                ])
             #expect(error?.response?.requestID == "REQ-T")
             // The body the server side would render for it carries the same reasons.
             let rendered = try JSONValue(parsing: error!.body).objectValue

@@ -8,8 +8,10 @@ import Testing
 /// Idempotency tokens: filled once per call, the same on every retry, the caller's kept.
 struct IdempotencyTokenTests {
     static let transaction = TransactWriteItemsInput(transactItems: [
-        TransactWriteItem(update: Update(key: ["id": .s("counter")], updateExpression: "ADD n :one",
-                                         tableName: "Counters", expressionAttributeValues: [":one": .n(DynamoNumber(1))])),
+        TransactWriteItem(
+            update: Update(
+                key: ["id": .s("counter")], updateExpression: "ADD n :one",
+                tableName: "Counters", expressionAttributeValues: [":one": .n(DynamoNumber(1))]))
     ])
 
     /// The `ClientRequestToken` (or `ClientToken`) of a recorded request body.
@@ -54,16 +56,19 @@ struct IdempotencyTokenTests {
     @Test func everyTokenMemberOfTheModelIsFilled() async throws {
         try await withFakeServer([.ok()]) { server in
             let client = try TestClients.client(endpoint: server.url)
-            _ = try? await client.send(ExecuteTransactionInput(transactStatements: [
-                ParameterizedStatement(statement: "UPDATE Counters SET n = 1 WHERE id = 'a'"),
-            ]))
-            _ = try? await client.send(ExportTableToPointInTimeInput(
-                tableArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Counters", s3Bucket: "bucket"))
-            _ = try? await client.send(ImportTableInput(
-                s3BucketSource: S3BucketSource(s3Bucket: "bucket"), inputFormat: .dynamodbJson,
-                tableCreationParameters: TableCreationParameters(
-                    tableName: "Imported", attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
-                    keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)])))
+            _ = try? await client.send(
+                ExecuteTransactionInput(transactStatements: [
+                    ParameterizedStatement(statement: "UPDATE Counters SET n = 1 WHERE id = 'a'")
+                ]))
+            _ = try? await client.send(
+                ExportTableToPointInTimeInput(
+                    tableArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Counters", s3Bucket: "bucket"))
+            _ = try? await client.send(
+                ImportTableInput(
+                    s3BucketSource: S3BucketSource(s3Bucket: "bucket"), inputFormat: .dynamodbJson,
+                    tableCreationParameters: TableCreationParameters(
+                        tableName: "Imported", attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
+                        keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)])))
             let requests = server.requests
             #expect(requests.count == 3)
             #expect(try Self.token(requests[0]) != nil)
@@ -80,10 +85,11 @@ struct IdempotencyTokenTests {
     @Test func transactionWhoseResponseIsLostIsAppliedOnce() async throws {
         try await withTestServer { endpoint in
             let setup = DynamoClient.local(port: endpoint.port)
-            _ = try await setup.createTable(CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
-                tableName: "Counters", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
-                billingMode: .payPerRequest))
+            _ = try await setup.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
+                    tableName: "Counters", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
+                    billingMode: .payPerRequest))
             let transport = LosingTransport(base: DynamoClient.defaultTransport(), losing: 1)
             let client = try TestClients.client(endpoint: endpoint.url + "/", transport: transport)
             _ = try await client.transactWriteItems(Self.transaction)

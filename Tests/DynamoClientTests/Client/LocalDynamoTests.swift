@@ -34,10 +34,11 @@ struct LocalDynamoTests {
             let got = try await client.getItem(GetItemInput(tableName: "Notes", key: ["id": .s("1")], consistentRead: true))
             #expect(got.item == ["id": .s("1"), "text": .s("hello")])
 
-            let updated = try await client.updateItem(UpdateItemInput(
-                tableName: "Notes", key: ["id": .s("1")],
-                attributeUpdates: ["text": AttributeValueUpdate(value: .s("bye"), action: .put)],
-                returnValues: .allNew))
+            let updated = try await client.updateItem(
+                UpdateItemInput(
+                    tableName: "Notes", key: ["id": .s("1")],
+                    attributeUpdates: ["text": AttributeValueUpdate(value: .s("bye"), action: .put)],
+                    returnValues: .allNew))
             #expect(updated.attributes?["text"] == .s("bye"))
 
             let deleted = try await client.deleteItem(DeleteItemInput(tableName: "Notes", key: ["id": .s("1")], returnValues: .allOld))
@@ -53,8 +54,9 @@ struct LocalDynamoTests {
         try await withTestServer { endpoint in
             let client = DynamoClient.local(port: endpoint.port)
             _ = try await client.createTable(Self.notesTable())
-            let note = Note(id: "n1", text: "buy milk", tags: ["home", "todo"],
-                            created: Date(timeIntervalSince1970: 1_700_000_000.25), stars: nil)
+            let note = Note(
+                id: "n1", text: "buy milk", tags: ["home", "todo"],
+                created: Date(timeIntervalSince1970: 1_700_000_000.25), stars: nil)
             try await client.put(note, into: "Notes")
             let back = try await client.get(Note.self, from: "Notes", key: ["id": .s("n1")], consistentRead: true)
             #expect(back == note)
@@ -80,8 +82,9 @@ struct LocalDynamoTests {
                 try await client.listTables(ListTablesInput(limit: 0))
             }
             #expect(invalid?.code == .validation)
-            #expect(invalid?.message == "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
-                + "Member must have value greater than or equal to 1")
+            #expect(
+                invalid?.message == "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+                    + "Member must have value greater than or equal to 1")
             // Validation errors are not retried: one request each, no tokens spent.
             #expect(client.availableRetryTokens == 500)
         }
@@ -123,10 +126,11 @@ struct LocalDynamoTests {
     @Test func readmeQuickStart() async throws {
         try await withTestServer { endpoint in
             let client = DynamoClient.local(port: endpoint.port)
-            _ = try await client.createTable(CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
-                tableName: "Notes", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
-                billingMode: .payPerRequest))
+            _ = try await client.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
+                    tableName: "Notes", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
+                    billingMode: .payPerRequest))
             try await client.put(QuickNote(id: "1", text: "hello"), into: "Notes")
             let note = try await client.get(QuickNote.self, from: "Notes", key: ["id": .s("1")])
             #expect(note?.text == "hello")

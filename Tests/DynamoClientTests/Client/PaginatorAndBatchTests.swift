@@ -17,9 +17,12 @@ struct PaginatorAndBatchTests {
             for try await item in client.scanItems(ScanInput(tableName: "t", limit: 2)) { ids.append(item["id"]) }
             #expect(ids == [.s("a"), .s("b"), .s("c")])
             let bodies = server.requests.map(\.body)
-            #expect(bodies == [#"{"TableName":"t","Limit":2}"#,
-                               #"{"TableName":"t","Limit":2,"ExclusiveStartKey":{"id":{"S":"b"}}}"#,
-                               #"{"TableName":"t","Limit":2,"ExclusiveStartKey":{"id":{"S":"b2"}}}"#])
+            #expect(
+                bodies == [
+                    #"{"TableName":"t","Limit":2}"#,
+                    #"{"TableName":"t","Limit":2,"ExclusiveStartKey":{"id":{"S":"b"}}}"#,
+                    #"{"TableName":"t","Limit":2,"ExclusiveStartKey":{"id":{"S":"b2"}}}"#,
+                ])
         }
     }
 
@@ -27,8 +30,11 @@ struct PaginatorAndBatchTests {
         try await withFakeServer([.ok(#"{"Items":[{"id":{"S":"only"}}],"Count":1}"#)]) { server in
             let client = try TestClients.client(endpoint: server.url)
             var counts: [Int?] = []
-            for try await page in client.queryPages(QueryInput(tableName: "t", keyConditionExpression: "id = :v",
-                                                               expressionAttributeValues: [":v": .s("only")])) {
+            for try await page in client.queryPages(
+                QueryInput(
+                    tableName: "t", keyConditionExpression: "id = :v",
+                    expressionAttributeValues: [":v": .s("only")]))
+            {
                 counts.append(page.count)
             }
             #expect(counts == [1])
@@ -83,8 +89,11 @@ struct PaginatorAndBatchTests {
 
     @Test func chunking() {
         let keys = (0..<150).map { ["id": AttributeValue.s("\($0)")] }
-        let chunks = DynamoClient.chunks(["a": KeysAndAttributes(keys: Array(keys[..<30])),
-                                          "b": KeysAndAttributes(keys: Array(keys[30...]))], size: 100)
+        let chunks = DynamoClient.chunks(
+            [
+                "a": KeysAndAttributes(keys: Array(keys[..<30])),
+                "b": KeysAndAttributes(keys: Array(keys[30...])),
+            ], size: 100)
         #expect(chunks.map { $0.values.reduce(0) { $0 + $1.keys.count } } == [100, 50])
         #expect(chunks[0]["a"]?.keys.count == 30 && chunks[0]["b"]?.keys.count == 70)
     }

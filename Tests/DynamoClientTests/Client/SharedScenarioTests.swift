@@ -21,29 +21,33 @@ struct SharedScenarioTests {
     static func scenario(_ client: DynamoClient) async throws {
         let prefix = "scenario\(UInt32.random(in: 0...UInt32.max))"
         let books = prefix + "-books"
-        _ = try await client.createTable(CreateTableInput(
-            attributeDefinitions: [AttributeDefinition(attributeName: "isbn", attributeType: .s)],
-            tableName: books, keySchema: [KeySchemaElement(attributeName: "isbn", keyType: .hash)],
-            billingMode: .payPerRequest))
-        let table = try await client.waitUntilTableExists(books, delay: .milliseconds(100), maximumAttempts: 50)
-        #expect(table.keySchema == [KeySchemaElement(attributeName: "isbn", keyType: .hash)])
-
-        let book = Book(isbn: "978-0", title: "Structure and Interpretation", authors: ["Abelson", "Sussman"],
-                        genres: ["cs", "lisp"], published: Date(timeIntervalSince1970: 473_385_600), pages: 657, price: 55.5)
-        try await client.put(book, into: books)
-        #expect(try await client.get(Book.self, from: books, key: ["isbn": .s("978-0")], consistentRead: true) == book)
-
-        let updated = try await client.updateItem(UpdateItemInput(
-            tableName: books, key: ["isbn": .s("978-0")],
-            attributeUpdates: ["pages": AttributeValueUpdate(value: .n(DynamoNumber(658)), action: .put)],
-            returnValues: .updatedNew))
-        #expect(updated.attributes == ["pages": .n(DynamoNumber(658))])
-
-        let duplicate = await #expect(throws: DynamoError.self) {
-            try await client.createTable(CreateTableInput(
+        _ = try await client.createTable(
+            CreateTableInput(
                 attributeDefinitions: [AttributeDefinition(attributeName: "isbn", attributeType: .s)],
                 tableName: books, keySchema: [KeySchemaElement(attributeName: "isbn", keyType: .hash)],
                 billingMode: .payPerRequest))
+        let table = try await client.waitUntilTableExists(books, delay: .milliseconds(100), maximumAttempts: 50)
+        #expect(table.keySchema == [KeySchemaElement(attributeName: "isbn", keyType: .hash)])
+
+        let book = Book(
+            isbn: "978-0", title: "Structure and Interpretation", authors: ["Abelson", "Sussman"],
+            genres: ["cs", "lisp"], published: Date(timeIntervalSince1970: 473_385_600), pages: 657, price: 55.5)
+        try await client.put(book, into: books)
+        #expect(try await client.get(Book.self, from: books, key: ["isbn": .s("978-0")], consistentRead: true) == book)
+
+        let updated = try await client.updateItem(
+            UpdateItemInput(
+                tableName: books, key: ["isbn": .s("978-0")],
+                attributeUpdates: ["pages": AttributeValueUpdate(value: .n(DynamoNumber(658)), action: .put)],
+                returnValues: .updatedNew))
+        #expect(updated.attributes == ["pages": .n(DynamoNumber(658))])
+
+        let duplicate = await #expect(throws: DynamoError.self) {
+            try await client.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [AttributeDefinition(attributeName: "isbn", attributeType: .s)],
+                    tableName: books, keySchema: [KeySchemaElement(attributeName: "isbn", keyType: .hash)],
+                    billingMode: .payPerRequest))
         }
         #expect(duplicate?.code == .resourceInUse)
         let missing = await #expect(throws: DynamoError.self) {
@@ -52,10 +56,11 @@ struct SharedScenarioTests {
         #expect(missing?.code == .resourceNotFound)
 
         for index in 1...4 {
-            _ = try await client.createTable(CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "k", attributeType: .s)],
-                tableName: "\(prefix)-extra\(index)", keySchema: [KeySchemaElement(attributeName: "k", keyType: .hash)],
-                billingMode: .payPerRequest))
+            _ = try await client.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [AttributeDefinition(attributeName: "k", attributeType: .s)],
+                    tableName: "\(prefix)-extra\(index)", keySchema: [KeySchemaElement(attributeName: "k", keyType: .hash)],
+                    billingMode: .payPerRequest))
         }
         var names: [String] = []
         var pageCount = 0

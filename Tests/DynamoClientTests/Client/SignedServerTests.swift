@@ -11,10 +11,10 @@ struct SignedServerTests {
     static func withAuthServer(_ body: (TestEndpoint) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString)").path
         try """
-            [tests]
-            aws_access_key_id = \(TestClients.credentials.accessKeyID)
-            aws_secret_access_key = \(TestClients.credentials.secretAccessKey)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        [tests]
+        aws_access_key_id = \(TestClients.credentials.accessKeyID)
+        aws_secret_access_key = \(TestClients.credentials.secretAccessKey)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         var configuration = LocalDynamoServer.Configuration(dataDirectory: nil)
         configuration.credentialsFile = path

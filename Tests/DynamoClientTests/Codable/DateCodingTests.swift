@@ -118,14 +118,18 @@ struct DateCodingTests {
         let number = AttributeValue.n(DynamoNumber(1_700_000_000_123))
         #expect(try milliseconds.decode(Date.self, fromAttribute: number) == Date(timeIntervalSince1970: 1_700_000_000.123))
         // The default reads seconds, as before; ISO text is read under every strategy.
-        #expect(try ItemDecoder().decode(Date.self, fromAttribute: .n(DynamoNumber(1_700_000_000)))
-            == Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(try milliseconds.decode(Date.self, fromAttribute: .s("2023-11-14T22:13:20.123Z"))
-            == Date(timeIntervalSince1970: 1_700_000_000.123))
-        #expect(try ItemDecoder().decode(Date.self, fromAttribute: .s("2023-11-14T23:13:20.5+01:00"))
-            == Date(timeIntervalSince1970: 1_700_000_000.5))
-        #expect(try ItemDecoder().decode(Date.self, fromAttribute: .s("2023-11-14T22:13:20Z"))
-            == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(
+            try ItemDecoder().decode(Date.self, fromAttribute: .n(DynamoNumber(1_700_000_000)))
+                == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(
+            try milliseconds.decode(Date.self, fromAttribute: .s("2023-11-14T22:13:20.123Z"))
+                == Date(timeIntervalSince1970: 1_700_000_000.123))
+        #expect(
+            try ItemDecoder().decode(Date.self, fromAttribute: .s("2023-11-14T23:13:20.5+01:00"))
+                == Date(timeIntervalSince1970: 1_700_000_000.5))
+        #expect(
+            try ItemDecoder().decode(Date.self, fromAttribute: .s("2023-11-14T22:13:20Z"))
+                == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(throws: DecodingError.self) { try ItemDecoder().decode(Date.self, fromAttribute: .s("yesterday")) }
     }
 }

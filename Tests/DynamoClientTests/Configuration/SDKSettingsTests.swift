@@ -12,11 +12,15 @@ struct SDKSettingsTests {
 
     @Test(arguments: [
         ([:], "https://dynamodb.us-east-2.amazonaws.com/", "https://streams.dynamodb.us-east-2.amazonaws.com/"),
-        (["AWS_USE_FIPS_ENDPOINT": "true"], "https://dynamodb-fips.us-east-2.amazonaws.com/",
-         "https://streams.dynamodb-fips.us-east-2.amazonaws.com/"),
+        (
+            ["AWS_USE_FIPS_ENDPOINT": "true"], "https://dynamodb-fips.us-east-2.amazonaws.com/",
+            "https://streams.dynamodb-fips.us-east-2.amazonaws.com/"
+        ),
         (["AWS_USE_DUALSTACK_ENDPOINT": "true"], "https://dynamodb.us-east-2.api.aws/", "https://streams.dynamodb.us-east-2.api.aws/"),
-        (["AWS_USE_FIPS_ENDPOINT": "true", "AWS_USE_DUALSTACK_ENDPOINT": "TRUE"], "https://dynamodb-fips.us-east-2.api.aws/",
-         "https://streams.dynamodb-fips.us-east-2.api.aws/"),
+        (
+            ["AWS_USE_FIPS_ENDPOINT": "true", "AWS_USE_DUALSTACK_ENDPOINT": "TRUE"], "https://dynamodb-fips.us-east-2.api.aws/",
+            "https://streams.dynamodb-fips.us-east-2.api.aws/"
+        ),
     ])
     func fipsAndDualStackEndpoints(environment: [String: String], endpoint: String, streams: String) throws {
         let location = try Resolve.resolve(region: "us-east-2", environment: environment)
@@ -27,10 +31,12 @@ struct SDKSettingsTests {
     @Test func profileKeysChooseVariantsAndEnvironmentWins() throws {
         let config = "[default]\nuse_fips_endpoint = true\nuse_dualstack_endpoint = true\n"
         #expect(try Resolve.resolve(region: "eu-west-1", config: config).endpoint == "https://dynamodb-fips.eu-west-1.api.aws/")
-        #expect(try Resolve.resolve(region: "eu-west-1", environment: ["AWS_USE_FIPS_ENDPOINT": "false"], config: config).endpoint
-            == "https://dynamodb.eu-west-1.api.aws/")
-        #expect(try Resolve.resolve(region: "cn-north-1", environment: ["AWS_USE_DUALSTACK_ENDPOINT": "true"]).endpoint
-            == "https://dynamodb.cn-north-1.api.amazonwebservices.com.cn/")
+        #expect(
+            try Resolve.resolve(region: "eu-west-1", environment: ["AWS_USE_FIPS_ENDPOINT": "false"], config: config).endpoint
+                == "https://dynamodb.eu-west-1.api.aws/")
+        #expect(
+            try Resolve.resolve(region: "cn-north-1", environment: ["AWS_USE_DUALSTACK_ENDPOINT": "true"]).endpoint
+                == "https://dynamodb.cn-north-1.api.amazonwebservices.com.cn/")
     }
 
     /// Records requests and answers `{}` with a correct CRC.
@@ -42,12 +48,15 @@ struct SDKSettingsTests {
         }
     }
 
-    static func client(environment: [String: String], credentials: AWSCredentials, config: String = "",
-                       endpoint: String? = nil) throws -> (DynamoClient, RecordingTransport) {
+    static func client(
+        environment: [String: String], credentials: AWSCredentials, config: String = "",
+        endpoint: String? = nil
+    ) throws -> (DynamoClient, RecordingTransport) {
         let transport = RecordingTransport()
         var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: endpoint, credentials: credentials)
-        configuration.sources = ConfigurationSources(environment: ["HOME": "/home/tester"].merging(environment) { $1 },
-                                                     files: ["/home/tester/.aws/config": config])
+        configuration.sources = ConfigurationSources(
+            environment: ["HOME": "/home/tester"].merging(environment) { $1 },
+            files: ["/home/tester/.aws/config": config])
         configuration.transport = transport
         return (try DynamoClient(configuration: configuration), transport)
     }
@@ -75,18 +84,25 @@ struct SDKSettingsTests {
     }
 
     @Test func requiredAccountEndpointErrors() async throws {
-        let (client, transport) = try Self.client(environment: [:], credentials: TestClients.credentials,
-                                                  config: "[default]\naccount_id_endpoint_mode = required\n")
+        let (client, transport) = try Self.client(
+            environment: [:], credentials: TestClients.credentials,
+            config: "[default]\naccount_id_endpoint_mode = required\n")
         let error = await #expect(throws: DynamoClientError.self) { try await client.listTables(ListTablesInput()) }
         #expect(error == .invalidConfiguration("AccountIdEndpointMode is required but no AccountID was provided or able to be loaded"))
         #expect(transport.requests.withLock { $0.isEmpty })
-        #expect(throws: DynamoClientError.invalidConfiguration(
-            "AccountIdEndpointMode is required and FIPS is enabled, but FIPS account endpoints are not supported")) {
-            try Self.client(environment: ["AWS_ACCOUNT_ID_ENDPOINT_MODE": "required", "AWS_USE_FIPS_ENDPOINT": "true"],
-                            credentials: Self.withAccount)
+        #expect(
+            throws: DynamoClientError.invalidConfiguration(
+                "AccountIdEndpointMode is required and FIPS is enabled, but FIPS account endpoints are not supported")
+        ) {
+            try Self.client(
+                environment: ["AWS_ACCOUNT_ID_ENDPOINT_MODE": "required", "AWS_USE_FIPS_ENDPOINT": "true"],
+                credentials: Self.withAccount)
         }
-        let (badAccount, _) = try Self.client(environment: [:], credentials: AWSCredentials(accessKeyID: "A", secretAccessKey: "s",
-                                                                                            accountID: "evil.example.com/x"))
+        let (badAccount, _) = try Self.client(
+            environment: [:],
+            credentials: AWSCredentials(
+                accessKeyID: "A", secretAccessKey: "s",
+                accountID: "evil.example.com/x"))
         await #expect(throws: DynamoClientError.invalidConfiguration("Credentials-sourced account ID parameter is invalid")) {
             try await badAccount.listTables(ListTablesInput())
         }
@@ -167,8 +183,10 @@ struct SDKSettingsTests {
     @Test func clockSkewIsCorrectedFromTheDateHeaderAndTheRequestResent() async throws {
         // The server is one hour ahead of the client's (pinned) clock.
         let local = Date(timeIntervalSince1970: 1_800_000_000)
-        let skewed = FakeHTTPServer.Action.respond(status: 400, headers: ["Date": "Fri, 15 Jan 2027 09:00:00 GMT"], body:
-            #"{"__type":"com.amazon.coral.service#InvalidSignatureException","message":"Signature expired: 20270115T080000Z is now earlier than 20270115T084500Z (20270115T090000Z - 15 min.)"}"#)
+        let skewed = FakeHTTPServer.Action.respond(
+            status: 400, headers: ["Date": "Fri, 15 Jan 2027 09:00:00 GMT"],
+            body:
+                #"{"__type":"com.amazon.coral.service#InvalidSignatureException","message":"Signature expired: 20270115T080000Z is now earlier than 20270115T084500Z (20270115T090000Z - 15 min.)"}"#)
         try await withFakeServer([skewed, .ok(), .ok()]) { server in
             let sleeps = SleepRecorder()
             var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: server.url, credentials: TestClients.credentials)
@@ -180,7 +198,7 @@ struct SDKSettingsTests {
             _ = try await client.listTables(ListTablesInput())
             let dates = server.requests.map { $0.headers["x-amz-date"] }
             #expect(dates == ["20270115T080000Z", "20270115T090000Z", "20270115T090000Z"])
-            #expect(sleeps.recorded.isEmpty)  // resent at once, not as a backed-off retry
+            #expect(sleeps.recorded.isEmpty) // resent at once, not as a backed-off retry
             #expect(client.availableRetryTokens == 500)
         }
     }
@@ -213,22 +231,22 @@ extension JSONValue {
 }
 
 #if canImport(CCurl)
-/// `AWS_CA_BUNDLE` / `ca_bundle` reach libcurl as `CURLOPT_CAINFO`.
-struct CABundleTests {
-    @Test func curlLoadsTheGivenCABundle() async throws {
-        try await withFakeServer([.ok()]) { server in
-            let request = HTTPRequest(method: "GET", url: "https://127.0.0.1:\(server.port)/")
-            let error = await #expect(throws: TransportError.self) {
-                try await CurlTransport(maximumConnections: 1, caBundle: "/nonexistent/ca-bundle.pem")
-                    .send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
+    /// `AWS_CA_BUNDLE` / `ca_bundle` reach libcurl as `CURLOPT_CAINFO`.
+    struct CABundleTests {
+        @Test func curlLoadsTheGivenCABundle() async throws {
+            try await withFakeServer([.ok()]) { server in
+                let request = HTTPRequest(method: "GET", url: "https://127.0.0.1:\(server.port)/")
+                let error = await #expect(throws: TransportError.self) {
+                    try await CurlTransport(maximumConnections: 1, caBundle: "/nonexistent/ca-bundle.pem")
+                        .send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
+                }
+                #expect(error?.description.contains("/nonexistent/ca-bundle.pem") == true)
+                // Without it the handshake fails for another reason (the server speaks plain HTTP).
+                let plain = await #expect(throws: TransportError.self) {
+                    try await CurlTransport(maximumConnections: 1).send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
+                }
+                #expect(plain?.description.contains("ca-bundle.pem") == false)
             }
-            #expect(error?.description.contains("/nonexistent/ca-bundle.pem") == true)
-            // Without it the handshake fails for another reason (the server speaks plain HTTP).
-            let plain = await #expect(throws: TransportError.self) {
-                try await CurlTransport(maximumConnections: 1).send(request, timeouts: HTTPTimeouts(connect: .seconds(2), request: .seconds(5)))
-            }
-            #expect(plain?.description.contains("ca-bundle.pem") == false)
         }
     }
-}
 #endif

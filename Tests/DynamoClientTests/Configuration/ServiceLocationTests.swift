@@ -6,12 +6,16 @@ import Testing
 struct ServiceLocationTests {
     static let home = "/home/tester"
 
-    static func resolve(region: String? = nil, endpoint: String? = nil, streams: String? = nil,
-                        environment: [String: String] = [:], config: String = "") throws -> ServiceLocation {
-        let sources = ConfigurationSources(environment: ["HOME": home].merging(environment) { $1 },
-                                           files: ["\(home)/.aws/config": config])
-        return try ServiceLocation(region: region, endpoint: endpoint, streamsEndpoint: streams,
-                                   sources: sources, profile: SharedConfiguration(sources: sources))
+    static func resolve(
+        region: String? = nil, endpoint: String? = nil, streams: String? = nil,
+        environment: [String: String] = [:], config: String = ""
+    ) throws -> ServiceLocation {
+        let sources = ConfigurationSources(
+            environment: ["HOME": home].merging(environment) { $1 },
+            files: ["\(home)/.aws/config": config])
+        return try ServiceLocation(
+            region: region, endpoint: endpoint, streamsEndpoint: streams,
+            sources: sources, profile: SharedConfiguration(sources: sources))
     }
 
     static let config = """
@@ -50,19 +54,26 @@ struct ServiceLocationTests {
     }
 
     @Test func ignoringConfiguredEndpoints() throws {
-        let location = try Self.resolve(environment: ["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true",
-                                                      "AWS_ENDPOINT_URL": "http://global:2"], config: Self.config)
+        let location = try Self.resolve(
+            environment: [
+                "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true",
+                "AWS_ENDPOINT_URL": "http://global:2",
+            ], config: Self.config)
         #expect(location.endpoint == "https://dynamodb.eu-west-1.amazonaws.com/")
-        #expect(try Self.resolve(endpoint: "http://code:3", environment: ["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"],
-                                 config: Self.config).endpoint == "http://code:3/")
+        #expect(
+            try Self.resolve(
+                endpoint: "http://code:3", environment: ["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"],
+                config: Self.config
+            ).endpoint == "http://code:3/")
     }
 
     @Test func streamsEndpoints() throws {
         #expect(try Self.resolve(region: "us-west-2").streamsEndpoint == "https://streams.dynamodb.us-west-2.amazonaws.com/")
         #expect(try Self.resolve(region: "x", endpoint: "http://127.0.0.1:8000").streamsEndpoint == "http://127.0.0.1:8000/")
         #expect(try Self.resolve(region: "x", endpoint: "http://a:1", streams: "http://b:2").streamsEndpoint == "http://b:2/")
-        #expect(try Self.resolve(environment: ["AWS_ENDPOINT_URL_DYNAMODB_STREAMS": "http://s:5"], config: Self.config)
-            .streamsEndpoint == "http://s:5/")
+        #expect(
+            try Self.resolve(environment: ["AWS_ENDPOINT_URL_DYNAMODB_STREAMS": "http://s:5"], config: Self.config)
+                .streamsEndpoint == "http://s:5/")
         #expect(try Self.resolve(config: Self.config).streamsEndpoint == "http://streams:8001/")
     }
 
@@ -85,18 +96,19 @@ struct ServiceLocationTests {
 /// The shared-file dialect: sections, comments, sub-properties, the `[profile x]` rules.
 struct ProfileFileTests {
     @Test func sectionsAndComments() {
-        let file = ProfileFile(parsing: """
-            ; leading comment
-            [default]
-            region = us-east-1 # trailing comment
-            output=json#not a comment
-            [profile dev] ; comment after section
-            Region = eu-west-1
-            [ profile   spaced ]
-            region = ap-south-1
-            [sso-session corp]
-            sso_region = us-east-1
-            """, kind: .config)
+        let file = ProfileFile(
+            parsing: """
+                ; leading comment
+                [default]
+                region = us-east-1 # trailing comment
+                output=json#not a comment
+                [profile dev] ; comment after section
+                Region = eu-west-1
+                [ profile   spaced ]
+                region = ap-south-1
+                [sso-session corp]
+                sso_region = us-east-1
+                """, kind: .config)
         #expect(file.profiles["default"] == ["region": "us-east-1", "output": "json#not a comment"])
         #expect(file.profiles["dev"] == ["region": "eu-west-1"])
         #expect(file.profiles["spaced"] == ["region": "ap-south-1"])
@@ -111,17 +123,18 @@ struct ProfileFileTests {
     }
 
     @Test func subPropertiesAndContinuations() {
-        let file = ProfileFile(parsing: """
-            [services s]
-            dynamodb =
-              endpoint_url = http://x:1
-              # comment inside
-            [profile p]
-            s3 =
-                max_concurrent_requests = 20
-            long = first
-              second
-            """, kind: .config)
+        let file = ProfileFile(
+            parsing: """
+                [services s]
+                dynamodb =
+                  endpoint_url = http://x:1
+                  # comment inside
+                [profile p]
+                s3 =
+                    max_concurrent_requests = 20
+                long = first
+                  second
+                """, kind: .config)
         #expect(file.services["s"] == ["dynamodb": "", "dynamodb.endpoint_url": "http://x:1"])
         #expect(file.profiles["p"]?["s3.max_concurrent_requests"] == "20")
         #expect(file.profiles["p"]?["long"] == "first\nsecond")

@@ -22,8 +22,9 @@ struct CachingCredentialProviderTests {
             let call = calls.add(1, ordering: .relaxed).newValue
             try await Task.sleep(for: .milliseconds(20))
             if failing.load(ordering: .relaxed) { throw CredentialError("endpoint down") }
-            return AWSCredentials(accessKeyID: "AKID\(call)", secretAccessKey: "s", sessionToken: "t",
-                                  expiration: clock.now().addingTimeInterval(lifetime))
+            return AWSCredentials(
+                accessKeyID: "AKID\(call)", secretAccessKey: "s", sessionToken: "t",
+                expiration: clock.now().addingTimeInterval(lifetime))
         }
     }
 
@@ -45,8 +46,9 @@ struct CachingCredentialProviderTests {
         func resolveCredentials() async throws -> AWSCredentials? {
             let call = calls.add(1, ordering: .relaxed).newValue
             if call > 1 { for await _ in gate.stream { break } }
-            return AWSCredentials(accessKeyID: "AKID\(call)", secretAccessKey: "s",
-                                  expiration: clock.now().addingTimeInterval(600))
+            return AWSCredentials(
+                accessKeyID: "AKID\(call)", secretAccessKey: "s",
+                expiration: clock.now().addingTimeInterval(600))
         }
     }
 
@@ -61,9 +63,9 @@ struct CachingCredentialProviderTests {
         #expect(ids == ["AKID1"])
         #expect(base.calls.load(ordering: .relaxed) == 1)
 
-        clock.advance(3000)  // 10 minutes left: still fresh
+        clock.advance(3000) // 10 minutes left: still fresh
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
-        clock.advance(400)   // 200 s left, inside the 5-minute window: refreshed in the background
+        clock.advance(400) // 200 s left, inside the 5-minute window: refreshed in the background
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         await cache.settled()
@@ -76,7 +78,7 @@ struct CachingCredentialProviderTests {
         let base = GatedProvider(clock: clock)
         let cache = CachingCredentialProvider(base, refreshWindow: .seconds(300), now: { clock.now() })
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
-        clock.advance(400)  // inside the window; the refresh blocks until the gate opens
+        clock.advance(400) // inside the window; the refresh blocks until the gate opens
         for _ in 0..<5 { #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1") }
         #expect(base.calls.load(ordering: .relaxed) == 2)
         base.gate.continuation.yield()
@@ -87,18 +89,19 @@ struct CachingCredentialProviderTests {
     @Test func failedRefreshKeepsValidCredentialsAndBacksOff() async throws {
         let clock = TestClock()
         let base = CountingProvider(clock: clock, lifetime: 600)
-        let cache = CachingCredentialProvider(base, refreshWindow: .seconds(300), failureBackoff: .seconds(10),
-                                              maximumFailureBackoff: .seconds(40), now: { clock.now() })
+        let cache = CachingCredentialProvider(
+            base, refreshWindow: .seconds(300), failureBackoff: .seconds(10),
+            maximumFailureBackoff: .seconds(40), now: { clock.now() })
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         base.failing.store(true, ordering: .relaxed)
-        clock.advance(400)  // inside the window but not expired: the old credentials, one refresh
+        clock.advance(400) // inside the window but not expired: the old credentials, one refresh
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         await cache.settled()
         #expect(base.calls.load(ordering: .relaxed) == 2)
         for _ in 0..<5 { #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1") }
-        #expect(base.calls.load(ordering: .relaxed) == 2)  // backing off: no call per request
+        #expect(base.calls.load(ordering: .relaxed) == 2) // backing off: no call per request
 
-        clock.advance(300)  // expired, and the 10 s backoff has passed: the caller waits, it fails
+        clock.advance(300) // expired, and the 10 s backoff has passed: the caller waits, it fails
         await #expect(throws: CredentialError.self) { try await cache.resolveCredentials() }
         #expect(base.calls.load(ordering: .relaxed) == 3)
         // Now 20 s of backoff: calls fail at once with the last error, without a refresh.
@@ -119,18 +122,19 @@ struct CachingCredentialProviderTests {
     @Test func credentialsDueAgainAreNotRefreshedOnEveryCall() async throws {
         let clock = TestClock()
         let base = CountingProvider(clock: clock, lifetime: 200)
-        let cache = CachingCredentialProvider(base, refreshWindow: .seconds(300), failureBackoff: .seconds(150),
-                                              maximumFailureBackoff: .seconds(1000), now: { clock.now() })
+        let cache = CachingCredentialProvider(
+            base, refreshWindow: .seconds(300), failureBackoff: .seconds(150),
+            maximumFailureBackoff: .seconds(1000), now: { clock.now() })
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         for _ in 0..<5 { #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1") }
         await cache.settled()
         #expect(base.calls.load(ordering: .relaxed) == 1)
-        clock.advance(151)  // the backoff passed: one background refresh
+        clock.advance(151) // the backoff passed: one background refresh
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID1")
         await cache.settled()
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID2")
         #expect(base.calls.load(ordering: .relaxed) == 2)
-        clock.advance(201)  // AKID2 expired inside the (now 300 s) backoff: replaced at once
+        clock.advance(201) // AKID2 expired inside the (now 300 s) backoff: replaced at once
         #expect(try await cache.resolveCredentials()?.accessKeyID == "AKID3")
         #expect(base.calls.load(ordering: .relaxed) == 3)
     }

@@ -29,14 +29,14 @@ struct CognitoIdentityTests {
     /// id and OpenID token.
     static func createPool(endpoint: String) throws -> (pool: String, developerID: String, developerToken: String) {
         let script = """
-        import boto3, json, sys
-        c = boto3.client("cognito-identity", endpoint_url=sys.argv[1], region_name="us-east-1",
-                         aws_access_key_id="AKIDTEST", aws_secret_access_key="secret")
-        pool = c.create_identity_pool(IdentityPoolName="app", AllowUnauthenticatedIdentities=True,
-                                      DeveloperProviderName="login.example")["IdentityPoolId"]
-        dev = c.get_open_id_token_for_developer_identity(IdentityPoolId=pool, Logins={"login.example": "user-1"})
-        print(json.dumps([pool, dev["IdentityId"], dev["Token"]]))
-        """
+            import boto3, json, sys
+            c = boto3.client("cognito-identity", endpoint_url=sys.argv[1], region_name="us-east-1",
+                             aws_access_key_id="AKIDTEST", aws_secret_access_key="secret")
+            pool = c.create_identity_pool(IdentityPoolName="app", AllowUnauthenticatedIdentities=True,
+                                          DeveloperProviderName="login.example")["IdentityPoolId"]
+            dev = c.get_open_id_token_for_developer_identity(IdentityPoolId=pool, Logins={"login.example": "user-1"})
+            print(json.dumps([pool, dev["IdentityId"], dev["Token"]]))
+            """
         let output = try PythonRunner.run(script: script, input: "", arguments: [endpoint])
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String])
         return (fields[0], fields[1], fields[2])
@@ -149,7 +149,8 @@ struct CognitoIdentityTests {
         #expect(try endpoint([:], region: "cn-north-1") == "https://cognito-identity.cn-north-1.amazonaws.com.cn/")
         #expect(try endpoint(["AWS_ENDPOINT_URL": "http://a:1"]) == "http://a:1/")
         #expect(try endpoint(["AWS_ENDPOINT_URL": "http://a:1", "AWS_ENDPOINT_URL_COGNITO_IDENTITY": "http://b:2"]) == "http://b:2/")
-        #expect(try endpoint(["AWS_ENDPOINT_URL_COGNITO_IDENTITY": "http://b:2", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"])
+        #expect(
+            try endpoint(["AWS_ENDPOINT_URL_COGNITO_IDENTITY": "http://b:2", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"])
                 == "https://cognito-identity.eu-west-1.amazonaws.com/")
         #expect(try endpoint(["AWS_ENDPOINT_URL_COGNITO_IDENTITY": "http://b:2"], code: "http://c:3") == "http://c:3/")
         #expect(throws: DynamoClientError.invalidEndpoint("ftp://x")) { try endpoint([:], code: "ftp://x") }
@@ -173,8 +174,11 @@ struct CognitoIdentityTests {
         #expect(credentials.accessKeyID == "ASIA1")
         #expect(credentials.expiration == Date(timeIntervalSince1970: 4102444800))
         #expect(await store.identityID(forPool: "us-east-1:pool") == "us-east-1:new")
-        #expect(scripted.targets == ["AWSCognitoIdentityService.GetCredentialsForIdentity", "AWSCognitoIdentityService.GetId",
-                                     "AWSCognitoIdentityService.GetCredentialsForIdentity"])
+        #expect(
+            scripted.targets == [
+                "AWSCognitoIdentityService.GetCredentialsForIdentity", "AWSCognitoIdentityService.GetId",
+                "AWSCognitoIdentityService.GetCredentialsForIdentity",
+            ])
         #expect(scripted.requests.allSatisfy { $0.header("Authorization") == nil })
     }
 

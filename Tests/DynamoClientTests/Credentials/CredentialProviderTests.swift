@@ -12,11 +12,13 @@ struct CredentialProviderTests {
     }
 
     @Test func environmentCredentials() async throws {
-        let provider = EnvironmentCredentialProvider(sources: Self.sources([
-            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "envsecret", "AWS_SESSION_TOKEN": "envtoken",
-        ]))
-        #expect(try await provider.resolveCredentials()
-            == AWSCredentials(accessKeyID: "AKIDENV", secretAccessKey: "envsecret", sessionToken: "envtoken"))
+        let provider = EnvironmentCredentialProvider(
+            sources: Self.sources([
+                "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "envsecret", "AWS_SESSION_TOKEN": "envtoken",
+            ]))
+        #expect(
+            try await provider.resolveCredentials()
+                == AWSCredentials(accessKeyID: "AKIDENV", secretAccessKey: "envsecret", sessionToken: "envtoken"))
         #expect(try await EnvironmentCredentialProvider(sources: Self.sources()).resolveCredentials() == nil)
         await #expect(throws: CredentialError.self) {
             try await EnvironmentCredentialProvider(sources: Self.sources(["AWS_ACCESS_KEY_ID": "x"])).resolveCredentials()
@@ -59,17 +61,19 @@ struct CredentialProviderTests {
         ["\(home)/.aws/credentials": credentialsFile, "\(home)/.aws/config": configFile]
     }
 
-    @Test(arguments: [
-        (nil, "AKIDDEFAULT", "defaultsecret", nil),
-        ("dev", "AKIDDEV", "devsecret", "devtoken"),                // credentials file wins over config
-        ("onlyconfig", "AKIDCONFIG", "configsecret", nil),          // [profile x] in config
-        ("profile literal", "AKIDLITERAL", "literalsecret", nil),   // credentials file takes names literally
-    ] as [(String?, String, String, String?)])
+    @Test(
+        arguments: [
+            (nil, "AKIDDEFAULT", "defaultsecret", nil),
+            ("dev", "AKIDDEV", "devsecret", "devtoken"), // credentials file wins over config
+            ("onlyconfig", "AKIDCONFIG", "configsecret", nil), // [profile x] in config
+            ("profile literal", "AKIDLITERAL", "literalsecret", nil), // credentials file takes names literally
+        ] as [(String?, String, String, String?)])
     func profileCredentials(profile: String?, keyID: String, secret: String, token: String?) async throws {
         let environment = profile.map { ["AWS_PROFILE": $0] } ?? [:]
         let provider = ProfileCredentialProvider(sources: Self.sources(environment, files: Self.files))
-        #expect(try await provider.resolveCredentials()
-            == AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token))
+        #expect(
+            try await provider.resolveCredentials()
+                == AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token))
     }
 
     @Test func profileErrorsAndAbsence() async throws {
@@ -85,27 +89,33 @@ struct CredentialProviderTests {
     }
 
     @Test func filePathsFromEnvironment() async throws {
-        let sources = Self.sources([
-            "AWS_SHARED_CREDENTIALS_FILE": "/etc/creds", "AWS_CONFIG_FILE": "/etc/conf", "AWS_PROFILE": "ci",
-        ], files: [
-            "/etc/creds": "[ci]\naws_access_key_id = AKIDCI\n",
-            "/etc/conf": "[profile ci]\naws_secret_access_key = cisecret\nregion = ap-south-1\n",
-        ])
-        #expect(try await ProfileCredentialProvider(sources: sources).resolveCredentials()
-            == AWSCredentials(accessKeyID: "AKIDCI", secretAccessKey: "cisecret"))
+        let sources = Self.sources(
+            [
+                "AWS_SHARED_CREDENTIALS_FILE": "/etc/creds", "AWS_CONFIG_FILE": "/etc/conf", "AWS_PROFILE": "ci",
+            ],
+            files: [
+                "/etc/creds": "[ci]\naws_access_key_id = AKIDCI\n",
+                "/etc/conf": "[profile ci]\naws_secret_access_key = cisecret\nregion = ap-south-1\n",
+            ])
+        #expect(
+            try await ProfileCredentialProvider(sources: sources).resolveCredentials()
+                == AWSCredentials(accessKeyID: "AKIDCI", secretAccessKey: "cisecret"))
         #expect(SharedConfiguration(sources: sources)["region"] == "ap-south-1")
     }
 
     @Test func chainOrderEnvironmentBeforeProfile() async throws {
         let transport = DynamoClient.defaultTransport(maximumConnections: 1)
-        let withEnvironment = Self.sources([
-            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "s", "AWS_EC2_METADATA_DISABLED": "true",
-        ], files: Self.files)
-        #expect(try await CredentialProviderChain.default(sources: withEnvironment, transport: transport)
-            .resolveCredentials()?.accessKeyID == "AKIDENV")
+        let withEnvironment = Self.sources(
+            [
+                "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "s", "AWS_EC2_METADATA_DISABLED": "true",
+            ], files: Self.files)
+        #expect(
+            try await CredentialProviderChain.default(sources: withEnvironment, transport: transport)
+                .resolveCredentials()?.accessKeyID == "AKIDENV")
         let withoutEnvironment = Self.sources(["AWS_EC2_METADATA_DISABLED": "true"], files: Self.files)
-        #expect(try await CredentialProviderChain.default(sources: withoutEnvironment, transport: transport)
-            .resolveCredentials()?.accessKeyID == "AKIDDEFAULT")
+        #expect(
+            try await CredentialProviderChain.default(sources: withoutEnvironment, transport: transport)
+                .resolveCredentials()?.accessKeyID == "AKIDDEFAULT")
         let nothing = Self.sources(["AWS_EC2_METADATA_DISABLED": "true"])
         #expect(try await CredentialProviderChain.default(sources: nothing, transport: transport).resolveCredentials() == nil)
     }
@@ -117,14 +127,18 @@ struct CredentialProviderTests {
 
     @Test func containerFullURIWithTokenFile() async throws {
         try await withFakeServer([.respond(status: 200, body: Self.document, crc: .absent)]) { server in
-            let sources = Self.sources([
-                "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds",
-                "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/var/run/token",
-                "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ignored",
-            ], files: ["/var/run/token": "filetoken\n"])
+            let sources = Self.sources(
+                [
+                    "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds",
+                    "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/var/run/token",
+                    "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ignored",
+                ], files: ["/var/run/token": "filetoken\n"])
             let credentials = try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
-            #expect(credentials == AWSCredentials(accessKeyID: "ASIATEMP", secretAccessKey: "tempsecret", sessionToken: "temptoken",
-                                                  expiration: Date(timeIntervalSince1970: 1_893_553_445)))
+            #expect(
+                credentials
+                    == AWSCredentials(
+                        accessKeyID: "ASIATEMP", secretAccessKey: "tempsecret", sessionToken: "temptoken",
+                        expiration: Date(timeIntervalSince1970: 1_893_553_445)))
             #expect(server.requests.first?.path == "/creds")
             #expect(server.requests.first?.headers["authorization"] == "filetoken")
         }
@@ -150,8 +164,11 @@ struct CredentialProviderTests {
             #expect(credentials?.accessKeyID == "ASIATEMP")
             let requests = server.requests
             #expect(requests.map(\.method) == ["PUT", "GET", "GET"])
-            #expect(requests.map(\.path) == ["/latest/api/token", "/latest/meta-data/iam/security-credentials/",
-                                             "/latest/meta-data/iam/security-credentials/my-role"])
+            #expect(
+                requests.map(\.path) == [
+                    "/latest/api/token", "/latest/meta-data/iam/security-credentials/",
+                    "/latest/meta-data/iam/security-credentials/my-role",
+                ])
             #expect(requests[0].headers["x-aws-ec2-metadata-token-ttl-seconds"] == "21600")
             #expect(requests[1].headers["x-aws-ec2-metadata-token"] == "session-token")
             #expect(requests[2].headers["x-aws-ec2-metadata-token"] == "session-token")
@@ -163,8 +180,9 @@ struct CredentialProviderTests {
         #expect(try await InstanceMetadataCredentialProvider(sources: disabled, transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
         try await withRefusingPort { (port: Int) async throws -> Void in
             let unreachable = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(port)"])
-            #expect(try await InstanceMetadataCredentialProvider(sources: unreachable, transport: DynamoClient.defaultTransport())
-                .resolveCredentials() == nil)
+            #expect(
+                try await InstanceMetadataCredentialProvider(sources: unreachable, transport: DynamoClient.defaultTransport())
+                    .resolveCredentials() == nil)
         }
     }
 

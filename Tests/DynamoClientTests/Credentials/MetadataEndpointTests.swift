@@ -39,8 +39,9 @@ struct MetadataEndpointTests {
     ])
     func containerTokenWithLineBreakIsRefusedAndNeverSent(environment: [String: String]) async throws {
         try await withFakeServer([.respond(status: 200, body: Self.document, crc: .absent)]) { server in
-            let sources = Self.sources(environment.merging(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds"]) { $1 },
-                                       files: ["/var/run/token": "token\rX-Injected: 1\n"])
+            let sources = Self.sources(
+                environment.merging(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds"]) { $1 },
+                files: ["/var/run/token": "token\rX-Injected: 1\n"])
             let error = await #expect(throws: CredentialError.self) {
                 try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
             }
@@ -57,8 +58,9 @@ struct MetadataEndpointTests {
         #expect(throws: CredentialError.self) { try CredentialsDocument.decode(Array(document.utf8), source: "test") }
         // An instance metadata token with a line break is not sent back.
         let transport = ScriptedTransport(["token\r\nX: 1", "role", Self.document])
-        let imds = InstanceMetadataCredentialProvider(sources: Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://imds"]),
-                                                      transport: transport)
+        let imds = InstanceMetadataCredentialProvider(
+            sources: Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://imds"]),
+            transport: transport)
         await #expect(throws: CredentialError.self) { try await imds.resolveCredentials() }
         #expect(transport.requests.count == 1)
     }
@@ -85,15 +87,19 @@ struct MetadataEndpointTests {
     @Test func metadataRequestsBypassProxies() async throws {
         let container = ScriptedTransport([Self.document])
         _ = try await ContainerCredentialProvider(
-            sources: Self.sources(["AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": "/v2/creds"]), transport: container).resolveCredentials()
+            sources: Self.sources(["AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": "/v2/creds"]), transport: container
+        ).resolveCredentials()
         let imds = ScriptedTransport(["token", "role", Self.document])
         _ = try await InstanceMetadataCredentialProvider(sources: Self.sources([:]), transport: imds).resolveCredentials()
         let requests = container.requests + imds.requests
         #expect(requests.count == 4)
         #expect(requests.allSatisfy { $0.bypassesProxy })
-        #expect(requests.map(\.url) == ["http://169.254.170.2/v2/creds", "http://169.254.169.254/latest/api/token",
-                                        "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
-                                        "http://169.254.169.254/latest/meta-data/iam/security-credentials/role"])
+        #expect(
+            requests.map(\.url) == [
+                "http://169.254.170.2/v2/creds", "http://169.254.169.254/latest/api/token",
+                "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+                "http://169.254.169.254/latest/meta-data/iam/security-credentials/role",
+            ])
     }
 
     /// An unreachable container endpoint is a `CredentialError` naming it, not a DynamoDB
@@ -121,8 +127,11 @@ struct MetadataEndpointTests {
         configuration.transport = transport
         let client = try await DynamoClient(resolving: configuration)
         #expect(client.region == "eu-west-3")
-        #expect(transport.requests.map(\.url) == ["http://169.254.169.254/latest/api/token",
-                                                  "http://169.254.169.254/latest/meta-data/placement/region"])
+        #expect(
+            transport.requests.map(\.url) == [
+                "http://169.254.169.254/latest/api/token",
+                "http://169.254.169.254/latest/meta-data/placement/region",
+            ])
         #expect(transport.requests[1].header("x-aws-ec2-metadata-token") == "token")
 
         // A region from the environment wins without asking; disabled metadata leaves none.

@@ -13,12 +13,15 @@ struct ExpressionRoundTripTests {
     private func withItems(seed: UInt64, _ body: (DynamoClient, [Item]) async throws -> Void) async throws {
         try await withTestServer { endpoint in
             let client = DynamoClient.local(port: endpoint.port)
-            _ = try await client.createTable(CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .s),
-                                       AttributeDefinition(attributeName: "sk", attributeType: .n)],
-                tableName: Self.table,
-                keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash), KeySchemaElement(attributeName: "sk", keyType: .range)],
-                billingMode: .payPerRequest))
+            _ = try await client.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [
+                        AttributeDefinition(attributeName: "pk", attributeType: .s),
+                        AttributeDefinition(attributeName: "sk", attributeType: .n),
+                    ],
+                    tableName: Self.table,
+                    keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash), KeySchemaElement(attributeName: "sk", keyType: .range)],
+                    billingMode: .payPerRequest))
             var generator = ExpressionGenerator(seed: seed)
             var items: [Item] = []
             for pk in ["p0", "p1", "p2"] {
@@ -67,8 +70,9 @@ struct ExpressionRoundTripTests {
                 let condition = generator.condition(depth: 3)
                 let rendered = try condition.rendered()
                 let expected = Set(items.filter { ReferenceEvaluator.evaluate(condition, $0) }.map(Self.key))
-                #expect(try await scanKeys(client, filter: condition) == expected,
-                        "seed \(seed) round \(round): \(rendered.condition ?? "") \(rendered.names) \(rendered.values)")
+                #expect(
+                    try await scanKeys(client, filter: condition) == expected,
+                    "seed \(seed) round \(round): \(rendered.condition ?? "") \(rendered.names) \(rendered.values)")
             }
         }
     }
@@ -82,8 +86,9 @@ struct ExpressionRoundTripTests {
                 let holds = ReferenceEvaluator.evaluate(condition, item)
                 let text = try condition.rendered().condition ?? ""
                 do {
-                    _ = try await client.updateItem(UpdateItemInput(tableName: Self.table, key: key),
-                                                    update: .set("touched", true), condition: condition)
+                    _ = try await client.updateItem(
+                        UpdateItemInput(tableName: Self.table, key: key),
+                        update: .set("touched", true), condition: condition)
                     #expect(holds, "\(text)")
                 } catch let error as DynamoError where error.code == .conditionalCheckFailed {
                     #expect(!holds, "\(text)")
@@ -119,26 +124,35 @@ struct ExpressionRoundTripTests {
     @Test func beginsWithKeyConditionAndProjection() async throws {
         try await withTestServer { endpoint in
             let client = DynamoClient.local(port: endpoint.port)
-            _ = try await client.createTable(CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .s),
-                                       AttributeDefinition(attributeName: "sk", attributeType: .s)],
-                tableName: "Days",
-                keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash), KeySchemaElement(attributeName: "sk", keyType: .range)],
-                billingMode: .payPerRequest))
+            _ = try await client.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [
+                        AttributeDefinition(attributeName: "pk", attributeType: .s),
+                        AttributeDefinition(attributeName: "sk", attributeType: .s),
+                    ],
+                    tableName: "Days",
+                    keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash), KeySchemaElement(attributeName: "sk", keyType: .range)],
+                    billingMode: .payPerRequest))
             for day in ["2025-12-31", "2026-01-01", "2026-02-03", "2027-01-01"] {
-                _ = try await client.putItem(PutItemInput(tableName: "Days", item: [
-                    "pk": .s("a"), "sk": .s(day), "size": .m(["w": .n(DynamoNumber(1)), "h": .l([.s("x"), .s("y")])]), "name": .s(day),
-                ]))
+                _ = try await client.putItem(
+                    PutItemInput(
+                        tableName: "Days",
+                        item: [
+                            "pk": .s("a"), "sk": .s(day), "size": .m(["w": .n(DynamoNumber(1)), "h": .l([.s("x"), .s("y")])]), "name": .s(day),
+                        ]))
             }
-            let output = try await client.query(QueryInput(tableName: "Days"),
-                                                 keyCondition: .partition("pk", "a").sort("sk", .beginsWith("2026-")),
-                                                 filter: C.attribute("size.w") == 1, projection: ["sk", "size.h[1]"])
-            #expect(output.items == [
-                ["sk": .s("2026-01-01"), "size": .m(["h": .l([.s("y")])])],
-                ["sk": .s("2026-02-03"), "size": .m(["h": .l([.s("y")])])],
-            ])
-            let got = try await client.getItem(GetItemInput(tableName: "Days", key: ["pk": .s("a"), "sk": .s("2027-01-01")]),
-                                               projection: ["name", "size.w"])
+            let output = try await client.query(
+                QueryInput(tableName: "Days"),
+                keyCondition: .partition("pk", "a").sort("sk", .beginsWith("2026-")),
+                filter: C.attribute("size.w") == 1, projection: ["sk", "size.h[1]"])
+            #expect(
+                output.items == [
+                    ["sk": .s("2026-01-01"), "size": .m(["h": .l([.s("y")])])],
+                    ["sk": .s("2026-02-03"), "size": .m(["h": .l([.s("y")])])],
+                ])
+            let got = try await client.getItem(
+                GetItemInput(tableName: "Days", key: ["pk": .s("a"), "sk": .s("2027-01-01")]),
+                projection: ["name", "size.w"])
             #expect(got.item == ["name": .s("2027-01-01"), "size": .m(["w": .n(DynamoNumber(1))])])
         }
     }
@@ -171,10 +185,13 @@ struct ExpressionRoundTripTests {
     @Test func nestedUpdatesAndEveryFunction() async throws {
         try await withItems(seed: 3) { client, _ in
             let key: Item = ["pk": .s("n"), "sk": .n(DynamoNumber(0))]
-            _ = try await client.putItem(PutItemInput(tableName: Self.table, item: key.merging([
-                "m": .m(["list": .l([.n(DynamoNumber(1)), .n(DynamoNumber(2))]), "count": .n(DynamoNumber(5))]),
-                "status": .s("draft"), "draft": .bool(true), "tags": .ss(["a", "b"]), "flags": .ss(["a", "b"]),
-            ]) { $1 }))
+            _ = try await client.putItem(
+                PutItemInput(
+                    tableName: Self.table,
+                    item: key.merging([
+                        "m": .m(["list": .l([.n(DynamoNumber(1)), .n(DynamoNumber(2))]), "count": .n(DynamoNumber(5))]),
+                        "status": .s("draft"), "draft": .bool(true), "tags": .ss(["a", "b"]), "flags": .ss(["a", "b"]),
+                    ]) { $1 }))
             var input = UpdateItemInput(tableName: Self.table, key: key)
             input.returnValues = .allNew
             let output = try await client.updateItem(
@@ -182,12 +199,15 @@ struct ExpressionRoundTripTests {
                 update: .set("m.count", .add(1)).set("m.list[1]", 20).set("m.new", .ifNotExists("m.count", 0))
                     .set("status", "open").remove("draft").add("tags", .ss(["c"]))
                     .delete("flags", .ss(["a"])).set("views", .add(1, ifMissing: 0)),
-                condition: C.attribute("status") == "draft" && .attributeNotExists("lockedBy"))
-                .attributes
-            #expect(output == key.merging([
-                "m": .m(["list": .l([.n(DynamoNumber(1)), .n(DynamoNumber(20))]), "count": .n(DynamoNumber(6)), "new": .n(DynamoNumber(5))]),
-                "status": .s("open"), "tags": .ss(["a", "b", "c"]), "flags": .ss(["b"]), "views": .n(DynamoNumber(1)),
-            ]) { $1 })
+                condition: C.attribute("status") == "draft" && .attributeNotExists("lockedBy")
+            )
+            .attributes
+            #expect(
+                output
+                    == key.merging([
+                        "m": .m(["list": .l([.n(DynamoNumber(1)), .n(DynamoNumber(20))]), "count": .n(DynamoNumber(6)), "new": .n(DynamoNumber(5))]),
+                        "status": .s("open"), "tags": .ss(["a", "b", "c"]), "flags": .ss(["b"]), "views": .n(DynamoNumber(1)),
+                    ]) { $1 })
         }
     }
 }

@@ -65,7 +65,8 @@ enum ReferenceEvaluator {
             }
         case .between(let value, let low, let high):
             guard let a = operand(value, item), let l = operand(low, item), let h = operand(high, item),
-                  let lower = order(a, l), let upper = order(a, h) else { return false }
+                let lower = order(a, l), let upper = order(a, h)
+            else { return false }
             return lower >= 0 && upper <= 0
         case .isIn(let value, let candidates):
             guard let a = operand(value, item) else { return false }

@@ -9,9 +9,9 @@ enum ReferenceUpdate {
 
     static func random(_ generator: inout ExpressionGenerator) -> UpdateExpression {
         var update = UpdateExpression()
-        for target in targets.shuffled(using: &generator.random).prefix(generator.random.int(1 ..< 4)) {
+        for target in targets.shuffled(using: &generator.random).prefix(generator.random.int(1..<4)) {
             let path = AttributePath.name(target)
-            switch generator.random.int(0 ..< 9) {
+            switch generator.random.int(0..<9) {
             case 0: update = update.set(path, .value(generator.scalar()))
             case 1: update = update.set(path, .add(SetValue.value(generator.number())))
             case 2: update = update.set(path, .add(SetValue.value(generator.number()), ifMissing: 10))

@@ -37,8 +37,9 @@ struct BatchHelperTests {
         let again = #"{"Responses":{},"UnprocessedKeys":{"t":{"Keys":[{"id":{"S":"2"}}]}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":0.5}]}"#
         try await withFakeServer([.ok(first), .ok(again)]) { server in
             let client = try TestClients.client(endpoint: server.url)
-            let report = try await client.batchGet(["t": KeysAndAttributes(keys: [["id": .s("1")], ["id": .s("2")]])],
-                                                   maximumRounds: 1, returnConsumedCapacity: .total)
+            let report = try await client.batchGet(
+                ["t": KeysAndAttributes(keys: [["id": .s("1")], ["id": .s("2")]])],
+                maximumRounds: 1, returnConsumedCapacity: .total)
             #expect(report.items == ["t": [["id": .s("1")]]])
             #expect(report.unprocessed["t"]?.keys == [["id": .s("2")]])
             #expect(report.consumedCapacity.compactMap(\.capacityUnits) == [1.0, 0.5])

@@ -15,8 +15,9 @@ struct StatusWaiterTests {
             let details = try await client.waitUntilBackupAvailable(arn, delay: .milliseconds(50), maximumAttempts: 100)
             #expect(details.backupStatus == .available)
 
-            _ = try await client.updateTimeToLive(UpdateTimeToLiveInput(
-                tableName: "Waited", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
+            _ = try await client.updateTimeToLive(
+                UpdateTimeToLiveInput(
+                    tableName: "Waited", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
             let ttl = try await client.waitUntilTimeToLive("Waited", delay: .milliseconds(50), maximumAttempts: 100)
             #expect(ttl.attributeName == "expires")
 

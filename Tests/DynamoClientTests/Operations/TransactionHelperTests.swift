@@ -45,9 +45,13 @@ struct TransactionHelperTests {
         try await withTestServer { endpoint in
             let client = try await LocalTables.client(endpoint, table: "Accounts")
             _ = try await client.putItem(PutItemInput(tableName: "Accounts", item: ["id": .s("a"), "balance": .n(DynamoNumber(10))]))
-            let items = [TransactWriteItem(update: try Update(key: ["id": .s("a")], tableName: "Accounts",
-                                                              update: .set("balance", .subtract(3)),
-                                                              condition: ConditionExpression.attribute("balance") >= 3))]
+            let items = [
+                TransactWriteItem(
+                    update: try Update(
+                        key: ["id": .s("a")], tableName: "Accounts",
+                        update: .set("balance", .subtract(3)),
+                        condition: ConditionExpression.attribute("balance") >= 3))
+            ]
             _ = try await client.transactWrite(items, clientRequestToken: "same-token")
             // The same token again (a retry after a lost answer) is not applied twice.
             _ = try await client.transactWrite(items, clientRequestToken: "same-token")

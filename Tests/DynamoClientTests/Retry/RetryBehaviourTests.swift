@@ -44,8 +44,10 @@ struct RetryBehaviourTests {
     }
 
     @Test func badChecksumIsRetried() async throws {
-        try await withFakeServer([.respond(status: 200, body: #"{"TableNames":["x"]}"#, crc: .wrong),
-                                  .ok(#"{"TableNames":["y"]}"#)]) { server in
+        try await withFakeServer([
+            .respond(status: 200, body: #"{"TableNames":["x"]}"#, crc: .wrong),
+            .ok(#"{"TableNames":["y"]}"#),
+        ]) { server in
             let client = try TestClients.client(endpoint: server.url)
             let output = try await client.listTables(ListTablesInput())
             #expect(output.tableNames == ["y"])
@@ -121,8 +123,9 @@ struct RetryBehaviourTests {
 
     @Test func maxAttemptsFromEnvironment() async throws {
         try await withFakeServer([.error(503, "ServiceUnavailable", "busy")]) { server in
-            var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: server.url,
-                                                           credentials: TestClients.credentials)
+            var configuration = DynamoClient.Configuration(
+                region: "us-east-1", endpoint: server.url,
+                credentials: TestClients.credentials)
             configuration.sources = ConfigurationSources(environment: ["AWS_MAX_ATTEMPTS": "5"])
             let client = try DynamoClient(configuration: configuration)
             #expect(client.retry.maximumAttempts == 5)

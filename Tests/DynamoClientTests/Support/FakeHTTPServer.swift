@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A scripted HTTP/1.1 server on `127.0.0.1`, port 0, for the client's failure paths.
@@ -175,7 +175,7 @@ final class FakeHTTPServer: Sendable {
                     abandoned.withLock { $0 += 1 }
                     return false
                 }
-                usleep(10_000)  // more request bytes (pipelining): keep waiting out the delay
+                usleep(10_000) // more request bytes (pipelining): keep waiting out the delay
             }
             return perform(next, on: connection)
         case .respond(let status, let headers, let body, let crc):
@@ -217,8 +217,9 @@ final class FakeHTTPServer: Sendable {
         }
         let body = String(decoding: buffer[(end + 4)..<(end + 4 + length)], as: UTF8.self)
         buffer.removeFirst(end + 4 + length)
-        return Request(method: String(requestLine.first ?? ""), path: String(requestLine.dropFirst().first ?? ""),
-                       headers: headers, body: body)
+        return Request(
+            method: String(requestLine.first ?? ""), path: String(requestLine.dropFirst().first ?? ""),
+            headers: headers, body: body)
     }
 
     private func receive(_ connection: Int32, into buffer: inout [UInt8]) -> Bool {

@@ -7,9 +7,10 @@ enum LocalTables {
     /// the string `id`.
     static func client(_ endpoint: TestEndpoint, table name: String) async throws -> DynamoClient {
         let client = DynamoClient.local(port: endpoint.port)
-        _ = try await client.createTable(CreateTableInput(
-            attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)], tableName: name,
-            keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)], billingMode: .payPerRequest))
+        _ = try await client.createTable(
+            CreateTableInput(
+                attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)], tableName: name,
+                keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)], billingMode: .payPerRequest))
         return client
     }
 }

@@ -1,7 +1,7 @@
 import DynamoAPI
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import DynamoClient
 
@@ -63,8 +63,9 @@ enum MotoServer {
     }
 
     private static func waitUntilReady(url: String, process: Process) async throws {
-        let client = try TestClients.client(endpoint: url, retry: .disabled,
-                                            timeouts: HTTPTimeouts(connect: .seconds(1), request: .seconds(2)))
+        let client = try TestClients.client(
+            endpoint: url, retry: .disabled,
+            timeouts: HTTPTimeouts(connect: .seconds(1), request: .seconds(2)))
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             guard process.isRunning else { throw StartFailure(description: "moto exited with \(process.terminationStatus)") }

@@ -11,8 +11,9 @@ final class SleepRecorder: Sendable {
 
     /// A retry configuration with a fixed random value and recorded, instant sleeps.
     func retry(attempts: Int = 3, random: Double = 0.5, capacity: Int = 500) -> RetryConfiguration {
-        RetryConfiguration(maximumAttempts: attempts, tokenBucketCapacity: capacity, random: { random },
-                           sleep: { [self] duration in sleeps.withLock { $0.append(duration) } })
+        RetryConfiguration(
+            maximumAttempts: attempts, tokenBucketCapacity: capacity, random: { random },
+            sleep: { [self] duration in sleeps.withLock { $0.append(duration) } })
     }
 }
 
@@ -20,9 +21,11 @@ enum TestClients {
     static let credentials = AWSCredentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret")
 
     /// A client for `endpoint` that reads nothing from the machine: empty environment, no files.
-    static func client(endpoint: String, retry: RetryConfiguration = SleepRecorder().retry(),
-                       timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(2), request: .seconds(10)),
-                       environment: [String: String] = [:], transport: (any HTTPTransport)? = nil) throws -> DynamoClient {
+    static func client(
+        endpoint: String, retry: RetryConfiguration = SleepRecorder().retry(),
+        timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(2), request: .seconds(10)),
+        environment: [String: String] = [:], transport: (any HTTPTransport)? = nil
+    ) throws -> DynamoClient {
         var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: endpoint, credentials: credentials)
         configuration.transport = transport
         configuration.sources = ConfigurationSources(environment: environment)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DynamoClient
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Both transports (where both exist) answer and fail alike, so the retry logic above them
@@ -18,9 +18,13 @@ struct TransportParityTests {
     func responseStatusHeadersAndBodyAsSent(choice: DynamoClient.TransportChoice) async throws {
         let body = #"{"TableNames":["a","ü"]}"#
         try await withFakeServer([.respond(status: 400, headers: ["X-Amzn-ErrorType": "Thing"], body: body)]) { server in
-            let request = HTTPRequest(method: "POST", url: server.url, headers: [("X-Amz-Target", "DynamoDB_20120810.ListTables"),
-                                                                                 ("Content-Type", "application/x-amz-json-1.0")],
-                                      body: Array("{}".utf8))
+            let request = HTTPRequest(
+                method: "POST", url: server.url,
+                headers: [
+                    ("X-Amz-Target", "DynamoDB_20120810.ListTables"),
+                    ("Content-Type", "application/x-amz-json-1.0"),
+                ],
+                body: Array("{}".utf8))
             let response = try await Self.transport(choice).send(request, timeouts: HTTPTimeouts())
             #expect(response.status == 400)
             #expect(response.body == Array(body.utf8))
@@ -60,8 +64,9 @@ struct TransportParityTests {
     func slowAnswerTimesOutAndIsAbandoned(choice: DynamoClient.TransportChoice) async throws {
         try await withFakeServer([.delay(.seconds(20), .ok())]) { server in
             let error = await #expect(throws: TransportError.self) {
-                try await Self.transport(choice).send(HTTPRequest(method: "GET", url: server.url),
-                                                      timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(500)))
+                try await Self.transport(choice).send(
+                    HTTPRequest(method: "GET", url: server.url),
+                    timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(500)))
             }
             #expect(error?.kind == .timedOut)
             let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(20))
@@ -96,13 +101,13 @@ struct TransportParityTests {
         #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) == .urlsession)
         #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "gopher"]) == Choice.platformDefault)
         #if canImport(CCurl)
-        #expect(Choice.platformDefault == .curl)
-        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": " curl "]) == .curl)
-        #expect(DynamoClient.defaultTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "urlsession"]) is URLSessionTransport)
-        #expect(DynamoClient.defaultTransport(environment: [:]) is CurlTransport)
+            #expect(Choice.platformDefault == .curl)
+            #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": " curl "]) == .curl)
+            #expect(DynamoClient.defaultTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "urlsession"]) is URLSessionTransport)
+            #expect(DynamoClient.defaultTransport(environment: [:]) is CurlTransport)
         #else
-        #expect(Choice.platformDefault == .urlsession)
-        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "curl"]) == .urlsession)
+            #expect(Choice.platformDefault == .urlsession)
+            #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "curl"]) == .urlsession)
         #endif
     }
 
@@ -116,10 +121,10 @@ struct TransportParityTests {
         #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: [:]) == nil)
         #expect(URLSessionTransport.unbypassableProxy(for: ordinary, environment: proxied) == nil)
         #if canImport(FoundationNetworking)
-        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied)?.kind == .invalidRequest)
-        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: ["ALL_PROXY": "socks5://p:1"])?.kind == .invalidRequest)
+            #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied)?.kind == .invalidRequest)
+            #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: ["ALL_PROXY": "socks5://p:1"])?.kind == .invalidRequest)
         #else
-        #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied) == nil)
+            #expect(URLSessionTransport.unbypassableProxy(for: direct, environment: proxied) == nil)
         #endif
     }
 

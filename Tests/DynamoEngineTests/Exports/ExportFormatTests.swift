@@ -59,8 +59,9 @@ import Testing
     }
 
     @Test func csvRowsFollowRFC4180() {
-        let rows = ImportParsers.csvRows(Array("a,\"b,c\",\"d \"\"q\"\"\"\r\n\"multi\nline\",x,\n".utf8),
-                                         delimiter: UInt8(ascii: ","))
+        let rows = ImportParsers.csvRows(
+            Array("a,\"b,c\",\"d \"\"q\"\"\"\r\n\"multi\nline\",x,\n".utf8),
+            delimiter: UInt8(ascii: ","))
         #expect(rows.map(\.fields) == [["a", "b,c", "d \"q\""], ["multi\nline", "x", ""]])
         #expect(rows.map(\.line) == [1, 2])
     }

@@ -31,8 +31,9 @@ import Testing
             _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("later")]))
             _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("k0")]))
             let started = try database.exportTableToPointInTime(
-                .init(tableArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Things",
-                      exportTime: Timestamp(secondsSince1970: exportTime), s3Bucket: "bucket", s3Prefix: "p"),
+                .init(
+                    tableArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Things",
+                    exportTime: Timestamp(secondsSince1970: exportTime), s3Bucket: "bucket", s3Prefix: "p"),
                 now: time.read())
             database.dataJobs.waitUntilIdle()
             let arn = try #require(started.exportDescription?.exportArn)
@@ -41,12 +42,14 @@ import Testing
             #expect(done.itemCount == 30)
             let id = String(arn.split(separator: "/").last!)
             let imported = try database.importTable(
-                .init(s3BucketSource: .init(s3Bucket: "bucket", s3KeyPrefix: "p/AWSDynamoDB/\(id)/data/"),
-                      inputFormat: .dynamodbJson, inputCompressionType: .gzip,
-                      tableCreationParameters: .init(tableName: "Copy",
-                                                     attributeDefinitions: [.init(attributeName: "pk", attributeType: .s)],
-                                                     keySchema: [.init(attributeName: "pk", keyType: .hash)],
-                                                     billingMode: .payPerRequest)),
+                .init(
+                    s3BucketSource: .init(s3Bucket: "bucket", s3KeyPrefix: "p/AWSDynamoDB/\(id)/data/"),
+                    inputFormat: .dynamodbJson, inputCompressionType: .gzip,
+                    tableCreationParameters: .init(
+                        tableName: "Copy",
+                        attributeDefinitions: [.init(attributeName: "pk", attributeType: .s)],
+                        keySchema: [.init(attributeName: "pk", keyType: .hash)],
+                        billingMode: .payPerRequest)),
                 now: time.read())
             database.dataJobs.waitUntilIdle()
             let importArn = try #require(imported.importTableDescription.importArn)
@@ -64,8 +67,9 @@ import Testing
         var description = ExportDescription()
         description.exportArn = "arn:aws:dynamodb:us-east-1:000000000000:table/T/export/01234567890123-abcdef01"
         description.exportStatus = .inProgress
-        try database.saveJob(arn: description.exportArn!, kind: Database.exportKind, started: 1,
-                             description: description.jsonBytes)
+        try database.saveJob(
+            arn: description.exportArn!, kind: Database.exportKind, started: 1,
+            description: description.jsonBytes)
         let read = try database.describeExport(.init(exportArn: description.exportArn!)).exportDescription
         #expect(read?.exportStatus == .failed)
         #expect(read?.failureMessage == DataJobs.interrupted)

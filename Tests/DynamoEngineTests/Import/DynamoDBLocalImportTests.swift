@@ -47,8 +47,11 @@ struct DynamoDBLocalImportTests {
             name: "Orders", attributes: [("pk", "S"), ("sk", "N"), ("placed", "S"), ("sku", "B")],
             hashKey: "pk", rangeKey: "sk")
         table.localIndexes = [.init(name: "ByPlaced", hashKey: "pk", rangeKey: "placed", projection: "KEYS_ONLY")]
-        table.globalIndexes = [.init(name: "BySku", hashKey: "sku", rangeKey: "sk", projection: "INCLUDE",
-                                     nonKeyAttributes: ["note"], throughput: (3, 4))]
+        table.globalIndexes = [
+            .init(
+                name: "BySku", hashKey: "sku", rangeKey: "sk", projection: "INCLUDE",
+                nonKeyAttributes: ["note"], throughput: (3, 4))
+        ]
         table.provisioned = (5, 7)
         table.streamViewType = "NEW_AND_OLD_IMAGES"
         table.ttlAttribute = "expires"
@@ -104,8 +107,10 @@ struct DynamoDBLocalImportTests {
     }
 
     /// Every table, index, setting and item of `tables` is in `database`.
-    static func expectMigrated(_ tables: [DynamoDBLocalFileWriter.Table], in database: Database,
-                               version: DynamoDBLocalFileWriter.FormatVersion) throws {
+    static func expectMigrated(
+        _ tables: [DynamoDBLocalFileWriter.Table], in database: Database,
+        version: DynamoDBLocalFileWriter.FormatVersion
+    ) throws {
         #expect(database.tables.keys.sorted() == tables.map(\.name).sorted())
         let invariants = try database.checkInvariants()
         #expect(invariants.violations.isEmpty)
@@ -151,104 +156,120 @@ struct DynamoDBLocalImportTests {
         }
     }
 
-    @Test("a shared-local-instance.db of each format version is migrated in place, the original untouched",
-          arguments: DynamoDBLocalFileWriter.FormatVersion.allCases)
-    func sharedFileInPlace(version: DynamoDBLocalFileWriter.FormatVersion) throws { try Self.withDirectory { directory in
-        let tables = [Self.ordersTable(version: version, seed: 26), Self.eventsTable(version: version)]
-        let source = "\(directory)/shared-local-instance.db"
-        try DynamoDBLocalFileWriter.write(tables, version: version, to: source)
-        let original = try Data(contentsOf: URL(fileURLWithPath: source))
+    @Test(
+        "a shared-local-instance.db of each format version is migrated in place, the original untouched",
+        arguments: DynamoDBLocalFileWriter.FormatVersion.allCases)
+    func sharedFileInPlace(version: DynamoDBLocalFileWriter.FormatVersion) throws {
+        try Self.withDirectory { directory in
+            let tables = [Self.ordersTable(version: version, seed: 26), Self.eventsTable(version: version)]
+            let source = "\(directory)/shared-local-instance.db"
+            try DynamoDBLocalFileWriter.write(tables, version: version, to: source)
+            let original = try Data(contentsOf: URL(fileURLWithPath: source))
 
-        let reports = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-        #expect(reports.count == 1)
-        #expect(reports.first?.version == version.rawValue)
-        #expect(reports.first?.namespace == "shared-local-instance")
-        #expect(reports.first?.target == "\(directory)/shared-local-instance.localdynamo.db")
-        #expect(Dictionary(uniqueKeysWithValues: reports[0].tables.map { ($0.name, $0.items) }) == ["Orders": 60, "events.v1": 20])
-        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("importing") }
-        #expect(leftovers.isEmpty)
+            let reports = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            #expect(reports.count == 1)
+            #expect(reports.first?.version == version.rawValue)
+            #expect(reports.first?.namespace == "shared-local-instance")
+            #expect(reports.first?.target == "\(directory)/shared-local-instance.localdynamo.db")
+            #expect(Dictionary(uniqueKeysWithValues: reports[0].tables.map { ($0.name, $0.items) }) == ["Orders": 60, "events.v1": 20])
+            #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("importing") }
+            #expect(leftovers.isEmpty)
 
-        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
-        try Self.expectMigrated(tables, in: engine.database(accessKeyID: "any", region: "eu-west-1"), version: version)
-        engine.close()
+            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
+            try Self.expectMigrated(tables, in: engine.database(accessKeyID: "any", region: "eu-west-1"), version: version)
+            engine.close()
 
-        // The next start finds it migrated and leaves both files alone.
-        let again = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-        #expect(again.first?.skipped != nil)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
-    } }
+            // The next start finds it migrated and leaves both files alone.
+            let again = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            #expect(again.first?.skipped != nil)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == original)
+        }
+    }
 
     @Test("randomized items of every type survive the migration (seeded)", arguments: [1, 2, 3] as [UInt64])
-    func randomizedItems(seed: UInt64) throws { try Self.withDirectory { directory in
-        let tables = [Self.ordersTable(version: .v2_4_0, seed: seed)]
-        try DynamoDBLocalFileWriter.write(tables, version: .v2_4_0, to: "\(directory)/shared-local-instance.db")
-        _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
-        try Self.expectMigrated(tables, in: engine.database(accessKeyID: nil, region: nil), version: .v2_4_0)
-    } }
+    func randomizedItems(seed: UInt64) throws {
+        try Self.withDirectory { directory in
+            let tables = [Self.ordersTable(version: .v2_4_0, seed: seed)]
+            try DynamoDBLocalFileWriter.write(tables, version: .v2_4_0, to: "\(directory)/shared-local-instance.db")
+            _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
+            try Self.expectMigrated(tables, in: engine.database(accessKeyID: nil, region: nil), version: .v2_4_0)
+        }
+    }
 
     @Test("an <AccessKeyId>_<Region>.db file becomes that access key's namespace")
-    func perAccessKeyFile() throws { try Self.withDirectory { directory in
-        let tables = [Self.eventsTable(version: .v2_2_0)]
-        try DynamoDBLocalFileWriter.write(tables, version: .v2_2_0, to: "\(directory)/AKIDEXAMPLE_eu-west-1.db")
-        let reports = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-        #expect(reports.map(\.namespace) == ["AKIDEXAMPLE_eu-west-1"])
-        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perAccessKey, logger: Logger(label: "test"))
-        try Self.expectMigrated(tables, in: engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1"), version: .v2_2_0)
-        #expect(try engine.database(accessKeyID: "other", region: "eu-west-1").tables.isEmpty)
-    } }
+    func perAccessKeyFile() throws {
+        try Self.withDirectory { directory in
+            let tables = [Self.eventsTable(version: .v2_2_0)]
+            try DynamoDBLocalFileWriter.write(tables, version: .v2_2_0, to: "\(directory)/AKIDEXAMPLE_eu-west-1.db")
+            let reports = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            #expect(reports.map(\.namespace) == ["AKIDEXAMPLE_eu-west-1"])
+            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perAccessKey, logger: Logger(label: "test"))
+            try Self.expectMigrated(tables, in: engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1"), version: .v2_2_0)
+            #expect(try engine.database(accessKeyID: "other", region: "eu-west-1").tables.isEmpty)
+        }
+    }
 
     @Test("an unreadable file stops the migration before anything is written")
-    func unreadableFile() throws { try Self.withDirectory { directory in
-        try DynamoDBLocalFileWriter.write([Self.eventsTable(version: .v2_4_0)], version: .v2_4_0,
-                                          to: "\(directory)/AKID_us-east-1.db")
-        try Data("this is not a database".utf8).write(to: URL(fileURLWithPath: "\(directory)/shared-local-instance.db"))
-        #expect(throws: DynamoDBLocalImportError.self) {
-            try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+    func unreadableFile() throws {
+        try Self.withDirectory { directory in
+            try DynamoDBLocalFileWriter.write(
+                [Self.eventsTable(version: .v2_4_0)], version: .v2_4_0,
+                to: "\(directory)/AKID_us-east-1.db")
+            try Data("this is not a database".utf8).write(to: URL(fileURLWithPath: "\(directory)/shared-local-instance.db"))
+            #expect(throws: DynamoDBLocalImportError.self) {
+                try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            #expect(names == ["AKID_us-east-1.db", "shared-local-instance.db"])
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(names == ["AKID_us-east-1.db", "shared-local-instance.db"])
-    } }
+    }
 
     @Test("a table whose definition cannot be read stops the migration, naming the file and table")
-    func brokenTableInfo() throws { try Self.withDirectory { directory in
-        let path = "\(directory)/shared-local-instance.db"
-        try DynamoDBLocalFileWriter.write([Self.eventsTable(version: .v2_4_0)], version: .v2_4_0, to: path)
-        try SQLiteConnection(path: path).execute("UPDATE dm SET TableInfo = '{not json'")
-        do {
-            _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-            Issue.record("expected the migration to fail")
-        } catch let error as DynamoDBLocalImportError {
-            #expect(error.path == path)
-            #expect(error.description.contains("events.v1"))
+    func brokenTableInfo() throws {
+        try Self.withDirectory { directory in
+            let path = "\(directory)/shared-local-instance.db"
+            try DynamoDBLocalFileWriter.write([Self.eventsTable(version: .v2_4_0)], version: .v2_4_0, to: path)
+            try SQLiteConnection(path: path).execute("UPDATE dm SET TableInfo = '{not json'")
+            do {
+                _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+                Issue.record("expected the migration to fail")
+            } catch let error as DynamoDBLocalImportError {
+                #expect(error.path == path)
+                #expect(error.description.contains("events.v1"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["shared-local-instance.db"])
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["shared-local-instance.db"])
-    } }
+    }
 
     @Test("an import on demand into another directory refuses a namespace that already has a database")
-    func onDemandImport() throws { try Self.withDirectory { directory in
-        let source = "\(directory)/shared-local-instance.db"
-        try DynamoDBLocalFileWriter.write([Self.eventsTable(version: .v2_4_0)], version: .v2_4_0, to: source)
-        let target = "\(directory)/store"
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-        let reports = try DynamoDBLocalImport.run(source: source, into: target, skipMigrated: false)
-        #expect(reports.map(\.target) == ["\(target)/shared-local-instance.db"])
-        #expect(throws: DynamoDBLocalImportError.self) {
-            try DynamoDBLocalImport.run(source: source, into: target, skipMigrated: false)
+    func onDemandImport() throws {
+        try Self.withDirectory { directory in
+            let source = "\(directory)/shared-local-instance.db"
+            try DynamoDBLocalFileWriter.write([Self.eventsTable(version: .v2_4_0)], version: .v2_4_0, to: source)
+            let target = "\(directory)/store"
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            let reports = try DynamoDBLocalImport.run(source: source, into: target, skipMigrated: false)
+            #expect(reports.map(\.target) == ["\(target)/shared-local-instance.db"])
+            #expect(throws: DynamoDBLocalImportError.self) {
+                try DynamoDBLocalImport.run(source: source, into: target, skipMigrated: false)
+            }
+            #expect(DynamoDBLocalImport.namespace(forFileNamed: "notes.db") == nil)
+            #expect(DynamoDBLocalImport.namespace(forFileNamed: "us-east-1.db") == nil)
+            #expect(DynamoDBLocalImport.namespace(forFileNamed: "AKID_us-east-1.localdynamo.db") == nil)
         }
-        #expect(DynamoDBLocalImport.namespace(forFileNamed: "notes.db") == nil)
-        #expect(DynamoDBLocalImport.namespace(forFileNamed: "us-east-1.db") == nil)
-        #expect(DynamoDBLocalImport.namespace(forFileNamed: "AKID_us-east-1.localdynamo.db") == nil)
-    } }
+    }
 
     @Test("compaction leaves the tables and items as they were")
-    func compaction() throws { try Self.withDirectory { directory in
-        let tables = [Self.eventsTable(version: .v2_4_0)]
-        try DynamoDBLocalFileWriter.write(tables, version: .v2_4_0, to: "\(directory)/shared-local-instance.db")
-        _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
-        #expect(try DynamoEngine.compactDatabases(in: directory) == ["\(directory)/shared-local-instance.localdynamo.db"])
-        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
-        try Self.expectMigrated(tables, in: engine.database(accessKeyID: nil, region: nil), version: .v2_4_0)
-    } }
+    func compaction() throws {
+        try Self.withDirectory { directory in
+            let tables = [Self.eventsTable(version: .v2_4_0)]
+            try DynamoDBLocalFileWriter.write(tables, version: .v2_4_0, to: "\(directory)/shared-local-instance.db")
+            _ = try DynamoDBLocalImport.run(source: directory, into: directory, skipMigrated: true)
+            #expect(try DynamoEngine.compactDatabases(in: directory) == ["\(directory)/shared-local-instance.localdynamo.db"])
+            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .shared, logger: Logger(label: "test"))
+            try Self.expectMigrated(tables, in: engine.database(accessKeyID: nil, region: nil), version: .v2_4_0)
+        }
+    }
 }

@@ -46,8 +46,9 @@ import Testing
         let database = try Database(path: nil, region: "us-east-1", clock: ServerClock(systemTime: time.read))
         try DatabaseTests.makeTable(database)
         _ = try database.updateContinuousBackups(
-            UpdateContinuousBackupsInput(tableName: "Things",
-                                         pointInTimeRecoverySpecification: .init(pointInTimeRecoveryEnabled: true)),
+            UpdateContinuousBackupsInput(
+                tableName: "Things",
+                pointInTimeRecoverySpecification: .init(pointInTimeRecoveryEnabled: true)),
             now: time.read())
         // Writes at known times; after each, the expected state.
         var state: [String: Item] = [:]
@@ -69,14 +70,16 @@ import Testing
         for (index, moment) in history.enumerated() where index % 7 == 0 {
             let target = "Restored\(index)"
             _ = try database.restoreTableToPointInTime(
-                RestoreTableToPointInTimeInput(sourceTableName: "Things", targetTableName: target,
-                                               restoreDateTime: Timestamp(secondsSince1970: moment.time + 0.5)),
+                RestoreTableToPointInTimeInput(
+                    sourceTableName: "Things", targetTableName: target,
+                    restoreDateTime: Timestamp(secondsSince1970: moment.time + 0.5)),
                 now: time.read())
             #expect(try Self.items(of: target, in: database) == moment.state, "seed \(seed), step \(index)")
         }
         _ = try database.restoreTableToPointInTime(
-            RestoreTableToPointInTimeInput(sourceTableName: "Things", targetTableName: "Latest",
-                                           useLatestRestorableTime: true), now: time.read())
+            RestoreTableToPointInTimeInput(
+                sourceTableName: "Things", targetTableName: "Latest",
+                useLatestRestorableTime: true), now: time.read())
         #expect(try Self.items(of: "Latest", in: database) == state)
     }
 
@@ -84,15 +87,21 @@ import Testing
         let time = ManualTime()
         let database = try Database(path: nil, region: "us-east-1", clock: ServerClock(systemTime: time.read))
         try DatabaseTests.makeTable(database)
-        let restore = RestoreTableToPointInTimeInput(sourceTableName: "Things", targetTableName: "Copy",
-                                                     useLatestRestorableTime: true)
-        #expect(throws: DynamoError(.pointInTimeRecoveryUnavailable,
-                                    "Point in time recovery is not enabled for table 'Things'")) {
+        let restore = RestoreTableToPointInTimeInput(
+            sourceTableName: "Things", targetTableName: "Copy",
+            useLatestRestorableTime: true)
+        #expect(
+            throws: DynamoError(
+                .pointInTimeRecoveryUnavailable,
+                "Point in time recovery is not enabled for table 'Things'")
+        ) {
             try database.restoreTableToPointInTime(restore, now: time.read())
         }
         _ = try database.updateContinuousBackups(
-            UpdateContinuousBackupsInput(tableName: "Things", pointInTimeRecoverySpecification:
-                .init(pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 1)), now: time.read())
+            UpdateContinuousBackupsInput(
+                tableName: "Things",
+                pointInTimeRecoverySpecification:
+                    .init(pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 1)), now: time.read())
         time.tick(2 * 86_400)
         let described = try database.describeContinuousBackups(.init(tableName: "Things"), now: time.read())
         let window = try #require(described.continuousBackupsDescription?.pointInTimeRecoveryDescription)

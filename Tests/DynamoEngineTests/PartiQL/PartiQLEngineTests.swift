@@ -4,11 +4,15 @@ import Testing
 
 @Suite("PartiQL in the engine")
 struct PartiQLEngineTests {
-    private func run(_ database: Database, _ statement: String, _ parameters: [AttributeValue]? = nil,
-                     limit: Int? = nil, nextToken: String? = nil) throws -> ExecuteStatementOutput {
-        try database.executeStatement(ExecuteStatementInput(statement: statement, parameters: parameters,
-                                                            nextToken: nextToken, limit: limit),
-                                      now: database.clock.now())
+    private func run(
+        _ database: Database, _ statement: String, _ parameters: [AttributeValue]? = nil,
+        limit: Int? = nil, nextToken: String? = nil
+    ) throws -> ExecuteStatementOutput {
+        try database.executeStatement(
+            ExecuteStatementInput(
+                statement: statement, parameters: parameters,
+                nextToken: nextToken, limit: limit),
+            now: database.clock.now())
     }
 
     @Test("a NextToken expires after an hour of the server's clock")
@@ -37,15 +41,18 @@ struct PartiQLEngineTests {
         try DatabaseTests.makeTable(database, sortKey: true)
         _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "sk": .n(DynamoNumber(1)), "n": .n(DynamoNumber(5))]))
         func inline(_ statement: String, _ parameters: [AttributeValue]? = nil) throws -> ExecuteStatementOutput {
-            try database.executeStatement(ExecuteStatementInput(statement: statement, parameters: parameters),
-                                          now: database.clock.now(), oneItemOnly: true)
+            try database.executeStatement(
+                ExecuteStatementInput(statement: statement, parameters: parameters),
+                now: database.clock.now(), oneItemOnly: true)
         }
         let found = try inline(#"SELECT * FROM "Things" WHERE pk = ? AND sk = ?"#, [.s("a"), .n(DynamoNumber(1))])
         #expect(found.items == [["pk": .s("a"), "sk": .n(DynamoNumber(1)), "n": .n(DynamoNumber(5))]])
         #expect(try inline("SELECT n FROM Things WHERE pk = 'a' AND sk = 2").items == [])
-        for statement in ["SELECT * FROM Things WHERE pk = 'a'", "SELECT * FROM Things", "SELECT * FROM Things WHERE n = 5",
-                          "INSERT INTO Things VALUE {'pk': 'b', 'sk': 1}", "UPDATE Things SET n = 6 WHERE pk = 'a' AND sk = 1",
-                          "DELETE FROM Things WHERE pk = 'a' AND sk = 1"] {
+        for statement in [
+            "SELECT * FROM Things WHERE pk = 'a'", "SELECT * FROM Things", "SELECT * FROM Things WHERE n = 5",
+            "INSERT INTO Things VALUE {'pk': 'b', 'sk': 1}", "UPDATE Things SET n = 6 WHERE pk = 'a' AND sk = 1",
+            "DELETE FROM Things WHERE pk = 'a' AND sk = 1",
+        ] {
             #expect(throws: Database.PartiQLReadsMoreThanOneItem.self) { _ = try inline(statement) }
         }
         // Nothing was written, and the same statements run in full without the flag.
@@ -84,8 +91,9 @@ struct PartiQLEngineTests {
         var token: String?
         var pages = 0
         repeat {
-            let page = try run(database, "SELECT pk, sk FROM Things WHERE pk IN ['c', 'b', 'a'] ORDER BY pk DESC",
-                               limit: limit, nextToken: token)
+            let page = try run(
+                database, "SELECT pk, sk FROM Things WHERE pk IN ['c', 'b', 'a'] ORDER BY pk DESC",
+                limit: limit, nextToken: token)
             for item in page.items ?? [] {
                 guard case .s(let pk)? = item["pk"], case .n(let sk)? = item["sk"] else { continue }
                 seen.append("\(pk)\(sk)")
@@ -101,20 +109,23 @@ struct PartiQLEngineTests {
     func transactions() throws {
         let database = try Database(path: nil, region: "us-east-1")
         try DatabaseTests.makeTable(database)
-        _ = try database.executeTransaction(ExecuteTransactionInput(transactStatements: [
-            ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'x'}"),
-            ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'y', 'v': 1}"),
-        ]), now: 1_700_000_000)
-        let read = try database.executeTransaction(ExecuteTransactionInput(transactStatements: [
-            ParameterizedStatement(statement: "SELECT v FROM Things WHERE pk = 'y'"),
-            ParameterizedStatement(statement: "SELECT * FROM Things WHERE pk = 'z'"),
-        ]), now: 1_700_000_000)
+        _ = try database.executeTransaction(
+            ExecuteTransactionInput(transactStatements: [
+                ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'x'}"),
+                ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'y', 'v': 1}"),
+            ]), now: 1_700_000_000)
+        let read = try database.executeTransaction(
+            ExecuteTransactionInput(transactStatements: [
+                ParameterizedStatement(statement: "SELECT v FROM Things WHERE pk = 'y'"),
+                ParameterizedStatement(statement: "SELECT * FROM Things WHERE pk = 'z'"),
+            ]), now: 1_700_000_000)
         #expect(read.responses == [ItemResponse(item: ["v": .n(DynamoNumber(1))]), ItemResponse()])
         do {
-            _ = try database.executeTransaction(ExecuteTransactionInput(transactStatements: [
-                ParameterizedStatement(statement: "DELETE FROM Things WHERE pk = 'x'"),
-                ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'y'}"),
-            ]), now: 1_700_000_000)
+            _ = try database.executeTransaction(
+                ExecuteTransactionInput(transactStatements: [
+                    ParameterizedStatement(statement: "DELETE FROM Things WHERE pk = 'x'"),
+                    ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'y'}"),
+                ]), now: 1_700_000_000)
             Issue.record("the duplicate INSERT should cancel the transaction")
         } catch let error as DynamoError {
             #expect(error.cancellationReasons?.map(\.code) == ["None", "DuplicateItem"])
@@ -142,16 +153,21 @@ struct PartiQLEngineTests {
             do {
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0: _ = try run(database, statement)
-                case 1: _ = try database.batchExecuteStatement(BatchExecuteStatementInput(statements: [
-                    BatchStatementRequest(statement: statement), BatchStatementRequest(statement: statements[3]),
-                ]))
-                default: _ = try database.executeTransaction(ExecuteTransactionInput(transactStatements: [
-                    ParameterizedStatement(statement: statement),
-                ]), now: database.clock.now())
+                case 1:
+                    _ = try database.batchExecuteStatement(
+                        BatchExecuteStatementInput(statements: [
+                            BatchStatementRequest(statement: statement), BatchStatementRequest(statement: statements[3]),
+                        ]))
+                default:
+                    _ = try database.executeTransaction(
+                        ExecuteTransactionInput(transactStatements: [
+                            ParameterizedStatement(statement: statement)
+                        ]), now: database.clock.now())
                 }
             } catch let error as DynamoError {
-                #expect([.validation, .conditionalCheckFailed, .transactionCanceled].contains(error.code)
-                    || error.code.rawValue == "DuplicateItemException", "\(statement): \(error)")
+                #expect(
+                    [.validation, .conditionalCheckFailed, .transactionCanceled].contains(error.code)
+                        || error.code.rawValue == "DuplicateItemException", "\(statement): \(error)")
             }
         }
         #expect(try database.checkInvariants().violations == [])

@@ -22,8 +22,9 @@ import Testing
         let first = try database.putResourcePolicy(PutResourcePolicyInput(resourceArn: Self.arn, policy: Self.document))
         #expect(try database.putResourcePolicy(PutResourcePolicyInput(resourceArn: Self.arn, policy: Self.document)) == first)
         let other = Self.document.replacingOccurrences(of: "GetItem", with: "Query")
-        let second = try database.putResourcePolicy(PutResourcePolicyInput(
-            resourceArn: Self.arn, policy: other, expectedRevisionId: first.revisionId))
+        let second = try database.putResourcePolicy(
+            PutResourcePolicyInput(
+                resourceArn: Self.arn, policy: other, expectedRevisionId: first.revisionId))
         #expect(Int(try #require(second.revisionId))! > Int(try #require(first.revisionId))!)
         #expect(throws: DynamoError.self) {
             try database.deleteResourcePolicy(DeleteResourcePolicyInput(resourceArn: Self.arn, expectedRevisionId: first.revisionId))
@@ -78,19 +79,25 @@ import Testing
         let database = try Self.database(time)
         let stream = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"
         let input = KinesisStreamingDestinationInput(tableName: "Things", streamArn: stream)
-        let status = { try database.describeKinesisStreamingDestination(
-            DescribeKinesisStreamingDestinationInput(tableName: "Things")).kinesisDataStreamDestinations?.first?.destinationStatus }
+        let status = {
+            try database.describeKinesisStreamingDestination(
+                DescribeKinesisStreamingDestinationInput(tableName: "Things")
+            ).kinesisDataStreamDestinations?.first?.destinationStatus
+        }
         #expect(try database.enableKinesisStreamingDestination(input).destinationStatus == .enabling)
         #expect(try status() == .enabling)
         #expect(throws: DynamoError.self) { try database.disableKinesisStreamingDestination(input) }
         time.tick(1)
         #expect(try status() == .active)
-        _ = try database.updateKinesisStreamingDestination(UpdateKinesisStreamingDestinationInput(
-            tableName: "Things", streamArn: stream,
-            updateKinesisStreamingConfiguration: UpdateKinesisStreamingConfiguration(approximateCreationDateTimePrecision: .microsecond)))
+        _ = try database.updateKinesisStreamingDestination(
+            UpdateKinesisStreamingDestinationInput(
+                tableName: "Things", streamArn: stream,
+                updateKinesisStreamingConfiguration: UpdateKinesisStreamingConfiguration(approximateCreationDateTimePrecision: .microsecond)))
         #expect(try status() == .updating)
-        #expect(throws: DynamoError.self) { try database.enableKinesisStreamingDestination(
-            KinesisStreamingDestinationInput(tableName: "Things", streamArn: stream + "-2")) }
+        #expect(throws: DynamoError.self) {
+            try database.enableKinesisStreamingDestination(
+                KinesisStreamingDestinationInput(tableName: "Things", streamArn: stream + "-2"))
+        }
         time.tick(1)
         #expect(try database.disableKinesisStreamingDestination(input).destinationStatus == .disabling)
         time.tick(1)
@@ -106,7 +113,8 @@ import Testing
         _ = try database.enableKinesisStreamingDestination(KinesisStreamingDestinationInput(tableName: "Things", streamArn: bad))
         time.tick(1)
         let failed = try database.describeKinesisStreamingDestination(
-            DescribeKinesisStreamingDestinationInput(tableName: "Things")).kinesisDataStreamDestinations?.first
+            DescribeKinesisStreamingDestinationInput(tableName: "Things")
+        ).kinesisDataStreamDestinations?.first
         #expect(failed?.destinationStatus == .enableFailed)
         #expect(failed?.destinationStatusDescription != nil)
         let good = KinesisStreamingDestinationInput(tableName: "Things", streamArn: "arn:aws:kinesis:us-east-1:000000000000:stream/s")

@@ -27,9 +27,10 @@ import Testing
         let sink = RecordingSink()
         database.kinesis.sink = sink
         _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("before")]))
-        _ = try database.enableKinesisStreamingDestination(KinesisStreamingDestinationInput(
-            tableName: "Things", streamArn: Self.stream,
-            enableKinesisStreamingConfiguration: .init(approximateCreationDateTimePrecision: .microsecond)))
+        _ = try database.enableKinesisStreamingDestination(
+            KinesisStreamingDestinationInput(
+                tableName: "Things", streamArn: Self.stream,
+                enableKinesisStreamingConfiguration: .init(approximateCreationDateTimePrecision: .microsecond)))
         _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("enabling")]))
         #expect(sink.records.withLock { $0.isEmpty })
         time.tick(1)
@@ -80,7 +81,8 @@ import Testing
         _ = try database.enableKinesisStreamingDestination(KinesisStreamingDestinationInput(tableName: "Things", streamArn: Self.stream))
         time.tick(1)
         let destination = try database.describeKinesisStreamingDestination(
-            DescribeKinesisStreamingDestinationInput(tableName: "Things")).kinesisDataStreamDestinations?.first
+            DescribeKinesisStreamingDestinationInput(tableName: "Things")
+        ).kinesisDataStreamDestinations?.first
         #expect(destination?.destinationStatus == .enableFailed)
         _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a")]))
         #expect(sink.records.withLock { $0.isEmpty })

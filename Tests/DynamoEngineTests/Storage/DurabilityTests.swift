@@ -1,8 +1,8 @@
 @testable import DynamoEngine
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import Synchronization
@@ -20,8 +20,9 @@ import Testing
     @Test(arguments: [(SyncMode.normal, Int64(1)), (SyncMode.full, Int64(2))])
     func syncModeSetsTheWritersSynchronousPragma(mode: SyncMode, expected: Int64) throws {
         try Self.withDirectory { directory in
-            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion,
-                                          logger: Logger(label: "test"), syncMode: mode)
+            let engine = try DynamoEngine(
+                storage: .directory(directory), namespaceMode: .perRegion,
+                logger: Logger(label: "test"), syncMode: mode)
             defer { engine.close() }
             #expect(try engine.database(accessKeyID: nil, region: "us-east-1").synchronousSetting == expected)
         }
@@ -35,10 +36,10 @@ import Testing
             try InvariantTests.makeTable(database)
             try database.read { connection in
                 let statement = try connection.statement("SELECT name FROM catalog")
-                #expect(try statement.step())  // stopped on its first row
+                #expect(try statement.step()) // stopped on its first row
             }
             let busy = try database.writer.withLock { state in
-                state.connection.releaseSnapshot()  // as the writer does before it checkpoints
+                state.connection.releaseSnapshot() // as the writer does before it checkpoints
                 let statement = try state.connection.statement("PRAGMA wal_checkpoint(TRUNCATE)")
                 defer { statement.reset() }
                 _ = try statement.step()

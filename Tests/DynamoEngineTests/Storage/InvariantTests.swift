@@ -14,23 +14,31 @@ import Testing
         func attribute(_ name: String, _ type: String) -> AttributeDefinition {
             AttributeDefinition(attributeName: name, attributeType: .init(rawValue: type))
         }
-        _ = try database.createTable(CreateTableInput(
-            attributeDefinitions: [attribute("pk", "S"), attribute("sk", "N"), attribute("lsk", "S"), attribute("g", "S")],
-            tableName: "Orders", keySchema: [key("pk", "HASH"), key("sk", "RANGE")],
-            localSecondaryIndexes: [LocalSecondaryIndex(indexName: "byLsk", keySchema: [key("pk", "HASH"), key("lsk", "RANGE")],
-                                                        projection: Projection(projectionType: .init(rawValue: "ALL")))],
-            globalSecondaryIndexes: [
-                GlobalSecondaryIndex(indexName: "byG", keySchema: [key("g", "HASH")],
-                                     projection: Projection(projectionType: .init(rawValue: "KEYS_ONLY"))),
-                GlobalSecondaryIndex(indexName: "byGSk", keySchema: [key("g", "HASH"), key("sk", "RANGE")],
-                                     projection: Projection(projectionType: .init(rawValue: "INCLUDE"), nonKeyAttributes: ["v"])),
-            ],
-            billingMode: .init(rawValue: "PAY_PER_REQUEST")), now: 1_700_000_000)
+        _ = try database.createTable(
+            CreateTableInput(
+                attributeDefinitions: [attribute("pk", "S"), attribute("sk", "N"), attribute("lsk", "S"), attribute("g", "S")],
+                tableName: "Orders", keySchema: [key("pk", "HASH"), key("sk", "RANGE")],
+                localSecondaryIndexes: [
+                    LocalSecondaryIndex(
+                        indexName: "byLsk", keySchema: [key("pk", "HASH"), key("lsk", "RANGE")],
+                        projection: Projection(projectionType: .init(rawValue: "ALL")))
+                ],
+                globalSecondaryIndexes: [
+                    GlobalSecondaryIndex(
+                        indexName: "byG", keySchema: [key("g", "HASH")],
+                        projection: Projection(projectionType: .init(rawValue: "KEYS_ONLY"))),
+                    GlobalSecondaryIndex(
+                        indexName: "byGSk", keySchema: [key("g", "HASH"), key("sk", "RANGE")],
+                        projection: Projection(projectionType: .init(rawValue: "INCLUDE"), nonKeyAttributes: ["v"])),
+                ],
+                billingMode: .init(rawValue: "PAY_PER_REQUEST")), now: 1_700_000_000)
     }
 
     static func randomItem(_ random: inout SeededRandom) -> Item {
-        var item: Item = ["pk": .s("p\(Int.random(in: 0..<4, using: &random))"),
-                          "sk": .n(DynamoNumber(Int.random(in: 0..<8, using: &random)))]
+        var item: Item = [
+            "pk": .s("p\(Int.random(in: 0..<4, using: &random))"),
+            "sk": .n(DynamoNumber(Int.random(in: 0..<8, using: &random))),
+        ]
         if Bool.random(using: &random) { item["lsk"] = .s("l\(Int.random(in: 0..<5, using: &random))") }
         if Int.random(in: 0..<3, using: &random) > 0 { item["g"] = .s("g\(Int.random(in: 0..<3, using: &random))") }
         if Bool.random(using: &random) { item["v"] = .n(DynamoNumber(Int.random(in: 0..<1000, using: &random))) }
@@ -50,9 +58,10 @@ import Testing
                 _ = try database.putItem(PutItemInput(tableName: "Orders", item: item))
             case 1:
                 let value = AttributeValue.s("g\(Int.random(in: 0..<3, using: &random))")
-                _ = try database.updateItem(UpdateItemInput(
-                    tableName: "Orders", key: key, updateExpression: "SET g = :g, v = :v REMOVE lsk",
-                    expressionAttributeValues: [":g": value, ":v": .n(DynamoNumber(7))]))
+                _ = try database.updateItem(
+                    UpdateItemInput(
+                        tableName: "Orders", key: key, updateExpression: "SET g = :g, v = :v REMOVE lsk",
+                        expressionAttributeValues: [":g": value, ":v": .n(DynamoNumber(7))]))
             case 2:
                 _ = try database.deleteItem(DeleteItemInput(tableName: "Orders", key: key))
             case 3:
@@ -62,8 +71,10 @@ import Testing
                     let other = randomItem(&random)
                     let otherKey: Item = ["pk": other["pk"]!, "sk": other["sk"]!]
                     guard seen.insert(otherKey).inserted else { continue }
-                    writes.append(Bool.random(using: &random) ? WriteRequest(putRequest: PutRequest(item: other))
-                                                              : WriteRequest(deleteRequest: DeleteRequest(key: otherKey)))
+                    writes.append(
+                        Bool.random(using: &random)
+                            ? WriteRequest(putRequest: PutRequest(item: other))
+                            : WriteRequest(deleteRequest: DeleteRequest(key: otherKey)))
                 }
                 _ = try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Orders": writes]))
             default:
@@ -81,22 +92,24 @@ import Testing
         let database = try Database(path: nil, region: "us-east-1")
         try Self.makeTable(database)
         try Self.randomWorkload(database, seed: seed, count: 300)
-        _ = try database.describeTable(named: "Orders")  // loads the live statistics
+        _ = try database.describeTable(named: "Orders") // loads the live statistics
         let report = try database.checkInvariants()
         #expect(report.violations == [], "seed \(seed)")
         #expect(report.tables == 1)
         #expect(report.items > 0 && report.indexEntries > 0)
     }
 
-    @Test func reopenedFilesKeepEveryInvariant() throws { try DatabaseTests.withDatabaseFile { path in
-        do {
-            let database = try Database(path: path, region: "us-east-1")
-            try Self.makeTable(database)
-            try Self.randomWorkload(database, seed: 42, count: 200)
+    @Test func reopenedFilesKeepEveryInvariant() throws {
+        try DatabaseTests.withDatabaseFile { path in
+            do {
+                let database = try Database(path: path, region: "us-east-1")
+                try Self.makeTable(database)
+                try Self.randomWorkload(database, seed: 42, count: 200)
+            }
+            let reopened = try Database(path: path, region: "us-east-1")
+            #expect(try reopened.checkInvariants().violations == [])
         }
-        let reopened = try Database(path: path, region: "us-east-1")
-        #expect(try reopened.checkInvariants().violations == [])
-    } }
+    }
 
     /// Each kind of damage, made behind the engine's back, is reported.
     @Test func damageIsReported() throws {

@@ -2,9 +2,9 @@ import DynamoAPI
 @testable import DynamoEngine
 import Dispatch
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 import Testing
@@ -19,10 +19,15 @@ import Testing
         let done = DispatchSemaphore(value: 0)
 
         func enqueue(_ position: Int, on database: Database, _ work: @escaping @Sendable () throws -> Void) {
-            database.enqueueWrite({ try work(); return "ok" }) { result in
-                self.results.withLock { $0[position] = result }
-                self.done.signal()
-            }
+            database.enqueueWrite(
+                {
+                    try work()
+                    return "ok"
+                },
+                completion: { result in
+                    self.results.withLock { $0[position] = result }
+                    self.done.signal()
+                })
         }
 
         func wait(for count: Int) -> [Int: Result<String, any Error>] {
@@ -58,19 +63,23 @@ import Testing
         answers.enqueue(1, on: database) {
             _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "v": .n(DynamoNumber(1))]))
         }
-        answers.enqueue(2, on: database) {  // sees write 1: fails alone
-            _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "v": .n(DynamoNumber(9))],
-                                                  conditionExpression: notThere))
+        answers.enqueue(2, on: database) { // sees write 1: fails alone
+            _ = try database.putItem(
+                PutItemInput(
+                    tableName: "Things", item: ["pk": .s("a"), "v": .n(DynamoNumber(9))],
+                    conditionExpression: notThere))
         }
-        answers.enqueue(3, on: database) {  // sees write 1: v = 1
-            _ = try database.updateItem(UpdateItemInput(
-                tableName: "Things", key: ["pk": .s("a")], updateExpression: "SET v = v + :one",
-                conditionExpression: "v = :one", expressionAttributeValues: [":one": .n(DynamoNumber(1))]))
+        answers.enqueue(3, on: database) { // sees write 1: v = 1
+            _ = try database.updateItem(
+                UpdateItemInput(
+                    tableName: "Things", key: ["pk": .s("a")], updateExpression: "SET v = v + :one",
+                    conditionExpression: "v = :one", expressionAttributeValues: [":one": .n(DynamoNumber(1))]))
         }
-        answers.enqueue(4, on: database) {  // cancelled: nothing of it stays
+        answers.enqueue(4, on: database) { // cancelled: nothing of it stays
             let put = Put(item: ["pk": .s("b")], tableName: "Things")
-            let check = DynamoAPI.ConditionCheck(key: ["pk": .s("a")], tableName: "Things", conditionExpression: "v = :nine",
-                                       expressionAttributeValues: [":nine": .n(DynamoNumber(9))])
+            let check = DynamoAPI.ConditionCheck(
+                key: ["pk": .s("a")], tableName: "Things", conditionExpression: "v = :nine",
+                expressionAttributeValues: [":nine": .n(DynamoNumber(9))])
             _ = try database.transactWriteItems(
                 TransactWriteItemsInput(transactItems: [TransactWriteItem(put: put), TransactWriteItem(conditionCheck: check)]),
                 now: 1_700_000_000)
@@ -78,9 +87,11 @@ import Testing
         answers.enqueue(5, on: database) {
             _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("c")]))
         }
-        answers.enqueue(6, on: database) {  // sees write 5
-            _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("c")],
-                                                        conditionExpression: "attribute_exists(pk)"))
+        answers.enqueue(6, on: database) { // sees write 5
+            _ = try database.deleteItem(
+                DeleteItemInput(
+                    tableName: "Things", key: ["pk": .s("c")],
+                    conditionExpression: "attribute_exists(pk)"))
         }
         #expect(database.writesInFlight == 7)
         release.signal()

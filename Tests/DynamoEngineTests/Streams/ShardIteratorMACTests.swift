@@ -16,19 +16,24 @@ struct ShardIteratorMACTests {
         try Support.put(database, ["pk": .s("a")])
         let arn = try Support.latestStreamARN(database)
         let shard = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards?.first?.shardId)
-        let iterator = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard, shardIteratorType: .trimHorizon)).shardIterator)
+        let iterator = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard, shardIteratorType: .trimHorizon)
+            ).shardIterator)
         return (arn, iterator)
     }
 
     @Test("an iterator round-trips and verifies only under its key and stream secret")
     func roundTrip() throws {
-        let iterator = ShardIterator(streamARN: "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2026-01-01T00:00:00.000",
-                                     shardNumber: 3, position: 42, issuedMillis: 1_767_225_600_123)
+        let iterator = ShardIterator(
+            streamARN: "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2026-01-01T00:00:00.000",
+            shardNumber: 3, position: 42, issuedMillis: 1_767_225_600_123)
         let text = iterator.encoded(key: Self.key, streamSecret: 99)
         let (parsed, mac) = try #require(ShardIterator.parse(text))
-        #expect(parsed.streamARN == iterator.streamARN && parsed.shardNumber == 3 && parsed.position == 42
-            && parsed.issuedMillis == iterator.issuedMillis)
+        #expect(
+            parsed.streamARN == iterator.streamARN && parsed.shardNumber == 3 && parsed.position == 42
+                && parsed.issuedMillis == iterator.issuedMillis)
         #expect(mac.count == 32)
         #expect(parsed.verify(mac, key: Self.key, streamSecret: 99))
         #expect(!parsed.verify(mac, key: Self.key, streamSecret: 98))

@@ -75,8 +75,11 @@ struct StreamLifecycleTests {
         let arn = try Support.latestStreamARN(database)
         try Support.put(database, ["pk": .s("a")])
         let shard = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards?.first)
-        let iterator = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard.shardId!, shardIteratorType: .trimHorizon)).shardIterator)
+        let iterator = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard.shardId!, shardIteratorType: .trimHorizon)
+            ).shardIterator)
         try database.clock.advance(by: 15 * 60 + 1)
         #expect(throws: DynamoError.self) { try database.getRecords(StreamsGetRecordsInput(shardIterator: iterator)) }
         do {
@@ -87,21 +90,26 @@ struct StreamLifecycleTests {
         let sequence = try #require(shard.sequenceNumberRange?.startingSequenceNumber)
         // An iterator taken shortly before its record ages out meets trimmed data when used.
         try database.clock.advance(by: 24 * 3600 - 15 * 60 - 10 * 60)
-        let fresh = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence)).shardIterator)
+        let fresh = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence)
+            ).shardIterator)
         try database.clock.advance(by: 11 * 60)
         #expect(throws: StreamErrors.trimmed()) { try database.getRecords(StreamsGetRecordsInput(shardIterator: fresh)) }
         #expect(throws: StreamErrors.trimmed()) {
-            try database.getShardIterator(StreamsGetShardIteratorInput(
-                streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence))
+            try database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence))
         }
         // The trim horizon moved past the trimmed record; the sweeper's trimming keeps it so.
         #expect(try Support.consume(database, streamARN: arn).isEmpty)
         _ = try database.sweepExpiredItems()
         #expect(try Support.consume(database, streamARN: arn).isEmpty)
         #expect(throws: StreamErrors.trimmed()) {
-            try database.getShardIterator(StreamsGetShardIteratorInput(
-                streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence))
+            try database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard.shardId!, shardIteratorType: .atSequenceNumber, sequenceNumber: sequence))
         }
     }
 
@@ -114,14 +122,21 @@ struct StreamLifecycleTests {
         let events = try Support.latestStreamARN(database, table: "Events")
         let secrets = try Support.latestStreamARN(database, table: "Secrets")
         let shard = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: events)).streamDescription?.shards?.first?.shardId)
-        let iterator = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: events, shardId: shard, shardIteratorType: .trimHorizon)).shardIterator)
+        let iterator = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: events, shardId: shard, shardIteratorType: .trimHorizon)
+            ).shardIterator)
         let forged = iterator.replacingOccurrences(of: events, with: secrets)
         var tampered = Array(iterator)
         tampered[tampered.count - 20] = tampered[tampered.count - 20] == "0" ? "1" : "0"
         var generator = SystemRandomNumberGenerator()
-        let garbage = (0..<50).map { _ in String((0..<Int.random(in: 0...120, using: &generator)).map { _ in
-            "|0123456789abcdef:arn/".randomElement(using: &generator)! }) }
+        let garbage = (0..<50).map { _ in
+            String(
+                (0..<Int.random(in: 0...120, using: &generator)).map { _ in
+                    "|0123456789abcdef:arn/".randomElement(using: &generator)!
+                })
+        }
         for text in [forged, String(tampered), "", "x|1|", "\(secrets)|1|" + String(repeating: "0", count: 112)] + garbage {
             #expect(throws: StreamErrors.invalidIterator()) { try database.getRecords(StreamsGetRecordsInput(shardIterator: text)) }
         }
@@ -129,15 +144,17 @@ struct StreamLifecycleTests {
             try database.describeStream(StreamsDescribeStreamInput(streamArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Events"))
         }
         #expect(throws: StreamErrors.shardNotFound()) {
-            try database.getShardIterator(StreamsGetShardIteratorInput(
-                streamArn: secrets, shardId: shard, shardIteratorType: .latest))
+            try database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: secrets, shardId: shard, shardIteratorType: .latest))
         }
         #expect(throws: StreamErrors.sequenceNumberRequired("AT_SEQUENCE_NUMBER")) {
             try database.getShardIterator(StreamsGetShardIteratorInput(streamArn: events, shardId: shard, shardIteratorType: .atSequenceNumber))
         }
         #expect(throws: StreamErrors.invalidSequenceNumber("999999999999999999999", shard: shard)) {
-            try database.getShardIterator(StreamsGetShardIteratorInput(
-                streamArn: events, shardId: shard, shardIteratorType: .afterSequenceNumber, sequenceNumber: "999999999999999999999"))
+            try database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: events, shardId: shard, shardIteratorType: .afterSequenceNumber, sequenceNumber: "999999999999999999999"))
         }
     }
 
@@ -148,17 +165,23 @@ struct StreamLifecycleTests {
         let arn = try Support.latestStreamARN(database)
         try Support.put(database, ["pk": .s("old")])
         let shard = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards?.first?.shardId)
-        let latest = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard, shardIteratorType: .latest)).shardIterator)
+        let latest = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard, shardIteratorType: .latest)
+            ).shardIterator)
         try Support.put(database, ["pk": .s("new")])
         try database.clock.advance(by: 4 * 3600)
         try Support.put(database, ["pk": .s("child")])
         // The iterator is older than 15 minutes now: take a new one after the first record.
         let first = try Support.consume(database, streamARN: arn)
         #expect(first.map { $0.dynamodb?.keys?["pk"] } == [.s("old"), .s("new"), .s("child")])
-        let again = try #require(database.getShardIterator(StreamsGetShardIteratorInput(
-            streamArn: arn, shardId: shard, shardIteratorType: .afterSequenceNumber,
-            sequenceNumber: first[0].dynamodb!.sequenceNumber!)).shardIterator)
+        let again = try #require(
+            database.getShardIterator(
+                StreamsGetShardIteratorInput(
+                    streamArn: arn, shardId: shard, shardIteratorType: .afterSequenceNumber,
+                    sequenceNumber: first[0].dynamodb!.sequenceNumber!)
+            ).shardIterator)
         let page = try database.getRecords(StreamsGetRecordsInput(shardIterator: again))
         #expect(page.records?.map { $0.dynamodb?.keys?["pk"] } == [.s("new")])
         #expect(page.nextShardIterator == nil)

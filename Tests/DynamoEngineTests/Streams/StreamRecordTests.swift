@@ -49,13 +49,17 @@ struct StreamRecordTests {
         try Support.put(database, ["pk": .s("a"), "s": .ss(["y", "x"])])
         // A failed condition, a delete of a missing item, an update that sets the same value.
         #expect(throws: DynamoError.self) {
-            try database.putItem(PutItemInput(tableName: "Events", item: ["pk": .s("a")],
-                                              conditionExpression: "attribute_not_exists(pk)"))
+            try database.putItem(
+                PutItemInput(
+                    tableName: "Events", item: ["pk": .s("a")],
+                    conditionExpression: "attribute_not_exists(pk)"))
         }
         _ = try database.deleteItem(DeleteItemInput(tableName: "Events", key: ["pk": .s("missing")]))
-        _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s("a")],
-                                                    updateExpression: "SET s = :s",
-                                                    expressionAttributeValues: [":s": .ss(["x", "y"])]))
+        _ = try database.updateItem(
+            UpdateItemInput(
+                tableName: "Events", key: ["pk": .s("a")],
+                updateExpression: "SET s = :s",
+                expressionAttributeValues: [":s": .ss(["x", "y"])]))
         let records = try Support.consume(database, streamARN: Support.latestStreamARN(database))
         #expect(records.map(\.eventName) == [.insert])
     }
@@ -66,10 +70,11 @@ struct StreamRecordTests {
         try Support.makeTable(database, view: nil)
         try Support.put(database, ["pk": .s("a")])
         #expect(try database.listStreams(StreamsListStreamsInput()).streams?.isEmpty == true)
-        #expect(try database.read { connection in
-            let statement = try connection.statement("SELECT count(*) FROM stream_records")
-            _ = try statement.step()
-            return statement.int64(0)
-        } == 0)
+        #expect(
+            try database.read { connection in
+                let statement = try connection.statement("SELECT count(*) FROM stream_records")
+                _ = try statement.step()
+                return statement.int64(0)
+            } == 0)
     }
 }

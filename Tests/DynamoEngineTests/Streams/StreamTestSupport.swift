@@ -20,13 +20,17 @@ enum StreamTestSupport {
     static func makeTable(_ database: Database, name: String = "Events", view: StreamViewType? = .newAndOldImages) throws {
         _ = try database.createTable(
             CreateTableInput(
-                attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S")),
-                                       AttributeDefinition(attributeName: "g", attributeType: .init(rawValue: "S"))],
+                attributeDefinitions: [
+                    AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S")),
+                    AttributeDefinition(attributeName: "g", attributeType: .init(rawValue: "S")),
+                ],
                 tableName: name,
                 keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash)],
-                globalSecondaryIndexes: [GlobalSecondaryIndex(
-                    indexName: "byG", keySchema: [KeySchemaElement(attributeName: "g", keyType: .hash)],
-                    projection: Projection(projectionType: .init(rawValue: "ALL")))],
+                globalSecondaryIndexes: [
+                    GlobalSecondaryIndex(
+                        indexName: "byG", keySchema: [KeySchemaElement(attributeName: "g", keyType: .hash)],
+                        projection: Projection(projectionType: .init(rawValue: "ALL")))
+                ],
                 billingMode: .init(rawValue: "PAY_PER_REQUEST"),
                 streamSpecification: view.map { StreamSpecification(streamEnabled: true, streamViewType: $0) }),
             now: database.clock.now())
@@ -55,8 +59,10 @@ enum StreamTestSupport {
             try #require(!ready.isEmpty, "shard lineage has a cycle")
             for shard in ready {
                 let shardID = try #require(shard.shardId)
-                var iterator = try database.getShardIterator(StreamsGetShardIteratorInput(
-                    streamArn: streamARN, shardId: shardID, shardIteratorType: .trimHorizon)).shardIterator
+                var iterator = try database.getShardIterator(
+                    StreamsGetShardIteratorInput(
+                        streamArn: streamARN, shardId: shardID, shardIteratorType: .trimHorizon)
+                ).shardIterator
                 while let current = iterator {
                     let page = try database.getRecords(StreamsGetRecordsInput(shardIterator: current, limit: 7))
                     records += page.records ?? []

@@ -63,8 +63,10 @@ struct StreamWorkloadTests {
                 model.apply(key, item)
             case 1:
                 let value = AttributeValue.n(DynamoNumber(random.int(0..<3)))
-                _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s(key)],
-                                                            updateExpression: "SET v = :v", expressionAttributeValues: [":v": value]))
+                _ = try database.updateItem(
+                    UpdateItemInput(
+                        tableName: "Events", key: ["pk": .s(key)],
+                        updateExpression: "SET v = :v", expressionAttributeValues: [":v": value]))
                 var updated = model.items[key] ?? ["pk": .s(key)]
                 updated["v"] = value
                 model.apply(key, updated)
@@ -74,8 +76,10 @@ struct StreamWorkloadTests {
             case 3:
                 let item = item(key, &random)
                 do {
-                    _ = try database.putItem(PutItemInput(tableName: "Events", item: item,
-                                                          conditionExpression: "attribute_not_exists(pk)"))
+                    _ = try database.putItem(
+                        PutItemInput(
+                            tableName: "Events", item: item,
+                            conditionExpression: "attribute_not_exists(pk)"))
                     model.apply(key, item)
                 } catch let error as DynamoError where error.code == .conditionalCheckFailed {
                     #expect(model.items[key] != nil)
@@ -83,20 +87,27 @@ struct StreamWorkloadTests {
             case 4:
                 let first = item(key, &random)
                 let deletes = random.int(0..<2) == 0
-                _ = try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Events": [
-                    WriteRequest(putRequest: PutRequest(item: first)),
-                    deletes ? WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s(other)]))
-                        : WriteRequest(putRequest: PutRequest(item: item(other, &random))),
-                ]]))
+                _ = try database.batchWriteItem(
+                    BatchWriteItemInput(requestItems: [
+                        "Events": [
+                            WriteRequest(putRequest: PutRequest(item: first)),
+                            deletes
+                                ? WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s(other)]))
+                                : WriteRequest(putRequest: PutRequest(item: item(other, &random))),
+                        ]
+                    ]))
                 model.apply(key, first)
                 if deletes { model.apply(other, nil) }
             default:
                 let first = item(key, &random)
-                _ = try database.transactWriteItems(TransactWriteItemsInput(transactItems: [
-                    TransactWriteItem(put: Put(item: first, tableName: "Events")),
-                    TransactWriteItem(update: Update(key: ["pk": .s(other)], updateExpression: "SET v = :v",
-                                                     tableName: "Events", expressionAttributeValues: [":v": .n(DynamoNumber(7))])),
-                ]), now: database.clock.now())
+                _ = try database.transactWriteItems(
+                    TransactWriteItemsInput(transactItems: [
+                        TransactWriteItem(put: Put(item: first, tableName: "Events")),
+                        TransactWriteItem(
+                            update: Update(
+                                key: ["pk": .s(other)], updateExpression: "SET v = :v",
+                                tableName: "Events", expressionAttributeValues: [":v": .n(DynamoNumber(7))])),
+                    ]), now: database.clock.now())
                 model.apply(key, first)
                 var updated = model.items[other] ?? ["pk": .s(other)]
                 updated["v"] = .n(DynamoNumber(7))
@@ -129,8 +140,9 @@ struct StreamWorkloadTests {
         var model = Model()
         var database = try Support.database(path: path, clock: clock)
         try Support.makeTable(database)
-        _ = try database.updateTimeToLive(UpdateTimeToLiveInput(
-            tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
+        _ = try database.updateTimeToLive(
+            UpdateTimeToLiveInput(
+                tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
         try Self.run(150, on: database, model: &model, random: &random)
         try clock.advance(by: 4 * 3600 + 1)
         try Self.run(150, on: database, model: &model, random: &random)

@@ -14,8 +14,9 @@ struct ExpiryIndexTests {
     static let now = Int(Support.start)
 
     static func enable(_ database: Database, _ enabled: Bool = true, attribute: String = "expires", table: String = "Events") throws {
-        _ = try database.updateTimeToLive(UpdateTimeToLiveInput(
-            tableName: table, timeToLiveSpecification: TimeToLiveSpecification(enabled: enabled, attributeName: attribute)))
+        _ = try database.updateTimeToLive(
+            UpdateTimeToLiveInput(
+                tableName: table, timeToLiveSpecification: TimeToLiveSpecification(enabled: enabled, attributeName: attribute)))
     }
 
     /// The index's rows by partition key (the tables here are keyed by a string `pk`).
@@ -25,8 +26,10 @@ struct ExpiryIndexTests {
         return Dictionary(uniqueKeysWithValues: stored.map { (String(decoding: $0.key.partition, as: UTF8.self), $0.value) })
     }
 
-    static func expectIndex(_ database: Database, _ expected: [String: Double],
-                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectIndex(
+        _ database: Database, _ expected: [String: Double],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(try rows(database) == expected, sourceLocation: sourceLocation)
         let violations = try database.checkInvariants().violations
         #expect(violations == [], "\(violations)", sourceLocation: sourceLocation)
@@ -50,10 +53,14 @@ struct ExpiryIndexTests {
         try Support.put(database, Self.item("c", nil))
         try Self.expectIndex(database, ["a": Double(Self.now + 5)])
         try Support.put(database, Self.item("a", .s("later")))
-        _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s("b")], updateExpression: "SET expires = :e",
-                                                    expressionAttributeValues: [":e": .n(try DynamoNumber(parsing: "1.5e9"))]))
-        _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s("new")], updateExpression: "SET expires = :e",
-                                                    expressionAttributeValues: [":e": Self.n(-7)]))
+        _ = try database.updateItem(
+            UpdateItemInput(
+                tableName: "Events", key: ["pk": .s("b")], updateExpression: "SET expires = :e",
+                expressionAttributeValues: [":e": .n(try DynamoNumber(parsing: "1.5e9"))]))
+        _ = try database.updateItem(
+            UpdateItemInput(
+                tableName: "Events", key: ["pk": .s("new")], updateExpression: "SET expires = :e",
+                expressionAttributeValues: [":e": Self.n(-7)]))
         try Self.expectIndex(database, ["b": 1.5e9, "new": -7])
         _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s("b")], updateExpression: "REMOVE expires"))
         _ = try database.deleteItem(DeleteItemInput(tableName: "Events", key: ["pk": .s("new")]))
@@ -65,30 +72,42 @@ struct ExpiryIndexTests {
         let database = try Support.database()
         try Support.makeTable(database, view: nil)
         try Self.enable(database)
-        _ = try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Events": [
-            WriteRequest(putRequest: PutRequest(item: Self.item("a", Self.n(1)))),
-            WriteRequest(putRequest: PutRequest(item: Self.item("b", Self.n(2)))),
-            WriteRequest(putRequest: PutRequest(item: Self.item("c", Self.n(3)))),
-        ]]))
-        _ = try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Events": [
-            WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s("a")])),
-            WriteRequest(putRequest: PutRequest(item: Self.item("b", .bool(true)))),
-        ]]))
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: [
+                "Events": [
+                    WriteRequest(putRequest: PutRequest(item: Self.item("a", Self.n(1)))),
+                    WriteRequest(putRequest: PutRequest(item: Self.item("b", Self.n(2)))),
+                    WriteRequest(putRequest: PutRequest(item: Self.item("c", Self.n(3)))),
+                ]
+            ]))
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: [
+                "Events": [
+                    WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s("a")])),
+                    WriteRequest(putRequest: PutRequest(item: Self.item("b", .bool(true)))),
+                ]
+            ]))
         try Self.expectIndex(database, ["c": 3])
-        _ = try database.transactWriteItems(TransactWriteItemsInput(transactItems: [
-            TransactWriteItem(put: Put(item: Self.item("d", Self.n(4)), tableName: "Events")),
-            TransactWriteItem(update: Update(key: ["pk": .s("b")], updateExpression: "SET expires = :e",
-                                             tableName: "Events", expressionAttributeValues: [":e": Self.n(5)])),
-            TransactWriteItem(delete: Delete(key: ["pk": .s("c")], tableName: "Events")),
-        ]), now: database.clock.now())
+        _ = try database.transactWriteItems(
+            TransactWriteItemsInput(transactItems: [
+                TransactWriteItem(put: Put(item: Self.item("d", Self.n(4)), tableName: "Events")),
+                TransactWriteItem(
+                    update: Update(
+                        key: ["pk": .s("b")], updateExpression: "SET expires = :e",
+                        tableName: "Events", expressionAttributeValues: [":e": Self.n(5)])),
+                TransactWriteItem(delete: Delete(key: ["pk": .s("c")], tableName: "Events")),
+            ]), now: database.clock.now())
         try Self.expectIndex(database, ["b": 5, "d": 4])
         // A transaction that fails leaves the index as it was.
         #expect(throws: DynamoError.self) {
-            try database.transactWriteItems(TransactWriteItemsInput(transactItems: [
-                TransactWriteItem(put: Put(item: Self.item("e", Self.n(6)), tableName: "Events")),
-                TransactWriteItem(conditionCheck: DynamoAPI.ConditionCheck(key: ["pk": .s("b")], tableName: "Events",
-                                                                 conditionExpression: "attribute_not_exists(pk)")),
-            ]), now: database.clock.now())
+            try database.transactWriteItems(
+                TransactWriteItemsInput(transactItems: [
+                    TransactWriteItem(put: Put(item: Self.item("e", Self.n(6)), tableName: "Events")),
+                    TransactWriteItem(
+                        conditionCheck: DynamoAPI.ConditionCheck(
+                            key: ["pk": .s("b")], tableName: "Events",
+                            conditionExpression: "attribute_not_exists(pk)")),
+                ]), now: database.clock.now())
         }
         try Self.expectIndex(database, ["b": 5, "d": 4])
     }
@@ -210,7 +229,8 @@ struct ExpiryIndexTests {
         try Self.enable(database)
         let storageID = try database.table(named: "Events").storageID
         let plan = try database.read { connection in
-            let statement = try connection.statement("""
+            let statement = try connection.statement(
+                """
                 EXPLAIN QUERY PLAN SELECT expires, hash, pk, sk FROM ttl_\(storageID)
                 WHERE expires >= ? AND expires <= ? ORDER BY expires, hash, pk, sk LIMIT ?
                 """)

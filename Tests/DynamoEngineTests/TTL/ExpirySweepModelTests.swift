@@ -17,10 +17,11 @@ struct ExpirySweepModelTests {
     /// Brute force: every item whose `expires` is a Number of seconds in `[now - 5 years, now]`.
     static func expired(_ items: [String: Item], now: Double, enabled: Bool) -> Set<String> {
         guard enabled else { return [] }
-        return Set(items.compactMap { key, item -> String? in
-            guard case .n(let number)? = item["expires"], let seconds = Double(number.description) else { return nil }
-            return seconds <= now && seconds >= now - horizon ? key : nil
-        })
+        return Set(
+            items.compactMap { key, item -> String? in
+                guard case .n(let number)? = item["expires"], let seconds = Double(number.description) else { return nil }
+                return seconds <= now && seconds >= now - horizon ? key : nil
+            })
     }
 
     static func expires(now: Double, _ random: inout Seeded) -> AttributeValue? {
@@ -47,8 +48,9 @@ struct ExpirySweepModelTests {
         var random = Seeded(state: seed)
         let database = try Support.database()
         try Support.makeTable(database, view: nil)
-        _ = try database.updateTimeToLive(UpdateTimeToLiveInput(
-            tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
+        _ = try database.updateTimeToLive(
+            UpdateTimeToLiveInput(
+                tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: true, attributeName: "expires")))
         var enabled = true
         var items: [String: Item] = [:]
         var sweeps = 0
@@ -65,8 +67,10 @@ struct ExpirySweepModelTests {
             case 3, 4:
                 let value = Self.expires(now: now, &random)
                 if let value {
-                    _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s(key)],
-                                                                updateExpression: "SET expires = :e", expressionAttributeValues: [":e": value]))
+                    _ = try database.updateItem(
+                        UpdateItemInput(
+                            tableName: "Events", key: ["pk": .s(key)],
+                            updateExpression: "SET expires = :e", expressionAttributeValues: [":e": value]))
                     items[key, default: ["pk": .s(key)]]["expires"] = value
                 } else if items[key] != nil {
                     _ = try database.updateItem(UpdateItemInput(tableName: "Events", key: ["pk": .s(key)], updateExpression: "REMOVE expires"))
@@ -78,10 +82,13 @@ struct ExpirySweepModelTests {
             case 6:
                 let other = keys[(keys.firstIndex(of: key)! + 1 + random.int(0..<keys.count - 1)) % keys.count]
                 let first = Self.item(key, now: now, &random)
-                _ = try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Events": [
-                    WriteRequest(putRequest: PutRequest(item: first)),
-                    WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s(other)])),
-                ]]))
+                _ = try database.batchWriteItem(
+                    BatchWriteItemInput(requestItems: [
+                        "Events": [
+                            WriteRequest(putRequest: PutRequest(item: first)),
+                            WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s(other)])),
+                        ]
+                    ]))
                 items[key] = first
                 items[other] = nil
             case 7, 8:
@@ -90,17 +97,19 @@ struct ExpirySweepModelTests {
                 // Turn TTL off or on (an hour after the last change, as DynamoDB requires).
                 try database.clock.advance(by: 3600)
                 enabled.toggle()
-                _ = try database.updateTimeToLive(UpdateTimeToLiveInput(
-                    tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: enabled, attributeName: "expires")))
+                _ = try database.updateTimeToLive(
+                    UpdateTimeToLiveInput(
+                        tableName: "Events", timeToLiveSpecification: TimeToLiveSpecification(enabled: enabled, attributeName: "expires")))
             default:
                 let due = Self.expired(items, now: database.clock.now(), enabled: enabled)
                 #expect(try database.sweepExpiredItems() == due.count, "seed \(seed) step \(step)")
                 for key in due { items[key] = nil }
                 sweeps += 1
                 deletions += due.count
-                let stored = try Set(keys.filter {
-                    try database.getItem(GetItemInput(tableName: "Events", key: ["pk": .s($0)])).json != nil
-                })
+                let stored = try Set(
+                    keys.filter {
+                        try database.getItem(GetItemInput(tableName: "Events", key: ["pk": .s($0)])).json != nil
+                    })
                 #expect(stored == Set(items.keys), "seed \(seed) step \(step)")
             }
         }

@@ -91,8 +91,9 @@ struct TimeToLiveRestartTests {
         for mode in [NamespaceMode.perRegion, .perAccessKey] {
             let path = "\(directory)/\(mode.rawValue)"
             do {
-                let engine = try DynamoEngine(storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
-                                              clock: Support.clock())
+                let engine = try DynamoEngine(
+                    storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
+                    clock: Support.clock())
                 let database = try engine.database(accessKeyID: "AKIDRESTART", region: "eu-west-3")
                 try Support.makeTable(database, view: nil)
                 _ = try database.updateTimeToLive(TimeToLiveTests.ttl(true))
@@ -101,8 +102,9 @@ struct TimeToLiveRestartTests {
             }
             let clock = Support.clock()
             try clock.advance(by: 120)
-            let restarted = try DynamoEngine(storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
-                                             clock: clock)
+            let restarted = try DynamoEngine(
+                storage: .directory(path), namespaceMode: mode, logger: .init(label: "test"),
+                clock: clock)
             #expect(restarted.openDatabases.isEmpty)
             #expect(try restarted.sweepExpiredItems() == 1, "\(mode)")
             let database = try restarted.database(accessKeyID: "AKIDRESTART", region: "eu-west-3")
@@ -112,10 +114,12 @@ struct TimeToLiveRestartTests {
         }
     }
 
-    @Test("only file names that give back a namespace's region are opened", arguments: [
-        ("us-east-1", true), ("eu-central-2", true), ("us-gov-west-1", true), ("shared-local-instance", false),
-        ("us-east", false), ("US-EAST-1", false), ("us--1", false), ("a-b-c", false),
-    ])
+    @Test(
+        "only file names that give back a namespace's region are opened",
+        arguments: [
+            ("us-east-1", true), ("eu-central-2", true), ("us-gov-west-1", true), ("shared-local-instance", false),
+            ("us-east", false), ("US-EAST-1", false), ("us--1", false), ("a-b-c", false),
+        ])
     func regionNames(text: String, isRegion: Bool) {
         #expect(DynamoEngine.looksLikeRegion(text) == isRegion)
     }

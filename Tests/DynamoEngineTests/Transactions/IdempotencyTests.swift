@@ -15,8 +15,10 @@ struct IdempotencyTests {
         try DatabaseTests.makeTable(database)
         var random = SeededRandom(seed: seed)
         for round in 0..<150 {
-            let actions = [RandomValues.item(key: "put-\(round)", using: &random),
-                           RandomValues.item(key: "other-\(round)", using: &random)]
+            let actions = [
+                RandomValues.item(key: "put-\(round)", using: &random),
+                RandomValues.item(key: "other-\(round)", using: &random),
+            ]
             let token = "token-\(seed)-\(round)"
             let first = try Self.request(actions, token: token, using: &random)
             _ = try database.transactWriteItems(first, now: 1_700_000_000)
@@ -29,16 +31,21 @@ struct IdempotencyTests {
             var changed = actions
             changed[1]["extra"] = .s("changed")
             let different = try Self.request(changed, token: token, using: &random)
-            #expect(throws: DynamoError(.idempotentParameterMismatch,
-                                        "Request with the same client token has already been used with different parameters")) {
+            #expect(
+                throws: DynamoError(
+                    .idempotentParameterMismatch,
+                    "Request with the same client token has already been used with different parameters")
+            ) {
                 try database.transactWriteItems(different, now: 1_700_000_002)
             }
         }
     }
 
     /// The request as a client would send it, decoded as the server decodes it.
-    static func request(_ items: [Item], token: String,
-                        using random: inout SeededRandom) throws -> TransactWriteItemsInput {
+    static func request(
+        _ items: [Item], token: String,
+        using random: inout SeededRandom
+    ) throws -> TransactWriteItemsInput {
         let puts = items.map { item in
             #"{"Put":{"TableName":"Things","ConditionExpression":"attribute_not_exists(pk)","Item":"#
                 + RandomValues.wireJSON(item: item, using: &random) + "}}"

@@ -13,7 +13,8 @@ import Testing
     /// Sends one HTTP request and returns status and parsed JSON body.
     func request(_ method: String, _ path: String, body: String = "", port: Int) async throws -> (status: Int, json: JSONValue) {
         let client = try TestHTTPClient(port: port)
-        try await client.send("""
+        try await client.send(
+            """
             \(method) \(path) HTTP/1.1\r
             Host: 127.0.0.1\r
             Content-Type: application/json\r
@@ -42,16 +43,18 @@ import Testing
             let startOffset = try #require(Self.number(read.json["offsetSeconds"]))
             #expect(start >= 1_767_225_600 && start <= 1_767_225_600 + elapsed())
 
-            let moved = try await request("POST", "/_localdynamo/clock", body: #"{"advanceSeconds": 3600}"#,
-                                          port: endpoint.port)
+            let moved = try await request(
+                "POST", "/_localdynamo/clock", body: #"{"advanceSeconds": 3600}"#,
+                port: endpoint.port)
             #expect(moved.status == 200)
             let after = try #require(Self.number(moved.json["epochSeconds"]))
             #expect(after >= start + 3600 && after <= start + 3600 + elapsed())
             let offset = try #require(Self.number(moved.json["offsetSeconds"]))
             #expect(abs(offset - startOffset - 3600) < 0.01)
 
-            let set = try await request("POST", "/_localdynamo/clock", body: #"{"epochSeconds": 1900000000}"#,
-                                        port: endpoint.port)
+            let set = try await request(
+                "POST", "/_localdynamo/clock", body: #"{"epochSeconds": 1900000000}"#,
+                port: endpoint.port)
             #expect(Self.number(set.json["epochSeconds"]) == 1_900_000_000)
         }
     }
@@ -63,8 +66,9 @@ import Testing
             #expect(back.json["error"]?.stringValue?.contains("never goes backwards") == true)
             let past = try await request("POST", "/_localdynamo/clock", body: #"{"epochSeconds": 0}"#, port: endpoint.port)
             #expect(past.status == 400)
-            let both = try await request("POST", "/_localdynamo/clock",
-                                         body: #"{"epochSeconds": 1, "advanceSeconds": 1}"#, port: endpoint.port)
+            let both = try await request(
+                "POST", "/_localdynamo/clock",
+                body: #"{"epochSeconds": 1, "advanceSeconds": 1}"#, port: endpoint.port)
             #expect(both.status == 400)
             let notJSON = try await request("POST", "/_localdynamo/clock", body: "[1]", port: endpoint.port)
             #expect(notJSON.status == 400)
@@ -87,8 +91,9 @@ import Testing
         let began = ContinuousClock.now
         try await withTestServer(clockStart: 1_500_000_000) { endpoint in
             _ = try await request("POST", "/_localdynamo/clock", body: #"{"epochSeconds": 1600000000}"#, port: endpoint.port)
-            let created = try await LocalDynamoServerTests().call("CreateTable", LocalDynamoServerTests.createTable,
-                                                                  port: endpoint.port)
+            let created = try await LocalDynamoServerTests().call(
+                "CreateTable", LocalDynamoServerTests.createTable,
+                port: endpoint.port)
             let time = try #require(Self.number(created.json["TableDescription"]?["CreationDateTime"]))
             #expect(time >= 1_600_000_000 && time <= 1_600_000_001 + Double((ContinuousClock.now - began).components.seconds))
         }
@@ -113,8 +118,9 @@ import Testing
     }
 
     static func environment() throws -> AdminEnvironment {
-        AdminEnvironment(engine: try .init(storage: .inMemory, namespaceMode: .perRegion, logger: .init(label: "t")),
-                         threadPool: .singleton, logger: .init(label: "t"))
+        AdminEnvironment(
+            engine: try .init(storage: .inMemory, namespaceMode: .perRegion, logger: .init(label: "t")),
+            threadPool: .singleton, logger: .init(label: "t"))
     }
 }
 
@@ -165,13 +171,17 @@ import Testing
         try await withTestServer { endpoint in
             let port = endpoint.port
             _ = try await dynamo.call("CreateTable", LocalDynamoServerTests.createTable, port: port)
-            let one = try await admin.request("POST", "/_localdynamo/snapshots",
-                                              body: #"{"name":"one","namespace":"us-east-1"}"#, port: port)
+            let one = try await admin.request(
+                "POST", "/_localdynamo/snapshots",
+                body: #"{"name":"one","namespace":"us-east-1"}"#, port: port)
             #expect(one.status == 200)
             let list = try await admin.request("GET", "/_localdynamo/snapshots", port: port)
             #expect(list.json["snapshots"]?.arrayCount == 1)
-            #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{"name":"x","namespace":"mars-1"}"#,
-                                            port: port).status == 404)
+            #expect(
+                try await admin.request(
+                    "POST", "/_localdynamo/snapshots", body: #"{"name":"x","namespace":"mars-1"}"#,
+                    port: port
+                ).status == 404)
             #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{"name":"a b"}"#, port: port).status == 400)
             #expect(try await admin.request("POST", "/_localdynamo/snapshots", body: #"{}"#, port: port).status == 400)
             #expect(try await admin.request("POST", "/_localdynamo/snapshots/nope/restore", port: port).status == 404)

@@ -36,8 +36,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("/console", "text/html"), ("/console/", "text/html"), ("/console?tab=items", "text/html"),
-                      ("/console/app.js", "text/javascript"), ("/console/console.css", "text/css")])
+    @Test(arguments: [
+        ("/console", "text/html"), ("/console/", "text/html"), ("/console?tab=items", "text/html"),
+        ("/console/app.js", "text/javascript"), ("/console/console.css", "text/css"),
+    ])
     func contentTypes(path: String, type: String) async throws {
         try await withHTTPTestServer { _, port in
             let response = try await get(path, port: port)

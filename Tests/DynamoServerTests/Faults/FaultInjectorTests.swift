@@ -6,7 +6,8 @@ import Testing
 @Suite struct FaultInjectorTests {
     @Test func matchesByTableAndOperation() {
         let faults = FaultInjector(rules: [FaultInjector.Rule(table: "Orders", operation: "PutItem", error: "InternalServerError")])
-        #expect(faults.fault(operation: "PutItem", tables: ["Orders"])?.error
+        #expect(
+            faults.fault(operation: "PutItem", tables: ["Orders"])?.error
                 == DynamoError(.internalServerError, "Internal server error"))
         #expect(faults.fault(operation: "GetItem", tables: ["Orders"]) == nil)
         #expect(faults.fault(operation: "PutItem", tables: ["Stock"]) == nil)
@@ -42,10 +43,15 @@ import Testing
 
     @Test func specsParseAndRefuseWhatIsWrong() throws {
         let rule = try FaultInjector.Rule(spec: "table=Orders,operation=PutItem,error=ProvisionedThroughputExceededException,rate=0.5,latency-ms=20,count=3,message=slow, down")
-        #expect(rule == FaultInjector.Rule(table: "Orders", operation: "PutItem", error: "ProvisionedThroughputExceededException",
-                                           message: "slow, down", latencyMilliseconds: 20, rate: 0.5, remaining: 3))
-        for bad in ["error=Boom", "rate=2,error=InternalServerError", "latency-ms=-1", "table=T", "count=0,error=InternalServerError",
-                    "colour=red,error=InternalServerError", "error", "rate=x,error=InternalServerError"] {
+        #expect(
+            rule
+                == FaultInjector.Rule(
+                    table: "Orders", operation: "PutItem", error: "ProvisionedThroughputExceededException",
+                    message: "slow, down", latencyMilliseconds: 20, rate: 0.5, remaining: 3))
+        for bad in [
+            "error=Boom", "rate=2,error=InternalServerError", "latency-ms=-1", "table=T", "count=0,error=InternalServerError",
+            "colour=red,error=InternalServerError", "error", "rate=x,error=InternalServerError",
+        ] {
             #expect(throws: FaultInjector.Rule.Invalid.self, "\(bad)") { try FaultInjector.Rule(spec: bad) }
         }
     }
@@ -53,8 +59,11 @@ import Testing
     @Test func tablesAreFoundInEveryRequestShape() throws {
         #expect(FaultInjector.tables(in: try JSONValue(parsing: #"{"TableName":"A"}"#)) == ["A"])
         #expect(FaultInjector.tables(in: try JSONValue(parsing: #"{"RequestItems":{"B":[],"A":[]}}"#)) == ["A", "B"])
-        #expect(FaultInjector.tables(in: try JSONValue(parsing:
-            #"{"TransactItems":[{"Put":{"TableName":"C","Item":{}}},{"ConditionCheck":{"TableName":"D"}}]}"#)) == ["C", "D"])
+        #expect(
+            FaultInjector.tables(
+                in: try JSONValue(
+                    parsing:
+                        #"{"TransactItems":[{"Put":{"TableName":"C","Item":{}}},{"ConditionCheck":{"TableName":"D"}}]}"#)) == ["C", "D"])
         #expect(FaultInjector.tables(in: .array([])) == [])
     }
 }

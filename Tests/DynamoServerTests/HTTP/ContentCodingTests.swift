@@ -34,10 +34,12 @@ struct ContentCodingTests {
         #expect(throws: Zlib.InflateError.corrupt) { try Zlib.inflate(zlib + zlib, format: .zlib, limit: 1 << 20) }
     }
 
-    @Test("Accept-Encoding weighting", arguments: [
-        ("gzip, deflate", Zlib.Format.gzip), ("deflate, gzip", .zlib), ("*", .gzip), ("*, gzip;q=0.5", .zlib),
-        ("deflate;q=0.5,gzip;q=0.x", .gzip), ("deflate;q=-0.5,gzip;q=0.2", .gzip),
-    ] as [(String, Zlib.Format)])
+    @Test(
+        "Accept-Encoding weighting",
+        arguments: [
+            ("gzip, deflate", Zlib.Format.gzip), ("deflate, gzip", .zlib), ("*", .gzip), ("*, gzip;q=0.5", .zlib),
+            ("deflate;q=0.5,gzip;q=0.x", .gzip), ("deflate;q=-0.5,gzip;q=0.2", .gzip),
+        ] as [(String, Zlib.Format)])
     func weighting(header: String, expected: Zlib.Format) {
         #expect(ContentCoding.responseFormat(acceptEncoding: header) == expected)
     }
@@ -47,10 +49,12 @@ struct ContentCodingTests {
         #expect(ContentCoding.responseFormat(acceptEncoding: header) == nil)
     }
 
-    @Test("spaces and tabs are trimmed from both ends, and nothing else", arguments: [
-        ("gzip", "gzip"), ("  gzip\t", "gzip"), ("\t q = 1 ", "q = 1"), ("   ", ""), ("", ""),
-        (" d\u{E9}flate\u{E9} ", "d\u{E9}flate\u{E9}"), ("\u{1F600}\t", "\u{1F600}"),
-    ] as [(String, String)])
+    @Test(
+        "spaces and tabs are trimmed from both ends, and nothing else",
+        arguments: [
+            ("gzip", "gzip"), ("  gzip\t", "gzip"), ("\t q = 1 ", "q = 1"), ("   ", ""), ("", ""),
+            (" d\u{E9}flate\u{E9} ", "d\u{E9}flate\u{E9}"), ("\u{1F600}\t", "\u{1F600}"),
+        ] as [(String, String)])
     func trimming(text: String, expected: String) {
         #expect(text.trimmingSpaces == expected)
     }
@@ -69,8 +73,9 @@ struct ContentCodingTests {
 
     @Test("an answer is compressed only when it is at least 4 KiB and Accept-Encoding allows it")
     func compressedAnswers() throws {
-        let large = HTTPReply(status: .ok, contentType: WireProtocol.amzJSON,
-                              body: Array(repeating: UInt8(ascii: "x"), count: ContentCoding.compressionThreshold))
+        let large = HTTPReply(
+            status: .ok, contentType: WireProtocol.amzJSON,
+            body: Array(repeating: UInt8(ascii: "x"), count: ContentCoding.compressionThreshold))
         var small = large
         small.body.removeLast()
         #expect(small.compressed(acceptEncoding: "gzip").contentEncoding == nil)
@@ -83,10 +88,12 @@ struct ContentCodingTests {
         #expect(large.compressed(acceptEncoding: "deflate").contentEncoding == "deflate")
     }
 
-    @Test("Date header format", arguments: [
-        (0.0, "Thu, 01 Jan 1970 00:00:00 GMT"), (951_782_400.5, "Tue, 29 Feb 2000 00:00:00 GMT"),
-        (1_795_609_500, "Wed, 25 Nov 2026 12:25:00 GMT"), (-1, "Wed, 31 Dec 1969 23:59:59 GMT"),
-    ] as [(Double, String)])
+    @Test(
+        "Date header format",
+        arguments: [
+            (0.0, "Thu, 01 Jan 1970 00:00:00 GMT"), (951_782_400.5, "Tue, 29 Feb 2000 00:00:00 GMT"),
+            (1_795_609_500, "Wed, 25 Nov 2026 12:25:00 GMT"), (-1, "Wed, 31 Dec 1969 23:59:59 GMT"),
+        ] as [(Double, String)])
     func dates(seconds: Double, expected: String) {
         #expect(HTTPDate.format(epochSeconds: seconds) == expected)
     }

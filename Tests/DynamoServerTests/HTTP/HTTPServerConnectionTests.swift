@@ -27,7 +27,8 @@ import Testing
         try await withHTTPTestServer { _, port in
             let client = try TestHTTPClient(port: port)
             // The first is the slowest: answers must still come back in request order.
-            let requests = TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":200,"n":0}"#)
+            let requests =
+                TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":200,"n":0}"#)
                 + TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":1,"n":1}"#)
                 + TestRequest.make(body: "not json")
                 + TestRequest.make(body: #"{"n":3}"#)
@@ -62,8 +63,9 @@ import Testing
             let client = try TestHTTPClient(port: port)
             // The slow answer is still being prepared when the garbage arrives: it comes first,
             // then the 400, then the connection closes.
-            try await client.send(TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":100,"n":0}"#)
-                + "GARBAGE \u{1} NOT HTTP\r\n\r\n")
+            try await client.send(
+                TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":100,"n":0}"#)
+                    + "GARBAGE \u{1} NOT HTTP\r\n\r\n")
             let first = try await client.readResponse()
             #expect(first.status == 200)
             #expect(try echoedBody(first)?["n"] == .number("0"))
@@ -192,7 +194,8 @@ import Testing
     @Test func oversizeWithExpectContinueIsRefusedBeforeTheBody() async throws {
         try await withHTTPTestServer(.init(maximumRequestBodyBytes: 1024)) { _, port in
             let client = try TestHTTPClient(port: port)
-            let request = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            let request =
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
                 + "Content-Length: 5000\r\nExpect: 100-continue\r\n\r\n"
             try await client.send(request)
             #expect(try await client.readResponse().status == 413)
@@ -235,7 +238,7 @@ import Testing
 
         let busy = try TestHTTPClient(port: port)
         try await busy.send(TestRequest.make(target: "DynamoDB_20120810.Gated"))
-        await dispatcher.gate.waitForArrival()  // the request is now in flight
+        await dispatcher.gate.waitForArrival() // the request is now in flight
 
         let shutdown = Task { await server.shutdown() }
         // The idle keep-alive connection is closed at once, the busy one is not.
@@ -274,6 +277,6 @@ import Testing
         #expect(await server.port == port)
         await #expect(throws: HTTPServer.AlreadyStartedError.self) { try await server.start() }
         await server.shutdown()
-        await server.shutdown()  // a second call does nothing
+        await server.shutdown() // a second call does nothing
     }
 }

@@ -90,11 +90,13 @@ import Testing
             #expect(response.status == 400)
             let error = try json(response)
             #expect(error["__type"] == .string("com.amazon.coral.service#IncompleteSignatureException"))
-            #expect(error["message"] == .string(
-                "Authorization header requires 'Signature' parameter. "
-                + "Authorization header requires 'SignedHeaders' parameter. "
-                + "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
-                + "Authorization=" + authorization))
+            #expect(
+                error["message"]
+                    == .string(
+                        "Authorization header requires 'Signature' parameter. "
+                            + "Authorization header requires 'SignedHeaders' parameter. "
+                            + "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
+                            + "Authorization=" + authorization))
         }
     }
 
@@ -123,7 +125,7 @@ import Testing
         TestRequest.make(method: "GET", path: "/other", body: ""),
         TestRequest.make(contentType: "text/plain"),
         TestRequest.make(contentType: nil),
-        TestRequest.make(method: "OPTIONS"),  // no Origin: not a preflight
+        TestRequest.make(method: "OPTIONS"), // no Origin: not a preflight
     ])
     func notADynamoDBCallIs404(request: String) async throws {
         try await withHTTPTestServer { _, port in

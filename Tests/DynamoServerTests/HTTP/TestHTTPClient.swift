@@ -1,16 +1,16 @@
 import Dispatch
 #if canImport(Glibc)
-import Glibc
-private let posixSend = Glibc.send
-private let posixClose = Glibc.close
-private let posixShutdown = Glibc.shutdown
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    import Glibc
+    private let posixSend = Glibc.send
+    private let posixClose = Glibc.close
+    private let posixShutdown = Glibc.shutdown
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #elseif canImport(Darwin)
-import Darwin
-private let posixSend = Darwin.send
-private let posixClose = Darwin.close
-private let posixShutdown = Darwin.shutdown
-private let streamSocket = SOCK_STREAM
+    import Darwin
+    private let posixSend = Darwin.send
+    private let posixClose = Darwin.close
+    private let posixShutdown = Darwin.shutdown
+    private let streamSocket = SOCK_STREAM
 #endif
 
 /// A deliberately small HTTP/1.1 client over a blocking POSIX socket, so the tests see exactly
@@ -96,7 +96,7 @@ final class TestHTTPClient: @unchecked Sendable {
         try await blocking {
             while true {
                 guard let more = try self.receive() else { return true }
-                if more == 0 { return false }  // timed out
+                if more == 0 { return false } // timed out
             }
         }
     }

@@ -31,8 +31,10 @@ import Testing
         #expect(expected.description == header)
     }
 
-    @Test(arguments: ["", "GetItem", "DynamoDB_20120810", "DynamoDB_20120810.", "DynamoDB_20111205.GetItem",
-                      "DynamoDB_20120810.GetItem.x", "dynamodb_20120810.GetItem", ".GetItem"])
+    @Test(arguments: [
+        "", "GetItem", "DynamoDB_20120810", "DynamoDB_20120810.", "DynamoDB_20111205.GetItem",
+        "DynamoDB_20120810.GetItem.x", "dynamodb_20120810.GetItem", ".GetItem",
+    ])
     func rejects(header: String) {
         #expect(DynamoTarget(header: header) == nil)
     }
@@ -55,11 +57,11 @@ import Testing
     @Test func listsEveryMissingPart() throws {
         let raw = "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders"
         let header = try #require(AuthorizationHeader(raw))
-        #expect(header.incompleteSignatureMessage(hasDate: false) ==
-            "Authorization header requires 'Credential' parameter. "
-            + "Authorization header requires 'SignedHeaders' parameter. "
-            + "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
-            + "Authorization=" + raw)
+        #expect(
+            header.incompleteSignatureMessage(hasDate: false) == "Authorization header requires 'Credential' parameter. "
+                + "Authorization header requires 'SignedHeaders' parameter. "
+                + "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
+                + "Authorization=" + raw)
     }
 
     @Test func shortScopeHasNoRegion() throws {

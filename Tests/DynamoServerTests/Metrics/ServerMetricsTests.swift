@@ -5,9 +5,9 @@ import Testing
 @Suite struct ServerMetricsTests {
     @Test func requestsLandInTheirOperationAndBucket() {
         let metrics = ServerMetrics(operations: ["GetItem", "PutItem"])
-        metrics.record(operation: "GetItem", nanoseconds: 50_000, errorType: nil)            // <= 100 µs
-        metrics.record(operation: "GetItem", nanoseconds: 100_001, errorType: nil)           // <= 250 µs
-        metrics.record(operation: "GetItem", nanoseconds: 20_000_000_000, errorType: "X")    // +Inf
+        metrics.record(operation: "GetItem", nanoseconds: 50_000, errorType: nil) // <= 100 µs
+        metrics.record(operation: "GetItem", nanoseconds: 100_001, errorType: nil) // <= 250 µs
+        metrics.record(operation: "GetItem", nanoseconds: 20_000_000_000, errorType: "X") // +Inf
         metrics.record(operation: "admin /_localdynamo/clock", nanoseconds: 1, errorType: nil)
         let slots = metrics.usedSlots
         #expect(slots.map(\.name) == ["GetItem", "other"])
@@ -31,13 +31,14 @@ import Testing
         text.sample("m", [("table", "we\"ird\\\nname")], 2.5)
         text.sample("m", [], Double.infinity)
         text.sample("m", [], 3)
-        #expect(text.text == """
-            # HELP m a \\\\ b\\nc
-            # TYPE m gauge
-            m{table="we\\"ird\\\\\\nname"} 2.5
-            m +Inf
-            m 3
+        #expect(
+            text.text == """
+                # HELP m a \\\\ b\\nc
+                # TYPE m gauge
+                m{table="we\\"ird\\\\\\nname"} 2.5
+                m +Inf
+                m 3
 
-            """)
+                """)
     }
 }

@@ -3,9 +3,9 @@ import DynamoEngine
 @testable import DynamoServer
 import Dispatch
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import NIOCore
@@ -52,7 +52,9 @@ import Testing
         configuration.eventLoopGroup = loop
         let dispatcher = EngineDispatcher(engine: engine, threadPool: pool, logger: Logger(label: "test"))
         try await withHTTPTestServer(configuration, dispatcher: dispatcher) { _, port in
-            let created = try await Self.send("CreateTable", """
+            let created = try await Self.send(
+                "CreateTable",
+                """
                 {"TableName":"Things","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
                  "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}
                 """, port: port)
@@ -78,7 +80,7 @@ import Testing
             let read = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"k"}}}"#, port: port)
             #expect(read.status == 200)
             #expect(read.text == "{}")
-            #expect(database.writesInFlight == 1)  // answered while the write was still held
+            #expect(database.writesInFlight == 1) // answered while the write was still held
 
             release.signal()
             released = true

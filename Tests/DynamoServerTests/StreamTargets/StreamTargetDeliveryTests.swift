@@ -52,7 +52,9 @@ final class RecordingEndpoint: Sendable {
             case .body(var buffer): body += buffer.readBytes(length: buffer.readableBytes) ?? []
             case .end:
                 guard let endpoint = box.endpoint.withLock({ $0 }) else { return }
-                let attempt = endpoint.attempts.withLock { count -> Int in count += 1; return count }
+                let attempt = endpoint.attempts.withLock { count -> Int in
+                    count += 1; return count
+                }
                 let failing = attempt <= endpoint.failures
                 if !failing { endpoint.bodies.withLock { $0.append(body) } }
                 var head = HTTPResponseHead(version: .http1_1, status: failing ? .internalServerError : .ok)
@@ -71,19 +73,21 @@ struct StreamTargetDeliveryTests {
         let endpoint = try await RecordingEndpoint(failures: 1)
         let engine = try DynamoEngine(storage: .inMemory, namespaceMode: .perRegion, logger: Logger(label: "test"))
         let database = try engine.database(accessKeyID: nil, region: "us-east-1")
-        _ = try database.createTable(CreateTableInput(
-            attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S"))],
-            tableName: "Orders", keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash)],
-            billingMode: .init(rawValue: "PAY_PER_REQUEST"),
-            streamSpecification: StreamSpecification(streamEnabled: true, streamViewType: .newImage)), now: database.clock.now())
+        _ = try database.createTable(
+            CreateTableInput(
+                attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S"))],
+                tableName: "Orders", keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash)],
+                billingMode: .init(rawValue: "PAY_PER_REQUEST"),
+                streamSpecification: StreamSpecification(streamEnabled: true, streamViewType: .newImage)), now: database.clock.now())
         for index in 0..<5 {
             _ = try database.putItem(PutItemInput(tableName: "Orders", item: ["pk": .s("o\(index)")]))
         }
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         let target = try #require(StreamTarget(parsing: "Orders=http://127.0.0.1:\(endpoint.port)/events"))
-        let delivery = StreamTargetDelivery(engine: engine, threadPool: pool, targets: [target], batchSize: 2,
-                                            logger: Logger(label: "test"))
+        let delivery = StreamTargetDelivery(
+            engine: engine, threadPool: pool, targets: [target], batchSize: 2,
+            logger: Logger(label: "test"))
         delivery.start()
         // Wait (bounded) for the three batches: 2 + 2 + 1 records.
         for _ in 0..<300 where endpoint.bodies.withLock({ $0.count }) < 3 {

@@ -6,7 +6,7 @@ import DynamoStore
 import Foundation
 import Observation
 #if canImport(SwiftUI)
-import SwiftUI
+    import SwiftUI
 #endif
 
 /// One note of the app.
@@ -84,15 +84,15 @@ final class NotesModel {
 }
 
 #if canImport(SwiftUI)
-struct NotesView: View {
-    @State var model: NotesModel
+    struct NotesView: View {
+        @State var model: NotesModel
 
-    var body: some View {
-        List(model.notes, id: \.objectID) { note in
-            Text(note.text)
+        var body: some View {
+            List(model.notes, id: \.objectID) { note in
+                Text(note.text)
+            }
+            .task { await model.follow() }
         }
-        .task { await model.follow() }
     }
-}
 #endif
 // END docs/store.md ios-app

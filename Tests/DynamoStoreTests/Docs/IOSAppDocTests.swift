@@ -58,8 +58,10 @@ struct IOSAppDocTests {
     }
 
     @Test func awsBackendResolvesItsEndpointAndCognitoProvider() throws {
-        let store = try NotesBackend.aws(identityPoolID: "eu-west-1:00000000-0000-0000-0000-000000000000", region: "eu-west-1",
-                                         identityStore: InMemoryCognitoIdentityIDStore()).makeStore()
+        let store = try NotesBackend.aws(
+            identityPoolID: "eu-west-1:00000000-0000-0000-0000-000000000000", region: "eu-west-1",
+            identityStore: InMemoryCognitoIdentityIDStore()
+        ).makeStore()
         #expect(store.client.endpoint == "https://dynamodb.eu-west-1.amazonaws.com/")
     }
 }

@@ -12,7 +12,7 @@ import Testing
     }
 
     /// 60 visits of u0, at 0…59; every even one flagged.
-    static let visits = (0 ..< 60).map { visitItem("u0", $0, city: "Oslo", score: Double($0 % 7), flag: $0 % 2 == 0) }
+    static let visits = (0..<60).map { visitItem("u0", $0, city: "Oslo", score: Double($0 % 7), flag: $0 % 2 == 0) }
 
     @Test func fetchLimitReadsPagesUntilReachedAndNoFurther() async throws {
         try await withFetchStore { fixture in
@@ -48,7 +48,7 @@ import Testing
 
     @Test func cursorsWalkAScanExactlyOnce() async throws {
         try await withFetchStore { fixture in
-            let items = (0 ..< 4).flatMap { u in (0 ..< 25).map { visitItem("u\(u)", $0, flag: $0 % 3 == 0) } }
+            let items = (0..<4).flatMap { u in (0..<25).map { visitItem("u\(u)", $0, flag: $0 % 3 == 0) } }
             try await fixture.put(items, into: "Visits")
             var request = try fixture.request("Visit", "flag == NO")
             request.fetchLimit = 9
@@ -63,7 +63,7 @@ import Testing
             } while request.cursor != nil && pages < 50
             #expect(seen.count == items.filter { $0["flag"] == .bool(false) }.count)
             #expect(Set(seen).count == seen.count)
-            #expect(pages == 8)   // 64 results, 9 per page
+            #expect(pages == 8) // 64 results, 9 per page
         }
     }
 
@@ -100,7 +100,7 @@ import Testing
             #expect(try await context.count(for: filtered) == 30)
             #expect(fixture.takeCounts() == ["Scan": 3])
             var unbatched = try fixture.request("Visit", "user == 'u0'")
-            unbatched.fetchBatchSize = 0   // Core Data's "no batching": 1 MB pages, not Limit=0
+            unbatched.fetchBatchSize = 0 // Core Data's "no batching": 1 MB pages, not Limit=0
             #expect(try await context.count(for: unbatched) == 60)
             #expect(try await context.fetch(unbatched).count == 60)
             #expect(fixture.takeCounts() == ["Query": 2])
@@ -115,13 +115,13 @@ import Testing
     @Test func countsAndFetchesCrossOneMegabytePages() async throws {
         try await withFetchStore { fixture in
             let padding = String(repeating: "x", count: 1_000)
-            let items = (0 ..< 2_500).map { visitItem("u\($0 % 5)", $0, note: padding) }
+            let items = (0..<2_500).map { visitItem("u\($0 % 5)", $0, note: padding) }
             try await fixture.put(items, into: "Visits")
             let context = ObjectContext(store: fixture.store)
             let all = try fixture.request("Visit")
             #expect(try await context.count(for: all) == 2_500)
             let scans = fixture.takeCounts()["Scan"] ?? 0
-            #expect(scans >= 3)   // about 2.5 MB in pages of 1 MB
+            #expect(scans >= 3) // about 2.5 MB in pages of 1 MB
             #expect(try await context.fetchObjectIDs(all).count == 2_500)
             #expect(fixture.takeCounts() == ["Scan": scans])
         }
@@ -141,7 +141,7 @@ import Testing
                 #expect(fixture.takeCounts() == ["Query": 1])
             }
             #expect(sizes == [8, 8, 8, 6])
-            #expect(all == Array(0 ..< 30))
+            #expect(all == Array(0..<30))
         }
     }
 
@@ -178,17 +178,22 @@ import Testing
 
     @Test func resultForms() async throws {
         try await withFetchStore { fixture in
-            try await fixture.put([["id": .s("p1"), "name": .s("Pier"), "rank": .n(DynamoNumber(3))],
-                                   ["id": .s("p2"), "name": .s("Park")]], into: "Places")
-            try await fixture.put(Self.visits.prefix(6).map { item in
-                var item = item
-                if case .n(let at)? = item["at"] { item["place"] = .s(at.description == "1" ? "p2" : "p1") }
-                return item
-            }, into: "Visits")
+            try await fixture.put(
+                [
+                    ["id": .s("p1"), "name": .s("Pier"), "rank": .n(DynamoNumber(3))],
+                    ["id": .s("p2"), "name": .s("Park")],
+                ], into: "Places")
+            try await fixture.put(
+                Self.visits.prefix(6).map { item in
+                    var item = item
+                    if case .n(let at)? = item["at"] { item["place"] = .s(at.description == "1" ? "p2" : "p1") }
+                    return item
+                }, into: "Visits")
             let context = ObjectContext(store: fixture.store)
             // Dictionaries of the properties asked for, relationships as identities.
-            let dictionaries = try FetchRequest("Visit", in: fixture.model, predicate: FetchPredicate("user == 'u0' AND at < 2"),
-                                                propertiesToFetch: ["at", "score", "place"])
+            let dictionaries = try FetchRequest(
+                "Visit", in: fixture.model, predicate: FetchPredicate("user == 'u0' AND at < 2"),
+                propertiesToFetch: ["at", "score", "place"])
             let rows = try await context.fetchDictionaries(dictionaries)
             #expect(rows.count == 2)
             #expect(rows[0]["at"] as? Int64 == 0 && rows[0]["score"] as? Double == 0 && rows[0]["city"] == nil)
@@ -206,15 +211,16 @@ import Testing
             #expect(objects.count == 6 && objects.allSatisfy(\.isFault))
             // Prefetching reads the places of the fetched visits in one BatchGetItem.
             _ = fixture.takeCounts()
-            let prefetching = try FetchRequest("Visit", in: fixture.model, predicate: FetchPredicate("user == 'u0'"),
-                                               prefetching: ["place"])
+            let prefetching = try FetchRequest(
+                "Visit", in: fixture.model, predicate: FetchPredicate("user == 'u0'"),
+                prefetching: ["place"])
             let fresh = ObjectContext(store: fixture.store)
             let visits = try await fresh.fetch(prefetching)
             #expect(fixture.takeCounts() == ["Query": 1, "BatchGetItem": 1])
             let place = try #require(visits.first?["place"] as? ManagedObject)
             #expect(!place.isFault && place["name"] as? String == "Pier")
             #expect(fixture.takeCounts() == [:])
-            #expect(fresh.registeredObjects.count == 8)   // 6 visits, 2 places
+            #expect(fresh.registeredObjects.count == 8) // 6 visits, 2 places
         }
     }
 }

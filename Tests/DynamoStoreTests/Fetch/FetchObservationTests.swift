@@ -5,8 +5,9 @@ import Testing
 @Suite struct FetchObservationTests {
     @Test func observedResultsFollowSavesOfAnyContext() async throws {
         try await withFetchStore { fixture in
-            try await fixture.put([visitItem("u0", 1, flag: true), visitItem("u0", 2, flag: true), visitItem("u1", 1, flag: true)],
-                                  into: "Visits")
+            try await fixture.put(
+                [visitItem("u0", 1, flag: true), visitItem("u0", 2, flag: true), visitItem("u1", 1, flag: true)],
+                into: "Visits")
             let observer = ObjectContext(store: fixture.store)
             let request = try fixture.request("Visit", "user == 'u0' AND flag == YES", sortBy: [.descending("at")])
             var updates = observer.observe(request).makeAsyncIterator()

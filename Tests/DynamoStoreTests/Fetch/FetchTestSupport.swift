@@ -24,8 +24,10 @@ enum FetchModel {
         ])
     static let place = EntityDescription(
         "Place", tableName: "Places", hashKey: "id",
-        attributes: [AttributeDescription("id", .string), AttributeDescription("name", .string),
-                     AttributeDescription("rank", .int32, isOptional: true)],
+        attributes: [
+            AttributeDescription("id", .string), AttributeDescription("name", .string),
+            AttributeDescription("rank", .int32, isOptional: true),
+        ],
         relationships: [RelationshipDescription("neighbours", to: "Place", toMany: true)])
 
     static func model() throws -> StoreModel { try StoreModel([visit, place]) }
@@ -45,8 +47,10 @@ struct FetchFixture {
     }
 
     /// A request for generic objects of an entity.
-    func request(_ entity: String, _ format: String? = nil, _ arguments: (any PredicateArgument)?...,
-                 sortBy: [FetchSort] = []) throws -> FetchRequest<ManagedObject> {
+    func request(
+        _ entity: String, _ format: String? = nil, _ arguments: (any PredicateArgument)?...,
+        sortBy: [FetchSort] = []
+    ) throws -> FetchRequest<ManagedObject> {
         let predicate = try format.map { format throws(FetchPredicateError) in try FetchPredicate(format: format, arguments: arguments) }
         return try FetchRequest(entity, in: model, predicate: predicate, sortBy: sortBy)
     }
@@ -70,8 +74,10 @@ func withFetchStore<T>(_ body: (FetchFixture) async throws -> T) async throws ->
 }
 
 /// A visit item as stored.
-func visitItem(_ user: String, _ at: Int, city: String? = nil, score: Double? = nil, note: String? = nil,
-               flag: Bool? = nil, place: String? = nil) -> Item {
+func visitItem(
+    _ user: String, _ at: Int, city: String? = nil, score: Double? = nil, note: String? = nil,
+    flag: Bool? = nil, place: String? = nil
+) -> Item {
     var item: Item = ["user": .s(user), "at": .n(DynamoNumber(at))]
     if let city { item["city"] = .s(city) }
     if let score { item["sc"] = .n(try! DynamoNumber(parsing: "\(score)")) }

@@ -4,10 +4,11 @@ import Testing
 
 @Suite struct PlannerTests {
     /// 3 users × 10 visits; cities and scores vary, every third visit has a note.
-    static let visits: [Item] = (0 ..< 3).flatMap { u in
-        (0 ..< 10).map { at in
-            visitItem("u\(u)", at, city: ["Oslo", "Bergen", "Rome"][(u + at) % 3], score: Double(at % 5),
-                      note: at % 3 == 0 ? "n\(at % 2)" : nil, place: "p\(at % 4)")
+    static let visits: [Item] = (0..<3).flatMap { u in
+        (0..<10).map { at in
+            visitItem(
+                "u\(u)", at, city: ["Oslo", "Bergen", "Rome"][(u + at) % 3], score: Double(at % 5),
+                note: at % 3 == 0 ? "n\(at % 2)" : nil, place: "p\(at % 4)")
         }
     }
 
@@ -37,15 +38,15 @@ import Testing
 
     @Test func hashKeyInASetIsBatchGetItemInChunksOf100() async throws {
         try await withFetchStore { fixture in
-            let places = (0 ..< 150).map { ["id": AttributeValue.s("p\($0)"), "name": .s("Place \($0)")] }
+            let places = (0..<150).map { ["id": AttributeValue.s("p\($0)"), "name": .s("Place \($0)")] }
             try await fixture.put(places, into: "Places")
-            let wanted = (0 ..< 150).map { "p\($0)" } + ["missing"]
+            let wanted = (0..<150).map { "p\($0)" } + ["missing"]
             let request = try fixture.request("Place", "id IN %@", wanted, sortBy: [.ascending("name")])
             let plan = request.explain()
             #expect(plan.operation == .batchGetItem && plan.keyCount == 151 && plan.sortsInMemory)
             let objects = try await ObjectContext(store: fixture.store).fetch(request)
             #expect(objects.count == 150)
-            #expect(objects.map { $0["name"] as? String } == (0 ..< 150).map { "Place \($0)" }.sorted())
+            #expect(objects.map { $0["name"] as? String } == (0..<150).map { "Place \($0)" }.sorted())
             #expect(fixture.takeCounts() == ["BatchGetItem": 2])
             let or = try fixture.request("Place", "id == 'p1' OR id == 'p7' OR id == 'p1'")
             #expect(or.explain().operation == .batchGetItem && or.explain().keyCount == 2)
@@ -57,8 +58,9 @@ import Testing
     @Test func hashEqualityWithRangeConditionIsAQueryInKeyOrder() async throws {
         try await withFetchStore { fixture in
             try await fixture.put(Self.visits, into: "Visits")
-            let request = try fixture.request("Visit", "user == 'u2' AND at BETWEEN {3, 7} AND city == 'Oslo'",
-                                              sortBy: [.descending("at")])
+            let request = try fixture.request(
+                "Visit", "user == 'u2' AND at BETWEEN {3, 7} AND city == 'Oslo'",
+                sortBy: [.descending("at")])
             let plan = request.explain()
             #expect(plan.operation == .query && plan.indexName == nil)
             #expect(plan.keyCondition == "#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2")
@@ -81,7 +83,7 @@ import Testing
             #expect(plan.memoryFilter == "at < {\"N\":\"2\"} OR at > {\"N\":\"8\"}")
             #expect(plan.sortsInMemory && plan.scanIndexForward == nil)
             let objects = try await ObjectContext(store: fixture.store).fetch(request)
-            #expect(ids(objects) == ["u0/1", "u0/0", "u0/9"])   // Bergen, then Oslo in query order
+            #expect(ids(objects) == ["u0/1", "u0/0", "u0/9"]) // Bergen, then Oslo in query order
             #expect(fixture.takeCounts() == ["Query": 1])
         }
     }
@@ -95,7 +97,7 @@ import Testing
             #expect(plan.expressionAttributeNames == ["#n0": "city", "#n1": "sc"])
             #expect(plan.scanIndexForward == true && !plan.fetchesFromTable)
             let objects = try await ObjectContext(store: fixture.store).fetch(request)
-            let expected = (0 ..< 3).flatMap { u in (0 ..< 10).filter { (u + $0) % 3 == 2 && $0 % 5 >= 3 } }
+            let expected = (0..<3).flatMap { u in (0..<10).filter { (u + $0) % 3 == 2 && $0 % 5 >= 3 } }
             #expect(objects.count == expected.count && objects.count > 0)
             let scores = objects.compactMap { $0["score"] as? Double }
             #expect(scores == scores.sorted() && scores.allSatisfy { $0 >= 3 })
@@ -183,8 +185,9 @@ import Testing
 
     @Test func descriptionsSayWhatItCosts() throws {
         let model = try FetchModel.model()
-        let query = try FetchRequest("Visit", in: model, predicate: FetchPredicate("user == 'a' AND at > 1 AND flag == YES"),
-                                     sortBy: [.ascending("at")])
+        let query = try FetchRequest(
+            "Visit", in: model, predicate: FetchPredicate("user == 'a' AND at > 1 AND flag == YES"),
+            sortBy: [.ascending("at")])
         #expect(query.explain().description == "Query on Visits: key #n0 = :v0 AND #n1 > :v1, filter #n2 = :v2, in key order")
         let scan = try FetchRequest("Visit", in: model, predicate: FetchPredicate("flag == NO"), sortBy: [.ascending("city")])
         #expect(scan.explain().description == "Scan on Visits, filter #n0 = :v0, sorted in memory")
@@ -194,9 +197,11 @@ import Testing
 @Suite struct MultiAttributeIndexPlannerTests {
     static let score = EntityDescription(
         "Score", tableName: "Scores", hashKey: "id",
-        attributes: [AttributeDescription("id", .string), AttributeDescription("game", .string),
-                     AttributeDescription("region", .string), AttributeDescription("level", .int32),
-                     AttributeDescription("points", .int64)],
+        attributes: [
+            AttributeDescription("id", .string), AttributeDescription("game", .string),
+            AttributeDescription("region", .string), AttributeDescription("level", .int32),
+            AttributeDescription("points", .int64),
+        ],
         indexes: [.global("byGame", partitionKey: ["game", "region"], sortKey: ["level", "points"])])
 
     @Test func everyPartitionAttributeThenSortAttributesLeftToRight() async throws {
@@ -204,19 +209,22 @@ import Testing
         try await withFetchStore { fixture in
             let store = DynamoStore(model: model, client: fixture.client)
             try await store.createTables(pollInterval: .milliseconds(10))
-            let items: [Item] = (0 ..< 40).map { n in
-                ["id": .s("s\(n)"), "game": .s(n % 2 == 0 ? "chess" : "go"), "region": .s(n % 4 < 2 ? "eu" : "us"),
-                 "level": .n(DynamoNumber(n % 3)), "points": .n(DynamoNumber(n))]
+            let items: [Item] = (0..<40).map { n in
+                [
+                    "id": .s("s\(n)"), "game": .s(n % 2 == 0 ? "chess" : "go"), "region": .s(n % 4 < 2 ? "eu" : "us"),
+                    "level": .n(DynamoNumber(n % 3)), "points": .n(DynamoNumber(n)),
+                ]
             }
             try await fixture.put(items, into: "Scores")
-            let request = try FetchRequest("Score", in: model,
-                                           predicate: FetchPredicate("game == 'chess' AND region == 'eu' AND level == 1 AND points > 10"),
-                                           sortBy: [.descending("points")])
+            let request = try FetchRequest(
+                "Score", in: model,
+                predicate: FetchPredicate("game == 'chess' AND region == 'eu' AND level == 1 AND points > 10"),
+                sortBy: [.descending("points")])
             let plan = request.explain()
             #expect(plan.operation == .query && plan.indexName == "byGame")
             #expect(plan.keyCondition == "#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 > :v3")
             let objects = try await ObjectContext(store: store).fetch(request)
-            let expected = (0 ..< 40).filter { $0 % 2 == 0 && $0 % 4 < 2 && $0 % 3 == 1 && $0 > 10 }.sorted(by: >)
+            let expected = (0..<40).filter { $0 % 2 == 0 && $0 % 4 < 2 && $0 % 3 == 1 && $0 > 10 }.sorted(by: >)
             #expect(objects.map { $0["points"] as? Int64 } == expected.map { Int64($0) })
             #expect(fixture.takeCounts() == ["Query": 1])
             // Without every partition attribute the index cannot answer.
@@ -229,7 +237,7 @@ import Testing
             #expect(skipping.explain().operation == .query && skipping.explain().indexName == "byGame")
             #expect(skipping.explain().keyCondition == "#n0 = :v0 AND #n1 = :v1" && skipping.explain().memoryFilter == "points > {\"N\":\"3\"}")
             let found: [Int64?] = try await ObjectContext(store: store).fetch(skipping).map { $0["points"] as? Int64 }
-            let wanted: [Int] = (0 ..< 40).filter { n in n % 2 == 1 && n % 4 >= 2 && n > 3 }
+            let wanted: [Int] = (0..<40).filter { n in n % 2 == 1 && n % 4 >= 2 && n > 3 }
             #expect(Set(found) == Set(wanted.map { Int64($0) }))
             #expect(fixture.takeCounts() == ["Query": 1])
         }

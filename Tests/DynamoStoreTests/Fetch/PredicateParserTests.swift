@@ -49,13 +49,16 @@ import Testing
     @Test func argumentsBecomeValues() throws {
         let date = Date(timeIntervalSince1970: 1_000)
         let id = UUID()
-        let p = try FetchPredicate("name == %@ AND age > %d AND at < %@ AND id == %@ AND score IN %@ AND note == %@",
-                                   "x", 3, date, id, [1.5, 2.5], nil)
-        #expect(p == .and([
-            .compare("name", .equal, .string("x")), .compare("age", .greater, .int(3)),
-            .compare("at", .less, .date(date)), .compare("id", .equal, .uuid(id)),
-            .isIn("score", .list([.double(1.5), .double(2.5)])), .compare("note", .equal, .null),
-        ]))
+        let p = try FetchPredicate(
+            "name == %@ AND age > %d AND at < %@ AND id == %@ AND score IN %@ AND note == %@",
+            "x", 3, date, id, [1.5, 2.5], nil)
+        #expect(
+            p
+                == .and([
+                    .compare("name", .equal, .string("x")), .compare("age", .greater, .int(3)),
+                    .compare("at", .less, .date(date)), .compare("id", .equal, .uuid(id)),
+                    .isIn("score", .list([.double(1.5), .double(2.5)])), .compare("note", .equal, .null),
+                ]))
         #expect(try FetchPredicate("%K == %@", "name", "x") == .compare("name", .equal, .string("x")))
         #expect(try FetchPredicate("age BETWEEN %@", [1, 9]) == .between("age", .int(1), .int(9)))
     }

@@ -39,9 +39,10 @@ import Testing
 
     static func dataSet(_ random: inout SeededRandom) -> [Visit] {
         users.flatMap { user in
-            (0 ..< 16).filter { _ in random.chance(60) }.map { at in
-                Visit(user: user, at: at, city: random.pick(cities), score: random.pick(scores),
-                      note: random.pick(notes), flag: random.pick(flags))
+            (0..<16).filter { _ in random.chance(60) }.map { at in
+                Visit(
+                    user: user, at: at, city: random.pick(cities), score: random.pick(scores),
+                    note: random.pick(notes), flag: random.pick(flags))
             }
         }
     }
@@ -50,23 +51,27 @@ import Testing
 
     static func leaf(_ random: inout SeededRandom) -> FetchPredicate {
         let ops: [PredicateOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
-        switch random.int(0 ..< 14) {
+        switch random.int(0..<14) {
         case 0: return .compare("user", random.pick([.equal, .equal, .notEqual, .less]), .string(random.pick(users)))
-        case 1: return .isIn("user", .list((0 ..< random.int(1 ..< 4)).map { _ in .string(random.pick(users)) }))
-        case 2: return .compare("at", random.pick(ops), .int(Int64(random.int(0 ..< 16))))
+        case 1: return .isIn("user", .list((0..<random.int(1..<4)).map { _ in .string(random.pick(users)) }))
+        case 2: return .compare("at", random.pick(ops), .int(Int64(random.int(0..<16))))
         case 3:
-            let a = random.int(0 ..< 16), b = random.int(0 ..< 16)
+            let a = random.int(0..<16), b = random.int(0..<16)
             return .between("at", .int(Int64(a)), .int(Int64(b)))
-        case 4: return .isIn("at", .list((0 ..< random.int(1 ..< 5)).map { _ in .int(Int64(random.int(0 ..< 16))) }))
+        case 4: return .isIn("at", .list((0..<random.int(1..<5)).map { _ in .int(Int64(random.int(0..<16))) }))
         case 5: return .compare("city", random.pick(ops), random.pick(cities).map(PredicateValue.string) ?? .string("M"))
         case 6: return .compare("city", random.pick([.equal, .notEqual]), .null)
-        case 7: return random.chance(50) ? .beginsWith("city", .string(random.pick(["B", "Ba", "O", "R"])))
-                                         : .contains("city", .string(random.pick(["o", "r", "e", "x"])))
+        case 7:
+            return random.chance(50)
+                ? .beginsWith("city", .string(random.pick(["B", "Ba", "O", "R"])))
+                : .contains("city", .string(random.pick(["o", "r", "e", "x"])))
         case 8: return .compare("score", random.pick(ops), .double(random.pick(scores.compactMap { $0 } + [1.5])))
-        case 9: return .between("score", .double(random.pick([0, 0.5, 1])), .int(Int64(random.int(1 ..< 5))))
+        case 9: return .between("score", .double(random.pick([0, 0.5, 1])), .int(Int64(random.int(1..<5))))
         case 10: return .compare("score", random.pick([.equal, .notEqual]), .null)
-        case 11: return random.chance(50) ? .beginsWith("note", .string(random.pick(["a", "b", "ab"])))
-                                          : .contains("note", .string(random.pick(["a", "b"])))
+        case 11:
+            return random.chance(50)
+                ? .beginsWith("note", .string(random.pick(["a", "b", "ab"])))
+                : .contains("note", .string(random.pick(["a", "b"])))
         case 12: return .compare("note", random.pick([.equal, .notEqual, .greater]), .string(random.pick(["a", "ab", "b"])))
         default: return .compare("flag", random.pick([.equal, .notEqual]), .bool(random.chance(50)))
         }
@@ -74,9 +79,9 @@ import Testing
 
     static func predicate(_ random: inout SeededRandom, depth: Int) -> FetchPredicate {
         guard depth > 0, random.chance(55) else { return leaf(&random) }
-        switch random.int(0 ..< 5) {
-        case 0, 1: return .and((0 ..< random.int(2 ..< 4)).map { _ in predicate(&random, depth: depth - 1) })
-        case 2, 3: return .or((0 ..< random.int(2 ..< 4)).map { _ in predicate(&random, depth: depth - 1) })
+        switch random.int(0..<5) {
+        case 0, 1: return .and((0..<random.int(2..<4)).map { _ in predicate(&random, depth: depth - 1) })
+        case 2, 3: return .or((0..<random.int(2..<4)).map { _ in predicate(&random, depth: depth - 1) })
         default: return .not(predicate(&random, depth: depth - 1))
         }
     }
@@ -84,14 +89,17 @@ import Testing
     /// A predicate, often anchored on a key so that every plan gets exercised.
     static func anchored(_ random: inout SeededRandom) -> FetchPredicate {
         let rest = predicate(&random, depth: 3)
-        switch random.int(0 ..< 7) {
+        switch random.int(0..<7) {
         case 0: return .and([.compare("user", .equal, .string(random.pick(users))), rest])
-        case 1: return .and([.compare("user", .equal, .string(random.pick(users))),
-                             .compare("at", random.pick([.greater, .lessOrEqual]), .int(Int64(random.int(0 ..< 16)))), rest])
+        case 1:
+            return .and([
+                .compare("user", .equal, .string(random.pick(users))),
+                .compare("at", random.pick([.greater, .lessOrEqual]), .int(Int64(random.int(0..<16)))), rest,
+            ])
         case 2: return .and([.compare("city", .equal, .string(random.pick(["Oslo", "Rome"]))), rest])
         case 3: return .and([.compare("note", .equal, .string(random.pick(["a", "b"]))), rest])
-        case 4: return .and([.isIn("user", .list([.string("u1"), .string("u3")])), .compare("at", .equal, .int(Int64(random.int(0 ..< 16))))])
-        case 5: return .and([.compare("at", .equal, .int(Int64(random.int(0 ..< 16)))), .compare("user", .equal, .string(random.pick(users))), rest])
+        case 4: return .and([.isIn("user", .list([.string("u1"), .string("u3")])), .compare("at", .equal, .int(Int64(random.int(0..<16))))])
+        case 5: return .and([.compare("at", .equal, .int(Int64(random.int(0..<16)))), .compare("user", .equal, .string(random.pick(users))), rest])
         default: return rest
         }
     }
@@ -148,8 +156,10 @@ import Testing
         }
     }
 
-    static let sorts: [[FetchSort]] = [[], [.ascending("at")], [.descending("at")], [.ascending("city"), .descending("at")],
-                                       [.descending("score")]]
+    static let sorts: [[FetchSort]] = [
+        [], [.ascending("at")], [.descending("at")], [.ascending("city"), .descending("at")],
+        [.descending("score")],
+    ]
 
     static func sortValues(_ visit: Visit, _ sorts: [FetchSort]) -> String {
         sorts.map { sort in visit.value(sort.key).map { "\($0)" } ?? "∅" }.joined(separator: "|")
@@ -163,19 +173,20 @@ import Testing
         try await withFetchStore { fixture in
             try await fixture.put(visits.map(\.item), into: "Visits")
             var plans: Set<String> = []
-            for round in 0 ..< 60 {
+            for round in 0..<60 {
                 let predicate = Self.anchored(&random)
                 let sorts = random.pick(Self.sorts)
                 var request = try FetchRequest("Visit", in: fixture.model, predicate: predicate, sortBy: sorts)
-                if random.chance(25) { request.fetchLimit = random.int(1 ..< 6) }
-                if random.chance(25) { request.fetchBatchSize = random.int(1 ..< 7) }
+                if random.chance(25) { request.fetchLimit = random.int(1..<6) }
+                if random.chance(25) { request.fetchBatchSize = random.int(1..<7) }
                 let plan = request.explain()
                 plans.insert(plan.operation.rawValue + (plan.indexName ?? ""))
                 let context = ObjectContext(store: fixture.store)
                 let fetched = try await context.fetch(request).map { object -> Visit in
                     let key = object.objectID.key
                     guard case .s(let user)? = key["user"], case .n(let at)? = key["at"],
-                          let visit = byID["\(user)/\(at)"] else { preconditionFailure("unknown object \(object)") }
+                        let visit = byID["\(user)/\(at)"]
+                    else { preconditionFailure("unknown object \(object)") }
                     return visit
                 }
                 let expected = visits.filter { Self.holds(predicate, for: $0) }
@@ -200,13 +211,14 @@ import Testing
                         }
                         return false
                     }
-                    #expect(fetched.map { Self.sortValues($0, sorts) } == ordered.prefix(fetched.count).map { Self.sortValues($0, sorts) },
-                            "\(label)")
+                    #expect(
+                        fetched.map { Self.sortValues($0, sorts) } == ordered.prefix(fetched.count).map { Self.sortValues($0, sorts) },
+                        "\(label)")
                 }
                 if !plan.sortsInMemory && (plan.operation == .query || plan.operation == .scan) && round % 3 == 0 {
                     // Walking the cursors page by page yields every match exactly once, in order.
                     var paging = request
-                    paging.fetchLimit = random.int(1 ..< 4)
+                    paging.fetchLimit = random.int(1..<4)
                     var walked: [String] = []
                     repeat {
                         let page = try await context.fetchPage(paging)
@@ -249,7 +261,7 @@ import Testing
             for object in try await context.fetch(everything) {
                 guard case .s(let user)? = object.objectID.key["user"], case .n(let at)? = object.objectID.key["at"] else { continue }
                 let id = "\(user)/\(at)"
-                switch random.int(0 ..< 10) {
+                switch random.int(0..<10) {
                 case 0:
                     context.delete(object)
                     current[id] = nil
@@ -263,9 +275,10 @@ import Testing
                     break
                 }
             }
-            for n in 0 ..< 8 {
-                let visit = Visit(user: random.pick(Self.users), at: 100 + n, city: random.pick(Self.cities),
-                                  score: random.pick(Self.scores), note: random.pick(Self.notes), flag: random.pick(Self.flags))
+            for n in 0..<8 {
+                let visit = Visit(
+                    user: random.pick(Self.users), at: 100 + n, city: random.pick(Self.cities),
+                    score: random.pick(Self.scores), note: random.pick(Self.notes), flag: random.pick(Self.flags))
                 let object = ManagedObject(entity: entity, context: context)
                 object["user"] = visit.user
                 object["at"] = Int64(visit.at)
@@ -275,7 +288,7 @@ import Testing
                 object["flag"] = visit.flag
                 current[visit.id] = visit
             }
-            for round in 0 ..< 40 {
+            for round in 0..<40 {
                 let predicate = Self.anchored(&random)
                 var request = try FetchRequest("Visit", in: fixture.model, predicate: predicate)
                 request.includesPendingChanges = random.chance(70)

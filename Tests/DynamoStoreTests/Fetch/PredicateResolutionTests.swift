@@ -30,7 +30,7 @@ import Testing
         #expect(checkins.expressionAttributeValues == [":v0": .s("2023-11-14T22:13:20.250Z"), ":v1": .s("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")])
         // nil tests presence; IN lists over 100 values are split (DynamoDB's limit on IN).
         #expect(try plan("Visit", "note == nil OR city != nil").filter == "attribute_not_exists(#n0) OR attribute_exists(#n1)")
-        let many = try plan("Visit", "at IN %@", Array(0 ..< 150))
+        let many = try plan("Visit", "at IN %@", Array(0..<150))
         #expect(many.filter?.components(separatedBy: " IN ").count == 3)
         #expect(many.expressionAttributeValues.count == 150)
     }
@@ -82,7 +82,7 @@ import Testing
         }
         // DynamoDB's 4 KB limit on an expression's text is checked when the request is built.
         do {
-            _ = try FetchRequest("Visit", in: model, predicate: FetchPredicate("at IN %@", Array(0 ..< 1_000)))
+            _ = try FetchRequest("Visit", in: model, predicate: FetchPredicate("at IN %@", Array(0..<1_000)))
             Issue.record("a 1000-value IN was accepted")
         } catch {
             // DynamoClient's expression builder refuses it before DynamoExpressions' compiler sees it.

@@ -22,10 +22,12 @@ import Testing
     @Test func aToManyRelationshipCannotBeAnIndexKey() {
         var spot = Self.spot
         spot.indexes = [.global("byStops", partitionKey: "stops"), .global("byName", partitionKey: "name", sortKey: "stops")]
-        #expect(throws: ModelError(problems: [
-            "Spot index byStops: key 'stops' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship",
-            "Spot index byName: key 'stops' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship",
-        ])) {
+        #expect(
+            throws: ModelError(problems: [
+                "Spot index byStops: key 'stops' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship",
+                "Spot index byName: key 'stops' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship",
+            ])
+        ) {
             try StoreModel([spot, Self.stop])
         }
         var stop = Self.stop
@@ -42,15 +44,19 @@ import Testing
     @Test func createTablesKeysTheIndexByTheRelationshipsStorageNameAndDestinationKeyType() async throws {
         try await withStore(model: try Self.model()) { fixture in
             let table = try #require(try await fixture.client.describeTable(DescribeTableInput(tableName: "Stops")).table)
-            #expect(table.attributeDefinitions == [
-                AttributeDefinition(attributeName: "at", attributeType: .n),
-                AttributeDefinition(attributeName: "id", attributeType: .s),
-                AttributeDefinition(attributeName: "sp", attributeType: .n),
-            ])
+            #expect(
+                table.attributeDefinitions == [
+                    AttributeDefinition(attributeName: "at", attributeType: .n),
+                    AttributeDefinition(attributeName: "id", attributeType: .s),
+                    AttributeDefinition(attributeName: "sp", attributeType: .n),
+                ])
             let index = try #require(table.globalSecondaryIndexes?.first)
             #expect(index.indexName == "bySpot")
-            #expect(index.keySchema == [KeySchemaElement(attributeName: "sp", keyType: .hash),
-                                        KeySchemaElement(attributeName: "at", keyType: .range)])
+            #expect(
+                index.keySchema == [
+                    KeySchemaElement(attributeName: "sp", keyType: .hash),
+                    KeySchemaElement(attributeName: "at", keyType: .range),
+                ])
         }
     }
 
@@ -81,10 +87,12 @@ import Testing
             let (seven, _) = try await seed(fixture)
             #expect(try await fixture.item("Stops", ["id": .s("s1")])?["sp"] == .n(DynamoNumber(7)))
             fixture.transport.resetCounts()
-            let byObject = try FetchRequest("Stop", in: fixture.store.model,
-                                            predicate: FetchPredicate("spot == %@", seven), sortBy: [.descending("at")])
-            let byKeyPath = try FetchRequest("Stop", in: fixture.store.model,
-                                             predicate: FetchPredicate("spot.code == %@", 7), sortBy: [.descending("at")])
+            let byObject = try FetchRequest(
+                "Stop", in: fixture.store.model,
+                predicate: FetchPredicate("spot == %@", seven), sortBy: [.descending("at")])
+            let byKeyPath = try FetchRequest(
+                "Stop", in: fixture.store.model,
+                predicate: FetchPredicate("spot.code == %@", 7), sortBy: [.descending("at")])
             for request in [byObject, byKeyPath] {
                 let plan = request.explain()
                 #expect(plan.operation == .query && plan.indexName == "bySpot")
@@ -97,8 +105,9 @@ import Testing
                 fixture.transport.resetCounts()
             }
             // A sort key condition joins the key condition.
-            let recent = try FetchRequest("Stop", in: fixture.store.model,
-                                          predicate: FetchPredicate("spot == %@ AND at >= 25", seven), sortBy: [.ascending("at")])
+            let recent = try FetchRequest(
+                "Stop", in: fixture.store.model,
+                predicate: FetchPredicate("spot == %@ AND at >= 25", seven), sortBy: [.ascending("at")])
             #expect(recent.explain().keyCondition == "#n0 = :v0 AND #n1 >= :v1" && recent.explain().scanIndexForward == true)
             #expect(ids(try await fixture.context().fetch(recent)) == ["s1", "s3"])
             #expect(fixture.transport.count("Query") == 1 && fixture.transport.count("Scan") == 0)
@@ -111,21 +120,25 @@ import Testing
             let context = fixture.context()
             let spotSeven = try await context.existingObject(with: seven)
             let spotEight = try await context.existingObject(with: eight)
-            let stops = try await context.fetch(FetchRequest("Stop", in: fixture.store.model,
-                                                             predicate: FetchPredicate("spot == %@", seven)))
+            let stops = try await context.fetch(
+                FetchRequest(
+                    "Stop", in: fixture.store.model,
+                    predicate: FetchPredicate("spot == %@", seven)))
             let moved = try #require(stops.first { $0["id"] as? String == "s1" })
-            moved["spot"] = spotEight                     // leaves spot 7 (unsaved)
+            moved["spot"] = spotEight // leaves spot 7 (unsaved)
             let deleted = try #require(stops.first { $0["id"] as? String == "s2" })
             context.delete(deleted)
             let inserted = ManagedObject(entity: try #require(fixture.store.model.entity(named: "Stop")), context: context)
             inserted["id"] = "s9"
             inserted["at"] = Int64(35)
             inserted["spot"] = spotSeven
-            let request = try FetchRequest("Stop", in: fixture.store.model,
-                                           predicate: FetchPredicate("spot == %@", seven), sortBy: [.descending("at")])
+            let request = try FetchRequest(
+                "Stop", in: fixture.store.model,
+                predicate: FetchPredicate("spot == %@", seven), sortBy: [.descending("at")])
             #expect(ids(try await context.fetch(request)) == ["s3", "s9", "s0"])
-            let atEight = try FetchRequest("Stop", in: fixture.store.model,
-                                           predicate: FetchPredicate("spot.code == 8"), sortBy: [.descending("at")])
+            let atEight = try FetchRequest(
+                "Stop", in: fixture.store.model,
+                predicate: FetchPredicate("spot.code == 8"), sortBy: [.descending("at")])
             #expect(ids(try await context.fetch(atEight)) == ["s4", "s1"])
             #expect(try await context.count(for: request) == 3)
             var unsavedIgnored = request

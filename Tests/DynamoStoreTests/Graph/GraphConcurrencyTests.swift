@@ -8,8 +8,8 @@ import Testing
 /// the stored graph must be whole: every inverse agrees, no reference dangles, and no visit
 /// whose insert was acknowledged is missing unless someone tried to delete it.
 @Suite struct GraphConcurrencyTests {
-    static let places = (0 ..< 3).map { "p\($0)" }
-    static let labels = (0 ..< 3).map { "l\($0)" }
+    static let places = (0..<3).map { "p\($0)" }
+    static let labels = (0..<3).map { "l\($0)" }
 
     /// The run's size: `STORE_GRAPH_SEEDS` (a count, seeds 1…n, or a range `a-b`; default 3),
     /// `STORE_GRAPH_WORKERS` (default 4) and `STORE_GRAPH_STEPS` (default 25). `scripts/test`
@@ -17,8 +17,8 @@ import Testing
     static let seeds: [UInt64] = {
         let text = ProcessInfo.processInfo.environment["STORE_GRAPH_SEEDS"] ?? "3"
         let bounds = text.split(separator: "-").compactMap { UInt64($0) }
-        if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0] ... bounds[1]) }
-        return Array(1 ... max(1, bounds.first ?? 3))
+        if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0]...bounds[1]) }
+        return Array(1...max(1, bounds.first ?? 3))
     }()
     static let workers = ProcessInfo.processInfo.environment["STORE_GRAPH_WORKERS"].flatMap { Int($0) } ?? 4
     static let steps = ProcessInfo.processInfo.environment["STORE_GRAPH_STEPS"].flatMap { Int($0) } ?? 25
@@ -43,17 +43,17 @@ import Testing
                 let label = ManagedObject(entity: GraphModel.label, context: setup)
                 label["id"] = id
             }
-            for index in 0 ..< 4 {
+            for index in 0..<4 {
                 let visit = ManagedObject(entity: GraphModel.visit, context: setup)
                 visit["id"] = "v\(index)"
                 visit["place"] = placeObjects[index % placeObjects.count]
             }
             try await setup.save()
             let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
-                for worker in 0 ..< workers {
+                for worker in 0..<workers {
                     group.addTask {
                         var worker = Worker(store: fixture.store, index: worker, random: SeededRandom(seed: seed &* 1000 &+ UInt64(worker)))
-                        for step in 0 ..< steps { try await worker.step(step) }
+                        for step in 0..<steps { try await worker.step(step) }
                         return worker.outcome
                     }
                 }
@@ -92,11 +92,11 @@ import Testing
         mutating func step(_ step: Int) async throws {
             let context = ObjectContext(store: store)
             context.mergePolicy = random.pick([.error, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback])
-            let visitIDs = (0 ..< 4).map { "v\($0)" } + outcome.inserted.sorted()
+            let visitIDs = (0..<4).map { "v\($0)" } + outcome.inserted.sorted()
             var inserted: String?
             var described = ""
             do {
-                switch random.int(0 ..< 6) {
+                switch random.int(0..<6) {
                 case 0, 1:
                     let id = "w\(index)s\(step)"
                     let place = try await load(context, GraphModel.id("Place", random.pick(GraphConcurrencyTests.places)))
@@ -122,7 +122,8 @@ import Testing
                     described = "delete \(id)"
                 case 4:
                     guard let place = try await load(context, GraphModel.id("Place", random.pick(GraphConcurrencyTests.places))),
-                          let label = try await load(context, GraphModel.id("Label", random.pick(GraphConcurrencyTests.labels))) else { return }
+                        let label = try await load(context, GraphModel.id("Label", random.pick(GraphConcurrencyTests.labels)))
+                    else { return }
                     await Task.yield()
                     var labels = place["labels"] as? Set<ManagedObject> ?? []
                     if labels.remove(label) == nil { labels.insert(label) }

@@ -9,8 +9,10 @@ enum GraphModel {
     static let place = EntityDescription(
         "Place", tableName: "Places", hashKey: "id", versionAttribute: "version",
         attributes: [.init("id", .string), .init("name", .string), .init("version", .int64)],
-        relationships: [.init("visits", to: "Visit", inverse: "place", toMany: true),
-                        .init("labels", to: "Label", inverse: "places", toMany: true)])
+        relationships: [
+            .init("visits", to: "Visit", inverse: "place", toMany: true),
+            .init("labels", to: "Label", inverse: "places", toMany: true),
+        ])
     static let visit = EntityDescription(
         "Visit", tableName: "Visits", hashKey: "id", versionAttribute: "version",
         attributes: [.init("id", .string), .init("note", .string, isOptional: true), .init("version", .int64)],

@@ -137,10 +137,11 @@ import Testing
             let saved = try await save(context)
             #expect(saved == (policy != .error))
             let stored = try await fixture.item("Visits", ["id": .s("v0")])?["place"]
-            let expected: AttributeValue = switch policy {
-            case .mergeByPropertyObjectTrump, .overwrite: .s("p2")
-            default: .s("p1")
-            }
+            let expected: AttributeValue =
+                switch policy {
+                case .mergeByPropertyObjectTrump, .overwrite: .s("p2")
+                default: .s("p1")
+                }
             #expect(stored == expected)
             #expect(try await GraphChecker(client: fixture.client).check().problems == [])
         }

@@ -4,8 +4,9 @@ import Foundation
 /// The seeds' sample: a Location has many Checkins.
 final class Location: ManagedObject {
     override class var mapping: EntityMapping {
-        EntityMapping(hashKey: "id", version: "version", tableName: "Locations",
-                      indexes: [.global("byName", partitionKey: "name")])
+        EntityMapping(
+            hashKey: "id", version: "version", tableName: "Locations",
+            indexes: [.global("byName", partitionKey: "name")])
     }
     @Attribute var id = UUID()
     @Attribute var name: String

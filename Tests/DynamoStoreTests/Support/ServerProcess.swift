@@ -1,7 +1,7 @@
 import DynamoClient
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `localdynamo` binary, started as a child process on a data directory, so a test can
@@ -33,8 +33,9 @@ final class ServerProcess {
         for _ in 0..<4 { root.deleteLastPathComponent() }
         let binary = root.appendingPathComponent(".build/debug/localdynamo")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Failure(description: "no localdynamo binary at \(binary.path): run `swift build --build-tests` "
-                + "or set LOCALDYNAMO_BIN")
+            throw Failure(
+                description: "no localdynamo binary at \(binary.path): run `swift build --build-tests` "
+                    + "or set LOCALDYNAMO_BIN")
         }
         return binary
     }

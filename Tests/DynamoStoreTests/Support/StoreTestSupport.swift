@@ -76,11 +76,12 @@ func withStore<T>(model: StoreModel? = nil, _ body: (StoreFixture) async throws 
         let transport = RecordingTransport()
         let client = try makeTestClient(endpoint, transport: transport)
         let conflictRetry = RetryConfiguration(maximumAttempts: 3, baseDelay: .milliseconds(1))
-        let store = if let model {
-            DynamoStore(model: model, client: client, conflictRetry: conflictRetry)
-        } else {
-            try DynamoStore(types: Models.types, client: client, conflictRetry: conflictRetry)
-        }
+        let store =
+            if let model {
+                DynamoStore(model: model, client: client, conflictRetry: conflictRetry)
+            } else {
+                try DynamoStore(types: Models.types, client: client, conflictRetry: conflictRetry)
+            }
         try await store.createTables(pollInterval: .milliseconds(10))
         transport.resetCounts()
         return try await body(StoreFixture(store: store, client: client, transport: transport))

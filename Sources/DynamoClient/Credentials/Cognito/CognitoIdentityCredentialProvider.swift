@@ -48,14 +48,17 @@ public actor CognitoIdentityCredentialProvider: SelfCachingCredentialProvider {
     ///   - refreshWindow: How long before expiry to refresh (default 5 minutes).
     ///   - now: The clock (injected in tests).
     /// - Throws: ``DynamoClientError/invalidRegion(_:)`` or ``DynamoClientError/invalidEndpoint(_:)``.
-    public init(identityPoolID: String, region: String, logins: [String: String] = [:],
-                sources: ConfigurationSources = .process, profile: String? = nil, endpoint: String? = nil,
-                identityStore: any CognitoIdentityIDStore = InMemoryCognitoIdentityIDStore(),
-                transport: (any HTTPTransport)? = nil, refreshWindow: Duration = .seconds(300),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(DynamoClientError) {
-        try self.init(identityPoolID: identityPoolID, region: region, mode: .logins(logins), sources: sources, profile: profile,
-                      endpoint: endpoint, identityStore: identityStore, transport: transport,
-                      refreshWindow: refreshWindow, now: now)
+    public init(
+        identityPoolID: String, region: String, logins: [String: String] = [:],
+        sources: ConfigurationSources = .process, profile: String? = nil, endpoint: String? = nil,
+        identityStore: any CognitoIdentityIDStore = InMemoryCognitoIdentityIDStore(),
+        transport: (any HTTPTransport)? = nil, refreshWindow: Duration = .seconds(300),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(DynamoClientError) {
+        try self.init(
+            identityPoolID: identityPoolID, region: region, mode: .logins(logins), sources: sources, profile: profile,
+            endpoint: endpoint, identityStore: identityStore, transport: transport,
+            refreshWindow: refreshWindow, now: now)
     }
 
     /// A provider for a developer-authenticated identity: `developerIdentity` is called (for
@@ -72,20 +75,25 @@ public actor CognitoIdentityCredentialProvider: SelfCachingCredentialProvider {
     ///   - identityStore: Where the identity id is kept (default: in memory).
     ///   - transport: The HTTP transport (default: the platform's).
     /// - Throws: ``DynamoClientError/invalidRegion(_:)`` or ``DynamoClientError/invalidEndpoint(_:)``.
-    public init(identityPoolID: String, region: String,
-                developerIdentity: @escaping @Sendable () async throws -> CognitoDeveloperIdentity,
-                sources: ConfigurationSources = .process, endpoint: String? = nil,
-                identityStore: any CognitoIdentityIDStore = InMemoryCognitoIdentityIDStore(),
-                transport: (any HTTPTransport)? = nil) throws(DynamoClientError) {
-        try self.init(identityPoolID: identityPoolID, region: region, mode: .developer(developerIdentity), sources: sources,
-                      profile: nil, endpoint: endpoint, identityStore: identityStore, transport: transport,
-                      refreshWindow: .seconds(300), now: { Date() })
+    public init(
+        identityPoolID: String, region: String,
+        developerIdentity: @escaping @Sendable () async throws -> CognitoDeveloperIdentity,
+        sources: ConfigurationSources = .process, endpoint: String? = nil,
+        identityStore: any CognitoIdentityIDStore = InMemoryCognitoIdentityIDStore(),
+        transport: (any HTTPTransport)? = nil
+    ) throws(DynamoClientError) {
+        try self.init(
+            identityPoolID: identityPoolID, region: region, mode: .developer(developerIdentity), sources: sources,
+            profile: nil, endpoint: endpoint, identityStore: identityStore, transport: transport,
+            refreshWindow: .seconds(300), now: { Date() })
     }
 
-    private init(identityPoolID: String, region: String, mode: CognitoIdentityResolver.Mode, sources: ConfigurationSources,
-                 profile: String?, endpoint: String?, identityStore: any CognitoIdentityIDStore,
-                 transport: (any HTTPTransport)?, refreshWindow: Duration,
-                 now: @escaping @Sendable () -> Date) throws(DynamoClientError) {
+    private init(
+        identityPoolID: String, region: String, mode: CognitoIdentityResolver.Mode, sources: ConfigurationSources,
+        profile: String?, endpoint: String?, identityStore: any CognitoIdentityIDStore,
+        transport: (any HTTPTransport)?, refreshWindow: Duration,
+        now: @escaping @Sendable () -> Date
+    ) throws(DynamoClientError) {
         let service = CognitoIdentityService(
             endpoint: try CognitoIdentityService.endpoint(code: endpoint, region: region, sources: sources, profile: profile),
             transport: transport ?? DynamoClient.defaultTransport(maximumConnections: 2),
@@ -118,8 +126,10 @@ public actor CognitoIdentityCredentialProvider: SelfCachingCredentialProvider {
         get async { await resolver.currentIdentityID() }
     }
 
-    private static func cache(resolver: CognitoIdentityResolver, mode: CognitoIdentityResolver.Mode,
-                              refreshWindow: Duration, now: @escaping @Sendable () -> Date) -> CachingCredentialProvider {
+    private static func cache(
+        resolver: CognitoIdentityResolver, mode: CognitoIdentityResolver.Mode,
+        refreshWindow: Duration, now: @escaping @Sendable () -> Date
+    ) -> CachingCredentialProvider {
         CachingCredentialProvider(CognitoCredentialFetch(resolver: resolver, mode: mode), refreshWindow: refreshWindow, now: now)
     }
 }

@@ -19,14 +19,18 @@ struct CognitoIdentityService: Sendable {
     /// Resolves the endpoint: `endpoint` given in code, `AWS_ENDPOINT_URL_COGNITO_IDENTITY`,
     /// `AWS_ENDPOINT_URL`, the profile's `[services]` `cognito_identity` / `endpoint_url`, else
     /// `https://cognito-identity.<region>.amazonaws.com/`.
-    static func endpoint(code: String?, region: String, sources: ConfigurationSources,
-                         profile: String?) throws(DynamoClientError) -> String {
+    static func endpoint(
+        code: String?, region: String, sources: ConfigurationSources,
+        profile: String?
+    ) throws(DynamoClientError) -> String {
         guard ServiceLocation.isValidRegion(region) else { throw .invalidRegion(region) }
         let shared = SharedConfiguration(sources: sources, profile: profile)
-        return try ServiceLocation.validated(code
-            ?? ServiceLocation.configuredEndpoint(envSuffix: "COGNITO_IDENTITY", service: "cognito_identity",
-                                                  sources: sources, profile: shared)
-            ?? "https://cognito-identity.\(region).\(ServiceLocation.domain(region: region))")
+        return try ServiceLocation.validated(
+            code
+                ?? ServiceLocation.configuredEndpoint(
+                    envSuffix: "COGNITO_IDENTITY", service: "cognito_identity",
+                    sources: sources, profile: shared)
+                ?? "https://cognito-identity.\(region).\(ServiceLocation.domain(region: region))")
     }
 
     /// `GetId`: the identity id for the pool and logins (a new one for an empty `logins`).
@@ -46,12 +50,14 @@ struct CognitoIdentityService: Sendable {
         if !logins.isEmpty { body["Logins"] = logins }
         let answer = try await call("GetCredentialsForIdentity", body)
         guard let document = answer["Credentials"] as? [String: Any],
-              let accessKey = document["AccessKeyId"] as? String, let secret = document["SecretKey"] as? String else {
+            let accessKey = document["AccessKeyId"] as? String, let secret = document["SecretKey"] as? String
+        else {
             throw CredentialError("Cognito GetCredentialsForIdentity answered without credentials")
         }
-        let credentials = AWSCredentials(accessKeyID: accessKey, secretAccessKey: secret,
-                                         sessionToken: document["SessionToken"] as? String,
-                                         expiration: Self.date(document["Expiration"]))
+        let credentials = AWSCredentials(
+            accessKeyID: accessKey, secretAccessKey: secret,
+            sessionToken: document["SessionToken"] as? String,
+            expiration: Self.date(document["Expiration"]))
         for field in [credentials.accessKeyID, credentials.secretAccessKey, credentials.sessionToken ?? ""]
         where !field.isSafeHeaderText {
             throw CredentialError("Cognito credentials contain CR, LF or NUL")
@@ -72,11 +78,13 @@ struct CognitoIdentityService: Sendable {
 
     private func call(_ operation: String, _ body: [String: Any]) async throws -> [String: Any] {
         let bytes = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        let request = HTTPRequest(method: "POST", url: endpoint, headers: [
-            ("Content-Type", "application/x-amz-json-1.1"),
-            ("X-Amz-Target", "AWSCognitoIdentityService.\(operation)"),
-            ("User-Agent", DynamoClient.userAgent),
-        ], body: [UInt8](bytes))
+        let request = HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: [
+                ("Content-Type", "application/x-amz-json-1.1"),
+                ("X-Amz-Target", "AWSCognitoIdentityService.\(operation)"),
+                ("User-Agent", DynamoClient.userAgent),
+            ], body: [UInt8](bytes))
         let response: HTTPResponse
         do {
             response = try await transport.send(request, timeouts: timeouts)

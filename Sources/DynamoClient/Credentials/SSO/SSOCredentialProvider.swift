@@ -25,8 +25,10 @@ public struct SSOCredentialProvider: CredentialProvider {
     ///   - sources: Environment and files (the token cache is written back through them).
     ///   - transport: Sends the OIDC and portal requests.
     ///   - now: The clock (injected in tests).
-    public init(profile: String? = nil, sources: ConfigurationSources = .process, transport: any HTTPTransport,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        profile: String? = nil, sources: ConfigurationSources = .process, transport: any HTTPTransport,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         profileName = profile
         self.sources = sources
         self.transport = transport
@@ -38,16 +40,19 @@ public struct SSOCredentialProvider: CredentialProvider {
     /// - Throws: ``CredentialError`` for an incomplete configuration, a token that is missing or
     ///   cannot be refreshed, or an error from the portal.
     public func resolveCredentials() async throws -> AWSCredentials? {
-        try await Self.credentials(for: SharedConfiguration(sources: sources, profile: profileName),
-                                   sources: sources, transport: transport, now: now)
+        try await Self.credentials(
+            for: SharedConfiguration(sources: sources, profile: profileName),
+            sources: sources, transport: transport, now: now)
     }
 
     static func isConfigured(_ profile: SharedConfiguration) -> Bool {
         profile["sso_session"] != nil || profile["sso_start_url"] != nil
     }
 
-    static func credentials(for profile: SharedConfiguration, sources: ConfigurationSources,
-                            transport: any HTTPTransport, now: @escaping @Sendable () -> Date) async throws -> AWSCredentials? {
+    static func credentials(
+        for profile: SharedConfiguration, sources: ConfigurationSources,
+        transport: any HTTPTransport, now: @escaping @Sendable () -> Date
+    ) async throws -> AWSCredentials? {
         guard isConfigured(profile) else { return nil }
         let name = profile.profileName
         var startURL = profile["sso_start_url"]
@@ -65,19 +70,25 @@ public struct SSOCredentialProvider: CredentialProvider {
             startURL = session["sso_start_url"]
             region = session["sso_region"]
         }
-        let missing = [("sso_start_url", startURL), ("sso_region", region),
-                       ("sso_account_id", profile["sso_account_id"]), ("sso_role_name", profile["sso_role_name"])]
-            .filter { $0.1 == nil }.map(\.0)
+        let missing = [
+            ("sso_start_url", startURL), ("sso_region", region),
+            ("sso_account_id", profile["sso_account_id"]), ("sso_role_name", profile["sso_role_name"]),
+        ]
+        .filter { $0.1 == nil }.map(\.0)
         guard missing.isEmpty, let startURL, let region, let accountID = profile["sso_account_id"],
-              let roleName = profile["sso_role_name"] else {
+            let roleName = profile["sso_role_name"]
+        else {
             throw CredentialError("profile '\(name)' is missing \(missing.joined(separator: ", ")) for IAM Identity Center")
         }
-        let cache = SSOTokenCache(sessionName: sessionName, startURL: startURL, region: region, sources: sources,
-                                  profile: profile, transport: transport, now: now)
+        let cache = SSOTokenCache(
+            sessionName: sessionName, startURL: startURL, region: region, sources: sources,
+            profile: profile, transport: transport, now: now)
         let token = try CredentialError.headerSafe(try await cache.accessToken(), "the IAM Identity Center access token")
-        let base = ServiceLocation.configuredEndpoint(envSuffix: "SSO", service: "sso", sources: sources, profile: profile)
+        let base =
+            ServiceLocation.configuredEndpoint(envSuffix: "SSO", service: "sso", sources: sources, profile: profile)
             ?? "https://portal.sso.\(region).\(ServiceLocation.domain(region: region))"
-        let url = base.trimmingTrailingSlashes() + "/federation/credentials?account_id=" + SigV4Encoding.encode(accountID)
+        let url =
+            base.trimmingTrailingSlashes() + "/federation/credentials?account_id=" + SigV4Encoding.encode(accountID)
             + "&role_name=" + SigV4Encoding.encode(roleName)
         let request = HTTPRequest(method: "GET", url: url, headers: [("x-amz-sso_bearer_token", token)])
         let body: [UInt8]
@@ -87,15 +98,18 @@ public struct SSOCredentialProvider: CredentialProvider {
             throw CredentialError("\(error.message); run 'aws sso login --profile \(name)'")
         }
         guard let json = try? JSONValue(parsing: body), let role = json["roleCredentials"],
-              let keyID = role["accessKeyId"]?.stringValue, let secret = role["secretAccessKey"]?.stringValue else {
+            let keyID = role["accessKeyId"]?.stringValue, let secret = role["secretAccessKey"]?.stringValue
+        else {
             throw CredentialError("IAM Identity Center GetRoleCredentials answered without roleCredentials")
         }
         var expiration: Date?
         if case .number(let milliseconds)? = role["expiration"], let value = Double(milliseconds) {
             expiration = Date(timeIntervalSince1970: value / 1000)
         }
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: role["sessionToken"]?.stringValue,
-                                  expiration: expiration, accountID: accountID)
-            .headerSafe(source: "IAM Identity Center")
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret, sessionToken: role["sessionToken"]?.stringValue,
+            expiration: expiration, accountID: accountID
+        )
+        .headerSafe(source: "IAM Identity Center")
     }
 }

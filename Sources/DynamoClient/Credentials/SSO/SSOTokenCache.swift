@@ -20,8 +20,10 @@ struct SSOTokenCache: Sendable {
     /// Tokens are refreshed this long before they expire (the AWS CLI's window).
     static let refreshWindow: TimeInterval = 15 * 60
 
-    init(sessionName: String?, startURL: String, region: String, sources: ConfigurationSources,
-         profile: SharedConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date) {
+    init(
+        sessionName: String?, startURL: String, region: String, sources: ConfigurationSources,
+        profile: SharedConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date
+    ) {
         let directory = sources.expandingHome("~/.aws/sso/cache")
         path = directory + "/" + SHA1.hex(sessionName ?? startURL) + ".json"
         self.sessionName = sessionName
@@ -40,8 +42,9 @@ struct SSOTokenCache: Sendable {
     func accessToken() async throws -> String {
         let login = "run 'aws sso login --profile \(profile.profileName)'"
         guard let text = sources.readFile(path), let json = try? JSONValue(parsing: text), var members = json.objectValue,
-              let token = members["accessToken"]?.stringValue, let expiresText = members["expiresAt"]?.stringValue,
-              let expiresAt = Self.parseDate(expiresText) else {
+            let token = members["accessToken"]?.stringValue, let expiresText = members["expiresAt"]?.stringValue,
+            let expiresAt = Self.parseDate(expiresText)
+        else {
             throw CredentialError("no IAM Identity Center token cached in \(path); \(login)")
         }
         let time = now()
@@ -61,7 +64,8 @@ struct SSOTokenCache: Sendable {
     /// cache has no refresh token or the client registration expired.
     private func refresh(_ members: [String: JSONValue], at time: Date) async throws -> [String: JSONValue]? {
         guard let clientID = members["clientId"]?.stringValue, let secret = members["clientSecret"]?.stringValue,
-              let refreshToken = members["refreshToken"]?.stringValue else { return nil }
+            let refreshToken = members["refreshToken"]?.stringValue
+        else { return nil }
         if let registration = members["registrationExpiresAt"]?.stringValue.flatMap(Self.parseDate), registration <= time {
             return nil
         }
@@ -69,13 +73,16 @@ struct SSOTokenCache: Sendable {
             "grantType": .string("refresh_token"), "clientId": .string(clientID),
             "clientSecret": .string(secret), "refreshToken": .string(refreshToken),
         ]).serialized
-        let base = ServiceLocation.configuredEndpoint(envSuffix: "SSO_OIDC", service: "sso_oidc", sources: sources, profile: profile)
+        let base =
+            ServiceLocation.configuredEndpoint(envSuffix: "SSO_OIDC", service: "sso_oidc", sources: sources, profile: profile)
             ?? "https://oidc.\(region).\(ServiceLocation.domain(region: region))"
-        let request = HTTPRequest(method: "POST", url: base.trimmingTrailingSlashes() + "/token",
-                                  headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        let request = HTTPRequest(
+            method: "POST", url: base.trimmingTrailingSlashes() + "/token",
+            headers: [("Content-Type", "application/json")], body: Array(body.utf8))
         let answer = try await transport.fetch(request, timeouts: HTTPTimeouts(), source: "IAM Identity Center OIDC CreateToken")
         guard let json = try? JSONValue(parsing: answer), let accessToken = json["accessToken"]?.stringValue,
-              case .number(let seconds)? = json["expiresIn"], let expiresIn = Double(seconds) else { return nil }
+            case .number(let seconds)? = json["expiresIn"], let expiresIn = Double(seconds)
+        else { return nil }
         var updated = members
         updated["accessToken"] = .string(accessToken)
         updated["expiresAt"] = .string(now().addingTimeInterval(expiresIn).formatted(.iso8601))

@@ -21,13 +21,16 @@ struct STSClient: Sendable {
     static let version = "2011-06-15"
 
     /// Resolves the endpoint and region from the environment and the profile.
-    init(sources: ConfigurationSources, profile: SharedConfiguration, transport: any HTTPTransport,
-         timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(5), request: .seconds(30)),
-         clock: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        sources: ConfigurationSources, profile: SharedConfiguration, transport: any HTTPTransport,
+        timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(5), request: .seconds(30)),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         let region = ServiceLocation.region(code: nil, sources: sources, profile: profile)
         let configured = ServiceLocation.configuredEndpoint(envSuffix: "STS", service: "sts", sources: sources, profile: profile)
         let fips = EndpointVariants(sources: sources, profile: profile).fips
-        var url = configured ?? region.map { "https://sts\(fips ? "-fips" : "").\($0).\(ServiceLocation.domain(region: $0))" }
+        var url =
+            configured ?? region.map { "https://sts\(fips ? "-fips" : "").\($0).\(ServiceLocation.domain(region: $0))" }
             ?? "https://sts.amazonaws.com"
         if !url.hasSuffix("/") { url += "/" }
         endpoint = url
@@ -51,22 +54,28 @@ struct STSClient: Sendable {
     /// `AssumeRoleWithWebIdentity`, unsigned.
     ///
     /// - Throws: As ``assumeRole(_:with:)``.
-    func assumeRoleWithWebIdentity(roleARN: String, sessionName: String, token: String,
-                                   durationSeconds: Int? = nil) async throws -> AWSCredentials {
+    func assumeRoleWithWebIdentity(
+        roleARN: String, sessionName: String, token: String,
+        durationSeconds: Int? = nil
+    ) async throws -> AWSCredentials {
         var parameters = [("RoleArn", roleARN), ("RoleSessionName", sessionName), ("WebIdentityToken", token)]
         if let durationSeconds { parameters.append(("DurationSeconds", String(durationSeconds))) }
         return try await call("AssumeRoleWithWebIdentity", parameters, signingWith: nil)
     }
 
-    private func call(_ action: String, _ parameters: [(String, String)],
-                      signingWith credentials: AWSCredentials?) async throws -> AWSCredentials {
+    private func call(
+        _ action: String, _ parameters: [(String, String)],
+        signingWith credentials: AWSCredentials?
+    ) async throws -> AWSCredentials {
         let form = ([("Action", action), ("Version", Self.version)] + parameters)
             .map { SigV4Encoding.encode($0.0) + "=" + SigV4Encoding.encode($0.1) }
             .joined(separator: "&")
-        var request = HTTPRequest(method: "POST", url: endpoint, headers: [
-            ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
-            ("User-Agent", DynamoClient.userAgent),
-        ], body: Array(form.utf8))
+        var request = HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
+                ("User-Agent", DynamoClient.userAgent),
+            ], body: Array(form.utf8))
         if let credentials {
             request = SigV4Signer(service: "sts", region: region).sign(request, credentials: credentials, date: clock())
         }
@@ -89,7 +98,8 @@ struct STSClient: Sendable {
     static func credentials(from xml: TinyXML, action: String) throws -> AWSCredentials {
         let result = action + "Result"
         guard let keyID = xml.text(of: "AccessKeyId", inside: result), let secret = xml.text(of: "SecretAccessKey", inside: result),
-              let token = xml.text(of: "SessionToken", inside: result) else {
+            let token = xml.text(of: "SessionToken", inside: result)
+        else {
             throw CredentialError("STS \(action) answered without credentials")
         }
         var expiration: Date?
@@ -100,9 +110,11 @@ struct STSClient: Sendable {
             expiration = date
         }
         let accountID = xml.text(of: "Arn", inside: "AssumedRoleUser").flatMap(accountID(ofARN:))
-        return try AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token,
-                                  expiration: expiration, accountID: accountID)
-            .headerSafe(source: "STS \(action)")
+        return try AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret, sessionToken: token,
+            expiration: expiration, accountID: accountID
+        )
+        .headerSafe(source: "STS \(action)")
     }
 
     /// The account field of an ARN (`arn:aws:sts::123456789012:assumed-role/r/s`).

@@ -41,7 +41,8 @@ struct TinyXML: Sendable {
         while let open = document[searchFrom...].range(of: "<" + name) {
             guard let after = document[open.upperBound...].first else { return nil }
             guard after == ">" || after == " " || after == "/" || after == "\t" || after == "\n" || after == "\r",
-                  let close = document[open.upperBound...].firstIndex(of: ">") else {
+                let close = document[open.upperBound...].firstIndex(of: ">")
+            else {
                 searchFrom = open.upperBound
                 continue
             }
@@ -64,7 +65,8 @@ struct TinyXML: Sendable {
             } else if rest.hasPrefix("<!--"), let end = rest.range(of: "-->") {
                 rest = rest[end.upperBound...]
             } else if first == "&", let semicolon = rest.firstIndex(of: ";"),
-                      let character = entity(rest[rest.index(after: rest.startIndex)..<semicolon]) {
+                let character = entity(rest[rest.index(after: rest.startIndex)..<semicolon])
+            {
                 output.append(character)
                 rest = rest[rest.index(after: semicolon)...]
             } else {
@@ -85,7 +87,8 @@ struct TinyXML: Sendable {
         default:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let value = digits.hasPrefix("x") || digits.hasPrefix("X")
+            let value =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             return value.flatMap { Unicode.Scalar($0) }.map { Character($0) }
         }

@@ -39,8 +39,8 @@ public struct FetchCursor: Sendable, Hashable {
         guard case .success(let bytes) = Base64.decode(token) else { throw FetchPredicateError("not a fetch cursor token") }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let json = try? JSONValue(parsing: String(parts[2])),
-              case .m(let key)? = try? AttributeValue(json: json)
+            let json = try? JSONValue(parsing: String(parts[2])),
+            case .m(let key)? = try? AttributeValue(json: json)
         else { throw FetchPredicateError("not a fetch cursor token") }
         self.init(tableName: String(parts[0]), indexName: parts[1].isEmpty ? nil : String(parts[1]), lastKey: key)
     }

@@ -54,8 +54,9 @@ struct FetchExecutor<Result: ManagedObject> {
             if plan.operation == .scan {
                 logger.warning("fetch of \(request.entity.name) scans the whole table \(plan.tableName): no key condition in the predicate", metadata: ["plan": "\(plan)"])
             }
-            page = try await readPages(limit: plan.sortsInMemory ? nil : limit, pageSize: pageSize,
-                                       start: cursor?.lastKey, attributes: attributes)
+            page = try await readPages(
+                limit: plan.sortsInMemory ? nil : limit, pageSize: pageSize,
+                start: cursor?.lastKey, attributes: attributes)
         }
         if plan.sortsInMemory {
             StorageSort.sort(&page.items, by: request.sorts)
@@ -120,8 +121,9 @@ struct FetchExecutor<Result: ManagedObject> {
 
     /// The cursor continuing after `item`.
     func cursor(after item: Item) -> FetchCursor {
-        FetchCursor(tableName: plan.tableName, indexName: plan.indexName,
-                    lastKey: item.filter { plan.positionAttributes.contains($0.key) })
+        FetchCursor(
+            tableName: plan.tableName, indexName: plan.indexName,
+            lastKey: item.filter { plan.positionAttributes.contains($0.key) })
     }
 
     /// One Query or Scan request.
@@ -139,8 +141,9 @@ struct FetchExecutor<Result: ManagedObject> {
             // index is asked only if it projects everything (otherwise the rest comes from the
             // table by BatchGetItem), a local index reads the rest from the table itself.
             let select = select ?? (plan.indexName != nil && projectionExpression == nil ? .allAttributes : nil)
-            var input = QueryInput(tableName: plan.tableName, indexName: plan.indexName, select: select, limit: limit,
-                                   consistentRead: consistent)
+            var input = QueryInput(
+                tableName: plan.tableName, indexName: plan.indexName, select: select, limit: limit,
+                consistentRead: consistent)
             input.exclusiveStartKey = start
             input.scanIndexForward = plan.scanIndexForward
             input.keyConditionExpression = plan.keyCondition
@@ -157,8 +160,9 @@ struct FetchExecutor<Result: ManagedObject> {
         input.expressionAttributeNames = names.isEmpty ? nil : names
         input.expressionAttributeValues = values
         let output = try await client.scan(input)
-        return QueryOutput(items: output.items, count: output.count, scannedCount: output.scannedCount,
-                           lastEvaluatedKey: output.lastEvaluatedKey)
+        return QueryOutput(
+            items: output.items, count: output.count, scannedCount: output.scannedCount,
+            lastEvaluatedKey: output.lastEvaluatedKey)
     }
 
     // MARK: - Count
@@ -169,9 +173,12 @@ struct FetchExecutor<Result: ManagedObject> {
     func count(limit: Int?) async throws -> Int {
         if let limit, limit <= 0 { return 0 }
         guard plan.operation == .query || plan.operation == .scan, plan.residual == .constant(true),
-              plan.unprojectedFilterAttributes.isEmpty else {
-            return try await items(limit: limit, pageSize: request.pageSize, after: nil,
-                                   attributes: Set(plan.positionAttributes)).items.count
+            plan.unprojectedFilterAttributes.isEmpty
+        else {
+            return try await items(
+                limit: limit, pageSize: request.pageSize, after: nil,
+                attributes: Set(plan.positionAttributes)
+            ).items.count
         }
         if plan.operation == .scan {
             logger.warning("count of \(request.entity.name) scans the whole table \(plan.tableName): no key condition in the predicate")

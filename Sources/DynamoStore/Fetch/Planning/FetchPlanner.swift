@@ -97,8 +97,9 @@ struct FetchPlanner {
         var used: Set<Int> = []
         var valuesPerKey: [[AttributeValue]] = []
         for key in tableKeys {
-            guard let (index, values) = conjuncts.enumerated().lazy
-                .compactMap({ offset, conjunct in Self.fixedValues(of: key, in: conjunct).map { (offset, $0) } }).first
+            guard
+                let (index, values) = conjuncts.enumerated().lazy
+                    .compactMap({ offset, conjunct in Self.fixedValues(of: key, in: conjunct).map { (offset, $0) } }).first
             else { return nil }
             used.insert(index)
             valuesPerKey.append(values)
@@ -120,7 +121,7 @@ struct FetchPlanner {
     private var schemas: [KeySchema] {
         [KeySchema(index: nil, partition: [storageName(entity.hashKey)], sort: entity.rangeKey.map { [storageName($0)] } ?? [])]
             + entity.indexes.filter { allowsGlobalIndexes || $0.kind == .local }
-                .map { KeySchema(index: $0, partition: $0.partitionKey.map(storageName), sort: $0.sortKey.map(storageName)) }
+            .map { KeySchema(index: $0, partition: $0.partitionKey.map(storageName), sort: $0.sortKey.map(storageName)) }
     }
 
     private static func isSortCondition(_ conjunct: StoragePredicate, on attribute: String) -> Bool {
@@ -137,7 +138,8 @@ struct FetchPlanner {
         switch conjunct {
         case .compare(attribute, let op, _): op != .notEqual
         case .exists(attribute), .between(attribute, _, _), .isIn(attribute, _), .beginsWith(attribute, _),
-             .contains(attribute, _): true
+            .contains(attribute, _):
+            true
         default: false
         }
     }
@@ -146,9 +148,11 @@ struct FetchPlanner {
         var used: Set<Int> = []
         var terms: [StoragePredicate] = []
         for attribute in schema.partition {
-            guard let index = conjuncts.firstIndex(where: {
-                if case .compare(attribute, .equal, _) = $0 { true } else { false }
-            }) else { return nil }
+            guard
+                let index = conjuncts.firstIndex(where: {
+                    if case .compare(attribute, .equal, _) = $0 { true } else { false }
+                })
+            else { return nil }
             used.insert(index)
             terms.append(conjuncts[index])
         }
@@ -156,7 +160,8 @@ struct FetchPlanner {
         for attribute in schema.sort {
             sortAttribute = attribute
             if let index = conjuncts.firstIndex(where: { if case .compare(attribute, .equal, _) = $0 { true } else { false } }),
-               attribute != schema.sort.last {
+                attribute != schema.sort.last
+            {
                 used.insert(index)
                 terms.append(conjuncts[index])
                 continue
@@ -171,8 +176,10 @@ struct FetchPlanner {
         // it answers the predicate only when the predicate requires them all to exist, or the
         // model does (a non-optional attribute is in every item the store writes).
         if schema.index != nil {
-            for attribute in schema.sort where !requiredAttributes.contains(attribute)
-                && !conjuncts.contains(where: { Self.requiresExistence(of: attribute, $0) }) {
+            for attribute in schema.sort
+            where !requiredAttributes.contains(attribute)
+                && !conjuncts.contains(where: { Self.requiresExistence(of: attribute, $0) })
+            {
                 return nil
             }
         }
@@ -186,7 +193,8 @@ struct FetchPlanner {
             if let current = best {
                 let currentAll = current.schema.index.map { $0.projection == .all } ?? true
                 let candidateAll = candidate.schema.index.map { $0.projection == .all } ?? true
-                let better = candidate.constrained > current.constrained
+                let better =
+                    candidate.constrained > current.constrained
                     || (candidate.constrained == current.constrained && candidateAll && !currentAll)
                 if !better { continue }
             }
@@ -235,19 +243,25 @@ struct FetchPlanner {
             if isLocal {
                 // Named in the ProjectionExpression, so the filter sees them in the fetched item.
                 plan.unprojectedFilterAttributes = StoragePredicate.all(server).attributeNames.subtracting(available)
-                plan.indexReadsFromTable = needed == nil || !wanted.isSubset(of: available)
+                plan.indexReadsFromTable =
+                    needed == nil || !wanted.isSubset(of: available)
                     || !plan.unprojectedFilterAttributes.isEmpty
             } else {
-                plan.fetchesFromTable = needed == nil || !wanted.isSubset(of: available)
+                plan.fetchesFromTable =
+                    needed == nil || !wanted.isSubset(of: available)
                     || !StoragePredicate.all(memory).attributeNames.isSubset(of: available)
             }
         }
         let filter = StoragePredicate.all(server)
         let terms = ConditionExpression.all(match.terms.map(\.condition))
-        guard let terms, let keyCondition = try? KeyConditionExpression(terms, partitionKeys: match.schema.partition,
-                                                                          sortKeys: match.schema.sort),
-              let rendered = try? Expressions(keyCondition: keyCondition,
-                                              filter: filter == .constant(true) ? nil : filter.condition).rendered()
+        guard let terms,
+            let keyCondition = try? KeyConditionExpression(
+                terms, partitionKeys: match.schema.partition,
+                sortKeys: match.schema.sort),
+            let rendered = try? Expressions(
+                keyCondition: keyCondition,
+                filter: filter == .constant(true) ? nil : filter.condition
+            ).rendered()
         else { return nil }
         plan.keyCondition = rendered.keyCondition
         if filter != .constant(true) {

@@ -132,7 +132,8 @@ struct PredicateLexer {
         if let sign = current, sign == "-" || sign == "+" { text.append(sign); index += 1 }
         while let c = current, c.isNumber || c == "." { text.append(c); index += 1 }
         if let e = current, e == "e" || e == "E",
-           let after = peek(1), after.isNumber || ((after == "-" || after == "+") && (peek(2)?.isNumber ?? false)) {
+            let after = peek(1), after.isNumber || ((after == "-" || after == "+") && (peek(2)?.isNumber ?? false))
+        {
             text.append(e); text.append(after); index += 2
             while let c = current, c.isNumber { text.append(c); index += 1 }
         }

@@ -57,7 +57,7 @@ struct PredicateResolver {
                 if !encoded.contains(value) { encoded.append(value) }
             }
             let chunks = stride(from: 0, to: encoded.count, by: Self.maximumInOperands).map {
-                StoragePredicate.isIn(target.storageName, Array(encoded[$0 ..< min($0 + Self.maximumInOperands, encoded.count)]))
+                StoragePredicate.isIn(target.storageName, Array(encoded[$0..<min($0 + Self.maximumInOperands, encoded.count)]))
             }
             return .any(chunks)
         case .beginsWith(let path, let value), .contains(let path, let value):
@@ -158,7 +158,8 @@ struct PredicateResolver {
             throw FetchPredicateError("key path \(path) goes through the to-many relationship \(entity.name).\(relationship.name); DynamoDB expressions cannot test the members of a relationship")
         }
         guard let model, let destination = model.entity(named: relationship.destination),
-              let destinationKey = destination.attribute(named: destination.hashKey) else {
+            let destinationKey = destination.attribute(named: destination.hashKey)
+        else {
             throw FetchPredicateError("key path \(path): the destination entity \(relationship.destination) is not known; build the request with the store's model")
         }
         if parts.count == 2 && parts[1] != destination.hashKey || parts.count > 2 {

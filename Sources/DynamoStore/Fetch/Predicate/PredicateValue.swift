@@ -37,8 +37,10 @@ public indirect enum PredicateValue: Sendable, Hashable {
     var formatted: String {
         switch self {
         case .null: "nil"
-        case .string(let text): "\"" + text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let text):
+            "\""
+                + text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .int(let value): String(value)
         case .double(let value): String(value)
         case .decimal(let value): "\(value)"

@@ -69,7 +69,8 @@ indirect enum StoragePredicate: Sendable, Hashable {
         switch self {
         case .constant: []
         case .compare(let name, _, _), .exists(let name), .notExists(let name), .between(let name, _, _),
-             .isIn(let name, _), .beginsWith(let name, _), .contains(let name, _): [name]
+            .isIn(let name, _), .beginsWith(let name, _), .contains(let name, _):
+            [name]
         case .and(let parts), .or(let parts): parts.reduce(into: []) { $0.formUnion($1.attributeNames) }
         case .not(let inner): inner.attributeNames
         }

@@ -45,23 +45,28 @@ struct AssumeRoleTests {
         """
 
     static func provider(_ profile: String, server: FakeHTTPServer, environment: [String: String] = [:]) -> ProfileCredentialProvider {
-        let sources = FakeAWS.sources(["AWS_ENDPOINT_URL_STS": server.url, "AWS_REGION": "eu-west-1"].merging(environment) { $1 },
-                                      files: ["\(FakeAWS.home)/.aws/config": config])
+        let sources = FakeAWS.sources(
+            ["AWS_ENDPOINT_URL_STS": server.url, "AWS_REGION": "eu-west-1"].merging(environment) { $1 },
+            files: ["\(FakeAWS.home)/.aws/config": config])
         return ProfileCredentialProvider(profile: profile, sources: sources, transport: DynamoClient.defaultTransport())
     }
 
     @Test func sourceProfileAssumesTheRoleWithSignedQueryRequest() async throws {
         try await withFakeServer([FakeAWS.stsAnswer()]) { server in
             let credentials = try await Self.provider("reader", server: server).resolveCredentials()
-            #expect(credentials == AWSCredentials(accessKeyID: "ASIAROLE", secretAccessKey: "rolesecret", sessionToken: "roletoken",
-                                                  expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "123456789012"))
+            #expect(
+                credentials
+                    == AWSCredentials(
+                        accessKeyID: "ASIAROLE", secretAccessKey: "rolesecret", sessionToken: "roletoken",
+                        expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "123456789012"))
             let request = try #require(server.requests.first)
             #expect(request.method == "POST")
             #expect(request.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
-            #expect(FakeAWS.form(request.body) == [
-                "Action": "AssumeRole", "Version": "2011-06-15", "RoleArn": "arn:aws:iam::123456789012:role/reader",
-                "RoleSessionName": "nightly job", "ExternalId": "ext-42", "DurationSeconds": "1800",
-            ])
+            #expect(
+                FakeAWS.form(request.body) == [
+                    "Action": "AssumeRole", "Version": "2011-06-15", "RoleArn": "arn:aws:iam::123456789012:role/reader",
+                    "RoleSessionName": "nightly job", "ExternalId": "ext-42", "DurationSeconds": "1800",
+                ])
             #expect(request.body.contains("RoleSessionName=nightly%20job"))
             let authorization = try #require(request.headers["authorization"])
             #expect(authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDBASE/"))
@@ -101,8 +106,9 @@ struct AssumeRoleTests {
 
     @Test func credentialSourceEnvironment() async throws {
         try await withFakeServer([FakeAWS.stsAnswer()]) { server in
-            let provider = Self.provider("from-env", server: server,
-                                         environment: ["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "envsecret"])
+            let provider = Self.provider(
+                "from-env", server: server,
+                environment: ["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "envsecret"])
             let assumed = try await provider.resolveCredentials()
             #expect(assumed?.accessKeyID == "ASIAROLE")
             #expect(server.requests.first?.headers["authorization"]?.contains("Credential=AKIDENV/") == true)
@@ -150,7 +156,8 @@ struct AssumeRoleTests {
     }
 
     @Test func tinyXMLReadsWhatSTSSends() {
-        let xml = TinyXML("""
+        let xml = TinyXML(
+            """
             <?xml version="1.0"?><!-- note --><R><A attr="1">x &amp; y &lt;z&gt; &#65;&#x42;</A><B/><C><![CDATA[<raw>]]></C>
             <AB>wrong</AB><Outer><A>inner</A></Outer></R>
             """)

@@ -26,9 +26,11 @@ struct CachedSourcesTests {
     }
 
     @Test func credentialsComingDueAreRefreshedFromSTS() async throws {
-        try await withFakeServer([FakeAWS.stsAnswer(keyID: "ASIAFIRST", expiration: "2027-01-15T09:00:00Z"),
-                                  FakeAWS.stsAnswer(keyID: "ASIASECOND", expiration: "2027-01-15T10:00:00Z")]) { server in
-            let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))  // 08:00, an hour before expiry
+        try await withFakeServer([
+            FakeAWS.stsAnswer(keyID: "ASIAFIRST", expiration: "2027-01-15T09:00:00Z"),
+            FakeAWS.stsAnswer(keyID: "ASIASECOND", expiration: "2027-01-15T10:00:00Z"),
+        ]) { server in
+            let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000)) // 08:00, an hour before expiry
             let cache = CachingCredentialProvider(Self.assumeRole(server), now: { time.withLock { $0 } })
             let credentials = try await cache.resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIAFIRST")

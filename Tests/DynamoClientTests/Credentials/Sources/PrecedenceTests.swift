@@ -11,8 +11,10 @@ struct PrecedenceTests {
     ]
     static let process = #"credential_process = python3 -c "print('{\"Version\": 1, \"AccessKeyId\": \"AKIDPROCESS\", \"SecretAccessKey\": \"p\"}')""#
 
-    static func resolve(_ environment: [String: String], config: String = "", credentials: String = "",
-                        server: FakeHTTPServer) async throws -> AWSCredentials? {
+    static func resolve(
+        _ environment: [String: String], config: String = "", credentials: String = "",
+        server: FakeHTTPServer
+    ) async throws -> AWSCredentials? {
         let sources = FakeAWS.sources(
             ["AWS_ENDPOINT_URL_STS": server.url, "AWS_EC2_METADATA_DISABLED": "true"].merging(environment) { $1 },
             files: ["\(FakeAWS.home)/.aws/config": config, "\(FakeAWS.home)/.aws/credentials": credentials, "/token": "jwt"])
@@ -60,11 +62,13 @@ struct PrecedenceTests {
         try await withFakeServer([FakeAWS.portalAnswer(keyID: "ASIASSO")]) { server in
             let config = "[default]\nsso_start_url = https://x.awsapps.com/start\nsso_region = us-east-1\nsso_account_id = 1\nsso_role_name = R\n"
             let cache = #"{"accessToken":"t","expiresAt":"2099-01-01T00:00:00Z"}"#
-            let sources = FakeAWS.sources(["AWS_ENDPOINT_URL_SSO": server.url, "AWS_EC2_METADATA_DISABLED": "true"], files: [
-                "\(FakeAWS.home)/.aws/config": config,
-                "\(FakeAWS.home)/.aws/credentials": "[default]\naws_access_key_id = AKIDFILE\naws_secret_access_key = f\n",
-                "\(FakeAWS.home)/.aws/sso/cache/\(SHA1.hex("https://x.awsapps.com/start")).json": cache,
-            ])
+            let sources = FakeAWS.sources(
+                ["AWS_ENDPOINT_URL_SSO": server.url, "AWS_EC2_METADATA_DISABLED": "true"],
+                files: [
+                    "\(FakeAWS.home)/.aws/config": config,
+                    "\(FakeAWS.home)/.aws/credentials": "[default]\naws_access_key_id = AKIDFILE\naws_secret_access_key = f\n",
+                    "\(FakeAWS.home)/.aws/sso/cache/\(SHA1.hex("https://x.awsapps.com/start")).json": cache,
+                ])
             let credentials = try await CredentialProviderChain.default(sources: sources, transport: DynamoClient.defaultTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIASSO")

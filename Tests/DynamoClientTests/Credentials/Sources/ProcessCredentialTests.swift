@@ -23,9 +23,11 @@ struct ProcessCredentialTests {
     @Test func commandOutputBecomesCredentials() async throws {
         let json = #"{"Version": 1, "AccessKeyId": "ASIAPROC", "SecretAccessKey": "procsecret", "SessionToken": "proctoken", "Expiration": "2030-01-02T03:04:05Z", "AccountId": "123456789012"}"#
         let provider = ProcessCredentialProvider(command: "python3 -c 'import sys; print(sys.argv[1])' '\(json)'")
-        #expect(try await provider.resolveCredentials() == AWSCredentials(
-            accessKeyID: "ASIAPROC", secretAccessKey: "procsecret", sessionToken: "proctoken",
-            expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "123456789012"))
+        #expect(
+            try await provider.resolveCredentials()
+                == AWSCredentials(
+                    accessKeyID: "ASIAPROC", secretAccessKey: "procsecret", sessionToken: "proctoken",
+                    expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "123456789012"))
     }
 
     @Test func failureReportsStatusAndStderrButNeverStdout() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// IAM Identity Center: the CLI's token cache, the OIDC refresh-token grant, the portal.
 struct SSOTests {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
+    static let now = Date(timeIntervalSince1970: 1_800_000_000) // 2027-01-15T08:00:00Z
 
     static var config: String {
         """
@@ -46,11 +46,14 @@ struct SSOTests {
         return JSONValue.object(members).serialized
     }
 
-    static func provider(_ profile: String, server: FakeHTTPServer, files: [String: String],
-                         written: FakeAWS.WrittenFiles) -> SSOCredentialProvider {
-        let sources = FakeAWS.sources(["AWS_ENDPOINT_URL_SSO": server.url, "AWS_ENDPOINT_URL_SSO_OIDC": server.url],
-                                      files: files.merging(["\(FakeAWS.home)/.aws/config": config]) { $1 },
-                                      written: written)
+    static func provider(
+        _ profile: String, server: FakeHTTPServer, files: [String: String],
+        written: FakeAWS.WrittenFiles
+    ) -> SSOCredentialProvider {
+        let sources = FakeAWS.sources(
+            ["AWS_ENDPOINT_URL_SSO": server.url, "AWS_ENDPOINT_URL_SSO_OIDC": server.url],
+            files: files.merging(["\(FakeAWS.home)/.aws/config": config]) { $1 },
+            written: written)
         return SSOCredentialProvider(profile: profile, sources: sources, transport: DynamoClient.defaultTransport(), now: { Self.now })
     }
 
@@ -67,12 +70,16 @@ struct SSOTests {
     @Test func cachedTokenGetsRoleCredentials() async throws {
         try await withFakeServer([FakeAWS.portalAnswer()]) { server in
             let written = FakeAWS.WrittenFiles()
-            let provider = Self.provider("dev", server: server,
-                                         files: [Self.sessionCachePath: Self.cache(token: "valid-token", expiresAt: "2027-01-15T09:00:00Z")],
-                                         written: written)
+            let provider = Self.provider(
+                "dev", server: server,
+                files: [Self.sessionCachePath: Self.cache(token: "valid-token", expiresAt: "2027-01-15T09:00:00Z")],
+                written: written)
             let credentials = try await provider.resolveCredentials()
-            #expect(credentials == AWSCredentials(accessKeyID: "ASIASSO", secretAccessKey: "ssosecret", sessionToken: "ssotoken",
-                                                  expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "111122223333"))
+            #expect(
+                credentials
+                    == AWSCredentials(
+                        accessKeyID: "ASIASSO", secretAccessKey: "ssosecret", sessionToken: "ssotoken",
+                        expiration: Date(timeIntervalSince1970: 1_893_553_445), accountID: "111122223333"))
             let request = try #require(server.requests.first)
             #expect(request.method == "GET")
             #expect(request.path == "/federation/credentials?account_id=111122223333&role_name=Developer")
@@ -86,9 +93,10 @@ struct SSOTests {
         try await withFakeServer([oidc, FakeAWS.portalAnswer()]) { server in
             let written = FakeAWS.WrittenFiles()
             // Expires in 10 minutes: inside the 15-minute refresh window.
-            let provider = Self.provider("dev", server: server,
-                                         files: [Self.sessionCachePath: Self.cache(token: "old-token", expiresAt: "2027-01-15T08:10:00Z")],
-                                         written: written)
+            let provider = Self.provider(
+                "dev", server: server,
+                files: [Self.sessionCachePath: Self.cache(token: "old-token", expiresAt: "2027-01-15T08:10:00Z")],
+                written: written)
             let refreshed = try await provider.resolveCredentials()
             #expect(refreshed?.accessKeyID == "ASIASSO")
             let refresh = try #require(server.requests.first)
@@ -111,27 +119,30 @@ struct SSOTests {
     @Test func expiredTokenThatCannotBeRefreshedNamesTheLoginCommand() async throws {
         try await withFakeServer([.respond(status: 400, body: #"{"error":"invalid_grant"}"#, crc: .absent)]) { server in
             let written = FakeAWS.WrittenFiles()
-            let provider = Self.provider("dev", server: server,
-                                         files: [Self.sessionCachePath: Self.cache(token: "old", expiresAt: "2027-01-15T07:00:00Z")],
-                                         written: written)
+            let provider = Self.provider(
+                "dev", server: server,
+                files: [Self.sessionCachePath: Self.cache(token: "old", expiresAt: "2027-01-15T07:00:00Z")],
+                written: written)
             let error = await #expect(throws: CredentialError.self) { try await provider.resolveCredentials() }
             #expect(error?.message.contains("run 'aws sso login --profile dev'") == true)
-            #expect(server.requests.count == 1)  // the refresh attempt, never the portal
+            #expect(server.requests.count == 1) // the refresh attempt, never the portal
         }
     }
 
     @Test func legacyProfileUsesTheStartURLCacheAndNeverRefreshes() async throws {
         try await withFakeServer([FakeAWS.portalAnswer(keyID: "ASIALEGACY")]) { server in
             let written = FakeAWS.WrittenFiles()
-            let valid = Self.provider("legacy", server: server,
-                                      files: [Self.legacyCachePath: Self.cache(token: "legacy-token", expiresAt: "2027-01-15T08:05:00UTC")],
-                                      written: written)
+            let valid = Self.provider(
+                "legacy", server: server,
+                files: [Self.legacyCachePath: Self.cache(token: "legacy-token", expiresAt: "2027-01-15T08:05:00UTC")],
+                written: written)
             let credentials = try await valid.resolveCredentials()
             #expect(credentials?.accountID == "444455556666")
             #expect(server.requests.first?.path == "/federation/credentials?account_id=444455556666&role_name=ReadOnly")
-            let expired = Self.provider("legacy", server: server,
-                                        files: [Self.legacyCachePath: Self.cache(token: "legacy-token", expiresAt: "2027-01-15T07:00:00Z")],
-                                        written: written)
+            let expired = Self.provider(
+                "legacy", server: server,
+                files: [Self.legacyCachePath: Self.cache(token: "legacy-token", expiresAt: "2027-01-15T07:00:00Z")],
+                written: written)
             let error = await #expect(throws: CredentialError.self) { try await expired.resolveCredentials() }
             #expect(error?.message.contains("aws sso login --profile legacy") == true)
             #expect(server.requests.count == 1)
@@ -157,9 +168,10 @@ struct SSOTests {
     @Test func portalRejectionAsksForLogin() async throws {
         try await withFakeServer([.respond(status: 401, body: #"{"message":"Session token not found or invalid"}"#, crc: .absent)]) { server in
             let written = FakeAWS.WrittenFiles()
-            let provider = Self.provider("dev", server: server,
-                                         files: [Self.sessionCachePath: Self.cache(token: "t", expiresAt: "2027-01-15T09:00:00Z")],
-                                         written: written)
+            let provider = Self.provider(
+                "dev", server: server,
+                files: [Self.sessionCachePath: Self.cache(token: "t", expiresAt: "2027-01-15T09:00:00Z")],
+                written: written)
             let error = await #expect(throws: CredentialError.self) { try await provider.resolveCredentials() }
             #expect(error?.message.contains("HTTP 401") == true)
             #expect(error?.message.contains("aws sso login --profile dev") == true)

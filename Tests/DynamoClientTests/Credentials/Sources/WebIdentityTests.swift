@@ -7,8 +7,10 @@ import Testing
 /// `AssumeRoleWithWebIdentity`, the token file read on every refresh.
 struct WebIdentityTests {
     @Test func environmentTokenFileIsReadOnEveryRefresh() async throws {
-        try await withFakeServer([FakeAWS.stsAnswer("AssumeRoleWithWebIdentity", keyID: "ASIAONE"),
-                                  FakeAWS.stsAnswer("AssumeRoleWithWebIdentity", keyID: "ASIATWO")]) { server in
+        try await withFakeServer([
+            FakeAWS.stsAnswer("AssumeRoleWithWebIdentity", keyID: "ASIAONE"),
+            FakeAWS.stsAnswer("AssumeRoleWithWebIdentity", keyID: "ASIATWO"),
+        ]) { server in
             let files = Mutex(["/var/run/secrets/token": "first-token\n"])
             var sources = ConfigurationSources(environment: [
                 "HOME": FakeAWS.home, "AWS_ENDPOINT_URL_STS": server.url, "AWS_REGION": "us-west-2",
@@ -42,8 +44,9 @@ struct WebIdentityTests {
                 [profile broken]
                 web_identity_token_file = /tmp/ci-token
                 """
-            let sources = FakeAWS.sources(["AWS_ENDPOINT_URL_STS": server.url],
-                                          files: ["\(FakeAWS.home)/.aws/config": config, "/tmp/ci-token": "ci-token"])
+            let sources = FakeAWS.sources(
+                ["AWS_ENDPOINT_URL_STS": server.url],
+                files: ["\(FakeAWS.home)/.aws/config": config, "/tmp/ci-token": "ci-token"])
             let credentials = try await ProfileCredentialProvider(profile: "ci", sources: sources, transport: DynamoClient.defaultTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIAROLE")
@@ -66,12 +69,14 @@ struct WebIdentityTests {
 
     @Test func motoAnswersAssumeRoleWithWebIdentity() async throws {
         try await MotoServer.with { url in
-            let sources = FakeAWS.sources([
-                "AWS_ENDPOINT_URL_STS": url, "AWS_REGION": "us-east-1", "AWS_WEB_IDENTITY_TOKEN_FILE": "/token",
-                "AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/web",
-            ], files: ["/token": "eyJhbGciOiJSUzI1NiJ9.e30.sig"])
-            let credentials = try #require(try await WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
-                .resolveCredentials())
+            let sources = FakeAWS.sources(
+                [
+                    "AWS_ENDPOINT_URL_STS": url, "AWS_REGION": "us-east-1", "AWS_WEB_IDENTITY_TOKEN_FILE": "/token",
+                    "AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/web",
+                ], files: ["/token": "eyJhbGciOiJSUzI1NiJ9.e30.sig"])
+            let credentials = try #require(
+                try await WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
+                    .resolveCredentials())
             #expect(credentials.accessKeyID.hasPrefix("ASIA"))
             #expect(credentials.sessionToken?.isEmpty == false)
         }
