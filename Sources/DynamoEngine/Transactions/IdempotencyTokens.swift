@@ -1,20 +1,49 @@
+import AWSSigV4
 import DynamoAPI
 import Synchronization
 
 /// TransactWriteItems' `ClientRequestToken`: for ten minutes, a token seen with the same request
 /// returns the first call's result without writing again; with a different request it is an
 /// `IdempotentParameterMismatchException`.
+///
+/// A busy client sends a new token with every transaction, so the tokens of ten minutes are
+/// kept cheaply: each request as the SHA-256 of its ``CanonicalForm`` (32 bytes instead of the
+/// request), and expired tokens dropped oldest first, a few at a time, instead of a pass over
+/// every token on every call.
 final class IdempotencyTokens: Sendable {
     /// How long DynamoDB remembers a token.
     static let lifetime: Double = 600
 
     private struct Entry {
-        var request: CanonicalForm
+        var requestDigest: [UInt8]
         var result: TransactWriteResult
         var recorded: Double
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Tokens in the order they were recorded; `expiredBefore` of them are gone.
+        var recordings: [(token: String, recorded: Double)] = []
+        var expiredBefore = 0
+
+        /// Forgets the tokens recorded `lifetime` or more before `now`, oldest first.
+        mutating func expire(now: Double) {
+            while expiredBefore < recordings.count, now - recordings[expiredBefore].recorded >= IdempotencyTokens.lifetime {
+                let (token, recorded) = recordings[expiredBefore]
+                if entries[token]?.recorded == recorded { entries[token] = nil }
+                expiredBefore += 1
+            }
+            if expiredBefore > 1024, expiredBefore * 2 > recordings.count {
+                recordings.removeFirst(expiredBefore)
+                expiredBefore = 0
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// The number of tokens remembered now (for tests).
+    var count: Int { state.withLock { $0.entries.count } }
 
     /// Runs `body` once per (token, request) within the lifetime; repeats return its result.
     /// Requests are compared by their ``CanonicalForm`` (maps as maps, sets as sets, numbers by
@@ -26,12 +55,13 @@ final class IdempotencyTokens: Sendable {
         token: String, request: CanonicalForm, now: Double,
         _ body: () throws -> TransactWriteResult
     ) throws -> TransactWriteResult {
-        let known: Entry? = entries.withLock { entries in
-            entries = entries.filter { now - $0.value.recorded < Self.lifetime }
-            return entries[token]
+        let digest = SHA256.hash(request.bytes)
+        let known: Entry? = state.withLock { state in
+            state.expire(now: now)
+            return state.entries[token]
         }
         if let known {
-            guard known.request == request else {
+            guard known.requestDigest == digest else {
                 throw DynamoError(
                     .idempotentParameterMismatch,
                     "Request with the same client token has already been used with different parameters")
@@ -39,12 +69,15 @@ final class IdempotencyTokens: Sendable {
             return known.result
         }
         let result = try body()
-        entries.withLock { $0[token] = Entry(request: request, result: result, recorded: now) }
+        state.withLock { state in
+            state.entries[token] = Entry(requestDigest: digest, result: result, recorded: now)
+            state.recordings.append((token, now))
+        }
         return result
     }
 
     /// Forgets every token (the database was restored from a snapshot).
     func removeAll() {
-        entries.withLock { $0.removeAll() }
+        state.withLock { $0 = State() }
     }
 }
