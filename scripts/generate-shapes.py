@@ -76,6 +76,13 @@ MEMBER_PATH_OVERRIDES = {
     ("QueryInput", "Limit"): "Limit",
 }
 
+# Members whose service model holds a maximum botocore's does not: ListStreams refuses a Limit
+# over 100 with a ValidationException (scylladb's Alternator tests, run against DynamoDB Streams;
+# its API reference: "The upper limit is 100"), checked with the other members' constraints.
+MEMBER_MAXIMUMS = {
+    ("ListStreamsInput", "Limit"): 100,
+}
+
 # DynamoDB's 2026 request validator (us-east-1 since the 2026-08-12 capture of the
 # dynamodb-conformance suite, `captures/2026-08-12-wording-drift.json`): the inputs it checks,
 # whose invalid attribute values it answers in the `1 validation error detected: ` envelope.
@@ -439,6 +446,8 @@ class Generator:
         elif self.m.model_names[key] == "TableArn" and member == "TableName":
             return ".tableNameOrARN"
         shape = self.m.shapes[key]
+        if (owner, member) in MEMBER_MAXIMUMS:
+            shape = dict(shape, max=MEMBER_MAXIMUMS[(owner, member)])
         kind = shape["type"]
         args = []
         if kind in ("string", "list", "map", "blob") and "enum" not in shape:
@@ -480,6 +489,8 @@ class Generator:
         elif self.m.model_names[key] == "TableArn" and member == "TableName":
             return ["a table name (1...255, pattern `[a-zA-Z0-9_.-]+`) or ARN (up to 1024)"]
         shape = self.m.shapes[key]
+        if (owner, member) in MEMBER_MAXIMUMS:
+            shape = dict(shape, max=MEMBER_MAXIMUMS[(owner, member)])
         kind = shape["type"]
         parts = []
         if kind in ("string", "list", "map", "blob") and "enum" not in shape:

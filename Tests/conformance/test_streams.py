@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.request
 import uuid
 
@@ -168,6 +169,37 @@ def test_list_describe_and_stream_errors(ddb, streams):
     assert second["TableDescription"]["LatestStreamArn"] != arn
 
 
+def test_stream_specification_messages_are_the_services(ddb):
+    """The StreamSpecification refusals of UpdateTable and CreateTable, as measured against
+    DynamoDB in 2026 (docs/compatibility.md's wording table)."""
+    invalid = "One or more parameter values were invalid: "
+    unchecked = boto3.client("dynamodb", endpoint_url=ddb.meta.endpoint_url, region_name="us-east-1",
+                             aws_access_key_id="testing", aws_secret_access_key="testing",
+                             config=CONFIG.merge(Config(parameter_validation=False)))
+    name, _ = make_table(ddb, "KEYS_ONLY")
+    for spec in ({"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"},
+                 {"StreamEnabled": True, "StreamViewType": "OLD_IMAGE"}):
+        with expect_error("ValidationException", f"Table already has an enabled stream: TableName: {name}"):
+            ddb.update_table(TableName=name, StreamSpecification=spec)
+    with expect_error("ValidationException", invalid + "If stream is being enabled then UpdateViewType is required"):
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True})
+    with expect_error("ValidationException",
+                      invalid + "If stream is being disabled, then UpdateViewType must not be specified"):
+        ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"})
+    null_enabled = ("1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy "
+                    "constraint: Member must not be null")
+    for spec in ({}, {"StreamViewType": "KEYS_ONLY"}):
+        with expect_error("ValidationException", null_enabled):
+            unchecked.update_table(TableName=name, StreamSpecification=spec)
+    keys = {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}
+    with expect_error("ValidationException",
+                      invalid + "Table is being created with a stream enabled, UpdateViewType is required"):
+        ddb.create_table(TableName=name + "x", StreamSpecification={"StreamEnabled": True}, **keys)
+    with expect_error("ValidationException", null_enabled):
+        unchecked.create_table(TableName=name + "x", StreamSpecification={}, **keys)
+
+
 def test_iterator_expiry_and_trimming_follow_the_clock(server, ddb, streams):
     name, arn = make_table(ddb)
     ddb.put_item(TableName=name, Item={"pk": {"S": "a"}})
@@ -175,8 +207,14 @@ def test_iterator_expiry_and_trimming_follow_the_clock(server, ddb, streams):
     iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
                                           ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
     advance(server, 15 * 60 + 1)
-    with expect_error("ExpiredIteratorException"):
+    with expect_error("ExpiredIteratorException") as raised:
         streams.get_records(ShardIterator=iterator)
+    # Kinesis' wording, its times as Java's Date.toString() writes them in UTC.
+    java_date = r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} UTC \d{4}"
+    assert re.fullmatch(
+        rf"Iterator expired\. The iterator was created at time {java_date} while right now it is {java_date} "
+        r"which is further in the future than the tolerated delay of 900000 milliseconds\.",
+        raised.value.response["Error"]["Message"])
     first = shard["SequenceNumberRange"]["StartingSequenceNumber"]
     advance(server, 24 * 3600)
     with expect_error("TrimmedDataAccessException"):
@@ -286,5 +324,14 @@ def test_list_streams_limit_and_malformed_start_arn(ddb, streams):
     with expect_error("ValidationException", "1 validation error detected: Value '101' at 'limit' failed to satisfy "
                                              "constraint: Member must have value less than or equal to 100"):
         streams.list_streams(Limit=101)
+    # The bound is one of the request's constraints: reported with the other members' violations.
+    unchecked = boto3.client("dynamodbstreams", endpoint_url=streams.meta.endpoint_url, region_name="us-east-1",
+                             aws_access_key_id="testing", aws_secret_access_key="testing",
+                             config=CONFIG.merge(Config(parameter_validation=False)))
+    with expect_error("ValidationException", "2 validation errors detected: Value '101' at 'limit' failed to satisfy "
+                                             "constraint: Member must have value less than or equal to 100; Value 'ab' "
+                                             "at 'tableName' failed to satisfy constraint: Member must have length "
+                                             "greater than or equal to 3"):
+        unchecked.list_streams(Limit=101, TableName="ab")
     with expect_error("ValidationException", "Invalid StreamArn"):
         streams.list_streams(ExclusiveStartStreamArn="kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas")

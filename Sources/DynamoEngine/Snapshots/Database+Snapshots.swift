@@ -38,14 +38,15 @@ extension Database {
     }
 
     /// Replaces the whole database by `snapshot`'s copy, under the writer's lock: requests see
-    /// the old state or the new one, never a mix. Cached definitions, live statistics, cached
-    /// statements, pooled readers and TransactWriteItems tokens are reset with it; index builds
-    /// the snapshot caught mid-way resume.
+    /// the old state or the new one, never a mix. Cached definitions, live statistics, stream
+    /// positions, cached statements, pooled readers and TransactWriteItems tokens are reset with
+    /// it; index builds the snapshot caught mid-way resume.
     package func restore(_ snapshot: DatabaseSnapshot) throws {
         try writer.withLock { state in
             state.connection.clearStatementCache()
             try snapshot.copy(into: state.connection)
             state.statistics = [:]
+            state.streamAppenders = [:]
             let tables = try Self.loadCatalog(state.connection)
             catalogSnapshot.withLock { $0 = tables }
         }

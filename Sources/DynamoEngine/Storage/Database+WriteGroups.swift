@@ -137,6 +137,7 @@ extension Database {
             } catch {
                 if connection.isInTransaction { try? connection.statement("ROLLBACK").run() }
                 state.statistics = group.statisticsBefore
+                state.streamAppenders = [:]
                 state.catalogChanges = []
                 return error
             }
@@ -165,6 +166,7 @@ extension Database {
             try? connection.statement("ROLLBACK TO request").run()
             try? connection.statement("RELEASE request").run()
             state.statistics = statisticsBefore
+            state.streamAppenders = [:]
             state.catalogChanges.removeSubrange(catalogChangesBefore...)
             throw error
         }

@@ -65,12 +65,18 @@ package final class Database: Sendable {
         /// The group of writes whose transaction is open, while the writer thread runs one:
         /// each `write { }` in it is then a savepoint of that transaction.
         var group: WriteGroup?
+        /// Each streamed table's stream position as of the last committed write (see
+        /// ``StreamRecordWriter``); dropped for a table whose definition changes and entirely when a
+        /// write rolls back.
+        var streamAppenders: [String: StreamAppender] = [:]
 
         /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
         /// running write transaction commits: a reader never sees a definition (a new index, an
         /// index turned ACTIVE) before the rows that go with it are visible.
         mutating func cacheAfterCommit(_ definition: TableDefinition?, named name: String) {
             catalogChanges.append((name, definition))
+            // A stream enabled, disabled or deleted with its table: its position is read again.
+            streamAppenders[name] = nil
         }
     }
 
@@ -231,6 +237,7 @@ package final class Database: Sendable {
                 }
             } catch {
                 state.statistics = statisticsBefore
+                state.streamAppenders = [:]
                 throw error
             }
             for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }

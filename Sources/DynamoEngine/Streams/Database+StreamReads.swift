@@ -4,11 +4,10 @@ extension Database {
     // MARK: ListStreams
 
     /// The namespace's readable streams, newest first, optionally of one table; pages of
-    /// `Limit` (at most 100; more is a ValidationException, as DynamoDB answers) after
+    /// `Limit` (at most 100: the generated validation refuses more, as DynamoDB does) after
     /// `ExclusiveStartStreamArn` (a malformed one is a ValidationException, an unknown one
     /// ResourceNotFoundException).
     package func listStreams(_ input: StreamsListStreamsInput) throws -> StreamsListStreamsOutput {
-        if let limit = input.limit, limit > 100 { throw StreamErrors.listLimit(limit) }
         if let exclusive = input.exclusiveStartStreamArn, StreamNames.parseStreamARN(exclusive) == nil {
             throw StreamErrors.invalidStreamARN()
         }

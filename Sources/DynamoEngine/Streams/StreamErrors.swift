@@ -44,14 +44,32 @@ enum StreamErrors {
         DynamoError(.trimmedDataAccess, "The data you are trying to access has been trimmed")
     }
 
+    /// Worded as Kinesis Data Streams words its `ExpiredIteratorException`, times in Java's
+    /// `Date.toString()` form (`Thu Jan 01 00:15:01 UTC 2026`); no report of DynamoDB Streams'
+    /// own text was found.
     static func expired(issued: Double, now: Double) -> DynamoError {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: .gmt)
-        let created = style.format(Date(timeIntervalSince1970: issued))
-        let current = style.format(Date(timeIntervalSince1970: now))
         let tolerated = Int(StreamNames.iteratorLifetimeSeconds * 1000)
         return DynamoError(
             .expiredIterator,
-            "Iterator expired. The iterator was created at time \(created) while right now it is \(current) which is further in the future than the tolerated delay of \(tolerated) milliseconds.")
+            "Iterator expired. The iterator was created at time \(javaDate(issued)) while right now it is \(javaDate(now)) which is further in the future than the tolerated delay of \(tolerated) milliseconds."
+        )
+    }
+
+    /// `seconds` since 1970 as Java's `Date.toString()` writes it in UTC.
+    static func javaDate(_ seconds: Double) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second, .weekday],
+            from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(days[(parts.weekday ?? 1) - 1]) \(months[(parts.month ?? 1) - 1]) \(two(parts.day)) "
+            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) UTC \(parts.year ?? 1970)"
     }
 
     static func sequenceNumberRequired(_ type: String) -> DynamoError {
@@ -64,11 +82,6 @@ enum StreamErrors {
 
     static func invalidSequenceNumber(_ text: String, shard: String) -> DynamoError {
         DynamoError.validation("Invalid SequenceNumber \(text) for shard \(shard)")
-    }
-
-    static func listLimit(_ limit: Int) -> DynamoError {
-        DynamoError.validation(
-            "1 validation error detected: Value '\(limit)' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100")
     }
 
     static func recordLimit(_ limit: Int) -> DynamoError {

@@ -8,6 +8,12 @@ import DynamoAPI
 /// Turns a write's item changes into stream records, inside the write's transaction (one of the
 /// change consumers of ``Database/consumeItemChanges(_:)``).
 ///
+/// The writer starts from the positions the namespace's writer keeps between writes
+/// (``StreamAppender``, in `WriterState.streamAppenders`), so a write to a streamed table reads
+/// neither its stream nor its open shard back from SQLite; a position is looked up again when
+/// its table's stream changes (another label), after its table's definition changed, and after a
+/// rolled-back write.
+///
 /// Only real changes make records: an item that appeared (INSERT), disappeared (REMOVE) or whose
 /// attributes differ (MODIFY; items are compared decoded, so a rewrite with the same values in
 /// another order is no change). Each record goes to its stream's open shard, which rolls over to
@@ -16,19 +22,15 @@ struct StreamRecordWriter {
     let connection: SQLiteConnection
     let region: String
     let now: Double
-    /// The streams this write appends to, by table name, with their open shard.
-    private var appenders: [String: Appender] = [:]
+    /// The streams written to, by table name, with their open shard: those known before this
+    /// write and those it looked up.
+    private(set) var appenders: [String: StreamAppender]
 
-    init(connection: SQLiteConnection, region: String, now: Double) {
+    init(connection: SQLiteConnection, region: String, now: Double, appenders: [String: StreamAppender] = [:]) {
         self.connection = connection
         self.region = region
         self.now = now
-    }
-
-    private struct Appender {
-        var stream: StreamRow
-        var shard: ShardRow
-        var viewType: StreamViewType
+        self.appenders = appenders
     }
 
     /// Appends the record of one change, if its table has an enabled stream and it is a real change.
@@ -79,18 +81,18 @@ struct StreamRecordWriter {
         }
     }
 
-    private mutating func appender(table: String, label: String) throws -> Appender {
+    private mutating func appender(table: String, label: String) throws -> StreamAppender {
         if let known = appenders[table], known.stream.label == label { return known }
         guard let stream = try StreamCatalog.stream(table: table, label: label, connection: connection),
             let shard = try StreamCatalog.openShard(of: stream.id, connection: connection)
         else {
             throw DynamoError(.internalServerError, "The stream of table \(table) is missing")
         }
-        return Appender(stream: stream, shard: shard, viewType: StreamViewType(rawValue: stream.viewType))
+        return StreamAppender(stream: stream, shard: shard, viewType: StreamViewType(rawValue: stream.viewType))
     }
 
     /// Closes the open shard and opens its child when the shard holds records and is old or large.
-    private func rollOverIfDue(_ appender: inout Appender) throws {
+    private func rollOverIfDue(_ appender: inout StreamAppender) throws {
         let shard = appender.shard
         let count = appender.stream.nextSequence - shard.firstSequence
         guard count > 0, now - shard.created >= StreamNames.rolloverSeconds || count >= StreamNames.rolloverRecords
@@ -106,11 +108,21 @@ struct StreamRecordWriter {
     }
 }
 
+/// Where a table's stream takes its next record: the stream (with its next sequence number, as
+/// stored once the write commits) and its open shard.
+struct StreamAppender {
+    var stream: StreamRow
+    var shard: ShardRow
+    var viewType: StreamViewType
+}
+
 extension Database {
     /// Writes the stream records of the running write's changes (a change consumer).
     func writeStreamRecords(_ state: inout WriterState) throws {
-        var writer = StreamRecordWriter(connection: state.connection, region: region, now: clock.now())
+        var writer = StreamRecordWriter(
+            connection: state.connection, region: region, now: clock.now(), appenders: state.streamAppenders)
         for change in state.itemChanges { try writer.append(change) }
         try writer.finish()
+        state.streamAppenders = writer.appenders
     }
 }

@@ -82,11 +82,12 @@ struct StreamLifecycleTests {
             ).shardIterator)
         try database.clock.advance(by: 15 * 60 + 1)
         #expect(throws: DynamoError.self) { try database.getRecords(StreamsGetRecordsInput(shardIterator: iterator)) }
-        do {
-            _ = try database.getRecords(StreamsGetRecordsInput(shardIterator: iterator))
-        } catch let error as DynamoError {
-            #expect(error.code == .expiredIterator)
-        }
+        #expect(
+            throws: DynamoError(
+                .expiredIterator,
+                "Iterator expired. The iterator was created at time Thu Jan 01 00:00:00 UTC 2026 while right now it is "
+                    + "Thu Jan 01 00:15:01 UTC 2026 which is further in the future than the tolerated delay of 900000 milliseconds.")
+        ) { try database.getRecords(StreamsGetRecordsInput(shardIterator: iterator)) }
         let sequence = try #require(shard.sequenceNumberRange?.startingSequenceNumber)
         // An iterator taken shortly before its record ages out meets trimmed data when used.
         try database.clock.advance(by: 24 * 3600 - 15 * 60 - 10 * 60)
@@ -221,11 +222,89 @@ struct StreamLifecycleTests {
         // Stand in for 99,999 more records: the open shard's count follows its sequence numbers.
         try database.write { state in
             try state.connection.execute("UPDATE streams SET next_sequence = next_sequence + \(StreamNames.rolloverRecords - 1)")
+            // The writer's remembered position predates the edit behind its back.
+            state.streamAppenders = [:]
         }
         try Support.put(database, ["pk": .s("second")])
         let shards = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: arn)).streamDescription?.shards)
         #expect(shards.count == 2)
         #expect(shards[0].sequenceNumberRange?.endingSequenceNumber == StreamNames.sequenceNumber(StreamNames.rolloverRecords))
         #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("first"), .s("second")])
+    }
+
+    /// The `pk` of each record, shard by shard in DescribeStream's order.
+    static func keysByShard(_ database: Database, streamARN: String) throws -> [[String]] {
+        let description = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: streamARN)).streamDescription)
+        return try (description.shards ?? []).map { shard in
+            let iterator = try database.getShardIterator(
+                StreamsGetShardIteratorInput(streamArn: streamARN, shardId: try #require(shard.shardId), shardIteratorType: .trimHorizon)
+            ).shardIterator
+            let records = try database.getRecords(StreamsGetRecordsInput(shardIterator: try #require(iterator), limit: 1000)).records ?? []
+            return records.compactMap { record -> String? in
+                if case .s(let key) = record.dynamodb?.keys?["pk"] { return key }
+                return nil
+            }
+        }
+    }
+
+    @Test("records land in the open shard across rollovers and a disable and re-enable (the writer's remembered position)")
+    func rememberedPositionFollowsShardsAndStreams() throws {
+        let database = try Support.database()
+        try Support.makeTable(database)
+        let first = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("a")])
+        try Support.put(database, ["pk": .s("b")])
+        try database.clock.advance(by: StreamNames.rolloverSeconds)
+        try Support.put(database, ["pk": .s("c")])
+        try Support.put(database, ["pk": .s("d")])
+        try database.clock.advance(by: StreamNames.rolloverSeconds)
+        try Support.put(database, ["pk": .s("e")])
+        #expect(try Self.keysByShard(database, streamARN: first) == [["a", "b"], ["c", "d"], ["e"]])
+
+        _ = try database.updateTable(Self.streamSpecification(false), now: database.clock.now())
+        try Support.put(database, ["pk": .s("unstreamed")])
+        _ = try database.updateTable(Self.streamSpecification(true, .keysOnly), now: database.clock.now())
+        let second = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("f")])
+        try Support.put(database, ["pk": .s("g")])
+        #expect(try Self.keysByShard(database, streamARN: first) == [["a", "b"], ["c", "d"], ["e"]])
+        #expect(try Self.keysByShard(database, streamARN: second) == [["f", "g"]])
+        let records = try Support.consume(database, streamARN: second)
+        #expect(records.map { $0.dynamodb?.sequenceNumber } == [StreamNames.sequenceNumber(1), StreamNames.sequenceNumber(2)])
+
+        // A deleted and recreated table starts a stream of its own.
+        _ = try database.deleteTable(named: "Events")
+        try Support.makeTable(database)
+        let third = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("h")])
+        #expect(try Self.keysByShard(database, streamARN: second) == [["f", "g"]])
+        #expect(try Self.keysByShard(database, streamARN: third) == [["h"]])
+    }
+
+    @Test("a rolled-back write's records and shard rollover leave no trace in the next write's position")
+    func rolledBackWriteForgetsPosition() throws {
+        struct Abort: Error {}
+        let database = try Support.database()
+        try Support.makeTable(database)
+        let arn = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("a")])
+        try database.clock.advance(by: StreamNames.rolloverSeconds)
+        // Stream records written (rolling the shard over), then the transaction fails.
+        #expect(throws: Abort.self) {
+            try database.write { state in
+                state.itemChanges = [
+                    ItemChange(
+                        table: try database.table(named: "Events"), key: StoredKey(hash: 0, partition: [], sort: []),
+                        oldJSON: nil, newJSON: Array(#"{"pk":{"S":"ghost"}}"#.utf8), origin: .request)
+                ]
+                try database.writeStreamRecords(&state)
+                state.itemChanges = []
+                throw Abort()
+            }
+        }
+        try Support.put(database, ["pk": .s("b")])
+        #expect(try Self.keysByShard(database, streamARN: arn) == [["a"], ["b"]])
+        let records = try Support.consume(database, streamARN: arn)
+        #expect(records.map { $0.dynamodb?.sequenceNumber } == [StreamNames.sequenceNumber(1), StreamNames.sequenceNumber(2)])
     }
 }

@@ -7,7 +7,7 @@
 public struct StreamsListStreamsInput: DynamoShape {
     /// `TableName`: optional, length 3...255, pattern `[a-zA-Z0-9_.-]+`.
     public var tableName: String?
-    /// `Limit`: optional, value 1....
+    /// `Limit`: optional, value 1...100.
     public var limit: Int?
     /// `ExclusiveStartStreamArn`: optional, length 37...1024.
     public var exclusiveStartStreamArn: String?
@@ -36,7 +36,7 @@ public struct StreamsListStreamsInput: DynamoShape {
             default: break
             }
         }
-        self.limit = d.integer(jLimit, "limit", rules: ValueRules(minValue: 1))
+        self.limit = d.integer(jLimit, "limit", rules: ValueRules(minValue: 1, maxValue: 100))
         self.tableName = d.value(jTableName, "tableName", rules: ValueRules(minLength: 3, maxLength: 255, pattern: .tableName))
         self.exclusiveStartStreamArn = d.value(jExclusiveStartStreamArn, "exclusiveStartStreamArn", rules: ValueRules(minLength: 37, maxLength: 1024))
     }
