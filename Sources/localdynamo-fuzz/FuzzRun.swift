@@ -53,7 +53,9 @@ struct FuzzRun {
                 input = corpus[number]
             } else {
                 let base = mutator.chance(25) ? previous : mutator.pick(corpus)
-                input = mutator.mutate(base, corpus: corpus)
+                // Half the inputs of a target that knows its inputs' structure keep it.
+                let structural = mutator.chance(50) ? target.mutateStructurally(base, using: &mutator) : nil
+                input = structural ?? mutator.mutate(base, corpus: corpus)
             }
             previous = input.count < target.maximumInputSize / 2 ? input : mutator.pick(corpus)
             let before = Date()

@@ -18,6 +18,8 @@ protocol FuzzTarget {
     func prepare(corpusEntry: [UInt8], fileName: String) -> [UInt8]
     /// Runs one input; returns a short outcome label (`ok`, an error code, `BUG: ...`).
     func run(_ input: [UInt8]) -> String
+    /// A mutation that knows the input's structure, or `nil` to use the byte mutator's.
+    func mutateStructurally(_ input: [UInt8], using mutator: inout Mutator) -> [UInt8]?
 }
 
 extension FuzzTarget {
@@ -25,4 +27,6 @@ extension FuzzTarget {
     var maximumInputSize: Int { Mutator.maximumSize }
 
     func prepare(corpusEntry: [UInt8], fileName: String) -> [UInt8] { corpusEntry }
+
+    func mutateStructurally(_ input: [UInt8], using mutator: inout Mutator) -> [UInt8]? { nil }
 }

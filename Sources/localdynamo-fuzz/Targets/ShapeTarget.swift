@@ -21,6 +21,16 @@ struct ShapeTarget: FuzzTarget {
         return Array("\(operation)\n".utf8) + corpusEntry
     }
 
+    /// The body's tree mutated (`TreeMutator`), so the input still parses and reaches the
+    /// shapes' validation (byte mutations alone make most bodies fail to parse).
+    func mutateStructurally(_ input: [UInt8], using mutator: inout Mutator) -> [UInt8]? {
+        let newline = input.firstIndex(of: 0x0A) ?? input.endIndex
+        guard newline < input.endIndex, let tree = try? JSONValue(parsing: input[(newline + 1)...]) else { return nil }
+        var writer = JSONWriter()
+        writer.write(TreeMutator.mutate(tree, using: &mutator))
+        return Array(input[...newline]) + writer.bytes
+    }
+
     func run(_ input: [UInt8]) -> String {
         let newline = input.firstIndex(of: 0x0A) ?? input.endIndex
         let name = String(decoding: input[..<newline], as: UTF8.self)
@@ -32,7 +42,7 @@ struct ShapeTarget: FuzzTarget {
         }
         let body = newline < input.endIndex ? input[(newline + 1)...] : []
         let json: JSONValue
-        do { json = try JSONValue(parsing: body) } catch { return "SerializationException" }
+        do { json = try JSONValue(parsing: body) } catch { return "JSONParseError" }
         do {
             _ = try operation.inputType.decodeRequest(json)
             return "ok"
