@@ -174,3 +174,42 @@ def test_the_scanner_finds_inline_messages(tmp_path):
         'let b = DynamoError(DynamoErrorCode(rawValue: "Code"), message)',
     ]))
     assert [line for line, _ in inline_messages(source)] == [1, 2]
+
+
+# Issue #13's other count: the engine and the server use the generated enums (`ReturnValue.allOld`,
+# `BillingMode.payPerRequest`), not their raw strings. DynamoDB Local's metadata reader writes its
+# JSON in DynamoDB Local's own words, so it may spell them.
+TYPED = ["ReturnValue", "BillingMode", "TableStatus", "IndexStatus", "StreamViewType", "ProjectionType",
+         "KeyType", "Select", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "TableClass",
+         "StreamStatus", "ContinuousBackupsStatus", "PointInTimeRecoveryStatus", "TimeToLiveStatus"]
+RAW_STRINGS_ALLOWED = {"DynamoDBLocalTable.swift"}
+
+
+def generated_raw_values() -> dict[str, str]:
+    """Each raw value of the enums in TYPED, mapped to its enum."""
+    values: dict[str, str] = {}
+    for path in (ROOT / "Sources" / "DynamoAPI" / "Shapes" / "Generated").rglob("*.swift"):
+        text = path.read_text()
+        for name in TYPED:
+            for raw in re.findall(r"\{ %s\(rawValue: \"([A-Z_]+)\"\) \}" % name, text):
+                values[raw] = name
+    return values
+
+
+def raw_enum_strings():
+    values = generated_raw_values()
+    for module in ["DynamoEngine", "DynamoServer"]:
+        for path in sources(module):
+            if is_catalog(path) or path.name in RAW_STRINGS_ALLOWED:
+                continue
+            text = code_only(path.read_text())
+            for match in re.finditer(r'"([A-Z_]+)"', text):
+                if match.group(1) in values and text[match.start() - 1] != "\\":
+                    line = text.count("\n", 0, match.start()) + 1
+                    yield f"{path.relative_to(ROOT)}:{line}: {match.group(0)} ({values[match.group(1)]})"
+
+
+def test_generated_enums_are_used_typed():
+    assert generated_raw_values()["PAY_PER_REQUEST"] == "BillingMode"
+    found = list(raw_enum_strings())
+    assert not found, "raw strings of generated enums (use the typed value):\n" + "\n".join(found)
