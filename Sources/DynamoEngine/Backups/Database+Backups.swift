@@ -71,7 +71,7 @@ extension Database {
     /// bound exclusive) and type, in pages of `Limit` (all at once without one).
     package func listBackups(_ input: ListBackupsInput) throws -> ListBackupsOutput {
         if let lower = input.timeRangeLowerBound, let upper = input.timeRangeUpperBound, lower > upper {
-            throw EngineMessages.timeRangeLowerBoundLessThanEqualTimeRangeUpperBound
+            throw EngineMessages.timeRangeBoundsReversed
         }
         let filterType = input.backupType ?? .user
         let tableName = input.tableName.map(TableReference.name(from:))

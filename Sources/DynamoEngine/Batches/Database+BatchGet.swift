@@ -36,7 +36,7 @@ extension Database {
         if blocks.contains(where: { $0.projectionExpression != nil || $0.expressionAttributeNames != nil }),
             blocks.contains(where: { $0.attributesToGet != nil })
         {
-            throw EngineMessages.notUseBothExpressionNon
+            throw EngineMessages.expressionAndNonExpressionParameters
         }
         for (requestedName, request) in input.requestItems.sorted(by: { $0.key < $1.key }) {
             var expressions = ExpressionInput(.getItem)

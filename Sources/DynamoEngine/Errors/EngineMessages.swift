@@ -57,7 +57,7 @@ extension EngineMessages {
     }
 
     /// Thrown by Backups (listBackups).
-    static let timeRangeLowerBoundLessThanEqualTimeRangeUpperBound = DynamoError.validation("TimeRangeLowerBound must be less than or equal to TimeRangeUpperBound")
+    static let timeRangeBoundsReversed = DynamoError.validation("TimeRangeLowerBound must be less than or equal to TimeRangeUpperBound")
 
     /// Thrown by Backups (listBackups), Backups (backup).
     static func backupNotFound(start: String) -> DynamoError {
@@ -84,7 +84,7 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by BatchGet (batchGetItem).
-    static let notUseBothExpressionNon = DynamoError.validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+    static let expressionAndNonExpressionParameters = DynamoError.validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
 
     /// Thrown by BatchGet (batchGetItem).
     static let tooManyItemsRequestedBatchGetItem = DynamoError.validation("Too many items requested for the BatchGetItem call")
@@ -118,27 +118,27 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by Exports (exportTableToPointInTime), PointInTimeRestore (restoreTime).
-    static func pointTimeRecoveryNotEnabled(name: String) -> DynamoError {
+    static func pointInTimeRecoveryNotEnabled(name: String) -> DynamoError {
         DynamoError(.pointInTimeRecoveryUnavailable, "Point in time recovery is not enabled for table '\(name)'")
     }
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let exportTimeCannotSpecifiedIncrementalExport = DynamoError.validation("ExportTime cannot be specified for an incremental export")
+    static let exportTimeOnIncrementalExport = DynamoError.validation("ExportTime cannot be specified for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let incrementalExportSpecificationExportFromTimeExportToTimeRequiredIncremental = DynamoError.validation("IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
+    static let incrementalExportTimesRequired = DynamoError.validation("IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let exportPeriodWithinPointTime = DynamoError(.invalidExportTime, "Export period must be within the point in time recovery window")
+    static let exportPeriodOutsideRecoveryWindow = DynamoError(.invalidExportTime, "Export period must be within the point in time recovery window")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let exportPeriodBetween15Minutes = DynamoError.validation("Export period must be between 15 minutes and 24 hours long")
+    static let exportPeriodLength = DynamoError.validation("Export period must be between 15 minutes and 24 hours long")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let incrementalExportSpecificationOnlySpecifiedIncrementalExport = DynamoError.validation("IncrementalExportSpecification can only be specified for an incremental export")
+    static let incrementalSpecificationOnFullExport = DynamoError.validation("IncrementalExportSpecification can only be specified for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let exportTimeWithinPointTime = DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
+    static let exportTimeOutsideRecoveryWindow = DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
 
     /// Thrown by Exports (describeExport).
     static func exportNotFound(exportArn: String) -> DynamoError {
@@ -150,7 +150,7 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by Imports (importTable).
-    static let thereConflictWhenImportingFrom = DynamoError(.importConflict, "There was a conflict when importing from the specified S3 source.")
+    static let importConflict = DynamoError(.importConflict, "There was a conflict when importing from the specified S3 source.")
 
     /// Thrown by Imports (importTable).
     static let csvDelimiterSingleCharacter = DynamoError.validation("The CSV delimiter must be a single character")
@@ -187,17 +187,17 @@ extension EngineMessages {
     }
 
     /// Thrown by LegacyGlobalTables (joiningTable).
-    static func tableRegionDoesNotHave(name: String, region: String) -> DynamoError {
+    static func replicaKeySchemaDiffers(name: String, region: String) -> DynamoError {
         .validation(invalidParameters + "Table: \(name) in region: \(region) does not have the same key schema as the other replicas")
     }
 
     /// Thrown by LegacyGlobalTables (joiningTable).
-    static func tableRegionHaveDynamoDBStreams(name: String, region: String) -> DynamoError {
+    static func replicaNeedsNewAndOldImagesStream(name: String, region: String) -> DynamoError {
         .validation(invalidParameters + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
     }
 
     /// Thrown by LegacyGlobalTables (joiningTable).
-    static func tableRegionEmptyJoinGlobal(name: String, region: String) -> DynamoError {
+    static func replicaNotEmpty(name: String, region: String) -> DynamoError {
         .validation(invalidParameters + "Table: \(name) in region: \(region) must be empty to join a global table")
     }
 
@@ -210,14 +210,14 @@ extension EngineMessages {
     }
 
     /// Thrown by LegacyGlobalTables (updateGlobalTable).
-    static let oneCreateDeleteSpecifiedReplicaUpdate = DynamoError.validation(invalidParameters + "One of Create or Delete must be specified in a ReplicaUpdate")
+    static let replicaUpdateWithoutCreateOrDelete = DynamoError.validation(invalidParameters + "One of Create or Delete must be specified in a ReplicaUpdate")
 }
 
 // MARK: - GlobalTables/Database+ReplicaAutoScaling.swift
 
 extension EngineMessages {
     /// Thrown by ReplicaAutoScaling (updateTableReplicaAutoScaling).
-    static let atLeastOneProvisionedWriteCapacityAutoScalingUpdateGlobalSecondaryIndexUpdates = DynamoError.validation(invalidParameters + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
+    static let replicaAutoScalingUpdateEmpty = DynamoError.validation(invalidParameters + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
 
     /// Thrown by ReplicaAutoScaling (updateTableReplicaAutoScaling).
     static func tableNoReplicaRegion(definitionName: String, regionName: String) -> DynamoError {
@@ -234,10 +234,10 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by ReplicaUpdates (replicationConnection).
-    static let globalTablesNeedServerOne = DynamoError.validation("Global tables need a server with one namespace per region")
+    static let globalTablesNeedRegionNamespaces = DynamoError.validation("Global tables need a server with one namespace per region")
 
     /// Thrown by ReplicaUpdates (updateReplicas).
-    static func tableGlobalTableVersionUse(definitionName: String) -> DynamoError {
+    static func legacyGlobalTableReplicaUpdates(definitionName: String) -> DynamoError {
         .validation("Table \(definitionName) is a global table of version \(GlobalTableVersion.legacy): use UpdateGlobalTable to change its replicas")
     }
 
@@ -245,13 +245,13 @@ extension EngineMessages {
     static let neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified = DynamoError.validation(invalidParameters + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 
     /// Thrown by ReplicaUpdates (createReplica).
-    static let tableWriteCapacityShouldEither = DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
+    static let tableWriteCapacityNotAutoScaled = DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
 
     /// Thrown by ReplicaUpdates (createReplica).
-    static let gsiWriteCapacityShouldEither = DynamoError.validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.")
+    static let indexWriteCapacityNotAutoScaled = DynamoError.validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.")
 
     /// Thrown by ReplicaUpdates (deleteReplica).
-    static func cannotDeleteTableRegionBecause(definitionName: String, target: String) -> DynamoError {
+    static func replicaDeletionProtected(definitionName: String, target: String) -> DynamoError {
         .validation("Cannot delete table \(definitionName) in region \(target) because it has deletion protection enabled. Disable deletion protection first.")
     }
 
@@ -268,13 +268,13 @@ extension EngineMessages {
     }
 
     /// Thrown by ReplicaUpdateRules.check.
-    static let thereNoActionsSpecifiedReplica = DynamoError.validation("There are no actions specified in the Replica Update Action of the request.")
+    static let emptyReplicaUpdateAction = DynamoError.validation("There are no actions specified in the Replica Update Action of the request.")
 
     /// Thrown by ReplicaUpdateRules.check.
-    static let updateTableOperationMoreThan = DynamoError.validation("Update table operation with more than one type of replica actions not allowed.")
+    static let mixedReplicaActions = DynamoError.validation("Update table operation with more than one type of replica actions not allowed.")
 
     /// Thrown by ReplicaUpdateRules.check.
-    static let updateTableOperationMoreThan2 = DynamoError.validation("Update table operation with more than one create or delete replica actions not allowed")
+    static let multipleReplicaCreateOrDelete = DynamoError.validation("Update table operation with more than one create or delete replica actions not allowed")
 
     /// Thrown by ReplicaUpdateRules.check.
     static func updateGlobalTableOperationFailed(missing: [String]) -> DynamoError {
@@ -282,7 +282,7 @@ extension EngineMessages {
     }
 
     /// Thrown by ReplicaUpdateRules.localRegionError.
-    static func cannotAddDeleteUpdateCannot(update: Bool) -> DynamoError {
+    static func localRegionReplicaUpdate(update: Bool) -> DynamoError {
         .validation((update ? "Cannot add, delete, or update" : "Cannot add or delete") + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
     }
 }
@@ -291,7 +291,7 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by ReplicationHub.database.
-    static let globalTablesNeedOneNamespace = DynamoError.validation("Global tables need one namespace per region: this server runs with --shared-db, where every region shares one set of tables")
+    static let globalTablesNeedUnsharedDB = DynamoError.validation("Global tables need one namespace per region: this server runs with --shared-db, where every region shares one set of tables")
 
     /// Thrown by ReplicationHub.database.
     static let replicationNotConnectedEngine = DynamoError(.internalServerError, "Replication is not connected to an engine")
@@ -320,10 +320,10 @@ extension EngineMessages {
     }
 
     /// Thrown by KeyValidation.encodeKey.
-    static let sizeHashkeyExceededMaximumSize = DynamoError.validation("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
+    static let hashKeyTooLarge = DynamoError.validation("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
 
     /// Thrown by KeyValidation.encodeKey.
-    static let aggregatedSizeAllRangeKeys = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+    static let rangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
 
     /// Thrown by KeyValidation.checkNotEmpty.
     static func attributeValueKeyAttributeCannotContain(prefix: String, name: String) -> DynamoError {
@@ -336,7 +336,7 @@ extension EngineMessages {
     }
 
     /// Thrown by KeyValidation.checkNotEmpty.
-    static let providedKeyElementDoesNot = DynamoError.validation("The provided key element does not match the schema")
+    static let keyElementMismatch = DynamoError.validation("The provided key element does not match the schema")
 }
 
 // MARK: - PITR/Database+ContinuousBackups.swift
@@ -381,7 +381,7 @@ extension EngineMessages {
     static let providedStartingKeyOutsideQuery = DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
 
     /// Thrown by Query (checkStartKey).
-    static let providedStartingKeyDoesNot = DynamoError.validation("The provided starting key does not match the range key predicate")
+    static let startingKeySchemaMismatch = DynamoError.validation("The provided starting key does not match the range key predicate")
 
     /// Thrown by Query (readingIndex), Query (readableIndex).
     static func tableDoesNotHaveSpecified2(indexName: String) -> DynamoError {
@@ -405,7 +405,7 @@ extension EngineMessages {
     }
 
     /// Thrown by Query (resolve), Query (operandBytes).
-    static let conditionParameterTypeDoesNot = DynamoError.validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+    static let conditionTypeMismatch = DynamoError.validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
 
     /// Thrown by Query (resolve), ReadRequests (spec), MultiAttributeKeys.condition.
     static let queryKeyConditionNotSupported = DynamoError.validation("Query key condition not supported")
@@ -442,13 +442,13 @@ extension EngineMessages {
     static let allProjectedAttributesUsedOnly = DynamoError.validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
 
     /// Thrown by ReadRequests (checkSegments).
-    static let totalSegmentsParameterRequiredButNot = DynamoError.validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+    static let totalSegmentsMissing = DynamoError.validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
 
     /// Thrown by ReadRequests (checkSegments).
-    static let segmentParameterRequiredButNot = DynamoError.validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+    static let segmentMissing = DynamoError.validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
 
     /// Thrown by ReadRequests (checkSegments).
-    static func segmentParameterZeroBasedLess(segment: Int, total: Int) -> DynamoError {
+    static func segmentOutOfRange(segment: Int, total: Int) -> DynamoError {
         .validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)")
     }
 
@@ -471,7 +471,7 @@ extension EngineMessages {
     static let providedExclusiveStartKeyDoes = DynamoError.validation("The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
 
     /// Thrown by Scan (startKey).
-    static func providedStartingKeyInvalid2(errorMessage: String?) -> DynamoError {
+    static func startingKeyInvalidBecause(errorMessage: String?) -> DynamoError {
         .validation("The provided starting key is invalid: \(errorMessage ?? "")")
     }
 }
@@ -498,10 +498,10 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by KinesisDestinations (enableKinesisStreamingDestination).
-    static let enableKinesisStreamingDestinationDisabledEnableFailedPerform = DynamoError.validation(kinesisNotValid + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
+    static let kinesisDestinationAlreadyLive = DynamoError.validation(kinesisNotValid + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
 
     /// Thrown by KinesisDestinations (updateKinesisStreamingDestination).
-    static let streamingDestinationCannotUpdatedGiven = DynamoError.validation("Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
+    static let kinesisUpdateWithoutConfiguration = DynamoError.validation("Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
 
     /// Thrown by KinesisDestinations (updateKinesisStreamingDestination).
     static func invalidRequestPrecisionAlreadySet(current: ApproximateCreationDateTimePrecision, tableID: String, streamArn: String) -> DynamoError {
@@ -604,7 +604,7 @@ extension EngineMessages {
     }
 
     /// Thrown by IndexKeyEncoding.checkKeySizes.
-    static let aggregatedSizeAllRangeKeys2 = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
+    static let indexRangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
 
     /// Thrown by IndexKeyEncoding.updatedIndexKeyError.
     static func oneMoreParameterValuesNot2(kind: String) -> DynamoError {
@@ -640,12 +640,12 @@ extension EngineMessages {
     }
 
     /// Thrown by TimeToLive (updateTimeToLive).
-    static func timeToLiveAlreadyEnabledTimeToLiveAlready(enabled: Bool) -> DynamoError {
+    static func timeToLiveAlreadyInState(enabled: Bool) -> DynamoError {
         .validation(enabled ? "TimeToLive is already enabled" : "TimeToLive is already disabled")
     }
 
     /// Thrown by TimeToLive (updateTimeToLive).
-    static let timeLiveBeenModifiedMultiple = DynamoError.validation("Time to live has been modified multiple times within a fixed interval")
+    static let timeToLiveModifiedTooOften = DynamoError.validation("Time to live has been modified multiple times within a fixed interval")
 }
 
 // MARK: - Tables/Database+CreateTable.swift
@@ -721,7 +721,7 @@ extension EngineMessages {
     }
 
     /// Thrown by Tags (taggedTable).
-    static func requestedResourceNotFoundResourcArn(arn: String) -> DynamoError {
+    static func resourceArnNotFound(arn: String) -> DynamoError {
         DynamoError(.resourceNotFound, "Requested resource not found: ResourcArn: \(arn) not found")
     }
 }

@@ -19,30 +19,30 @@ extension Database {
             throw EngineMessages.tableNotFound(name: name)
         }
         guard let settings = table.pointInTimeRecovery else {
-            throw EngineMessages.pointTimeRecoveryNotEnabled(name: name)
+            throw EngineMessages.pointInTimeRecoveryNotEnabled(name: name)
         }
         let type = input.exportType ?? .fullExport
         let earliest = settings.earliestRestorable(now: now)
         if type == .incrementalExport {
             guard input.exportTime == nil else {
-                throw EngineMessages.exportTimeCannotSpecifiedIncrementalExport
+                throw EngineMessages.exportTimeOnIncrementalExport
             }
             guard let specification = input.incrementalExportSpecification,
                 let from = specification.exportFromTime?.secondsSince1970,
                 let to = specification.exportToTime?.secondsSince1970
             else {
-                throw EngineMessages.incrementalExportSpecificationExportFromTimeExportToTimeRequiredIncremental
+                throw EngineMessages.incrementalExportTimesRequired
             }
             guard from >= earliest.rounded(.down), to <= now else {
-                throw EngineMessages.exportPeriodWithinPointTime
+                throw EngineMessages.exportPeriodOutsideRecoveryWindow
             }
             guard to - from >= 15 * 60, to - from <= 24 * 3600 else {
-                throw EngineMessages.exportPeriodBetween15Minutes
+                throw EngineMessages.exportPeriodLength
             }
         } else if input.incrementalExportSpecification != nil {
-            throw EngineMessages.incrementalExportSpecificationOnlySpecifiedIncrementalExport
+            throw EngineMessages.incrementalSpecificationOnFullExport
         } else if let time = input.exportTime?.secondsSince1970, time < earliest.rounded(.down) || time > now {
-            throw EngineMessages.exportTimeWithinPointTime
+            throw EngineMessages.exportTimeOutsideRecoveryWindow
         }
         if let token = input.clientToken,
             let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) })

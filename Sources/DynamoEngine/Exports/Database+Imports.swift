@@ -16,7 +16,7 @@ extension Database {
             let earlier = try imports().first(where: { $0.clientToken == token })
         {
             guard earlier.tableCreationParameters?.tableName == parameters.tableName else {
-                throw EngineMessages.thereConflictWhenImportingFrom
+                throw EngineMessages.importConflict
             }
             return ImportTableOutput(importTableDescription: earlier)
         }

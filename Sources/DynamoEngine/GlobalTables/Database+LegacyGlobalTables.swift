@@ -28,13 +28,13 @@ extension Database {
             throw EngineMessages.tableNotFoundRegion(name: name, region: region)
         }
         if let model, model.keyAttributes != definition.keyAttributes {
-            throw EngineMessages.tableRegionDoesNotHave(name: name, region: region)
+            throw EngineMessages.replicaKeySchemaDiffers(name: name, region: region)
         }
         guard definition.streamViewType == .newAndOldImages else {
-            throw EngineMessages.tableRegionHaveDynamoDBStreams(name: name, region: region)
+            throw EngineMessages.replicaNeedsNewAndOldImagesStream(name: name, region: region)
         }
         if try database.statistics(of: definition).itemCount > 0 {
-            throw EngineMessages.tableRegionEmptyJoinGlobal(name: name, region: region)
+            throw EngineMessages.replicaNotEmpty(name: name, region: region)
         }
         return (database, definition)
     }
@@ -79,7 +79,7 @@ extension Database {
                 }
                 group.regions.removeAll { $0 == delete.regionName }
             } else {
-                throw EngineMessages.oneCreateDeleteSpecifiedReplicaUpdate
+                throw EngineMessages.replicaUpdateWithoutCreateOrDelete
             }
         }
         let now = clock.now()

@@ -20,7 +20,7 @@ extension Database {
             input.provisionedWriteCapacityAutoScalingUpdate != nil || input.replicaUpdates?.isEmpty == false
                 || input.globalSecondaryIndexUpdates?.isEmpty == false
         else {
-            throw EngineMessages.atLeastOneProvisionedWriteCapacityAutoScalingUpdateGlobalSecondaryIndexUpdates
+            throw EngineMessages.replicaAutoScalingUpdateEmpty
         }
         var changes: [(String, AutoScalingSettingsUpdate)] = []
         if let write = input.provisionedWriteCapacityAutoScalingUpdate { changes.append(("write", write)) }

@@ -25,7 +25,7 @@ extension Database {
     /// regional namespaces answers.
     func replicationConnection() throws -> (hub: ReplicationHub, accessKeyID: String?) {
         guard let connection = replication.connection else {
-            throw EngineMessages.globalTablesNeedServerOne
+            throw EngineMessages.globalTablesNeedRegionNamespaces
         }
         return connection
     }
@@ -40,7 +40,7 @@ extension Database {
         let (hub, accessKeyID) = try replicationConnection()
         var definition = try table(named: reference)
         if definition.settings?.replication?.version == GlobalTableVersion.legacy {
-            throw EngineMessages.tableGlobalTableVersionUse(definitionName: definition.name)
+            throw EngineMessages.legacyGlobalTableReplicaUpdates(definitionName: definition.name)
         }
         let updates = try ReplicaUpdateRules.check(updates, table: definition, localRegion: region)
         var statuses: [String: ReplicaStatus] = [:]
@@ -104,10 +104,10 @@ extension Database {
         let autoScaling = definition.settings?.autoScaling ?? [:]
         if definition.billingMode != .payPerRequest {
             guard autoScaling["write"] != nil else {
-                throw EngineMessages.tableWriteCapacityShouldEither
+                throw EngineMessages.tableWriteCapacityNotAutoScaled
             }
             if definition.globalIndexes.contains(where: { autoScaling["index:\($0.name):write"] == nil }) {
-                throw EngineMessages.gsiWriteCapacityShouldEither
+                throw EngineMessages.indexWriteCapacityNotAutoScaled
             }
         }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
@@ -157,7 +157,7 @@ extension Database {
         guard let current = definition.settings?.replication else { return definition }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
         if targetDatabase.cachedDefinition(definition.name)?.deletionProtectionEnabled == true {
-            throw EngineMessages.cannotDeleteTableRegionBecause(definitionName: definition.name, target: target)
+            throw EngineMessages.replicaDeletionProtected(definitionName: definition.name, target: target)
         }
         let remaining = current.regions.filter { $0 != target }
         let group = current.leaving(target)

@@ -21,20 +21,20 @@ enum ReplicaUpdateRules {
         for update in unique {
             let actions = [update.create != nil, update.update != nil, update.delete != nil].filter { $0 }.count
             if actions == 0 {
-                throw EngineMessages.thereNoActionsSpecifiedReplica
+                throw EngineMessages.emptyReplicaUpdateAction
             }
             if actions > 1 {
-                throw EngineMessages.updateTableOperationMoreThan
+                throw EngineMessages.mixedReplicaActions
             }
             if update.create != nil { kinds.insert("create"); createsAndDeletes += 1 }
             if update.delete != nil { kinds.insert("delete"); createsAndDeletes += 1 }
             if update.update != nil { kinds.insert("update") }
         }
         if kinds.count > 1 {
-            throw EngineMessages.updateTableOperationMoreThan
+            throw EngineMessages.mixedReplicaActions
         }
         if createsAndDeletes > 1 {
-            throw EngineMessages.updateTableOperationMoreThan2
+            throw EngineMessages.multipleReplicaCreateOrDelete
         }
         let members = table.settings?.replication?.regions ?? []
         var missing: [String] = []
@@ -48,7 +48,7 @@ enum ReplicaUpdateRules {
                     change.onDemandThroughputOverride == nil, change.globalSecondaryIndexes == nil,
                     change.tableClassOverride == nil
                 {
-                    throw EngineMessages.thereNoActionsSpecifiedReplica
+                    throw EngineMessages.emptyReplicaUpdateAction
                 }
                 if !members.contains(change.regionName) { missing.append(change.regionName) }
             } else if let delete = update.delete {
@@ -63,6 +63,6 @@ enum ReplicaUpdateRules {
     }
 
     private static func localRegionError(update: Bool) -> DynamoError {
-        EngineMessages.cannotAddDeleteUpdateCannot(update: update)
+        EngineMessages.localRegionReplicaUpdate(update: update)
     }
 }

@@ -68,7 +68,7 @@ package final class ReplicationHub: Sendable {
     /// `--shared-db` mode, where every region is the same namespace.
     package func database(accessKeyID: String?, region: String) throws -> Database {
         guard namespaceMode != .shared else {
-            throw EngineMessages.globalTablesNeedOneNamespace
+            throw EngineMessages.globalTablesNeedUnsharedDB
         }
         guard let resolver = resolver.withLock({ $0 }) else {
             throw EngineMessages.replicationNotConnectedEngine

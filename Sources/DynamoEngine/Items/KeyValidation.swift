@@ -60,7 +60,7 @@ extension TableDefinition {
         let partition = KeyEncoding.encode(partitionValue)!
         try Self.checkNotEmpty(partitionValue, name: partitionKey.name, prefix: emptyPrefix)
         if partition.count > Self.maximumPartitionKeyBytes {
-            throw EngineMessages.sizeHashkeyExceededMaximumSize
+            throw EngineMessages.hashKeyTooLarge
         }
         var sort: [UInt8] = []
         if let sortKey {
@@ -68,7 +68,7 @@ extension TableDefinition {
             sort = KeyEncoding.encode(sortValue)!
             try Self.checkNotEmpty(sortValue, name: sortKey.name, prefix: emptyPrefix)
             if sort.count > Self.maximumSortKeyBytes {
-                throw EngineMessages.aggregatedSizeAllRangeKeys
+                throw EngineMessages.rangeKeysTooLarge
             }
         }
         return StoredKey(
@@ -87,5 +87,5 @@ extension TableDefinition {
         }
     }
 
-    static let schemaMismatch = EngineMessages.providedKeyElementDoesNot
+    static let schemaMismatch = EngineMessages.keyElementMismatch
 }

@@ -49,7 +49,7 @@ extension Database {
         now: Double
     ) throws(DynamoError) -> Double {
         guard let settings = table.pointInTimeRecovery else {
-            throw EngineMessages.pointTimeRecoveryNotEnabled(name: table.name)
+            throw EngineMessages.pointInTimeRecoveryNotEnabled(name: table.name)
         }
         let useLatest = input.useLatestRestorableTime ?? false
         if useLatest, input.restoreDateTime != nil {

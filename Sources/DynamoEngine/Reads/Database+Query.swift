@@ -56,7 +56,7 @@ extension Database {
             throw EngineMessages.providedStartingKeyOutsideQuery
         }
         guard range.contains(sort) else {
-            throw EngineMessages.providedStartingKeyDoesNot
+            throw EngineMessages.startingKeySchemaMismatch
         }
     }
 
@@ -186,10 +186,10 @@ extension TableDefinition {
             throw EngineMessages.queryConditionMissedKeyElement(partitionKey.name)
         }
         guard partitionKey.type.matches(condition.partitionValue) else {
-            throw EngineMessages.conditionParameterTypeDoesNot
+            throw EngineMessages.conditionTypeMismatch
         }
         guard let partitionBytes = KeyEncoding.encode(condition.partitionValue) else {
-            throw EngineMessages.conditionParameterTypeDoesNot
+            throw EngineMessages.conditionTypeMismatch
         }
         let partition = StoredKey(
             hash: KeyEncoding.partitionHash(partitionBytes, type: partitionKey.type),
@@ -231,7 +231,7 @@ extension TableDefinition {
         var bounds: [[UInt8]] = []
         for operand in condition.values {
             guard type.matches(operand), let bytes = KeyEncoding.encode(operand) else {
-                throw EngineMessages.conditionParameterTypeDoesNot
+                throw EngineMessages.conditionTypeMismatch
             }
             bounds.append(bytes)
         }

@@ -130,12 +130,12 @@ enum ReadRules {
         case (nil, nil):
             return nil
         case (.some, nil):
-            throw EngineMessages.totalSegmentsParameterRequiredButNot
+            throw EngineMessages.totalSegmentsMissing
         case (nil, .some):
-            throw EngineMessages.segmentParameterRequiredButNot
+            throw EngineMessages.segmentMissing
         case (let segment?, let total?):
             guard segment < total else {
-                throw EngineMessages.segmentParameterZeroBasedLess(segment: segment, total: total)
+                throw EngineMessages.segmentOutOfRange(segment: segment, total: total)
             }
             return (segment, total)
         }

@@ -57,7 +57,7 @@ extension TableDefinition {
         do {
             return try storedKey(fromKey: key)
         } catch {
-            throw EngineMessages.providedStartingKeyInvalid2(errorMessage: error.message)
+            throw EngineMessages.startingKeyInvalidBecause(errorMessage: error.message)
         }
     }
 }

@@ -62,7 +62,7 @@ extension Database {
                 return status != .disabled && status != .enableFailed
             }
             if live {
-                throw EngineMessages.enableKinesisStreamingDestinationDisabledEnableFailedPerform
+                throw EngineMessages.kinesisDestinationAlreadyLive
             }
             let entry = StoredKinesisDestination(
                 streamARN: input.streamArn, settledStatus: valid ? .active : .enableFailed,
@@ -99,7 +99,7 @@ extension Database {
     /// (UPDATING, then ACTIVE; the new precision shows at once).
     package func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) throws -> UpdateKinesisStreamingDestinationOutput {
         guard let precision = input.updateKinesisStreamingConfiguration?.approximateCreationDateTimePrecision else {
-            throw EngineMessages.streamingDestinationCannotUpdatedGiven
+            throw EngineMessages.kinesisUpdateWithoutConfiguration
         }
         let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
             let position = try Self.active(

@@ -103,7 +103,7 @@ extension IndexDefinition {
             }
         }
         if sortBytes > TableDefinition.maximumSortKeyBytes {
-            throw EngineMessages.aggregatedSizeAllRangeKeys2
+            throw EngineMessages.indexRangeKeysTooLarge
         }
     }
 

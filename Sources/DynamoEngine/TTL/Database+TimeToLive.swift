@@ -17,10 +17,10 @@ extension Database {
                 throw EngineMessages.timeToLiveActiveDifferentAttributeNameCurrent(current: current)
             }
             if specification.enabled == definition.ttlEnabled {
-                throw EngineMessages.timeToLiveAlreadyEnabledTimeToLiveAlready(enabled: specification.enabled)
+                throw EngineMessages.timeToLiveAlreadyInState(enabled: specification.enabled)
             }
             if let last = definition.ttlChangedAt, now - last < Self.timeToLiveChangeInterval {
-                throw EngineMessages.timeLiveBeenModifiedMultiple
+                throw EngineMessages.timeToLiveModifiedTooOften
             }
             definition.ttlEnabled = specification.enabled
             definition.ttlAttribute = specification.attributeName

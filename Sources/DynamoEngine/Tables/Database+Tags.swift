@@ -11,7 +11,7 @@ extension Database {
         let name = TableReference.name(from: arn)
         guard cachedDefinition(name) != nil else {
             // DynamoDB's own spelling, "ResourcArn", included.
-            throw EngineMessages.requestedResourceNotFoundResourcArn(arn: arn)
+            throw EngineMessages.resourceArnNotFound(arn: arn)
         }
         return name
     }
