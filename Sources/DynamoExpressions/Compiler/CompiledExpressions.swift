@@ -35,7 +35,7 @@ public struct CompiledExpressions: Sendable {
             throw Self.scalarKey(path.attribute)
         }
         for action in update?.actions ?? [] where keys.contains(action.path.attribute) {
-            throw ExpressionMessages.cannotUpdateAttributeAttributePart(attribute: action.path.attribute)
+            throw ExpressionMessages.keyAttributeUpdated(attribute: action.path.attribute)
         }
     }
 
@@ -46,12 +46,12 @@ public struct CompiledExpressions: Sendable {
     ///   attributes: Primary key attribute: pk".
     public func checkQueryFilter(keys: [String]) throws(DynamoError) {
         for path in filter?.paths ?? [] where keys.contains(path.attribute) {
-            throw ExpressionMessages.filterExpressionOnlyContainNon(attribute: path.attribute)
+            throw ExpressionMessages.keyAttributeInQueryFilter(attribute: path.attribute)
         }
     }
 
     private static func scalarKey(_ name: String) -> DynamoError {
-        ExpressionMessages.keyAttributesScalarsListRandom(name: name)
+        ExpressionMessages.keyAttributeNotScalar(name: name)
     }
 }
 

@@ -32,10 +32,10 @@ public enum ExpressionCompiler {
         if input.conditionalOperator != nil {
             let counts = [input.expected?.count, input.queryFilter?.count, input.scanFilter?.count].compactMap { $0 }
             if counts.isEmpty {
-                throw ExpressionMessages.conditionalOperatorCannotUsedWithoutFilter
+                throw ExpressionMessages.conditionalOperatorWithoutConditions
             }
             if counts.contains(where: { $0 <= 1 }) {
-                throw ExpressionMessages.conditionalOperatorOnlyUsedWhenFilter
+                throw ExpressionMessages.conditionalOperatorWithOneCondition
             }
         }
         var compiled = CompiledExpressions()
@@ -131,7 +131,7 @@ public enum ExpressionCompiler {
     private static func checkPlaceholderKey(_ key: String, sigil: Character, map: String) throws(DynamoError) {
         let size = key.utf8.count
         if size > maximumPlaceholderSize {
-            throw ExpressionMessages.containsInvalidKeyExpressionAttribute(map: map, size: size)
+            throw ExpressionMessages.placeholderTooLong(map: map, size: size)
         }
         let bytes = Array(key.utf8)
         let valid =
@@ -139,7 +139,7 @@ public enum ExpressionCompiler {
             && bytes.dropFirst().allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
             }
-        if !valid { throw ExpressionMessages.containsInvalidKeySyntaxError(map: map, key: key) }
+        if !valid { throw ExpressionMessages.placeholderSyntaxError(map: map, key: key) }
     }
 
     private static func checkUnused(_ input: ExpressionInput, _ resolver: Resolver) throws(DynamoError) {
@@ -147,14 +147,14 @@ public enum ExpressionCompiler {
             let unused = names.keys.filter { !resolver.usedNames.contains($0) }
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: names.count).joined(separator: ", ")
-                throw ExpressionMessages.valueProvidedExpressionAttributeNamesUnusedExpressions(keys: keys)
+                throw ExpressionMessages.unusedAttributeNames(keys: keys)
             }
         }
         if let values = input.values {
             let unused = values.keys.filter { !resolver.usedValues.contains($0) }
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: values.count).joined(separator: ", ")
-                throw ExpressionMessages.valueProvidedExpressionAttributeValuesUnusedExpressions(keys: keys)
+                throw ExpressionMessages.unusedAttributeValues(keys: keys)
             }
         }
     }

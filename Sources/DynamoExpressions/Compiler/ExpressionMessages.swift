@@ -14,17 +14,17 @@ enum ExpressionMessages {
 
 extension ExpressionMessages {
     /// Thrown by CompiledExpressions.checkKeyAttributes.
-    static func cannotUpdateAttributeAttributePart(attribute: String) -> DynamoError {
+    static func keyAttributeUpdated(attribute: String) -> DynamoError {
         .validation("One or more parameter values were invalid: Cannot update attribute \(attribute). This attribute is part of the key")
     }
 
     /// Thrown by CompiledExpressions.checkQueryFilter.
-    static func filterExpressionOnlyContainNon(attribute: String) -> DynamoError {
+    static func keyAttributeInQueryFilter(attribute: String) -> DynamoError {
         .validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: \(attribute)")
     }
 
     /// Thrown by CompiledExpressions.scalarKey.
-    static func keyAttributesScalarsListRandom(name: String) -> DynamoError {
+    static func keyAttributeNotScalar(name: String) -> DynamoError {
         .validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: \(name)")
     }
 }
@@ -33,10 +33,10 @@ extension ExpressionMessages {
 
 extension ExpressionMessages {
     /// Thrown by ExpressionCompiler.compile.
-    static let conditionalOperatorCannotUsedWithoutFilter = DynamoError.validation("ConditionalOperator cannot be used without Filter or Expected")
+    static let conditionalOperatorWithoutConditions = DynamoError.validation("ConditionalOperator cannot be used without Filter or Expected")
 
     /// Thrown by ExpressionCompiler.compile.
-    static let conditionalOperatorOnlyUsedWhenFilter = DynamoError.validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+    static let conditionalOperatorWithOneCondition = DynamoError.validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
 
     /// Thrown by ExpressionCompiler.checkParameters.
     static let expressionAttributeNamesEmpty = DynamoError.validation("ExpressionAttributeNames must not be empty")
@@ -50,22 +50,22 @@ extension ExpressionMessages {
     static let expressionAttributeValuesEmpty = DynamoError.validation("ExpressionAttributeValues must not be empty")
 
     /// Thrown by ExpressionCompiler.checkPlaceholderKey.
-    static func containsInvalidKeyExpressionAttribute(map: String, size: Int) -> DynamoError {
+    static func placeholderTooLong(map: String, size: Int) -> DynamoError {
         .validation("\(map) contains invalid key: The expression attribute map contains a key that is too long; size of key: \(size)")
     }
 
     /// Thrown by ExpressionCompiler.checkPlaceholderKey.
-    static func containsInvalidKeySyntaxError(map: String, key: String) -> DynamoError {
+    static func placeholderSyntaxError(map: String, key: String) -> DynamoError {
         .validation("\(map) contains invalid key: Syntax error; key: \"\(key)\"")
     }
 
     /// Thrown by ExpressionCompiler.checkUnused.
-    static func valueProvidedExpressionAttributeNamesUnusedExpressions(keys: String) -> DynamoError {
+    static func unusedAttributeNames(keys: String) -> DynamoError {
         .validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {\(keys)}")
     }
 
     /// Thrown by ExpressionCompiler.checkUnused.
-    static func valueProvidedExpressionAttributeValuesUnusedExpressions(keys: String) -> DynamoError {
+    static func unusedAttributeValues(keys: String) -> DynamoError {
         .validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {\(keys)}")
     }
 }
@@ -86,7 +86,7 @@ extension ExpressionMessages {
     static let beginsOperatorHaveKeyAttribute = DynamoError.validation(keyConditionPrefix + "begins_with operator must have the key attribute as its first operand")
 
     /// Thrown by KeyConditionTranslation.collect.
-    static let invalidKeyConditionExpressionKeyConditionExpressionsOnlyContain = DynamoError.validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
+    static let keyConditionTwicePerKey = DynamoError.validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
 
     /// Thrown by KeyConditionTranslation.operatorError.
     static func invalidOperatorUsedKeyConditionExpression(name: String) -> DynamoError {
@@ -103,14 +103,14 @@ extension ExpressionMessages {
     static let attemptedConditionalConstraintIndexableOperation = DynamoError.validation("Attempted conditional constraint is not an indexable operation")
 
     /// Thrown by KeyConditionTranslation.fromLegacy.
-    static let conditionsLength12Only = DynamoError.validation("Conditions can be of length 1 or 2 only")
+    static let keyConditionsTooMany = DynamoError.validation("Conditions can be of length 1 or 2 only")
 }
 
 // MARK: - Legacy/LegacyComparison.swift
 
 extension ExpressionMessages {
     /// Thrown by LegacyComparison.validate.
-    static func invalidNumberArgumentSComparisonOperator(op: String) -> DynamoError {
+    static func comparisonArgumentCount(op: String) -> DynamoError {
         .validation(invalidParameters + "Invalid number of argument(s) for the \(op) ComparisonOperator")
     }
 

@@ -54,7 +54,7 @@ enum KeyConditionTranslation {
             term = (try attribute(path), .beginsWith(value))
         }
         if condition.attributes.contains(term.0) {
-            throw ExpressionMessages.invalidKeyConditionExpressionKeyConditionExpressionsOnlyContain
+            throw ExpressionMessages.keyConditionTwicePerKey
         }
         condition.attributes.append(term.0)
         condition.comparisons.append(term.1)
@@ -122,7 +122,7 @@ enum KeyConditionTranslation {
             result.comparisons.append(comparison)
         }
         if result.attributes.count != 1 && result.attributes.count != 2 {
-            throw ExpressionMessages.conditionsLength12Only
+            throw ExpressionMessages.keyConditionsTooMany
         }
         return result
     }

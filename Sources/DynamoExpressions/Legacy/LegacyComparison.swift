@@ -29,7 +29,7 @@ enum LegacyComparison {
     /// operator takes, BETWEEN bounds in order.
     static func validate(_ op: String, _ values: [AttributeValue], checkTypes: Bool = true) throws(DynamoError) {
         guard acceptsCount(op, values.count) else {
-            throw ExpressionMessages.invalidNumberArgumentSComparisonOperator(op: op)
+            throw ExpressionMessages.comparisonArgumentCount(op: op)
         }
         if let first = values.first, values.contains(where: { $0.typeDescriptor != first.typeDescriptor }) {
             throw ExpressionMessages.attributeValuesInsideAttributeValueListSameType
