@@ -221,7 +221,7 @@ extension EngineDispatcher {
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: "=", maxSplits: 1).map(Self.trimmingSpaces)
             guard pieces.count == 2, !pieces[0].isEmpty, let count = Int(pieces[1]), count >= 0 else {
-                throw ServerMessages.tableCountTableCountGot(conflictHeader: conflictHeader, header: header)
+                throw ServerMessages.invalidConflictHeader(conflictHeader: conflictHeader, header: header)
             }
             conflicts.append((pieces[0], count))
         }

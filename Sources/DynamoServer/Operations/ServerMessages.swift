@@ -22,7 +22,7 @@ extension ServerMessages {
 
 extension ServerMessages {
     /// Thrown by EngineDispatcher.parseConflicts.
-    static func tableCountTableCountGot(conflictHeader: String, header: String) -> DynamoError {
+    static func invalidConflictHeader(conflictHeader: String, header: String) -> DynamoError {
         .validation("\(conflictHeader) must be TABLE=COUNT[, TABLE=COUNT...]; got: \(header)")
     }
 }
