@@ -76,7 +76,7 @@ package final class DynamoEngine: Sendable {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
         replicationHub.resolve { [weak self] accessKeyID, region in
-            guard let self else { throw DynamoError(.serviceUnavailable, "The engine has shut down") }
+            guard let self else { throw EngineMessages.engineShutDown }
             return try self.database(accessKeyID: accessKeyID, region: region)
         }
     }

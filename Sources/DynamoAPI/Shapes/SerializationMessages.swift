@@ -8,38 +8,53 @@ enum SerializationMessages {
     /// The package of DynamoDB's model classes, named in some messages.
     static let modelPackage = "com.amazonaws.dynamodb.v20120810"
 
+    /// A JSON null, or a JSON value of the wrong kind for a structure member, list or map.
+    static let unexpectedFieldType = DynamoError.serialization("Unexpected field type")
+    /// A JSON object where a scalar or a list was expected.
+    static let unexpectedStructure = DynamoError.serialization("Start of structure or map found where not expected")
+
+    /// A JSON array where a scalar or structure (Java class `className`) was expected.
+    static func unrecognizedCollection(_ className: String) -> DynamoError {
+        .serialization("Unrecognized collection type class \(className)")
+    }
+
+    /// A JSON boolean or number (Jackson's token name) where a `simpleName` scalar was expected.
+    static func cannotConvert(_ token: String, to simpleName: String) -> DynamoError {
+        .serialization("\(token) cannot be converted to \(simpleName)")
+    }
+
     /// A scalar was expected: `simpleName` is the Java class (`String`, `Integer`, `Long`,
     /// `Double`, `Boolean`, `Date`, `ByteBuffer`) and `className` its full name.
     static func scalar(_ json: JSONValue, simpleName: String, className: String) -> DynamoError {
         switch json {
         case .array:
-            return .serialization("Unrecognized collection type class \(className)")
+            return unrecognizedCollection(className)
         case .object:
-            return .serialization("Start of structure or map found where not expected")
+            return unexpectedStructure
         case .bool(let flag):
-            return .serialization("\(flag ? "TRUE_VALUE" : "FALSE_VALUE") cannot be converted to \(simpleName)")
+            return cannotConvert(flag ? "TRUE_VALUE" : "FALSE_VALUE", to: simpleName)
         case .number(let text):
             let token = isDecimal(text) ? "DECIMAL_VALUE" : "NUMBER_VALUE"
-            return .serialization("\(token) cannot be converted to \(simpleName)")
+            return cannotConvert(token, to: simpleName)
         case .string:
             if simpleName == "Boolean" { return .serialization("Unexpected token received from parser") }
-            return .serialization("STRING_VALUE cannot be converted to \(simpleName)")
+            return cannotConvert("STRING_VALUE", to: simpleName)
         case .null:
-            return .serialization("Unexpected field type")
+            return unexpectedFieldType
         }
     }
 
     /// A structure was expected (`className` is its full Java class name).
     static func structure(_ json: JSONValue, className: String, position: ValuePosition) -> DynamoError {
-        if case .array = json { return .serialization("Unrecognized collection type class \(className)") }
-        return .serialization(position == .member ? "Unexpected field type" : "Unexpected value type in payload")
+        if case .array = json { return unrecognizedCollection(className) }
+        return position == .member ? unexpectedFieldType : .serialization("Unexpected value type in payload")
     }
 
     /// A list was expected.
     static func list(_ json: JSONValue, position: ValuePosition) -> DynamoError {
         if position == .element { return .serialization(parameterizedTypeCast) }
-        if case .object = json { return .serialization("Start of structure or map found where not expected") }
-        return .serialization("Unexpected field type")
+        if case .object = json { return unexpectedStructure }
+        return unexpectedFieldType
     }
 
     /// A map was expected (`valueType` is the Java type of its values).
@@ -48,7 +63,7 @@ enum SerializationMessages {
         if case .array = json {
             return .serialization("Unrecognized collection type java.util.Map<java.lang.String, \(valueType)>")
         }
-        return .serialization("Unexpected field type")
+        return unexpectedFieldType
     }
 
     /// An integer that does not fit its Java type (Jackson's wording).
@@ -70,5 +85,14 @@ enum SerializationMessages {
     /// Whether Jackson reads a JSON number as a floating-point token.
     static func isDecimal(_ text: String) -> Bool {
         text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    }
+}
+
+// MARK: - Shapes/ShapeValue.swift
+
+extension SerializationMessages {
+    /// Thrown by ShapeValue.decodeValue, AttributeValue+JSON.blob.
+    static func notConvertedBlob(text: String, problemMessage: String) -> DynamoError {
+        .serialization("'\(text)' can not be converted to a Blob: \(problemMessage)")
     }
 }

@@ -71,8 +71,7 @@ public struct ShapeDecoder: Sendable {
         let value = T.decodeValue(json, position: .member, decoder: &self)
         if clean, let error = valueError, name == "expressionAttributeValues", let key = valueErrorKey {
             // DynamoDB names the placeholder whose value is invalid.
-            valueError = .validation(
-                "ExpressionAttributeValues contains invalid value: \(error.message ?? "") for key \(key)")
+            valueError = AttributeValueMessages.expressionAttributeValuesContainsInvalidValueKey(errorMessage: error.message, key: key)
         }
         if validating, rules != nil || element != nil || key != nil || T.alwaysChecksConstraints {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)

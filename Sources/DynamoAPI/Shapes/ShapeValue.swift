@@ -186,7 +186,7 @@ struct Blob: ShapeValue {
         switch Base64.decode(text) {
         case .success(let bytes): return Blob(bytes: bytes)
         case .failure(let problem):
-            return decoder.fail(.serialization("'\(text)' can not be converted to a Blob: \(problem.message)"))
+            return decoder.fail(SerializationMessages.notConvertedBlob(text: text, problemMessage: problem.message))
         }
     }
 

@@ -11,18 +11,15 @@ extension AttributeValue {
         }
         let present = members.filter { $0.value != .null }
         guard let (type, payload) = present.first else {
-            throw DynamoError.validation(
-                "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+            throw AttributeValueMessages.suppliedAttributeValueEmptyContainExactly
         }
         guard present.count == 1 else {
             // Type errors in any member surface before the "more than one" check, as in DynamoDB.
             for (otherType, otherPayload) in present { _ = try Self.decode(type: otherType, payload: otherPayload) }
-            throw DynamoError.validation(
-                "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+            throw AttributeValueMessages.suppliedAttributeValueMoreThanOne
         }
         guard let value = try Self.decode(type: type, payload: payload) else {
-            throw DynamoError.validation(
-                "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+            throw AttributeValueMessages.suppliedAttributeValueEmptyContainExactly
         }
         self = value
     }
@@ -112,7 +109,7 @@ extension AttributeValue {
         switch Base64.decode(text) {
         case .success(let bytes): return bytes
         case .failure(let problem):
-            throw DynamoError.serialization("'\(text)' can not be converted to a Blob: \(problem.message)")
+            throw SerializationMessages.notConvertedBlob(text: text, problemMessage: problem.message)
         }
     }
 

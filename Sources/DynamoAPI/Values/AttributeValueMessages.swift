@@ -41,3 +41,36 @@ enum AttributeValueMessages {
         return "[" + quoted.joined(separator: separator) + "]"
     }
 }
+
+// MARK: - Shapes/ShapeDecoder.swift
+
+extension AttributeValueMessages {
+    /// Thrown by ShapeDecoder.value.
+    static func expressionAttributeValuesContainsInvalidValueKey(errorMessage: String?, key: String) -> DynamoError {
+        .validation("ExpressionAttributeValues contains invalid value: \(errorMessage ?? "") for key \(key)")
+    }
+}
+
+// MARK: - Values/AttributeValue+JSON.swift
+
+extension AttributeValueMessages {
+    /// Thrown by AttributeValue+JSON.init.
+    static let suppliedAttributeValueEmptyContainExactly = DynamoError.validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+
+    /// Thrown by AttributeValue+JSON.init.
+    static let suppliedAttributeValueMoreThanOne = DynamoError.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+}
+
+// MARK: - Values/DynamoNumber+KeyEncoding.swift
+
+extension AttributeValueMessages {
+    /// Thrown by DynamoNumber+KeyEncoding.init.
+    static let storedNumberKeyCorrupt = DynamoError(.internalServerError, "Stored number key is corrupt")
+}
+
+// MARK: - Values/ItemSize.swift
+
+extension AttributeValueMessages {
+    /// Thrown by ItemSize.checkNesting.
+    static let nestingLevelsHaveExceededSupported = DynamoError.validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+}

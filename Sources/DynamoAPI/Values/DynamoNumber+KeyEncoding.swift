@@ -51,7 +51,7 @@ extension DynamoNumber {
     /// ```
     public init(keyBytes: some Collection<UInt8>) throws(DynamoError) {
         let bytes = Array(keyBytes)
-        let corrupt = DynamoError(.internalServerError, "Stored number key is corrupt")
+        let corrupt = AttributeValueMessages.storedNumberKeyCorrupt
         guard let tag = bytes.first else { throw corrupt }
         if tag == KeyTag.zero {
             guard bytes.count == 1 else { throw corrupt }

@@ -44,8 +44,7 @@ extension ItemSize {
     ///   in the item have nested levels beyond supported limit".
     public static func checkNesting(_ item: Item) throws(DynamoError) {
         for value in item.values where wrappers(value, limit: maximumNestingWrappers + 1) > maximumNestingWrappers {
-            throw DynamoError.validation(
-                "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+            throw AttributeValueMessages.nestingLevelsHaveExceededSupported
         }
     }
 

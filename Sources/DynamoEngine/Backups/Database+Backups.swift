@@ -14,10 +14,10 @@ extension Database {
         let name = TableReference.name(from: input.tableName)
         let record = try write { state -> BackupRecord in
             guard let table = cachedDefinition(name) else {
-                throw DynamoError(.tableNotFound, "Table not found: \(name)")
+                throw EngineMessages.tableNotFound(name: name)
             }
             if table.globalIndexes.contains(where: { $0.status == .creating }) {
-                throw DynamoError(.tableInUse, "Table is being updated: \(name)")
+                throw EngineMessages.tableBeingUpdated(name: name)
             }
             let connection = state.connection
             let next = try connection.statement("SELECT coalesce(max(number), 0) + 1 FROM backups")
@@ -71,7 +71,7 @@ extension Database {
     /// bound exclusive) and type, in pages of `Limit` (all at once without one).
     package func listBackups(_ input: ListBackupsInput) throws -> ListBackupsOutput {
         if let lower = input.timeRangeLowerBound, let upper = input.timeRangeUpperBound, lower > upper {
-            throw DynamoError.validation("TimeRangeLowerBound must be less than or equal to TimeRangeUpperBound")
+            throw EngineMessages.timeRangeBoundsReversed
         }
         let filterType = input.backupType ?? .user
         let tableName = input.tableName.map(TableReference.name(from:))
@@ -84,7 +84,7 @@ extension Database {
         }
         if let start = input.exclusiveStartBackupArn {
             guard let position = records.firstIndex(where: { $0.arn == start }) else {
-                throw DynamoError(.backupNotFound, "Backup not found: \(start)")
+                throw EngineMessages.backupNotFound(start: start)
             }
             records = Array(records[(position + 1)...])
         }
@@ -101,7 +101,7 @@ extension Database {
             return try JSONDecoder().decode(BackupRecord.self, from: Data(statement.blob(0)))
         }
         let found = try connection.map(lookup) ?? read(lookup)
-        guard let found else { throw DynamoError(.backupNotFound, "Backup not found: \(arn)") }
+        guard let found else { throw EngineMessages.backupNotFound(start: arn) }
         return found
     }
 

@@ -95,8 +95,7 @@ extension Database {
     private static func checkIndexNames(_ names: Set<String>, existing: [IndexDefinition]) throws(DynamoError) {
         let known = Set(existing.map(\.name))
         if let unknown = names.subtracting(known).sorted().first {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: The index \(unknown) to restore does not exist in the source table")
+            throw EngineMessages.indexRestoreDoesNotExist(unknown: unknown)
         }
     }
 
@@ -111,7 +110,7 @@ extension Database {
     ) throws -> TableSnapshot {
         let stored = try write { state -> TableDefinition in
             if cachedDefinition(definition.name) != nil {
-                throw DynamoError(.tableAlreadyExists, "Table already exists: \(definition.name)")
+                throw EngineMessages.tableAlreadyExists(definition.name, code: .tableAlreadyExists)
             }
             var stored = definition
             let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")

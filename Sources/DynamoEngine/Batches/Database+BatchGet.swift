@@ -36,8 +36,7 @@ extension Database {
         if blocks.contains(where: { $0.projectionExpression != nil || $0.expressionAttributeNames != nil }),
             blocks.contains(where: { $0.attributesToGet != nil })
         {
-            throw DynamoError.validation(
-                "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+            throw EngineMessages.expressionAndNonExpressionParameters
         }
         for (requestedName, request) in input.requestItems.sorted(by: { $0.key < $1.key }) {
             var expressions = ExpressionInput(.getItem)
@@ -56,7 +55,7 @@ extension Database {
                 }
                 total += 1
                 if total > Self.maximumBatchGets {
-                    throw DynamoError.validation("Too many items requested for the BatchGetItem call")
+                    throw EngineMessages.tooManyItemsRequestedBatchGetItem
                 }
                 keys.append((key, value))
             }

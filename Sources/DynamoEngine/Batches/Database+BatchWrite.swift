@@ -20,7 +20,7 @@ extension Database {
     package func batchWriteItem(_ input: BatchWriteItemInput) throws -> BatchWriteResult {
         let total = input.requestItems.values.reduce(0) { $0 + $1.count }
         if total > Self.maximumBatchWrites {
-            throw DynamoError.validation("Too many items requested for the BatchWriteItem call")
+            throw EngineMessages.tooManyItemsRequestedBatchWriteItem
         }
         struct PlannedWrite {
             var table: TableDefinition
@@ -58,8 +58,7 @@ extension Database {
                         table: table, requestedName: requestedName,
                         key: try table.storedKey(fromKey: delete.key), put: nil)
                 default:
-                    throw DynamoError.validation(
-                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+                    throw EngineMessages.suppliedAttributeValueMoreThanOne
                 }
                 guard seen.insert(write.key).inserted else {
                     throw EngineMessages.duplicateKeys

@@ -122,7 +122,7 @@ extension Database {
         var rest = all[...]
         if let token {
             guard let position = all.firstIndex(where: { arn($0) == token }) else {
-                throw DynamoError.validation("Invalid NextToken")
+                throw EngineMessages.invalidNextToken
             }
             rest = all[(position + 1)...]
         }

@@ -88,7 +88,7 @@ extension Database {
         connection: SQLiteConnection
     ) throws -> (bytes: [UInt8], count: Int) {
         guard cachedDefinition(table.name)?.storageID == table.storageID else {
-            throw DynamoError(.tableNotFound, "Table not found: \(table.name)")
+            throw EngineMessages.tableNotFound(name: table.name)
         }
         var out: [UInt8] = ion ? Array("\(IonText.versionMarker)\n".utf8) : []
         var count = 0

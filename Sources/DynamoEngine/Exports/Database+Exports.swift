@@ -16,36 +16,33 @@ extension Database {
     ) throws -> ExportTableToPointInTimeOutput {
         let name = TableReference.name(from: input.tableArn)
         guard let table = cachedDefinition(name) else {
-            throw DynamoError(.tableNotFound, "Table not found: \(name)")
+            throw EngineMessages.tableNotFound(name: name)
         }
         guard let settings = table.pointInTimeRecovery else {
-            throw DynamoError(
-                .pointInTimeRecoveryUnavailable,
-                "Point in time recovery is not enabled for table '\(name)'")
+            throw EngineMessages.pointInTimeRecoveryNotEnabled(name: name)
         }
         let type = input.exportType ?? .fullExport
         let earliest = settings.earliestRestorable(now: now)
         if type == .incrementalExport {
             guard input.exportTime == nil else {
-                throw DynamoError.validation("ExportTime cannot be specified for an incremental export")
+                throw EngineMessages.exportTimeOnIncrementalExport
             }
             guard let specification = input.incrementalExportSpecification,
                 let from = specification.exportFromTime?.secondsSince1970,
                 let to = specification.exportToTime?.secondsSince1970
             else {
-                throw DynamoError.validation(
-                    "IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
+                throw EngineMessages.incrementalExportTimesRequired
             }
             guard from >= earliest.rounded(.down), to <= now else {
-                throw DynamoError(.invalidExportTime, "Export period must be within the point in time recovery window")
+                throw EngineMessages.exportPeriodOutsideRecoveryWindow
             }
             guard to - from >= 15 * 60, to - from <= 24 * 3600 else {
-                throw DynamoError.validation("Export period must be between 15 minutes and 24 hours long")
+                throw EngineMessages.exportPeriodLength
             }
         } else if input.incrementalExportSpecification != nil {
-            throw DynamoError.validation("IncrementalExportSpecification can only be specified for an incremental export")
+            throw EngineMessages.incrementalSpecificationOnFullExport
         } else if let time = input.exportTime?.secondsSince1970, time < earliest.rounded(.down) || time > now {
-            throw DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
+            throw EngineMessages.exportTimeOutsideRecoveryWindow
         }
         if let token = input.clientToken,
             let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) })
@@ -83,7 +80,7 @@ extension Database {
     /// DescribeExport.
     package func describeExport(_ input: DescribeExportInput) throws -> DescribeExportOutput {
         guard let found = try exports().first(where: { $0.exportArn == input.exportArn }) else {
-            throw DynamoError(.exportNotFound, "Export not found: \(input.exportArn)")
+            throw EngineMessages.exportNotFound(exportArn: input.exportArn)
         }
         return DescribeExportOutput(exportDescription: found)
     }

@@ -16,15 +16,15 @@ extension Database {
             let earlier = try imports().first(where: { $0.clientToken == token })
         {
             guard earlier.tableCreationParameters?.tableName == parameters.tableName else {
-                throw DynamoError(.importConflict, "There was a conflict when importing from the specified S3 source.")
+                throw EngineMessages.importConflict
             }
             return ImportTableOutput(importTableDescription: earlier)
         }
         if cachedDefinition(parameters.tableName) != nil {
-            throw DynamoError(.resourceInUse, "Table already exists: \(parameters.tableName)")
+            throw EngineMessages.tableAlreadyExists(parameters.tableName, code: .resourceInUse)
         }
         if let delimiter = input.inputFormatOptions?.csv?.delimiter, delimiter.utf8.count != 1 {
-            throw DynamoError.validation("The CSV delimiter must be a single character")
+            throw EngineMessages.csvDelimiterSingleCharacter
         }
         let creation = CreateTableInput(
             attributeDefinitions: parameters.attributeDefinitions, tableName: parameters.tableName,
@@ -60,7 +60,7 @@ extension Database {
     /// DescribeImport.
     package func describeImport(_ input: DescribeImportInput) throws -> DescribeImportOutput {
         guard let found = try imports().first(where: { $0.importArn == input.importArn }) else {
-            throw DynamoError(.importNotFound, "Import not found: \(input.importArn)")
+            throw EngineMessages.importNotFound(importArn: input.importArn)
         }
         return DescribeImportOutput(importTableDescription: found)
     }

@@ -17,7 +17,7 @@ extension Database {
         let (hub, accessKeyID) = try replicationConnection()
         let group = try legacyGroup(input.globalTableName)
         for update in input.replicaSettingsUpdate ?? [] where !group.regions.contains(update.regionName) {
-            throw DynamoError(.replicaNotFound, "Replica not found in region: \(update.regionName)")
+            throw EngineMessages.replicaNotFoundRegion(regionName: update.regionName)
         }
         let now = clock.now()
         for member in group.regions {
@@ -43,7 +43,7 @@ extension Database {
                 if let tableClass = replicaUpdate?.replicaTableClass { definition.tableClass = tableClass }
                 for indexUpdate in input.globalTableGlobalSecondaryIndexSettingsUpdate ?? [] {
                     guard let position = definition.globalIndexes.firstIndex(where: { $0.name == indexUpdate.indexName }) else {
-                        throw DynamoError(.resourceNotFound, "Requested resource not found: Index: \(indexUpdate.indexName) not found")
+                        throw EngineMessages.requestedResourceNotFoundIndex(indexName: indexUpdate.indexName)
                     }
                     if let write = indexUpdate.provisionedWriteCapacityUnits {
                         var throughput =

@@ -12,7 +12,7 @@ extension Database {
     /// The legacy group of a table in this namespace, or `GlobalTableNotFoundException`.
     func legacyGroup(_ name: String) throws -> ReplicationGroup {
         guard let group = cachedDefinition(name)?.settings?.replication, group.version == GlobalTableVersion.legacy else {
-            throw DynamoError(.globalTableNotFound, "Global table not found")
+            throw EngineMessages.globalTableNotFound
         }
         return group
     }
@@ -25,22 +25,16 @@ extension Database {
     ) throws -> (Database, TableDefinition) {
         let database = try hub.database(accessKeyID: accessKeyID, region: region)
         guard let definition = database.cachedDefinition(name) else {
-            throw DynamoError(.tableNotFound, "Table: \(name) not found in region: \(region)")
+            throw EngineMessages.tableNotFoundRegion(name: name, region: region)
         }
         if let model, model.keyAttributes != definition.keyAttributes {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "Table: \(name) in region: \(region) does not have the same key schema as the other replicas")
+            throw EngineMessages.replicaKeySchemaDiffers(name: name, region: region)
         }
         guard definition.streamViewType == .newAndOldImages else {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
+            throw EngineMessages.replicaNeedsNewAndOldImagesStream(name: name, region: region)
         }
         if try database.statistics(of: definition).itemCount > 0 {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "Table: \(name) in region: \(region) must be empty to join a global table")
+            throw EngineMessages.replicaNotEmpty(name: name, region: region)
         }
         return (database, definition)
     }
@@ -56,7 +50,7 @@ extension Database {
         for member in regions {
             let database = try hub.database(accessKeyID: accessKeyID, region: member)
             if database.cachedDefinition(input.globalTableName)?.settings?.replication != nil {
-                throw DynamoError(.globalTableAlreadyExists, "Global table with this name already exists")
+                throw EngineMessages.globalTableNameAlreadyExists
             }
             model = try joiningTable(input.globalTableName, in: member, like: model, hub: hub, accessKeyID: accessKeyID).1
         }
@@ -74,18 +68,18 @@ extension Database {
         for update in input.replicaUpdates {
             if let create = update.create {
                 if group.regions.contains(create.regionName) {
-                    throw DynamoError(.replicaAlreadyExists, "Replica already exists in region: \(create.regionName)")
+                    throw EngineMessages.replicaAlreadyExistsRegion(regionName: create.regionName)
                 }
                 let model = try table(named: input.globalTableName)
                 _ = try joiningTable(input.globalTableName, in: create.regionName, like: model, hub: hub, accessKeyID: accessKeyID)
                 group.regions.append(create.regionName)
             } else if let delete = update.delete {
                 guard group.regions.contains(delete.regionName) else {
-                    throw DynamoError(.replicaNotFound, "Replica not found in region: \(delete.regionName)")
+                    throw EngineMessages.replicaNotFoundRegion(regionName: delete.regionName)
                 }
                 group.regions.removeAll { $0 == delete.regionName }
             } else {
-                throw DynamoError.validation(TableValidation.invalid + "One of Create or Delete must be specified in a ReplicaUpdate")
+                throw EngineMessages.replicaUpdateWithoutCreateOrDelete
             }
         }
         let now = clock.now()

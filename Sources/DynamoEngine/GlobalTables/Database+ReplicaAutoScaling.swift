@@ -20,9 +20,7 @@ extension Database {
             input.provisionedWriteCapacityAutoScalingUpdate != nil || input.replicaUpdates?.isEmpty == false
                 || input.globalSecondaryIndexUpdates?.isEmpty == false
         else {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
+            throw EngineMessages.replicaAutoScalingUpdateEmpty
         }
         var changes: [(String, AutoScalingSettingsUpdate)] = []
         if let write = input.provisionedWriteCapacityAutoScalingUpdate { changes.append(("write", write)) }
@@ -33,9 +31,7 @@ extension Database {
         let regions = replicaRegions(definition)
         for update in input.replicaUpdates ?? [] {
             guard regions.contains(update.regionName) else {
-                throw DynamoError.validation(
-                    TableValidation.invalid
-                        + "Table \(definition.name) has no replica in region \(update.regionName)")
+                throw EngineMessages.tableNoReplicaRegion(definitionName: definition.name, regionName: update.regionName)
             }
             if let read = update.replicaProvisionedReadCapacityAutoScalingUpdate {
                 changes.append(("read:\(update.regionName)", read))
@@ -62,7 +58,7 @@ extension Database {
 
     private static func globalIndex(_ name: String?, of definition: TableDefinition) throws -> String {
         guard let name, definition.globalIndexes.contains(where: { $0.name == name }) else {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Index: \(name ?? "") not found")
+            throw EngineMessages.requestedResourceNotFoundIndex(indexName: name ?? "")
         }
         return name
     }
@@ -82,9 +78,7 @@ extension Database {
         merged.autoScalingDisabled = update.autoScalingDisabled ?? merged.autoScalingDisabled ?? false
         merged.autoScalingRoleArn = update.autoScalingRoleArn ?? merged.autoScalingRoleArn
         if let minimum = merged.minimumUnits, let maximum = merged.maximumUnits, minimum > maximum {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "MinimumUnits (\(minimum)) must not be greater than MaximumUnits (\(maximum))")
+            throw EngineMessages.minimumUnitsNotGreaterThanMaximumUnits(minimum: minimum, maximum: maximum)
         }
         if let policy = update.scalingPolicyUpdate {
             let configuration = policy.targetTrackingScalingPolicyConfiguration

@@ -25,7 +25,7 @@ extension Database {
     /// regional namespaces answers.
     func replicationConnection() throws -> (hub: ReplicationHub, accessKeyID: String?) {
         guard let connection = replication.connection else {
-            throw DynamoError.validation("Global tables need a server with one namespace per region")
+            throw EngineMessages.globalTablesNeedRegionNamespaces
         }
         return connection
     }
@@ -40,8 +40,7 @@ extension Database {
         let (hub, accessKeyID) = try replicationConnection()
         var definition = try table(named: reference)
         if definition.settings?.replication?.version == GlobalTableVersion.legacy {
-            throw DynamoError.validation(
-                "Table \(definition.name) is a global table of version \(GlobalTableVersion.legacy): use UpdateGlobalTable to change its replicas")
+            throw EngineMessages.legacyGlobalTableReplicaUpdates(definitionName: definition.name)
         }
         let updates = try ReplicaUpdateRules.check(updates, table: definition, localRegion: region)
         var statuses: [String: ReplicaStatus] = [:]
@@ -73,9 +72,7 @@ extension Database {
     private static func checkReadOverride(_ override: ProvisionedThroughputOverride?, of definition: TableDefinition) throws {
         guard let read = override?.readCapacityUnits else { return }
         if definition.billingMode == .payPerRequest {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+            throw EngineMessages.neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified
         }
         try TableValidation.checkThroughputBounds(read: read, write: max(1, definition.throughput.writeCapacityUnits))
     }
@@ -107,10 +104,10 @@ extension Database {
         let autoScaling = definition.settings?.autoScaling ?? [:]
         if definition.billingMode != .payPerRequest {
             guard autoScaling["write"] != nil else {
-                throw DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
+                throw EngineMessages.tableWriteCapacityNotAutoScaled
             }
             if definition.globalIndexes.contains(where: { autoScaling["index:\($0.name):write"] == nil }) {
-                throw DynamoError.validation("GSI write capacity should either be Pay-Per-Request or AutoScaled.")
+                throw EngineMessages.indexWriteCapacityNotAutoScaled
             }
         }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
@@ -160,8 +157,7 @@ extension Database {
         guard let current = definition.settings?.replication else { return definition }
         let targetDatabase = try hub.database(accessKeyID: accessKeyID, region: target)
         if targetDatabase.cachedDefinition(definition.name)?.deletionProtectionEnabled == true {
-            throw DynamoError.validation(
-                "Cannot delete table \(definition.name) in region \(target) because it has deletion protection enabled. Disable deletion protection first.")
+            throw EngineMessages.replicaDeletionProtected(definitionName: definition.name, target: target)
         }
         let remaining = current.regions.filter { $0 != target }
         let group = current.leaving(target)
@@ -221,7 +217,7 @@ extension Database {
         table reference: String, now: Double
     ) throws -> TableSnapshot {
         if alongsideOtherChanges {
-            throw DynamoError.validation(TableValidation.invalid + "ReplicaUpdates must be the only operation in the request")
+            throw EngineMessages.replicaUpdatesOnlyOperationRequest
         }
         let result = try updateReplicas(updates, table: reference, now: now)
         var snapshot = try describeTable(named: result.definition.name)

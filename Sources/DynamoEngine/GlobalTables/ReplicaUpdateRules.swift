@@ -6,8 +6,7 @@ import DynamoAPI
 /// for regions of the group, Create only for regions outside it.
 enum ReplicaUpdateRules {
     static func alreadyExisted(_ table: String) -> DynamoError {
-        DynamoError.validation(
-            "Failed to create a the new replica of table with name: \u{2018}\(table)\u{2019} because one or more replicas already existed as tables.")
+        EngineMessages.failedCreateNewReplicaTable(table: table)
     }
 
     /// The updates to apply (identical Creates folded into one), or DynamoDB's error.
@@ -22,20 +21,20 @@ enum ReplicaUpdateRules {
         for update in unique {
             let actions = [update.create != nil, update.update != nil, update.delete != nil].filter { $0 }.count
             if actions == 0 {
-                throw .validation("There are no actions specified in the Replica Update Action of the request.")
+                throw EngineMessages.emptyReplicaUpdateAction
             }
             if actions > 1 {
-                throw .validation("Update table operation with more than one type of replica actions not allowed.")
+                throw EngineMessages.mixedReplicaActions
             }
             if update.create != nil { kinds.insert("create"); createsAndDeletes += 1 }
             if update.delete != nil { kinds.insert("delete"); createsAndDeletes += 1 }
             if update.update != nil { kinds.insert("update") }
         }
         if kinds.count > 1 {
-            throw .validation("Update table operation with more than one type of replica actions not allowed.")
+            throw EngineMessages.mixedReplicaActions
         }
         if createsAndDeletes > 1 {
-            throw .validation("Update table operation with more than one create or delete replica actions not allowed")
+            throw EngineMessages.multipleReplicaCreateOrDelete
         }
         let members = table.settings?.replication?.regions ?? []
         var missing: [String] = []
@@ -49,7 +48,7 @@ enum ReplicaUpdateRules {
                     change.onDemandThroughputOverride == nil, change.globalSecondaryIndexes == nil,
                     change.tableClassOverride == nil
                 {
-                    throw .validation("There are no actions specified in the Replica Update Action of the request.")
+                    throw EngineMessages.emptyReplicaUpdateAction
                 }
                 if !members.contains(change.regionName) { missing.append(change.regionName) }
             } else if let delete = update.delete {
@@ -58,15 +57,12 @@ enum ReplicaUpdateRules {
             }
         }
         if !missing.isEmpty {
-            throw .validation(
-                "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [\(missing.joined(separator: ", "))].")
+            throw EngineMessages.updateGlobalTableOperationFailed(missing: missing)
         }
         return unique
     }
 
     private static func localRegionError(update: Bool) -> DynamoError {
-        .validation(
-            (update ? "Cannot add, delete, or update" : "Cannot add or delete")
-                + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
+        EngineMessages.localRegionReplicaUpdate(update: update)
     }
 }

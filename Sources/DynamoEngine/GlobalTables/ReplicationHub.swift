@@ -68,11 +68,10 @@ package final class ReplicationHub: Sendable {
     /// `--shared-db` mode, where every region is the same namespace.
     package func database(accessKeyID: String?, region: String) throws -> Database {
         guard namespaceMode != .shared else {
-            throw DynamoError.validation(
-                "Global tables need one namespace per region: this server runs with --shared-db, where every region shares one set of tables")
+            throw EngineMessages.globalTablesNeedUnsharedDB
         }
         guard let resolver = resolver.withLock({ $0 }) else {
-            throw DynamoError(.internalServerError, "Replication is not connected to an engine")
+            throw EngineMessages.replicationNotConnectedEngine
         }
         return try resolver(accessKeyID, region)
     }

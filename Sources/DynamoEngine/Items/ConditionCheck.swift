@@ -20,6 +20,6 @@ struct ConditionCheck {
     /// stored item when asked for) if the condition does not hold for `item` (`nil`: no item).
     func verify(_ item: Item?) throws(DynamoError) {
         guard let predicate, !predicate.evaluate(item ?? [:]) else { return }
-        throw DynamoError(.conditionalCheckFailed, "The conditional request failed", item: returnsItem ? item : nil)
+        throw EngineMessages.conditionalRequestFailed(returnsItem: returnsItem, item: item)
     }
 }

@@ -34,12 +34,10 @@ extension TableDefinition {
     func keyShapeError(forItem item: Item) -> DynamoError? {
         for attribute in keyAttributes {
             guard let value = item[attribute.name] else {
-                return DynamoError.validation(
-                    "One or more parameter values were invalid: Missing the key \(attribute.name) in the item")
+                return EngineMessages.missingKeyItem(attributeName: attribute.name)
             }
             guard attribute.type.matches(value) else {
-                return DynamoError.validation(
-                    "One or more parameter values were invalid: Type mismatch for key \(attribute.name) expected: \(attribute.type.rawValue) actual: \(value.typeDescriptor)")
+                return EngineMessages.typeMismatchKeyExpectedActual(attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor)
             }
         }
         return nil
@@ -62,8 +60,7 @@ extension TableDefinition {
         let partition = KeyEncoding.encode(partitionValue)!
         try Self.checkNotEmpty(partitionValue, name: partitionKey.name, prefix: emptyPrefix)
         if partition.count > Self.maximumPartitionKeyBytes {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
+            throw EngineMessages.hashKeyTooLarge
         }
         var sort: [UInt8] = []
         if let sortKey {
@@ -71,8 +68,7 @@ extension TableDefinition {
             sort = KeyEncoding.encode(sortValue)!
             try Self.checkNotEmpty(sortValue, name: sortKey.name, prefix: emptyPrefix)
             if sort.count > Self.maximumSortKeyBytes {
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+                throw EngineMessages.rangeKeysTooLarge
             }
         }
         return StoredKey(
@@ -83,15 +79,13 @@ extension TableDefinition {
     private static func checkNotEmpty(_ value: AttributeValue, name: String, prefix: String) throws(DynamoError) {
         switch value {
         case .s(let text) where text.isEmpty:
-            throw DynamoError.validation(
-                "\(prefix)The AttributeValue for a key attribute cannot contain an empty string value. Key: \(name)")
+            throw EngineMessages.attributeValueKeyAttributeCannotContain(prefix: prefix, name: name)
         case .b(let bytes) where bytes.isEmpty:
-            throw DynamoError.validation(
-                "\(prefix)The AttributeValue for a key attribute cannot contain an empty binary value. Key: \(name)")
+            throw EngineMessages.attributeValueKeyAttributeCannotContain2(prefix: prefix, name: name)
         default:
             return
         }
     }
 
-    static let schemaMismatch = DynamoError.validation("The provided key element does not match the schema")
+    static let schemaMismatch = EngineMessages.keyElementMismatch
 }

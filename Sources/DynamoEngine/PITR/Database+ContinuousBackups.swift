@@ -9,8 +9,7 @@ extension Database {
     ) throws -> UpdateContinuousBackupsOutput {
         let specification = input.pointInTimeRecoverySpecification
         if !specification.pointInTimeRecoveryEnabled, specification.recoveryPeriodInDays != nil {
-            throw DynamoError.validation(
-                "RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true")
+            throw EngineMessages.recoveryPeriodInDaysOnlySpecifiedWhenPointInTimeRecoveryEnabled
         }
         let name = TableReference.name(from: input.tableName)
         guard cachedDefinition(name) != nil else { throw Self.continuousBackupsTableNotFound(name) }
@@ -61,6 +60,6 @@ extension Database {
     }
 
     static func continuousBackupsTableNotFound(_ name: String) -> DynamoError {
-        DynamoError(.tableNotFound, "Table not found: \(name)")
+        EngineMessages.tableNotFound(name: name)
     }
 }

@@ -11,17 +11,17 @@ extension Database {
     /// the source's current rows with the later changes undone, newest first.
     package func restoreTableToPointInTime(_ input: RestoreTableToPointInTimeInput, now: Double) throws -> TableSnapshot {
         guard let reference = input.sourceTableArn ?? input.sourceTableName else {
-            throw DynamoError.validation("Either SourceTableArn or SourceTableName must be specified")
+            throw EngineMessages.eitherSourceTableArnSourceTableNameSpecified
         }
         if input.sourceTableArn != nil, input.sourceTableName != nil {
-            throw DynamoError.validation("Only one of SourceTableArn or SourceTableName can be specified")
+            throw EngineMessages.onlyOneSourceTableArnSourceTableNameSpecified
         }
         let sourceName = TableReference.name(from: reference)
         guard let source = cachedDefinition(sourceName) else {
-            throw DynamoError(.tableNotFound, "Table not found: \(sourceName)")
+            throw EngineMessages.tableNotFound(name: sourceName)
         }
         if cachedDefinition(input.targetTableName) != nil {
-            throw DynamoError(.tableAlreadyExists, "Table already exists: \(input.targetTableName)")
+            throw EngineMessages.tableAlreadyExists(input.targetTableName, code: .tableAlreadyExists)
         }
         let time = try Self.restoreTime(input, table: source, now: now)
         let overrides = RestoreOverrides(
@@ -37,7 +37,7 @@ extension Database {
             overrides: overrides, origin: origin, now: now)
         return try createRestoredTable(definition) { store, connection in
             guard cachedDefinition(source.name)?.storageID == source.storageID else {
-                throw DynamoError(.tableNotFound, "Table not found: \(source.name)")
+                throw EngineMessages.tableNotFound(name: source.name)
             }
             try copyRows(of: source, at: time, into: store, connection: connection)
         }
@@ -49,21 +49,17 @@ extension Database {
         now: Double
     ) throws(DynamoError) -> Double {
         guard let settings = table.pointInTimeRecovery else {
-            throw DynamoError(
-                .pointInTimeRecoveryUnavailable,
-                "Point in time recovery is not enabled for table '\(table.name)'")
+            throw EngineMessages.pointInTimeRecoveryNotEnabled(name: table.name)
         }
         let useLatest = input.useLatestRestorableTime ?? false
         if useLatest, input.restoreDateTime != nil {
-            throw DynamoError.validation("Only one of RestoreDateTime or UseLatestRestorableTime can be specified")
+            throw EngineMessages.onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified
         }
         let earliest = settings.earliestRestorable(now: now)
         let latest = settings.latestRestorable(now: now)
         guard let requested = input.restoreDateTime?.secondsSince1970 else { return latest }
         guard requested >= earliest.rounded(.down), requested <= latest else {
-            throw DynamoError(
-                .invalidRestoreTime,
-                "RestoreDateTime must be between EarliestRestorableDateTime (\(Timestamp(secondsSince1970: earliest))) and LatestRestorableDateTime (\(Timestamp(secondsSince1970: latest)))")
+            throw EngineMessages.restoreDateTimeBetweenEarliestRestorableDateTimeLatestRestorableDateTime(earliest: earliest, latest: latest)
         }
         return max(requested, earliest)
     }

@@ -44,7 +44,7 @@ package struct KeyConditionSpec: Sendable, Equatable {
 extension Database {
     /// Query's answer to an `ExclusiveStartKey` that does not fit the table (or index) key: the
     /// bare sentence, where Scan adds the reason (measured by the dynamodb-conformance suite).
-    static let invalidQueryStartKey = DynamoError.validation("The provided starting key is invalid")
+    static let invalidQueryStartKey = EngineMessages.providedStartingKeyInvalid
 
     /// A Query's `ExclusiveStartKey` must lie in the partition it reads and satisfy its sort key
     /// condition, or DynamoDB refuses it with these messages.
@@ -53,10 +53,10 @@ extension Database {
         _ range: SortKeyRange
     ) throws(DynamoError) {
         guard partition == queried else {
-            throw DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
+            throw EngineMessages.providedStartingKeyOutsideQuery
         }
         guard range.contains(sort) else {
-            throw DynamoError.validation("The provided starting key does not match the range key predicate")
+            throw EngineMessages.startingKeySchemaMismatch
         }
     }
 
@@ -131,7 +131,7 @@ extension Database {
         do {
             return try read(body)
         } catch let error as SQLiteError where error.message.hasPrefix("no such table") {
-            throw DynamoError.validation("The table does not have the specified index: \(index.name)")
+            throw EngineMessages.tableDoesNotHaveSpecified2(indexName: index.name)
         }
     }
 
@@ -149,13 +149,13 @@ extension TableDefinition {
     /// The index a Query or Scan names, checked for the read it is asked for.
     package func readableIndex(_ name: String, consistentRead: Bool) throws(DynamoError) -> IndexDefinition {
         guard let index = index(named: name) else {
-            throw DynamoError.validation("The table does not have the specified index: \(name)")
+            throw EngineMessages.tableDoesNotHaveSpecified2(indexName: name)
         }
         if index.isGlobal && consistentRead {
-            throw DynamoError.validation("Consistent reads are not supported on global secondary indexes")
+            throw EngineMessages.consistentReadsNotSupportedGlobal
         }
         if index.status == .creating {
-            throw DynamoError.validation("Cannot read from backfilling global secondary index: \(name)")
+            throw EngineMessages.cannotReadFromBackfillingGlobal(name: name)
         }
         return index
     }
@@ -163,8 +163,7 @@ extension TableDefinition {
     /// Validates an index read's `ExclusiveStartKey` (the table key plus the index key) and
     /// turns it into the row it names.
     func indexStartRow(_ key: Item, index: IndexDefinition) throws(DynamoError) -> ItemStore.Row {
-        let invalid = DynamoError.validation(
-            "The provided starting key is invalid: The provided key element does not match the schema")
+        let invalid = EngineMessages.providedStartingKeyInvalidProvided
         let names = Set(keyAttributes.map(\.name) + index.keyAttributes.map(\.name))
         guard Set(key.keys) == names else { throw invalid }
         let tableKey: StoredKey
@@ -184,22 +183,20 @@ extension TableDefinition {
         sortKey: KeyAttribute?
     ) throws(DynamoError) -> (StoredKey, SortKeyRange) {
         guard condition.partitionName == partitionKey.name else {
-            throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
+            throw EngineMessages.queryConditionMissedKeyElement(partitionKey.name)
         }
         guard partitionKey.type.matches(condition.partitionValue) else {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Condition parameter type does not match schema type")
+            throw EngineMessages.conditionTypeMismatch
         }
         guard let partitionBytes = KeyEncoding.encode(condition.partitionValue) else {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Condition parameter type does not match schema type")
+            throw EngineMessages.conditionTypeMismatch
         }
         let partition = StoredKey(
             hash: KeyEncoding.partitionHash(partitionBytes, type: partitionKey.type),
             partition: partitionBytes, sort: [])
         guard let sortCondition = condition.sortCondition else { return (partition, .all) }
         guard let sortKey, condition.sortName == sortKey.name else {
-            throw DynamoError.validation("Query key condition not supported")
+            throw EngineMessages.queryKeyConditionNotSupported
         }
         return (partition, try Self.sortRange(sortCondition, sortKey: sortKey))
     }
@@ -234,14 +231,12 @@ extension TableDefinition {
         var bounds: [[UInt8]] = []
         for operand in condition.values {
             guard type.matches(operand), let bytes = KeyEncoding.encode(operand) else {
-                throw DynamoError.validation(
-                    "One or more parameter values were invalid: Condition parameter type does not match schema type")
+                throw EngineMessages.conditionTypeMismatch
             }
             bounds.append(bytes)
         }
         if case .beginsWith = condition, type == .number {
-            throw DynamoError.validation(
-                "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+            throw EngineMessages.invalidKeyConditionExpressionIncorrectOperandType
         }
         return bounds
     }

@@ -33,7 +33,7 @@ extension Database {
     /// of the table or index, filters, `Select`), then one page in sort-key order.
     package func query(_ input: QueryInput) throws -> ReadResult {
         if input.keyConditions == nil && input.keyConditionExpression == nil {
-            throw DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+            throw EngineMessages.eitherKeyConditionsKeyConditionExpressionParameterSpecified
         }
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
@@ -46,7 +46,7 @@ extension Database {
         }
         let keySchema = index.map { ($0.partitionKey, $0.sortKey) } ?? (table.partitionKey, table.sortKey)
         guard let written = compiled.keyCondition else {
-            throw DynamoError.validation("Query condition missed key schema element: \(keySchema.0.name)")
+            throw EngineMessages.queryConditionMissedKeyElement(keySchema.0.name)
         }
         let keyCondition: KeyConditionSpec
         if let index, index.isMultiAttribute {
@@ -104,22 +104,22 @@ enum ReadRules {
     ) throws(DynamoError) -> Bool {
         if let attributesToGet, Set(attributesToGet).count != attributesToGet.count {
             let duplicate = attributesToGet.first { name in attributesToGet.filter { $0 == name }.count > 1 }!
-            throw .validation("One or more parameter values were invalid: Duplicate value in attribute name: \(duplicate)")
+            throw EngineMessages.duplicateValueAttributeName(duplicate: duplicate)
         }
         guard let select else { return false }
         let choosing = select == .count ? "only the Count" : select.rawValue
         if select != .specificAttributes {
             if projection != nil {
-                throw .validation("Cannot specify the ProjectionExpression when choosing to get \(choosing)")
+                throw EngineMessages.cannotSpecifyProjectionExpressionWhenChoosing(choosing: choosing)
             }
             if attributesToGet != nil {
-                throw .validation("Cannot specify the AttributesToGet when choosing to get \(choosing)")
+                throw EngineMessages.cannotSpecifyAttributesToGetWhenChoosing(choosing: choosing)
             }
         } else if projection == nil && attributesToGet == nil {
-            throw .validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+            throw EngineMessages.specifyAttributesToGetProjectionExpressionWhenChoosing
         }
         if select == .allProjectedAttributes && index == nil {
-            throw .validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+            throw EngineMessages.allProjectedAttributesUsedOnly
         }
         return select == .count
     }
@@ -130,12 +130,12 @@ enum ReadRules {
         case (nil, nil):
             return nil
         case (.some, nil):
-            throw .validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+            throw EngineMessages.totalSegmentsMissing
         case (nil, .some):
-            throw .validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+            throw EngineMessages.segmentMissing
         case (let segment?, let total?):
             guard segment < total else {
-                throw .validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)")
+                throw EngineMessages.segmentOutOfRange(segment: segment, total: total)
             }
             return (segment, total)
         }
@@ -163,7 +163,7 @@ enum ReadRules {
         guard wantsMore else { return false }
         if index.isGlobal {
             if select == .allAttributes {
-                throw DynamoError.validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(index.name) because its projection type is not ALL")
+                throw EngineMessages.selectTypeAllAttributesNot(indexName: index.name)
             }
             return false
         }
@@ -185,20 +185,19 @@ enum KeyConditionBinding {
     ) throws -> KeyConditionSpec {
         let keyCount = sortKey == nil ? 1 : 2
         if fromExpression && terms.count > keyCount {
-            throw DynamoError.validation(
-                "The number of query conditions (\(terms.count)) exceeds the number of key attributes defined in the schema (\(keyCount))")
+            throw EngineMessages.numberQueryConditionsExceedsNumber(termsCount: terms.count, keyCount: keyCount)
         }
         guard let partition = terms.first(where: { $0.attribute == partitionKey.name }) else {
-            throw DynamoError.validation("Query condition missed key schema element: \(partitionKey.name)")
+            throw EngineMessages.queryConditionMissedKeyElement(partitionKey.name)
         }
         guard case .equal(let value) = partition.comparison else {
-            throw DynamoError.validation("Query key condition not supported")
+            throw EngineMessages.queryKeyConditionNotSupported
         }
         var spec = KeyConditionSpec(partitionName: partitionKey.name, partitionValue: value)
         let others = terms.filter { $0.attribute != partitionKey.name }
         guard let other = others.first else { return spec }
         guard let sortKey, other.attribute == sortKey.name, others.count == 1 else {
-            throw DynamoError.validation("Query condition missed key schema element: \(sortKey?.name ?? other.attribute)")
+            throw EngineMessages.queryConditionMissedKeyElement(sortKey?.name ?? other.attribute)
         }
         spec.sortName = sortKey.name
         spec.sortCondition = other.comparison

@@ -28,8 +28,7 @@ extension Database {
         }
         let start = try options.exclusiveStartKey.map { try table.startKey($0) }
         if let start, !(low...high).contains(start.hash) {
-            throw DynamoError.validation(
-                "The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
+            throw EngineMessages.providedExclusiveStartKeyDoes
         }
         return try read { connection in
             try connection.readTransaction {
@@ -58,7 +57,7 @@ extension TableDefinition {
         do {
             return try storedKey(fromKey: key)
         } catch {
-            throw DynamoError.validation("The provided starting key is invalid: \(error.message ?? "")")
+            throw EngineMessages.startingKeyInvalidBecause(errorMessage: error.message)
         }
     }
 }

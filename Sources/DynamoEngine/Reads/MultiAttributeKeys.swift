@@ -11,15 +11,15 @@ extension IndexDefinition {
     func resolve(_ terms: [KeyTerm]) throws(DynamoError) -> (StoredKey, SortKeyRange) {
         let keyNames = Set(keyAttributes.map(\.name))
         if let stray = terms.first(where: { !keyNames.contains($0.name) }) {
-            throw .validation("Query condition missed key schema element: \(stray.name)")
+            throw EngineMessages.queryConditionMissedKeyElement(stray.name)
         }
         func condition(_ name: String) -> KeyComparison? { terms.first { $0.name == name }?.comparison }
-        let unsupported = DynamoError.validation("Query key condition not supported")
+        let unsupported = EngineMessages.queryKeyConditionNotSupported
 
         var partitionBytes: [[UInt8]] = []
         for attribute in partitionAttributes {
             guard let comparison = condition(attribute.name) else {
-                throw .validation("Query condition missed key schema element: \(attribute.name)")
+                throw EngineMessages.queryConditionMissedKeyElement(attribute.name)
             }
             guard case .equal = comparison else { throw unsupported }
             partitionBytes += try TableDefinition.operandBytes(comparison, type: attribute.type)
@@ -33,10 +33,7 @@ extension IndexDefinition {
                 return false
             }
             if !lacking.isEmpty {
-                throw .validation(
-                    "RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have "
-                        + "equality conditions specified in the query because a condition is present on key "
-                        + "attribute \(sortAttributes[lastIndex].name)")
+                throw EngineMessages.rangeKeyAttributesHaveEquality(lacking: lacking, sortAttributes: sortAttributes, lastIndex: lastIndex)
             }
             given = sortAttributes[...lastIndex].map { ($0, condition($0.name)!) }
         }

@@ -5,7 +5,7 @@ extension Database {
     private func insightsTarget(table reference: String, index: String?) throws -> (TableDefinition, String) {
         let definition = try table(named: reference)
         if let index, definition.index(named: index) == nil {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Index: \(index) not found")
+            throw EngineMessages.requestedResourceNotFoundIndex(indexName: index)
         }
         return (definition, index ?? "")
     }
@@ -84,7 +84,7 @@ extension Database {
         let start: Int
         if let token = input.nextToken {
             guard let offset = Int(token), offset >= 0, offset <= summaries.count else {
-                throw DynamoError.validation("Invalid NextToken: \(token)")
+                throw EngineMessages.invalidNextToken2(token: token)
             }
             start = offset
         } else {

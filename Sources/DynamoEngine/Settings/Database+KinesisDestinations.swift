@@ -5,7 +5,6 @@ import DynamoAPI
 /// (``Database/queueKinesisRecords(_:)``); without one a destination is state only. A table has at most one live destination; every
 /// change needs the destination in the state the operation expects.
 extension Database {
-    private static let notValid = "Table is not in a valid state to enable Kinesis Streaming Destination: "
 
     /// Whether an ARN could name a Kinesis data stream in this region (Enable does not refuse
     /// other ARNs: like DynamoDB, the destination then ends ENABLE_FAILED).
@@ -44,7 +43,7 @@ extension Database {
         guard let position = destinations.firstIndex(where: { $0.streamARN == arn }),
             destinationStatus(destinations[position], now: now) == .active
         else {
-            throw DynamoError.validation(notValid + message)
+            throw EngineMessages.kinesisNotActive(message)
         }
         return position
     }
@@ -63,9 +62,7 @@ extension Database {
                 return status != .disabled && status != .enableFailed
             }
             if live {
-                throw DynamoError.validation(
-                    Self.notValid
-                        + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
+                throw EngineMessages.kinesisDestinationAlreadyLive
             }
             let entry = StoredKinesisDestination(
                 streamARN: input.streamArn, settledStatus: valid ? .active : .enableFailed,
@@ -87,7 +84,7 @@ extension Database {
         let definition = try changeDestinations(table: input.tableName) { destinations, _, now in
             let position = try Self.active(
                 input.streamArn, in: destinations, now: now,
-                otherwise: "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
+                otherwise: EngineMessages.kinesisDisableNotActive)
             destinations[position].settledStatus = .disabled
             destinations[position].transitionalStatus = .disabling
             destinations[position].changedAt = now
@@ -102,17 +99,15 @@ extension Database {
     /// (UPDATING, then ACTIVE; the new precision shows at once).
     package func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) throws -> UpdateKinesisStreamingDestinationOutput {
         guard let precision = input.updateKinesisStreamingConfiguration?.approximateCreationDateTimePrecision else {
-            throw DynamoError.validation(
-                "Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
+            throw EngineMessages.kinesisUpdateWithoutConfiguration
         }
         let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
             let position = try Self.active(
                 input.streamArn, in: destinations, now: now,
-                otherwise: "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state.")
+                otherwise: EngineMessages.kinesisUpdateNotActive)
             let current = destinations[position].precision ?? .millisecond
             if current == precision {
-                throw DynamoError.validation(
-                    "Invalid Request: Precision is already set to the desired value of \(current) for tableId: \(table.tableID), kdsArn: \(input.streamArn)")
+                throw EngineMessages.invalidRequestPrecisionAlreadySet(current: current, tableID: table.tableID, streamArn: input.streamArn)
             }
             destinations[position].precision = precision
             destinations[position].transitionalStatus = .updating

@@ -13,38 +13,35 @@ extension Database {
     /// for the ARN's form (messages as the service words them). The account id is not checked:
     /// a local server belongs to no account.
     private func policyTable(_ arn: String) throws(DynamoError) -> String {
-        let invalid = TableValidation.invalid
-        guard arn.hasPrefix("arn:") else { throw DynamoError.validation(invalid + "ARNs must start with 'arn:': \(arn)") }
+        guard arn.hasPrefix("arn:") else { throw EngineMessages.arnMustStartWithArn(arn: arn) }
         let parts = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[1] == "aws", parts[2] == "dynamodb", String(parts[3]) == region else {
-            throw DynamoError.validation(invalid + "Invalid resource Arn: \(arn)")
+            throw EngineMessages.invalidResourceArn(arn: arn)
         }
         let resource = parts[5].split(separator: "/", omittingEmptySubsequences: false)
         guard resource.count >= 2, resource[0] == "table", !resource[1].isEmpty else {
-            throw DynamoError.validation(invalid + "Provided Arn is not a DynamoDB resource arn: \(arn)")
+            throw EngineMessages.providedArnNotDynamoDBResource(arn: arn)
         }
         switch resource.count {
         case 2: break
         case 4 where resource[2] == "stream": break
         case 4 where resource[2] == "index":
-            throw DynamoError.validation(
-                invalid
-                    + "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: \(arn)")
+            throw EngineMessages.invalidResourceArnProvidedOnly(arn: arn)
         default:
-            throw DynamoError.validation(invalid + "Provided Arn is not a DynamoDB resource arn: \(arn)")
+            throw EngineMessages.providedArnNotDynamoDBResource(arn: arn)
         }
         let name = String(resource[1])
         guard let definition = cachedDefinition(name) else {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Table: \(name) not found")
+            throw EngineMessages.requestedResourceNotFoundTable(name: name)
         }
         if resource.count == 4, definition.streamLabel != String(resource[3]) || definition.streamViewType == nil {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Stream: \(resource[3]) not found for Table: \(name)")
+            throw EngineMessages.requestedResourceNotFoundStream(resource: resource, name: name)
         }
         return name
     }
 
     private static func policyNotFound(_ detail: String) -> DynamoError {
-        DynamoError(.policyNotFound, "Resource-based policy not found for the provided ResourceArn: \(detail)")
+        EngineMessages.resourceBasedPolicyNotFound(detail: detail)
     }
 
     /// `PolicyNotFoundException` unless `expected` (an `ExpectedRevisionId`, `NO_POLICY` for
@@ -120,18 +117,17 @@ extension Database {
     /// A policy document must be a JSON object of at most 20 KB with a `Statement`.
     static func checkPolicyDocument(_ document: String) throws(DynamoError) {
         if document.utf8.count > maximumPolicyBytes {
-            throw DynamoError.validation(
-                "Policy document size \(document.utf8.count) bytes exceeds the maximum allowed size of \(maximumPolicyBytes) bytes")
+            throw EngineMessages.policyDocumentSizeBytesExceeds(utf8Count: document.utf8.count, maximumPolicyBytes: maximumPolicyBytes)
         }
         guard case .object(let members)? = try? JSONValue(parsing: Array(document.utf8)) else {
-            throw DynamoError.validation("Invalid policy document: the policy is not a valid JSON object")
+            throw EngineMessages.invalidPolicyDocumentPolicyNot
         }
         guard let statement = members["Statement"] else {
-            throw DynamoError.validation("Invalid policy document: Missing required field Statement")
+            throw EngineMessages.invalidPolicyDocumentMissingRequired
         }
         switch statement {
         case .object, .array: break
-        default: throw DynamoError.validation("Invalid policy document: Statement must be an object or an array")
+        default: throw EngineMessages.invalidPolicyDocumentStatementObject
         }
     }
 

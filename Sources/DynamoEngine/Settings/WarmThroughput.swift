@@ -11,24 +11,18 @@ extension TableDefinition {
     mutating func applyWarmThroughput(_ warm: WarmThroughput?) throws(DynamoError) {
         guard let warm else { return }
         guard warm.readUnitsPerSecond != nil || warm.writeUnitsPerSecond != nil else {
-            throw DynamoError.validation(
-                TableValidation.invalid
-                    + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
+            throw EngineMessages.warmThroughputContainReadUnitsPerSecondWriteUnitsPerSecond
         }
         var settings = controlSettings
         if let read = warm.readUnitsPerSecond {
             if read < (settings.warmRead ?? 0) {
-                throw DynamoError.validation(
-                    TableValidation.invalid
-                        + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+                throw EngineMessages.requestedReadUnitsPerSecondWarmThroughputTableLower
             }
             settings.warmRead = read
         }
         if let write = warm.writeUnitsPerSecond {
             if write < (settings.warmWrite ?? 0) {
-                throw DynamoError.validation(
-                    TableValidation.invalid
-                        + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+                throw EngineMessages.requestedWriteUnitsPerSecondWarmThroughputTableLower
             }
             settings.warmWrite = write
         }

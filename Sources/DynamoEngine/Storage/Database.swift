@@ -129,9 +129,7 @@ package final class Database: Sendable {
         _ = try version.step()
         let current = version.int64(0)
         guard current <= schemaVersion else {
-            throw DynamoError(
-                .internalServerError,
-                "Database was written by a newer localdynamo (schema \(current) > \(schemaVersion))")
+            throw EngineMessages.databaseWrittenByNewerLocaldynamo(current: current, schemaVersion: schemaVersion)
         }
         if current < 1 {
             try connection.transaction {

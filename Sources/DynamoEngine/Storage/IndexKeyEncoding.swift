@@ -63,8 +63,7 @@ extension IndexDefinition {
     }
 
     private func typeMismatch(_ attribute: KeyAttribute, _ value: AttributeValue) -> DynamoError {
-        DynamoError.validation(
-            "One or more parameter values were invalid: Type mismatch for Index Key \(attribute.name) Expected: \(attribute.type.rawValue) Actual: \(value.typeDescriptor) IndexName: \(name)")
+        EngineMessages.typeMismatchIndexKeyExpected(attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor, name: name)
     }
 
     /// The stored index key of an item, or `nil` when it lacks an index key attribute (sparse).
@@ -79,8 +78,7 @@ extension IndexDefinition {
             }
             if bytes.isEmpty, attribute.type != .number {
                 let kind = attribute.type == .string ? "string" : "binary"
-                throw DynamoError.validation(
-                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attribute.name)")
+                throw EngineMessages.oneMoreParameterValuesNot(kind: kind, name: name, attributeName: attribute.name)
             }
             encoded.append(bytes)
         }
@@ -98,16 +96,14 @@ extension IndexDefinition {
             let size = Self.keySize(item[attribute.name]!)
             if position < partitionAttributeCount {
                 if size > TableDefinition.maximumPartitionKeyBytes {
-                    throw DynamoError.validation(
-                        "One or more parameter values were invalid: Size limit exceeded for Index Key \(attribute.name) Actual Size: \(size) bytes Max Size: \(TableDefinition.maximumPartitionKeyBytes) bytes IndexName: \(name)")
+                    throw EngineMessages.sizeLimitExceededIndexKey(attributeName: attribute.name, size: size, name: name)
                 }
             } else {
                 sortBytes += size
             }
         }
         if sortBytes > TableDefinition.maximumSortKeyBytes {
-            throw DynamoError.validation(
-                "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
+            throw EngineMessages.indexRangeKeysTooLarge
         }
     }
 
@@ -166,8 +162,7 @@ extension TableDefinition {
                     KeyEncoding.encode(value)?.isEmpty == true
                 else { continue }
                 let kind = attribute.type == .string ? "string" : "binary"
-                return DynamoError.validation(
-                    "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value.")
+                return EngineMessages.oneMoreParameterValuesNot2(kind: kind)
             }
         }
         return nil

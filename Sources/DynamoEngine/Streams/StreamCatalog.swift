@@ -128,7 +128,7 @@ enum StreamCatalog {
         )
         .run()
         guard let row = try stream(table: table.name, label: label, connection: connection) else {
-            throw DynamoError(.internalServerError, "The new stream was not stored")
+            throw EngineMessages.newStreamNotStored
         }
         try openShard(of: row, number: 0, parent: nil, firstSequence: 1, now: now, connection: connection)
         return label

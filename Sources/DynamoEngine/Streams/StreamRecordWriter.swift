@@ -86,7 +86,7 @@ struct StreamRecordWriter {
         guard let stream = try StreamCatalog.stream(table: table, label: label, connection: connection),
             let shard = try StreamCatalog.openShard(of: stream.id, connection: connection)
         else {
-            throw DynamoError(.internalServerError, "The stream of table \(table) is missing")
+            throw EngineMessages.streamTableMissing(table: table)
         }
         return StreamAppender(stream: stream, shard: shard, viewType: StreamViewType(rawValue: stream.viewType))
     }
@@ -102,7 +102,7 @@ struct StreamRecordWriter {
             of: appender.stream, number: shard.number + 1, parent: shard.shardID,
             firstSequence: appender.stream.nextSequence, now: now, connection: connection)
         guard let child = try StreamCatalog.openShard(of: appender.stream.id, connection: connection) else {
-            throw DynamoError(.internalServerError, "The new shard was not stored")
+            throw EngineMessages.newShardNotStored
         }
         appender.shard = child
     }

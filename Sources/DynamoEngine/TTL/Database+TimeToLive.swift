@@ -14,14 +14,13 @@ extension Database {
         let now = clock.now()
         _ = try updateDefinition(named: input.tableName) { definition, connection in
             if definition.ttlEnabled, let current = definition.ttlAttribute, current != specification.attributeName {
-                throw DynamoError.validation(
-                    "TimeToLive is active on a different AttributeName: current AttributeName is \(current)")
+                throw EngineMessages.timeToLiveActiveDifferentAttributeNameCurrent(current: current)
             }
             if specification.enabled == definition.ttlEnabled {
-                throw DynamoError.validation(specification.enabled ? "TimeToLive is already enabled" : "TimeToLive is already disabled")
+                throw EngineMessages.timeToLiveAlreadyInState(enabled: specification.enabled)
             }
             if let last = definition.ttlChangedAt, now - last < Self.timeToLiveChangeInterval {
-                throw DynamoError.validation("Time to live has been modified multiple times within a fixed interval")
+                throw EngineMessages.timeToLiveModifiedTooOften
             }
             definition.ttlEnabled = specification.enabled
             definition.ttlAttribute = specification.attributeName

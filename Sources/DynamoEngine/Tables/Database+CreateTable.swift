@@ -23,7 +23,7 @@ extension Database {
     func insertTable(_ definition: TableDefinition) throws -> TableDefinition {
         try write { state in
             if cachedDefinition(definition.name) != nil {
-                throw DynamoError(.resourceInUse, "Table already exists: \(definition.name)")
+                throw EngineMessages.tableAlreadyExists(definition.name, code: .resourceInUse)
             }
             var stored = definition
             let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
@@ -60,7 +60,6 @@ extension Database {
 
     /// Builds a definition from a CreateTable request, applying DynamoDB's checks in its order.
     static func validatedDefinition(_ input: CreateTableInput, now: Double) throws(DynamoError) -> TableDefinition {
-        let invalid = TableValidation.invalid
         let billingMode = input.billingMode ?? .provisioned
         let throughput = input.provisionedThroughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
         try TableValidation.checkBilling(mode: input.billingMode, throughput: throughput)
@@ -74,42 +73,42 @@ extension Database {
             (name: $0.attributeName, keyType: $0.keyType)
         }
         guard !schema.isEmpty else {
-            throw .validation(invalid + "KeySchema must be specified")
+            throw EngineMessages.keySchemaSpecified
         }
         // The model allows longer key schemas (for multi-attribute index keys); a table's own
         // is still a HASH key and at most one RANGE key.
         if schema.count > 2 {
             let rendered = schema.map { "KeySchemaElement(attributeName=\($0.name), keyType=\($0.keyType))" }
-            throw .validation("1 validation error detected: Value '[\(rendered.joined(separator: ", "))]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2")
+            throw EngineMessages.keySchemaTooLong(rendered: rendered)
         }
         let (partitionKey, sortKey) = try TableValidation.resolveKeySchema(schema, definitions: definitions)
 
         let localInputs = input.localSecondaryIndexes
         let globalInputs = input.globalSecondaryIndexes
         if localInputs == nil, globalInputs == nil, schema.count != definitions.count {
-            throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+            throw EngineMessages.numberAttributesKeySchemaDoesNot
         }
 
         var indexNames = Set<String>()
         var localIndexes: [IndexDefinition] = []
         if let localInputs {
-            if localInputs.isEmpty { throw .validation(invalid + "List of LocalSecondaryIndexes is empty") }
+            if localInputs.isEmpty { throw EngineMessages.listLocalSecondaryIndexesEmpty }
             if sortKey == nil {
-                throw .validation(invalid + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+                throw EngineMessages.tableKeySchemaDoesNotHave
             }
             for index in localInputs {
                 let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
                 let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
                 guard let range else {
-                    throw .validation(invalid + "Index KeySchema does not have a range key for index: \(index.indexName)")
+                    throw EngineMessages.indexKeySchemaDoesNotHave(indexName: index.indexName)
                 }
                 if hash.name != partitionKey.name {
-                    throw .validation(invalid + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(index.indexName). index hash key: \(hash.name), table hash key: \(partitionKey.name)")
+                    throw EngineMessages.indexKeySchemaDoesNotHave2(indexName: index.indexName, hashName: hash.name, partitionKeyName: partitionKey.name)
                 }
                 let projection = try TableValidation.checkProjection(
                     type: index.projection.projectionType, nonKeyAttributes: index.projection.nonKeyAttributes)
                 guard indexNames.insert(index.indexName).inserted else {
-                    throw .validation(invalid + "Duplicate index name: \(index.indexName)")
+                    throw EngineMessages.duplicateIndexName(indexName: index.indexName)
                 }
                 localIndexes.append(
                     IndexDefinition(
@@ -117,13 +116,13 @@ extension Database {
                         nonKeyAttributes: index.projection.nonKeyAttributes, storageNumber: indexNames.count))
             }
             if localInputs.count > 5 {
-                throw .validation(invalid + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
+                throw EngineMessages.numberLocalSecondaryIndexesExceedsPerTable
             }
         }
 
         var globalIndexes: [IndexDefinition] = []
         if let globalInputs {
-            if globalInputs.isEmpty { throw .validation(invalid + "List of GlobalSecondaryIndexes is empty") }
+            if globalInputs.isEmpty { throw EngineMessages.listGlobalSecondaryIndexesEmpty }
             for index in globalInputs {
                 let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
                 let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(indexSchema, definitions: definitions)
@@ -132,7 +131,7 @@ extension Database {
                 let indexThroughput = try TableValidation.indexThroughput(
                     index.provisionedThroughput, index: index.indexName, billingMode: billingMode)
                 guard indexNames.insert(index.indexName).inserted else {
-                    throw .validation(invalid + "Duplicate index name: \(index.indexName)")
+                    throw EngineMessages.duplicateIndexName(indexName: index.indexName)
                 }
                 globalIndexes.append(
                     TableValidation.globalIndex(
@@ -141,7 +140,7 @@ extension Database {
                         status: .active, storageNumber: indexNames.count))
             }
             if globalInputs.count > 20 {
-                throw .validation(invalid + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
+                throw EngineMessages.globalSecondaryIndexCountExceedsPerTable
             }
         }
 
@@ -150,10 +149,10 @@ extension Database {
             [partitionKey.name, sortKey?.name].compactMap { $0 }
                 + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) })
         if definitions.contains(where: { !usedNames.contains($0.name) }) {
-            throw .validation(invalid + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+            throw EngineMessages.numberAttributesKeySchemaDoesNot
         }
         if Set(definitions.map(\.name)).count != definitions.count {
-            throw .validation(invalid + "Duplicate AttributeName in AttributeDefinitions")
+            throw EngineMessages.duplicateAttributeNameAttributeDefinitions
         }
 
         var definition = TableDefinition(
@@ -170,12 +169,12 @@ extension Database {
         }
         if let stream = input.streamSpecification, stream.streamEnabled {
             guard let viewType = stream.streamViewType else {
-                throw .validation(invalid + "Table is being created with a stream enabled, UpdateViewType is required")
+                throw EngineMessages.tableBeingCreatedStreamEnabled
             }
             definition.streamViewType = viewType
             definition.streamLabel = StreamLabel.make(now: now)
         } else if let stream = input.streamSpecification, stream.streamViewType != nil {
-            throw .validation(invalid + "Table is being created with a stream disabled, UpdateViewType should not be specified")
+            throw EngineMessages.tableBeingCreatedStreamDisabled
         }
         if let sse = input.sseSpecification, sse.enabled == true {
             definition.sseEnabled = true

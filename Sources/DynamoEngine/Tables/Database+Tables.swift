@@ -85,14 +85,10 @@ extension Database {
         let name = snapshot.definition.name
         let definition = snapshot.definition
         if definition.deletionProtectionEnabled {
-            throw DynamoError(
-                .validation,
-                "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+            throw EngineMessages.resourceCannotDeletedAsIt
         }
         if definition.globalIndexes.contains(where: { $0.status != .active }) {
-            throw DynamoError(
-                .resourceInUse,
-                "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+            throw EngineMessages.attemptChangeResourceWhichStill
         }
         try leaveReplicationGroup(definition)
         try write { state in

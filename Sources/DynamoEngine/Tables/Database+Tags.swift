@@ -6,12 +6,12 @@ extension Database {
         // Something that is not a table ARN at all (or an index's ARN) is a validation error;
         // a well-formed ARN of a table that does not exist is "not found".
         guard arn.hasPrefix("arn:"), !arn.contains("/index/") else {
-            throw DynamoError.validation("Invalid TableArn: Invalid ResourceArn provided as input \(arn)")
+            throw EngineMessages.invalidTableArnInvalidResourceArnProvided(arn: arn)
         }
         let name = TableReference.name(from: arn)
         guard cachedDefinition(name) != nil else {
             // DynamoDB's own spelling, "ResourcArn", included.
-            throw DynamoError(.resourceNotFound, "Requested resource not found: ResourcArn: \(arn) not found")
+            throw EngineMessages.resourceArnNotFound(arn: arn)
         }
         return name
     }

@@ -8,7 +8,6 @@ extension Database {
     /// A created index is CREATING until a background backfill has indexed every item; a
     /// deleted one is DELETING until a background drop removes it (see `Database+IndexBuilds`).
     package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
-        let invalid = TableValidation.invalid
         _ = try table(named: input.tableName)
         let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
         let changesSomething =
@@ -23,11 +22,10 @@ extension Database {
                 table: input.tableName, now: now)
         }
         guard changesSomething else {
-            throw DynamoError.validation(
-                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+            throw EngineMessages.atLeastOneProvisionedThroughputBillingMode
         }
         if input.globalSecondaryIndexUpdates?.isEmpty == true {
-            throw DynamoError.validation(invalid + "List of GlobalSecondaryIndexUpdates is empty")
+            throw EngineMessages.listGlobalSecondaryIndexUpdatesEmpty
         }
         if let indexUpdates { try IndexUpdates.checkCombination(indexUpdates, with: input) }
         var statusChanges = false
@@ -48,7 +46,7 @@ extension Database {
             let mode = input.billingMode ?? definition.billingMode
             if mode == .payPerRequest {
                 if input.provisionedThroughput != nil {
-                    throw DynamoError.validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+                    throw EngineMessages.neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified
                 }
                 if definition.billingMode != mode {
                     definition.billingMode = mode
@@ -64,7 +62,7 @@ extension Database {
                 let switchesMode = definition.billingMode != mode
                 if switchesMode {
                     guard input.provisionedThroughput != nil else {
-                        throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+                        throw EngineMessages.provisionedThroughputSpecifiedWhenBillingModeProvisioned
                     }
                     definition.billingMode = mode
                     definition.billingModeLastUpdate = now
@@ -80,8 +78,7 @@ extension Database {
                         input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
                         input.sseSpecification == nil, indexUpdates == nil
                     {
-                        throw DynamoError.validation(
-                            "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(old.readCapacityUnits). Requested ReadCapacityUnits: \(throughput.readCapacityUnits). Current WriteCapacityUnits provisioned for the table: \(old.writeCapacityUnits). Requested WriteCapacityUnits: \(throughput.writeCapacityUnits). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+                        throw EngineMessages.provisionedThroughputTableWillNot(readCapacityUnits: old.readCapacityUnits, readCapacityUnits2: throughput.readCapacityUnits, writeCapacityUnits: old.writeCapacityUnits, writeCapacityUnits2: throughput.writeCapacityUnits)
                     }
                     if throughput.readCapacityUnits > old.readCapacityUnits
                         || throughput.writeCapacityUnits > old.writeCapacityUnits
@@ -103,15 +100,15 @@ extension Database {
                 let unset = definition.globalIndexes.first(where: { $0.throughput == nil && $0.status != .deleting })
             {
                 // Nothing is assigned: every global index needs its own throughput in the same call.
-                throw DynamoError.validation(invalid + "ProvisionedThroughput must be specified for index: \(unset.name)")
+                throw EngineMessages.provisionedThroughputSpecifiedIndex(unsetName: unset.name)
             }
             if let stream = input.streamSpecification {
                 if stream.streamEnabled {
                     guard let viewType = stream.streamViewType else {
-                        throw DynamoError.validation(invalid + "If stream is being enabled then UpdateViewType is required")
+                        throw EngineMessages.ifStreamBeingEnabledThen
                     }
                     if definition.streamViewType != nil {
-                        throw DynamoError.validation("Table already has an enabled stream: TableName: \(definition.name)")
+                        throw EngineMessages.tableAlreadyEnabledStreamTableName(definitionName: definition.name)
                     }
                     definition.streamViewType = viewType
                     definition.streamLabel = try StreamCatalog.startStream(
@@ -119,10 +116,10 @@ extension Database {
                         connection: connection)
                 } else {
                     if stream.streamViewType != nil {
-                        throw DynamoError.validation(invalid + "If stream is being disabled, then UpdateViewType must not be specified")
+                        throw EngineMessages.ifStreamBeingDisabledThen
                     }
                     if definition.streamViewType == nil {
-                        throw DynamoError.validation("Table has no stream to disable: TableName: \(definition.name)")
+                        throw EngineMessages.tableNoStreamDisableTableName(definitionName: definition.name)
                     }
                     definition.streamViewType = nil
                     if let label = definition.streamLabel {

@@ -16,26 +16,25 @@ enum IndexUpdates {
     /// DynamoDB's limit on global secondary indexes per table.
     static let maximumGlobalIndexes = 20
 
-    static let onlineIndexLimit = DynamoError(
-        .limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+    static let onlineIndexLimit = EngineMessages.subscriberLimitExceededOnly1
 
     /// DynamoDB's refusals of an index Create or Delete combined with other table changes.
     static func checkCombination(_ updates: [GlobalSecondaryIndexUpdate], with input: UpdateTableInput) throws(DynamoError) {
         guard updates.contains(where: { $0.create != nil || $0.delete != nil }) else { return }
         if input.provisionedThroughput != nil {
-            throw .validation("You cannot create or delete index while updating table IOPS")
+            throw EngineMessages.youCannotCreateDeleteIndex
         }
         if input.streamSpecification != nil {
-            throw .validation("You cannot create or delete index while changing stream status")
+            throw EngineMessages.youCannotCreateDeleteIndex2
         }
         if input.deletionProtectionEnabled != nil {
-            throw .validation("DeletionProtection modification must be the only operation in the request")
+            throw EngineMessages.deletionProtectionModificationOnlyOperationRequest
         }
         if input.sseSpecification != nil {
-            throw .validation("Server-Side Encryption modification must be the only operation in the request")
+            throw EngineMessages.serverSideEncryptionModificationOnly
         }
         if input.tableClass != nil {
-            throw .validation("TableClass modification must be the only operation in the request")
+            throw EngineMessages.tableClassModificationOnlyOperationRequest
         }
     }
 
@@ -49,18 +48,17 @@ enum IndexUpdates {
         to definition: inout TableDefinition, billingMode: BillingMode,
         now: Double
     ) throws(DynamoError) -> IndexChanges {
-        let invalid = TableValidation.invalid
         var names = Set<String>()
         for update in updates {
             let actions = [update.create?.indexName, update.update?.indexName, update.delete?.indexName].compactMap { $0 }
             if actions.isEmpty {
-                throw .validation(invalid + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+                throw EngineMessages.oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate
             }
             if actions.count > 1 {
-                throw .validation(invalid + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+                throw EngineMessages.onlyOneGlobalSecondaryIndex
             }
             guard names.insert(actions[0]).inserted else {
-                throw .validation(invalid + "Only one global secondary index update per index is allowed simultaneously. Index: \(actions[0])")
+                throw EngineMessages.onlyOneGlobalSecondaryIndex2(actions: actions)
             }
         }
         let onlineChanges = updates.filter { $0.create != nil || $0.delete != nil }.count
@@ -89,12 +87,11 @@ enum IndexUpdates {
         _ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
         in definition: inout TableDefinition, billingMode: BillingMode
     ) throws(DynamoError) {
-        let invalid = TableValidation.invalid
         if definition.index(named: create.indexName) != nil {
-            throw .validation("Attempting to create an index which already exists")
+            throw EngineMessages.attemptingCreateIndexWhichAlready
         }
         guard let attributeDefinitions else {
-            throw .validation(invalid + "AttributeDefinitions is not specified for index: \(create.indexName)")
+            throw EngineMessages.attributeDefinitionsNotSpecifiedIndex(indexName: create.indexName)
         }
         // The table's definitions stand; the request's add the new index's key attributes.
         var known = definition.attributeDefinitions
@@ -110,14 +107,12 @@ enum IndexUpdates {
             type: create.projection.projectionType, nonKeyAttributes: create.projection.nonKeyAttributes)
         if billingMode != .payPerRequest, create.provisionedThroughput == nil {
             // UpdateTable's wording differs from CreateTable's for the same omission.
-            throw .validation(invalid + "Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: \(create.indexName)")
+            throw EngineMessages.bothReadCapacityUnitsWriteCapacityUnitsSpecifiedIndex(indexName: create.indexName)
         }
         let throughput = try TableValidation.indexThroughput(
             create.provisionedThroughput, index: create.indexName, billingMode: billingMode)
         if definition.globalIndexes.count >= maximumGlobalIndexes {
-            throw DynamoError(
-                .limitExceeded,
-                "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
+            throw EngineMessages.subscriberLimitExceededNumberGlobal(maximumGlobalIndexes: maximumGlobalIndexes)
         }
         let number = (definition.indexes.map(\.storageNumber).max() ?? 0) + 1
         definition.globalIndexes.append(
@@ -136,15 +131,13 @@ enum IndexUpdates {
         verb: String
     ) throws(DynamoError) -> Int {
         if definition.localIndexes.contains(where: { $0.name == name }) {
-            throw .validation("Cannot \(verb) an index that is not a GlobalSecondaryIndex: \(name)")
+            throw EngineMessages.cannotIndexThatNotGlobalSecondaryIndex(verb: verb, name: name)
         }
         guard let position = definition.globalIndexes.firstIndex(where: { $0.name == name }) else {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Index \(name) for table \(definition.name)")
+            throw EngineMessages.requestedResourceNotFoundIndex3(name: name, definitionName: definition.name)
         }
         if definition.globalIndexes[position].status == .deleting {
-            throw DynamoError(
-                .resourceInUse,
-                "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definition.name) Index: \(name)")
+            throw EngineMessages.attemptChangeResourceWhichStill2(definitionName: definition.name, name: name)
         }
         return position
     }
@@ -155,13 +148,13 @@ enum IndexUpdates {
     ) throws(DynamoError) {
         guard let given = change.provisionedThroughput else { return }
         if billingMode == .payPerRequest {
-            throw .validation("The only Updates for index: \(index.name) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+            throw EngineMessages.onlyUpdatesIndexWhenTableThroughputMode(indexName: index.name)
         }
         try TableValidation.checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
         var throughput = index.throughput ?? ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)
         let name = index.name
         if throughput.readCapacityUnits == given.readCapacityUnits, throughput.writeCapacityUnits == given.writeCapacityUnits {
-            throw .validation("The provisioned throughput for the index \(name) will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index \(name): \(throughput.readCapacityUnits). Requested ReadCapacityUnits: \(given.readCapacityUnits). Current WriteCapacityUnits provisioned for index \(name): \(throughput.writeCapacityUnits). Requested WriteCapacityUnits: \(given.writeCapacityUnits). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+            throw EngineMessages.provisionedThroughputIndexWillNot(name: name, readCapacityUnits: throughput.readCapacityUnits, readCapacityUnits2: given.readCapacityUnits, writeCapacityUnits: throughput.writeCapacityUnits, writeCapacityUnits2: given.writeCapacityUnits)
         }
         if given.readCapacityUnits > throughput.readCapacityUnits || given.writeCapacityUnits > throughput.writeCapacityUnits {
             throughput.lastIncreaseDateTime = now

@@ -3,7 +3,6 @@ import DynamoAPI
 /// CreateTable's semantic checks, in the order DynamoDB applies them after the request's
 /// constraint validation, with DynamoDB's messages.
 enum TableValidation {
-    static let invalid = "One or more parameter values were invalid: "
 
     /// Key schema elements as (name, key type) pairs.
     typealias SchemaElement = (name: String, keyType: KeyType)
@@ -12,19 +11,19 @@ enum TableValidation {
     static func checkBilling(mode: BillingMode?, throughput: (read: Int, write: Int)?) throws(DynamoError) {
         if mode == .payPerRequest {
             if throughput != nil {
-                throw .validation(invalid + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+                throw EngineMessages.neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified
             }
             return
         }
         guard let throughput, throughput.read > 0, throughput.write > 0 else {
-            throw .validation(invalid + "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+            throw EngineMessages.readCapacityUnitsWriteCapacityUnitsBothSpecifiedWhen
         }
         try checkThroughputBounds(read: throughput.read, write: throughput.write)
     }
 
     static func checkThroughputBounds(read: Int, write: Int) throws(DynamoError) {
-        if read > 1_000_000_000_000 { throw .validation("Given value \(read) for ReadCapacityUnits is out of bounds") }
-        if write > 1_000_000_000_000 { throw .validation("Given value \(write) for WriteCapacityUnits is out of bounds") }
+        if read > 1_000_000_000_000 { throw EngineMessages.givenValueReadCapacityUnitsOutBounds(read: read) }
+        if write > 1_000_000_000_000 { throw EngineMessages.givenValueWriteCapacityUnitsOutBounds(write: write) }
     }
 
     /// A global index's throughput as its table's billing mode requires: none for
@@ -35,12 +34,12 @@ enum TableValidation {
     ) throws(DynamoError) -> ThroughputSettings? {
         if billingMode == .payPerRequest {
             if given != nil {
-                throw .validation(invalid + "ProvisionedThroughput should not be specified for index: \(index) when BillingMode is PAY_PER_REQUEST")
+                throw EngineMessages.provisionedThroughputShouldNotSpecifiedIndex(index: index)
             }
             return nil
         }
         guard let given else {
-            throw .validation(invalid + "ProvisionedThroughput is not specified for index: \(index)")
+            throw EngineMessages.provisionedThroughputNotSpecifiedIndex(index: index)
         }
         try checkThroughputBounds(read: given.readCapacityUnits, write: given.writeCapacityUnits)
         return ThroughputSettings(readCapacityUnits: given.readCapacityUnits, writeCapacityUnits: given.writeCapacityUnits)
@@ -54,19 +53,19 @@ enum TableValidation {
         let definedNames = definitions.map(\.name)
         let keyNames = schema.map(\.name)
         if keyNames.count > definedNames.count {
-            throw .validation("Invalid KeySchema: Some index key attribute have no definition")
+            throw EngineMessages.invalidKeySchemaSomeIndexKey
         }
         if keyNames.contains(where: { !definedNames.contains($0) }) {
-            throw .validation(invalid + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]")
+            throw EngineMessages.someIndexKeyAttributesNot(keyNames: keyNames, definedNames: definedNames)
         }
         if keyNames.count == 2, keyNames[0] == keyNames[1] {
-            throw .validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+            throw EngineMessages.bothHashKeyRangeKey
         }
         if schema[0].keyType != .hash {
-            throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+            throw EngineMessages.invalidKeySchemaFirstKeySchemaElementNot
         }
         if schema.count == 2, schema[1].keyType != .range {
-            throw .validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+            throw EngineMessages.invalidKeySchemaSecondKeySchemaElementNot
         }
         func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
         return (attribute(keyNames[0]), schema.count == 2 ? attribute(keyNames[1]) : nil)
@@ -89,24 +88,24 @@ enum TableValidation {
         let definedNames = definitions.map(\.name)
         let keyNames = schema.map(\.name)
         if keyNames.contains(where: { !definedNames.contains($0) }) {
-            throw .validation(invalid + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]")
+            throw EngineMessages.someIndexKeyAttributesNot(keyNames: keyNames, definedNames: definedNames)
         }
         if Set(keyNames).count != keyNames.count {
-            throw .validation("The KeySchema contains multiple key attributes with the same name")
+            throw EngineMessages.keySchemaContainsMultipleKeyAttributes
         }
         if schema[0].keyType != .hash {
-            throw .validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+            throw EngineMessages.invalidKeySchemaFirstKeySchemaElementNot
         }
         guard let firstRange = schema.firstIndex(where: { $0.keyType == .range }) ?? Optional(schema.count),
             !schema[firstRange...].contains(where: { $0.keyType == .hash })
         else {
-            throw .validation(invalid + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
+            throw EngineMessages.allHashKeyAttributesPrecede
         }
         if hashCount > maximumKeyAttributesPerPart {
-            throw .validation(invalid + "The KeySchema exceeds the maximum allowed number of HASH key attributes")
+            throw EngineMessages.keySchemaExceedsMaximumAllowedNumber
         }
         if schema.count - hashCount > maximumKeyAttributesPerPart {
-            throw .validation(invalid + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
+            throw EngineMessages.keySchemaExceedsMaximumAllowedNumber2
         }
         func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
         return (keyNames[..<firstRange].map(attribute), keyNames[firstRange...].map(attribute))
@@ -130,12 +129,12 @@ enum TableValidation {
 
     /// Checks a projection's consistency.
     static func checkProjection(type: ProjectionType?, nonKeyAttributes: [String]?) throws(DynamoError) -> ProjectionType {
-        guard let type else { throw .validation(invalid + "Unknown ProjectionType: null") }
+        guard let type else { throw EngineMessages.unknownProjectionTypeNull }
         if nonKeyAttributes != nil, type != .include {
-            throw .validation(invalid + "ProjectionType is \(type), but NonKeyAttributes is specified")
+            throw EngineMessages.projectionTypeButNonKeyAttributesSpecified(type: type)
         }
         if type == .include, nonKeyAttributes?.isEmpty ?? true {
-            throw .validation(invalid + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+            throw EngineMessages.projectionTypeIncludeButNonKeyAttributesNot
         }
         return type
     }

@@ -20,13 +20,13 @@ enum TagRules {
     /// Checks one tag.
     static func check(key: String, value: String) throws(DynamoError) {
         guard allowedCharacters(key) else {
-            throw .validation("Invalid tag key: \(key). Tag keys may only contain letters, numbers, white space and + - = . _ : /")
+            throw EngineMessages.invalidTagKeyTagKeys(key: key)
         }
         guard allowedCharacters(value) else {
-            throw .validation("Invalid tag value for key \(key). Tag values may only contain letters, numbers, white space and + - = . _ : /")
+            throw EngineMessages.invalidTagValueKeyTag(key: key)
         }
         guard !key.lowercased().hasPrefix("aws:") else {
-            throw .validation("Invalid tag key: \(key). The aws: prefix is reserved for AWS use")
+            throw EngineMessages.invalidTagKeyAwsPrefix(key: key)
         }
     }
 }
@@ -41,7 +41,7 @@ extension TableDefinition {
             self.tags[tag.key] = tag.value
         }
         if self.tags.count > TagRules.maximumTags {
-            throw .validation("The number of tags on the resource exceeds the maximum allowed limit of \(TagRules.maximumTags)")
+            throw EngineMessages.numberTagsResourceExceedsMaximum
         }
     }
 }

@@ -11,7 +11,7 @@ extension Database {
     /// Reads up to 100 items, each from any table, in one snapshot.
     package func transactGetItems(_ input: TransactGetItemsInput) throws -> TransactGetResult {
         if input.transactItems.count > Self.maximumTransactionActions {
-            throw DynamoError.validation("Member must have length less than or equal to 100")
+            throw EngineMessages.memberHaveLengthLessThan
         }
         var planned: [(table: TableDefinition, name: String, key: StoredKey, projection: ProjectionPlan?)] = []
         // A key that does not fit its table's schema cancels the transaction (a `ValidationError`
@@ -31,7 +31,7 @@ extension Database {
             }
             let key = try table.storedKey(fromKey: get.key)
             guard seen.insert("\(table.storageID)/\(key.partition)/\(key.sort)").inserted else {
-                throw DynamoError.validation("Transaction request cannot include multiple operations on one item")
+                throw EngineMessages.transactionRequestCannotIncludeMultiple
             }
             planned.append((table, get.tableName, key, compiled.projection))
         }

@@ -148,7 +148,7 @@ extension Database {
     /// Validates every action and compiles its expressions, in request order.
     private func plan(_ items: [TransactWriteItem]) throws -> [PlannedAction] {
         if items.count > Self.maximumTransactionActions {
-            throw DynamoError.validation("Member must have length less than or equal to 100")
+            throw EngineMessages.memberHaveLengthLessThan
         }
         var actions: [PlannedAction] = []
         var seen = Set<String>()
@@ -227,13 +227,13 @@ extension Database {
             }
             let identity = "\(action.table.storageID)/\(action.key.partition)/\(action.key.sort)"
             guard seen.insert(identity).inserted else {
-                throw DynamoError.validation("Transaction request cannot include multiple operations on one item")
+                throw EngineMessages.transactionRequestCannotIncludeMultiple
             }
             actions.append(action)
         }
         if sizes.reduce(0, +) > Self.maximumTransactionBytes {
             // The API reference's wording: no captured DynamoDB response for this limit was found.
-            throw DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
+            throw EngineMessages.aggregateSizeItemsTransactionCannot
         }
         if !keyErrors.isEmpty {
             throw DynamoError.transactionCanceled(validationErrors: keyErrors, actions: items.count)
@@ -247,10 +247,10 @@ extension Database {
         let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
         if !present.contains(true) {
             // us-east-1's sentence (2026); some regions now send a constraint-style message.
-            throw DynamoError.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+            throw EngineMessages.invalidRequestTransactWriteRequestShouldContain
         }
         guard present.filter({ $0 }).count == 1 else {
-            throw DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
+            throw EngineMessages.transactItemsOnlyContainOneCheck
         }
         var expressions: ExpressionInput
         if let check = item.conditionCheck {
@@ -287,10 +287,7 @@ extension DynamoError {
     /// and their codes listed in the message.
     static func transactionCanceled(_ reasons: [CancellationReason]) -> DynamoError {
         let codes = reasons.map { $0.code ?? "None" }.joined(separator: ", ")
-        return DynamoError(
-            .transactionCanceled,
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
-            cancellationReasons: reasons)
+        return EngineMessages.transactionCancelledPleaseReferCancellation(codes: codes, reasons: reasons)
     }
 }
 

@@ -62,9 +62,7 @@ final class IdempotencyTokens: Sendable {
         }
         if let known {
             guard known.requestDigest == digest else {
-                throw DynamoError(
-                    .idempotentParameterMismatch,
-                    "Request with the same client token has already been used with different parameters")
+                throw EngineMessages.requestSameClientTokenAlready
             }
             return known.result
         }

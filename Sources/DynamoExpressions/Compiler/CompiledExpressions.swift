@@ -35,8 +35,7 @@ public struct CompiledExpressions: Sendable {
             throw Self.scalarKey(path.attribute)
         }
         for action in update?.actions ?? [] where keys.contains(action.path.attribute) {
-            throw .validation(
-                "One or more parameter values were invalid: Cannot update attribute \(action.path.attribute). This attribute is part of the key")
+            throw ExpressionMessages.keyAttributeUpdated(attribute: action.path.attribute)
         }
     }
 
@@ -47,13 +46,12 @@ public struct CompiledExpressions: Sendable {
     ///   attributes: Primary key attribute: pk".
     public func checkQueryFilter(keys: [String]) throws(DynamoError) {
         for path in filter?.paths ?? [] where keys.contains(path.attribute) {
-            throw .validation(
-                "Filter Expression can only contain non-primary key attributes: Primary key attribute: \(path.attribute)")
+            throw ExpressionMessages.keyAttributeInQueryFilter(attribute: path.attribute)
         }
     }
 
     private static func scalarKey(_ name: String) -> DynamoError {
-        .validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: \(name)")
+        ExpressionMessages.keyAttributeNotScalar(name: name)
     }
 }
 

@@ -32,10 +32,10 @@ public enum ExpressionCompiler {
         if input.conditionalOperator != nil {
             let counts = [input.expected?.count, input.queryFilter?.count, input.scanFilter?.count].compactMap { $0 }
             if counts.isEmpty {
-                throw .validation("ConditionalOperator cannot be used without Filter or Expected")
+                throw ExpressionMessages.conditionalOperatorWithoutConditions
             }
             if counts.contains(where: { $0 <= 1 }) {
-                throw .validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+                throw ExpressionMessages.conditionalOperatorWithOneCondition
             }
         }
         var compiled = CompiledExpressions()
@@ -112,16 +112,16 @@ public enum ExpressionCompiler {
                 nullParameters: input.rewordedValidator ? [] : valueExpressions.map(\.rawValue))
         }
         if let names = input.names {
-            if names.isEmpty { throw .validation("ExpressionAttributeNames must not be empty") }
+            if names.isEmpty { throw ExpressionMessages.expressionAttributeNamesEmpty }
             for key in names.keys.sorted() {
                 try checkPlaceholderKey(key, sigil: "#", map: "ExpressionAttributeNames")
                 if names[key]!.isEmpty {
-                    throw .validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key \(key)")
+                    throw ExpressionMessages.expressionAttributeNamesContainsInvalidValueEmpty(key: key)
                 }
             }
         }
         if let values = input.values {
-            if values.isEmpty { throw .validation("ExpressionAttributeValues must not be empty") }
+            if values.isEmpty { throw ExpressionMessages.expressionAttributeValuesEmpty }
             for key in values.keys.sorted() {
                 try checkPlaceholderKey(key, sigil: ":", map: "ExpressionAttributeValues")
             }
@@ -131,7 +131,7 @@ public enum ExpressionCompiler {
     private static func checkPlaceholderKey(_ key: String, sigil: Character, map: String) throws(DynamoError) {
         let size = key.utf8.count
         if size > maximumPlaceholderSize {
-            throw .validation("\(map) contains invalid key: The expression attribute map contains a key that is too long; size of key: \(size)")
+            throw ExpressionMessages.placeholderTooLong(map: map, size: size)
         }
         let bytes = Array(key.utf8)
         let valid =
@@ -139,7 +139,7 @@ public enum ExpressionCompiler {
             && bytes.dropFirst().allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
             }
-        if !valid { throw .validation("\(map) contains invalid key: Syntax error; key: \"\(key)\"") }
+        if !valid { throw ExpressionMessages.placeholderSyntaxError(map: map, key: key) }
     }
 
     private static func checkUnused(_ input: ExpressionInput, _ resolver: Resolver) throws(DynamoError) {
@@ -147,14 +147,14 @@ public enum ExpressionCompiler {
             let unused = names.keys.filter { !resolver.usedNames.contains($0) }
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: names.count).joined(separator: ", ")
-                throw .validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {\(keys)}")
+                throw ExpressionMessages.unusedAttributeNames(keys: keys)
             }
         }
         if let values = input.values {
             let unused = values.keys.filter { !resolver.usedValues.contains($0) }
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: values.count).joined(separator: ", ")
-                throw .validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {\(keys)}")
+                throw ExpressionMessages.unusedAttributeValues(keys: keys)
             }
         }
     }

@@ -3,7 +3,6 @@ import DynamoAPI
 /// Turns a KeyConditionExpression's predicate, or legacy `KeyConditions`, into a ``KeyCondition``
 /// with DynamoDB's messages (as recorded in dynalite's `validations/index.js` and tests).
 enum KeyConditionTranslation {
-    private static let prefix = "Invalid condition in KeyConditionExpression: "
 
     static func fromExpression(_ predicate: Predicate) throws(DynamoError) -> KeyCondition {
         var condition = KeyCondition(attributes: [], comparisons: [])
@@ -33,49 +32,49 @@ enum KeyConditionTranslation {
             } else if case .value(let value) = left, case .path(let path) = right {
                 term = (try attribute(path), comparison(flip(comparator), value))
             } else {
-                throw .validation(prefix + "No key attribute specified")
+                throw ExpressionMessages.noKeyAttributeSpecified
             }
         case .between(let operand, let lower, let upper):
             try checkOperands([operand, lower, upper])
             guard case .path(let path) = operand else {
-                throw .validation(prefix + "BETWEEN operator must have the key attribute as its first operand")
+                throw ExpressionMessages.betweenOperatorHaveKeyAttribute
             }
             guard case .value(let low) = lower, case .value(let high) = upper else {
-                throw .validation(prefix + "Multiple attribute names used in one condition")
+                throw ExpressionMessages.multipleAttributeNamesUsedOne
             }
             term = (try attribute(path), .between(low, high))
         case .beginsWith(let operand, let prefixOperand):
             try checkOperands([operand, prefixOperand])
             guard case .path(let path) = operand else {
-                throw .validation(prefix + "begins_with operator must have the key attribute as its first operand")
+                throw ExpressionMessages.beginsOperatorHaveKeyAttribute
             }
             guard case .value(let value) = prefixOperand else {
-                throw .validation(prefix + "Multiple attribute names used in one condition")
+                throw ExpressionMessages.multipleAttributeNamesUsedOne
             }
             term = (try attribute(path), .beginsWith(value))
         }
         if condition.attributes.contains(term.0) {
-            throw .validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
+            throw ExpressionMessages.keyConditionTwicePerKey
         }
         condition.attributes.append(term.0)
         condition.comparisons.append(term.1)
     }
 
     private static func operatorError(_ name: String) -> DynamoError {
-        .validation("Invalid operator used in KeyConditionExpression: \(name)")
+        ExpressionMessages.invalidOperatorUsedKeyConditionExpression(name: name)
     }
 
     private static func checkOperands(_ operands: [Operand]) throws(DynamoError) {
         if operands.contains(where: { if case .size = $0 { true } else { false } }) {
-            throw .validation("KeyConditionExpressions cannot contain nested operations")
+            throw ExpressionMessages.keyConditionExpressionsCannotContainNestedOperations
         }
         let paths = operands.filter { if case .path = $0 { true } else { false } }
-        if paths.count > 1 { throw .validation(prefix + "Multiple attribute names used in one condition") }
+        if paths.count > 1 { throw ExpressionMessages.multipleAttributeNamesUsedOne }
     }
 
     private static func attribute(_ path: DocumentPath) throws(DynamoError) -> String {
         guard path.elements.count == 1 else {
-            throw .validation("KeyConditionExpressions cannot have conditions on nested attributes")
+            throw ExpressionMessages.keyConditionExpressionsCannotHaveConditionsNested
         }
         return path.attribute
     }
@@ -117,13 +116,13 @@ enum KeyConditionTranslation {
             case "GE": comparison = .greaterOrEqual(values[0])
             case "BEGINS_WITH": comparison = .beginsWith(values[0])
             case "BETWEEN": comparison = .between(values[0], values[1])
-            default: throw .validation("Attempted conditional constraint is not an indexable operation")
+            default: throw ExpressionMessages.attemptedConditionalConstraintIndexableOperation
             }
             result.attributes.append(name)
             result.comparisons.append(comparison)
         }
         if result.attributes.count != 1 && result.attributes.count != 2 {
-            throw .validation("Conditions can be of length 1 or 2 only")
+            throw ExpressionMessages.keyConditionsTooMany
         }
         return result
     }

@@ -3,7 +3,6 @@ import DynamoAPI
 /// The legacy `ComparisonOperator`s (`Expected`, `QueryFilter`, `ScanFilter`, `KeyConditions`):
 /// their argument counts, the value types they take, and their translation into predicates.
 enum LegacyComparison {
-    static let invalid = "One or more parameter values were invalid: "
 
     /// How many values each operator takes (`IN`: one or more).
     static func acceptsCount(_ op: String, _ count: Int) -> Bool {
@@ -30,18 +29,18 @@ enum LegacyComparison {
     /// operator takes, BETWEEN bounds in order.
     static func validate(_ op: String, _ values: [AttributeValue], checkTypes: Bool = true) throws(DynamoError) {
         guard acceptsCount(op, values.count) else {
-            throw .validation(invalid + "Invalid number of argument(s) for the \(op) ComparisonOperator")
+            throw ExpressionMessages.comparisonArgumentCount(op: op)
         }
         if let first = values.first, values.contains(where: { $0.typeDescriptor != first.typeDescriptor }) {
-            throw .validation(invalid + "AttributeValues inside AttributeValueList must be of same type")
+            throw ExpressionMessages.attributeValuesInsideAttributeValueListSameType
         }
         if checkTypes, let allowed = allowedTypes[op] {
             for value in values where !allowed.contains(value.typeDescriptor) {
-                throw .validation(invalid + "ComparisonOperator \(op) is not valid for \(value.typeDescriptor) AttributeValue type")
+                throw ExpressionMessages.comparisonOperatorValidAttributeValueType(op: op, typeDescriptor: value.typeDescriptor)
             }
         }
         if op == "BETWEEN", let order = Ordering.compare(values[0], values[1]), order > 0 {
-            throw .validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+            throw ExpressionMessages.betweenConditionProvidedRangeWhere
         }
     }
 

@@ -3,7 +3,6 @@ import DynamoAPI
 /// The legacy (pre-expression) parameters, validated with DynamoDB's messages and translated
 /// into the same compiled forms as expressions.
 enum LegacyTranslation {
-    private static let invalid = LegacyComparison.invalid
 
     /// `Expected` (+ `ConditionalOperator`) as a predicate.
     static func expected(
@@ -14,28 +13,28 @@ enum LegacyTranslation {
         for name in expected.keys.sorted() {
             let condition = expected[name]!
             if condition.attributeValueList != nil, condition.value != nil {
-                throw .validation(invalid + "Value and AttributeValueList cannot be used together for Attribute: \(name)")
+                throw ExpressionMessages.valueAttributeValueListCannotUsedTogether(name: name)
             }
             if let op = condition.comparisonOperator?.rawValue {
                 if condition.exists != nil {
-                    throw .validation(invalid + "Exists and ComparisonOperator cannot be used together for Attribute: \(name)")
+                    throw ExpressionMessages.existsComparisonOperatorCannotUsedTogether(name: name)
                 }
                 if op != "NULL", op != "NOT_NULL", condition.attributeValueList == nil, condition.value == nil {
-                    throw .validation(invalid + "Value or AttributeValueList must be used with ComparisonOperator: \(op) for Attribute: \(name)")
+                    throw ExpressionMessages.valueAttributeValueListUsedComparisonOperatorAttribute(op: op, name: name)
                 }
                 let values = condition.attributeValueList ?? condition.value.map { [$0] } ?? []
                 try LegacyComparison.validate(op, values)
                 predicates.append(LegacyComparison.predicate(op, attribute: name, values))
             } else if condition.attributeValueList != nil {
-                throw .validation(invalid + "AttributeValueList can only be used with a ComparisonOperator for Attribute: \(name)")
+                throw ExpressionMessages.attributeValueListOnlyUsedComparisonOperatorAttribute(name: name)
             } else {
                 let exists = condition.exists ?? true
                 if exists, condition.value == nil {
                     let stated = condition.exists == nil ? "null" : "true"
-                    throw .validation(invalid + "Value must be provided when Exists is \(stated) for Attribute: \(name)")
+                    throw ExpressionMessages.valueProvidedWhenExistsAttribute(stated: stated, name: name)
                 }
                 if !exists, condition.value != nil {
-                    throw .validation(invalid + "Value cannot be used when Exists is false for Attribute: \(name)")
+                    throw ExpressionMessages.valueCannotUsedWhenExists(name: name)
                 }
                 let path = DocumentPath(attribute: name)
                 if let value = condition.value {
@@ -70,7 +69,7 @@ enum LegacyTranslation {
             let path = DocumentPath(attribute: name)
             guard let value = update.value else {
                 guard action == "DELETE" else {
-                    throw .validation(invalid + "Only DELETE action is allowed when no attribute value is specified")
+                    throw ExpressionMessages.onlyDeleteActionAllowedWhen
                 }
                 actions.append(.remove(path))
                 continue
@@ -78,12 +77,12 @@ enum LegacyTranslation {
             switch action {
             case "DELETE":
                 guard ["SS", "NS", "BS"].contains(value.typeDescriptor) else {
-                    throw .validation(invalid + "DELETE action with value is not supported for the type \(value.typeDescriptor)")
+                    throw ExpressionMessages.deleteActionValueSupportedType(typeDescriptor: value.typeDescriptor)
                 }
                 actions.append(.delete(path, value))
             case "ADD":
                 guard ["L", "SS", "NS", "BS", "N"].contains(value.typeDescriptor) else {
-                    throw .validation(invalid + "ADD action is not supported for the type \(value.typeDescriptor)")
+                    throw ExpressionMessages.addActionSupportedType(typeDescriptor: value.typeDescriptor)
                 }
                 actions.append(.add(path, value))
             default:
@@ -97,7 +96,7 @@ enum LegacyTranslation {
     static func attributesToGet(_ names: [String]) throws(DynamoError) -> ProjectionPlan {
         var seen = Set<String>()
         for name in names where !seen.insert(name).inserted {
-            throw .validation(invalid + "Duplicate value in attribute name: \(name)")
+            throw ExpressionMessages.duplicateValueAttributeName(name: name)
         }
         return ProjectionPlan(attributes: names)
     }

@@ -76,13 +76,12 @@ public struct KeyCondition: Sendable, Equatable {
             } else if let sortKey, attribute == sortKey.name {
                 sort = comparison
             } else {
-                throw .validation("Query condition missed key schema element")
+                throw ExpressionMessages.queryConditionMissedKeySchema
             }
         }
-        guard let partition else { throw .validation("Query condition missed key schema element") }
-        guard case .equal(let value) = partition else { throw .validation("Query key condition not supported") }
-        let mismatch = DynamoError.validation(
-            "One or more parameter values were invalid: Condition parameter type does not match schema type")
+        guard let partition else { throw ExpressionMessages.queryConditionMissedKeySchema }
+        guard case .equal(let value) = partition else { throw ExpressionMessages.queryKeyConditionSupported }
+        let mismatch = ExpressionMessages.conditionParameterTypeDoesMatch
         guard value.typeDescriptor == partitionKey.type else { throw mismatch }
         if let sort, let sortKey, sort.values.contains(where: { $0.typeDescriptor != sortKey.type }) { throw mismatch }
         return Bound(partitionValue: value, sortCondition: sort)

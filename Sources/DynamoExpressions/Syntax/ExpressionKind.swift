@@ -30,7 +30,7 @@ struct ExpressionProblem: Error, Sendable, Equatable {
 
     /// The `ValidationException` DynamoDB answers with for this problem in an expression of `kind`.
     func error(in kind: ExpressionKind) -> DynamoError {
-        .validation("Invalid \(kind.rawValue): \(message)")
+        ExpressionMessages.invalid(kindRawValue: kind.rawValue, message: message)
     }
 }
 

@@ -214,7 +214,7 @@ extension PartiQLParser {
                 switch peek.kind {
                 case .number(let digits):
                     guard let index = Int(digits), index >= 0, index <= Int(Int32.max) else {
-                        throw DynamoError.validation("List index is not within the allowable range; index: [\(digits)]")
+                        throw PartiQLMessages.listIndexNotWithinAllowable(digits: digits)
                     }
                     elements.append(.index(index))
                 case .string(let key):
@@ -223,7 +223,7 @@ extension PartiQLParser {
                 case .symbol("*"):
                     throw PartiQLMessages.wildcardPath
                 case .symbol("-"):
-                    throw DynamoError.validation("List index is not within the allowable range; index: [-\(tokenText(peek(1)))]")
+                    throw PartiQLMessages.listIndexNotWithinAllowable(digits: "-" + tokenText(peek(1)))
                 default:
                     throw unexpected()
                 }

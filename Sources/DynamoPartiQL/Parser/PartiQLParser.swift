@@ -97,7 +97,7 @@ package struct PartiQLParser {
     mutating func select() throws(DynamoError) -> PartiQLSelect {
         try expect(keyword: "SELECT")
         if peek.isKeyword("VALUE") || peek.isKeyword("PIVOT") || peek.isKeyword("DISTINCT") {
-            throw DynamoError.validation("Select projection doesn't support value or pivot keywords")
+            throw PartiQLMessages.selectProjectionDoesnTSupport
         }
         var projection: [DocumentPath]?
         if accept(symbol: "*") {
@@ -107,7 +107,7 @@ package struct PartiQLParser {
             repeat {
                 if peek.isSymbol("*") { throw PartiQLMessages.starAndOthers }
                 guard case .path(let path) = try primaryPath() else { throw unexpected() }
-                if peek.isKeyword("AS") { throw DynamoError.validation("Aliasing is not supported") }
+                if peek.isKeyword("AS") { throw PartiQLMessages.aliasingNotSupported }
                 paths.append(path)
             } while accept(symbol: ",")
             projection = paths
@@ -117,9 +117,9 @@ package struct PartiQLParser {
         if peek.isSymbol(",") || peek.isKeyword("JOIN") || peek.isKeyword("CROSS") || peek.isKeyword("INNER")
             || peek.isKeyword("LEFT")
         {
-            throw DynamoError.validation("Only select from a single table or index is supported.")
+            throw PartiQLMessages.onlySelectFromSingleTable
         }
-        if peek.isKeyword("AS") || peek.isKeyword("AT") { throw DynamoError.validation("Aliasing is not supported") }
+        if peek.isKeyword("AS") || peek.isKeyword("AT") { throw PartiQLMessages.aliasingNotSupported }
         var select = PartiQLSelect(projection: projection, table: table, index: index)
         if accept(keyword: "WHERE") { select.whereClause = try expression() }
         if accept(keyword: "ORDER") {
@@ -139,7 +139,7 @@ package struct PartiQLParser {
         try expect(keyword: "INTO")
         let (table, index) = try source()
         if peek.isKeyword("VALUES") || peek.isSymbol("<<") || peek.isKeyword("SELECT") { throw PartiQLMessages.insertMultiple }
-        if peek.isKeyword("AT") { throw DynamoError.validation("AT is not supported in insert statements.") }
+        if peek.isKeyword("AT") { throw PartiQLMessages.atNotSupportedInsertStatements }
         try expect(keyword: "VALUE")
         let item = try expression()
         switch item {
@@ -148,7 +148,7 @@ package struct PartiQLParser {
         }
         if peek.isKeyword("RETURNING") { throw PartiQLMessages.returningInInsert }
         if peek.isKeyword("WHERE") || peek.isKeyword("FROM") {
-            throw DynamoError.validation("Unsupported FROM ... WHERE ... clause in INSERT statement.")
+            throw PartiQLMessages.unsupportedFromWhereClauseInsert
         }
         return .insert(table: table, index: index, item: item)
     }
@@ -197,7 +197,7 @@ package struct PartiQLParser {
         let old: Bool
         if accept(keyword: "OLD") { old = true } else if accept(keyword: "NEW") { old = false } else { throw unexpected() }
         guard accept(symbol: "*") else { throw PartiQLMessages.returningStar }
-        if peek.isSymbol(",") { throw DynamoError.validation("Invalid syntax with multiple returning elements in RETURNING clause") }
+        if peek.isSymbol(",") { throw PartiQLMessages.invalidSyntaxMultipleReturningElements }
         switch (all, old) {
         case (true, true): return .allOld
         case (false, true): return .modifiedOld

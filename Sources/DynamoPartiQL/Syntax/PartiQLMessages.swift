@@ -128,3 +128,43 @@ package enum PartiQLMessages {
         DynamoErrorCode(rawValue: "DuplicateItemException"),
         "Duplicate primary key exists in table")
 }
+
+// MARK: - Parser/PartiQLParser+Expressions.swift
+
+extension PartiQLMessages {
+    /// Thrown by PartiQLParser+Expressions.primaryPath (`digits` as written, with its `-`).
+    static func listIndexNotWithinAllowable(digits: String) -> DynamoError {
+        .validation("List index is not within the allowable range; index: [\(digits)]")
+    }
+}
+
+// MARK: - Parser/PartiQLParser.swift
+
+extension PartiQLMessages {
+    /// Thrown by PartiQLParser.select.
+    static let selectProjectionDoesnTSupport = DynamoError.validation("Select projection doesn't support value or pivot keywords")
+
+    /// Thrown by PartiQLParser.select.
+    static let aliasingNotSupported = DynamoError.validation("Aliasing is not supported")
+
+    /// Thrown by PartiQLParser.select.
+    static let onlySelectFromSingleTable = DynamoError.validation("Only select from a single table or index is supported.")
+
+    /// Thrown by PartiQLParser.insert.
+    static let atNotSupportedInsertStatements = DynamoError.validation("AT is not supported in insert statements.")
+
+    /// Thrown by PartiQLParser.insert.
+    static let unsupportedFromWhereClauseInsert = DynamoError.validation("Unsupported FROM ... WHERE ... clause in INSERT statement.")
+
+    /// Thrown by PartiQLParser.returning.
+    static let invalidSyntaxMultipleReturningElements = DynamoError.validation("Invalid syntax with multiple returning elements in RETURNING clause")
+}
+
+// MARK: - Translation/PartiQLConditions.swift
+
+extension PartiQLMessages {
+    /// Thrown by PartiQLConditions.checkOrderable.
+    static func incorrectOperandTypeOperatorFunction(op: String, typeDescriptor: String) -> DynamoError {
+        .validation("Incorrect operand type for operator or function; operator or function: \(op), operand type: \(typeDescriptor)")
+    }
+}

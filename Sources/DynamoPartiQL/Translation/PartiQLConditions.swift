@@ -68,8 +68,7 @@ struct PartiQLConditions {
     /// is refused (as the service does, before it looks at the table).
     static func checkOrderable(_ operands: [Operand], op: String) throws(DynamoError) {
         for case .value(let value) in operands where !["S", "N", "B"].contains(value.typeDescriptor) {
-            throw DynamoError.validation(
-                "Incorrect operand type for operator or function; operator or function: \(op), operand type: \(value.typeDescriptor)")
+            throw PartiQLMessages.incorrectOperandTypeOperatorFunction(op: op, typeDescriptor: value.typeDescriptor)
         }
     }
 

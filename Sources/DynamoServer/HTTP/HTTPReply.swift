@@ -63,6 +63,6 @@ struct HTTPReply: Sendable {
 
     /// What an unexpected failure is answered with; nothing about the failure leaks.
     static func internalServerError(contentType: String, allowOrigin: String?) -> HTTPReply {
-        error(DynamoError(.internalServerError, "Internal server error"), contentType: contentType, allowOrigin: allowOrigin)
+        error(ServerMessages.internalServerError, contentType: contentType, allowOrigin: allowOrigin)
     }
 }

@@ -157,7 +157,7 @@ enum WireProtocol {
             guard let authorizationValue = summary.authorization,
                 let authorization = AuthorizationHeader(authorizationValue)
             else {
-                return fail(DynamoError(.missingAuthenticationToken, "Request is missing Authentication Token"))
+                return fail(ServerMessages.requestMissingAuthenticationToken)
             }
             if let message = authorization.incompleteSignatureMessage(hasDate: summary.hasDate) {
                 return fail(DynamoError(.incompleteSignature, message))

@@ -198,7 +198,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         if let sqlite = error as? SQLiteError { metadata["error"] = "\(sqlite)" }
         logger.error("operation failed", metadata: metadata)
         logger.trace("operation failed", metadata: ["requestID": "\(context.requestID)", "error": "\(error)"])
-        return .failure(DynamoError(.internalServerError, "Internal server error"))
+        return .failure(ServerMessages.internalServerError)
     }
 }
 
@@ -221,7 +221,7 @@ extension EngineDispatcher {
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: "=", maxSplits: 1).map(Self.trimmingSpaces)
             guard pieces.count == 2, !pieces[0].isEmpty, let count = Int(pieces[1]), count >= 0 else {
-                throw DynamoError.validation("\(conflictHeader) must be TABLE=COUNT[, TABLE=COUNT...]; got: \(header)")
+                throw ServerMessages.invalidConflictHeader(conflictHeader: conflictHeader, header: header)
             }
             conflicts.append((pieces[0], count))
         }

@@ -41,7 +41,7 @@ enum TableOperations {
         do {
             return try body()
         } catch let error as DynamoError where error == DynamoError.tableNotFound() {
-            throw DynamoError(.resourceNotFound, "Requested resource not found: Table: \(reference) not found")
+            throw ServerMessages.requestedResourceNotFoundTable(reference: reference)
         }
     }
 }

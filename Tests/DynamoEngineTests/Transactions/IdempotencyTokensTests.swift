@@ -15,7 +15,10 @@ import Testing
         var random = SeededRandom(seed: seed)
         var model: [String: (request: Int, recorded: Double)] = [:]
         var now = 1_700_000_000.0
-        let requests = (0..<3).map { CanonicalForm(ExecuteStatementInput(statement: "request \($0)")) }
+        let requests = try (0..<3).map { number in
+            let body = #"{"TransactItems":[{"ConditionCheck":{"TableName":"T","Key":{"pk":{"S":"k\#(number)"}},"ConditionExpression":"attribute_exists(pk)"}}]}"#
+            return CanonicalForm(try TransactWriteItemsInput.decodeRequest(JSONValue(parsing: body)).transactItems)
+        }
         for _ in 0..<4_000 {
             now += Double(Int.random(in: 0..<40, using: &random))
             let token = "t\(Int.random(in: 0..<300, using: &random))"
