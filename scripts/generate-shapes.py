@@ -113,6 +113,7 @@ RAW_ITEM_OUTPUTS = {
     "BatchGetItemOutput": {"Responses": "[String: [RawItem]]"},
     "ItemResponse": {"Item": "RawItem"},
     "TransactGetItemsOutput": {"Responses": "[RawItemResponse]"},
+    "ExecuteStatementOutput": {"Items": "[RawItem]"},
 }
 
 SWIFT_KEYWORDS = {
