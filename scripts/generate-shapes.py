@@ -120,6 +120,7 @@ RAW_ITEM_OUTPUTS = {
     "BatchGetItemOutput": {"Responses": "[String: [RawItem]]"},
     "ItemResponse": {"Item": "RawItem"},
     "TransactGetItemsOutput": {"Responses": "[RawItemResponse]"},
+    "ExecuteStatementOutput": {"Items": "[RawItem]"},
 }
 
 SWIFT_KEYWORDS = {

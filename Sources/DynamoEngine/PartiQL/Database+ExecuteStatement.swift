@@ -46,6 +46,13 @@ extension Database {
         let parameters = input.parameters ?? []
         switch parsed.statement {
         case .select:
+            if input.nextToken == nil, let lookup = parsed.keyLookup {
+                // A SELECT by equalities on the whole key: a GetItem, no plan to build.
+                let definition = try table(named: lookup.table)
+                if let key = lookup.key(in: definition.partiQLSchema, parameters: parameters) {
+                    return try selectItem(key: key, table: lookup.table, filter: nil, projection: lookup.projection, input: input)
+                }
+            }
             return try executeSelect(
                 parsed.statement, input: input, parameters: parameters, now: now,
                 oneItemOnly: oneItemOnly)

@@ -28,7 +28,7 @@ extension Database {
             try PartiQLNextToken(decoding: $0, statement: input.statement, partitions: plan.partitions?.count ?? 1, now: now)
         }
         if input.nextToken == nil, let key = plan.fullKey(of: definition) {
-            return try selectItem(key: key, plan: plan, input: input)
+            return try selectItem(key: key, table: plan.table, filter: plan.filter, projection: plan.projection, input: input)
         }
         if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
         var items: [[UInt8]] = []
@@ -83,17 +83,21 @@ extension Database {
         return StatementResult(output: output, itemsJSON: items)
     }
 
-    /// A SELECT that names one item of the table by its whole key: a GetItem.
-    private func selectItem(key: Item, plan: PartiQLSelectPlan, input: ExecuteStatementInput) throws -> StatementResult {
-        let result = try getItem(GetItemInput(tableName: plan.table, key: key, consistentRead: input.consistentRead))
+    /// A SELECT that names one item of the table by its whole key: a GetItem, the item kept if
+    /// `filter` (the WHERE clause, `nil` when it holds for any item of that key) holds for it.
+    func selectItem(
+        key: Item, table: String, filter: Predicate?, projection: [PartiQLProjection]?,
+        input: ExecuteStatementInput
+    ) throws -> StatementResult {
+        let result = try getItem(GetItemInput(tableName: table, key: key, consistentRead: input.consistentRead))
         var output = ExecuteStatementOutput()
-        output.consumedCapacity = result.capacity.shape(table: plan.table, mode: input.returnConsumedCapacity)
+        output.consumedCapacity = result.capacity.shape(table: table, mode: input.returnConsumedCapacity)
         guard let json = result.json else { return StatementResult(output: output, itemsJSON: []) }
         // `SELECT *` without a filter: the stored JSON is the answer, as GetItem's is.
-        if plan.filter == nil, plan.projection == nil { return StatementResult(output: output, itemsJSON: [json]) }
+        if filter == nil, projection == nil { return StatementResult(output: output, itemsJSON: [json]) }
         let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
-        guard plan.filter?.evaluate(item) ?? true else { return StatementResult(output: output, itemsJSON: []) }
-        output.items = [plan.projection.map { PartiQLProjection.apply($0, to: item) } ?? item]
+        guard filter?.evaluate(item) ?? true else { return StatementResult(output: output, itemsJSON: []) }
+        output.items = [projection.map { PartiQLProjection.apply($0, to: item) } ?? item]
         return StatementResult(output: output)
     }
 }

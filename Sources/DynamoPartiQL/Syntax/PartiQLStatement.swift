@@ -103,4 +103,13 @@ package enum PartiQLStatement: Sendable {
 package struct ParsedStatement: Sendable {
     package var statement: PartiQLStatement
     package var parameterCount: Int
+    /// The statement as a read of one item by equalities, if it is one (worked out with the
+    /// parse, so a statement sent again is not analysed again).
+    package var keyLookup: PartiQLKeyLookup?
+
+    package init(statement: PartiQLStatement, parameterCount: Int) {
+        self.statement = statement
+        self.parameterCount = parameterCount
+        keyLookup = PartiQLKeyLookup(statement)
+    }
 }

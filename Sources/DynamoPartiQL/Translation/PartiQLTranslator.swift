@@ -15,7 +15,8 @@ package enum PartiQLTranslator {
     package static func parse(_ text: String, parameters: [AttributeValue]?) throws(DynamoError) -> ParsedStatement {
         let parsed = try PartiQLStatementCache.shared.parse(text)
         if (parameters?.count ?? 0) < parsed.parameterCount { throw PartiQLMessages.parameterCount }
-        try checkConditions(parsed.statement, parameters: parameters ?? [])
+        // A key lookup's WHERE (`a = ?` conjuncts) has no errors of its own to find.
+        if parsed.keyLookup == nil { try checkConditions(parsed.statement, parameters: parameters ?? []) }
         return parsed
     }
 

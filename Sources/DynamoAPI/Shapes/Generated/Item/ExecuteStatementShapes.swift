@@ -158,3 +158,40 @@ extension ExecuteStatementOutput: ShapeValue {
         text.append(")")
     }
 }
+
+/// `ExecuteStatementOutput` as the server writes it: stored item bytes (`RawItem`) in `Items`, written unchanged.
+package struct RawExecuteStatementOutput: RawEncodable {
+    /// `Items`.
+    package var items: [RawItem]?
+    /// `NextToken`.
+    package var nextToken: String?
+    /// `ConsumedCapacity`.
+    package var consumedCapacity: ConsumedCapacity?
+    /// `LastEvaluatedKey`.
+    package var lastEvaluatedKey: [String: AttributeValue]?
+
+    /// Creates the shape from its members.
+    package init(
+        items: [RawItem]? = nil,
+        nextToken: String? = nil,
+        consumedCapacity: ConsumedCapacity? = nil,
+        lastEvaluatedKey: [String: AttributeValue]? = nil
+    ) {
+        self.items = items
+        self.nextToken = nextToken
+        self.consumedCapacity = consumedCapacity
+        self.lastEvaluatedKey = lastEvaluatedKey
+    }
+
+    package func encode(to w: inout JSONWriter) {
+        w.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if let v = items { w.member("Items", &first); v.encodeRaw(to: &w) }
+        if let v = nextToken { w.member("NextToken", &first); v.encodeValue(to: &w) }
+        if let v = consumedCapacity { w.member("ConsumedCapacity", &first); v.encodeValue(to: &w) }
+        if let v = lastEvaluatedKey { w.member("LastEvaluatedKey", &first); v.encodeValue(to: &w) }
+        w.writeRaw(UInt8(ascii: "}"))
+    }
+
+    package func encodeRaw(to w: inout JSONWriter) { encode(to: &w) }
+}
