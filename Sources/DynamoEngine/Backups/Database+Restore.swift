@@ -123,7 +123,8 @@ extension Database {
             try saveDefinition(stored, connection: state.connection, isNew: true)
             let store = ItemStore(table: stored, connection: state.connection)
             try fill(store, state.connection)
-            state.statistics[stored.name] = try store.statistics()
+            // The fill wrote through a store that keeps no statistics: count the new rows once.
+            state.statistics[stored.name] = try LiveStatistics.count(stored, connection: state.connection)
             state.cacheAfterCommit(stored, named: stored.name)
             return stored
         }

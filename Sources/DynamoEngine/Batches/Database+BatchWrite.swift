@@ -69,7 +69,7 @@ extension Database {
         return try write { state in
             var capacity: [String: ConsumedUnits] = [:]
             for write in planned {
-                let store = itemStore(write.table, connection: state.connection)
+                let store = try itemStore(write.table, in: state)
                 let old = try store.get(write.key)
                 var units = ConsumedUnits()
                 if let put = write.put {

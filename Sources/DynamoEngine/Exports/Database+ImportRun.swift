@@ -24,7 +24,7 @@ extension Database {
             guard !keys.isEmpty else {
                 throw ObjectStoreError(code: "S3NoSuchKey", message: "No objects under the given S3 key prefix")
             }
-            var items: [(StoredKey, [UInt8], Int)] = []
+            var items: [(key: StoredKey, json: [UInt8], size: Int)] = []
             var errors = 0, processed = 0, bytes = 0
             func reject(_ key: String, _ line: Int, _ reason: String) {
                 errors += 1
@@ -74,11 +74,7 @@ extension Database {
             var offset = first.count
             while offset < items.count {
                 let batch = items[offset..<min(items.count, offset + Self.importBatchSize)]
-                try write { state in
-                    let table = itemStore(snapshot.definition, connection: state.connection)
-                    for (key, json, size) in batch { try table.put(key, json: json, size: size) }
-                    state.statistics[snapshot.definition.name] = nil
-                }
+                try write { state in try putRows(batch, into: snapshot.definition, state: &state) }
                 offset += batch.count
             }
             description.importStatus = .completed

@@ -35,7 +35,7 @@ extension Database {
         let size = try json.map { try ItemSize.of(AttributeValue.decodeItem(JSONValue(parsing: $0))) }
         try write { state in
             guard let table = cachedDefinition(name), wins() else { return }
-            let store = itemStore(table, connection: state.connection)
+            let store = try itemStore(table, in: state)
             let old = try store.get(key)
             var new: (json: [UInt8], size: Int)?
             if let json, let size {
@@ -67,7 +67,7 @@ extension Database {
         }
         try write { state in
             guard let table = cachedDefinition(name) else { throw DynamoError.tableNotFound() }
-            let store = itemStore(table, connection: state.connection)
+            let store = try itemStore(table, in: state)
             for (key, json, size) in rows {
                 let old = try store.get(key)
                 try store.put(key, json: json, size: size, replacing: old?.json)

@@ -37,13 +37,20 @@ extension Database {
             }
             return (key: try table.storedKey(forItem: item), json: ItemJSON.encode(item), size: size)
         }
-        try write { state in
-            let store = itemStore(table, connection: state.connection)
-            for item in prepared {
-                let old = try store.get(item.key)
-                _ = try store.put(item.key, json: item.json, size: item.size, replacing: old?.json)
-                try updateStatistics(&state, table: table, store: store, removed: old?.size, added: item.size)
-            }
+        try write { state in try putRows(prepared, into: table, state: &state) }
+    }
+
+    /// Puts each row as it is (replacing any item with its key) inside the running write
+    /// transaction, keeping the table's indexes and statistics current.
+    func putRows(
+        _ rows: some Sequence<(key: StoredKey, json: [UInt8], size: Int)>, into table: TableDefinition,
+        state: inout WriterState
+    ) throws {
+        let store = try itemStore(table, in: state)
+        for row in rows {
+            let old = try store.get(row.key)
+            _ = try store.put(row.key, json: row.json, size: row.size, replacing: old?.json)
+            try updateStatistics(&state, table: table, store: store, removed: old?.size, added: row.size)
         }
     }
 

@@ -79,7 +79,7 @@ extension Database {
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
-            let store = itemStore(table, connection: state.connection)
+            let store = try itemStore(table, in: state)
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
@@ -113,7 +113,7 @@ extension Database {
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
-            let store = itemStore(table, connection: state.connection)
+            let store = try itemStore(table, in: state)
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
@@ -149,7 +149,7 @@ extension Database {
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
-            let store = itemStore(table, connection: state.connection)
+            let store = try itemStore(table, in: state)
             let old = try store.get(key)
             let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
             try check.verify(oldItem)
@@ -209,37 +209,22 @@ extension Database {
                 origin: origin))
     }
 
-    /// Keeps a table's item count and size current within the write transaction's lock. Called
-    /// right after each row change: on a table whose counts are not loaded yet (the first write
-    /// since the database was opened), they are counted from the rows, which already hold this
-    /// change, so it is not added a second time.
+    /// Keeps a table's item count and size current within the write transaction (its index
+    /// entries' are kept by ``IndexStore`` as it writes them). Called right after each row
+    /// change: on a table whose counts are not known (every stored table's are counted when the
+    /// database is opened, so this is a safety net), they are counted from the rows, which
+    /// already hold this change, so it is not added a second time.
     func updateStatistics(
         _ state: inout WriterState, table: TableDefinition, store: ItemStore,
         removed: Int?, added: Int?
     ) throws {
-        guard var statistics = state.statistics[table.name] else {
-            state.statistics[table.name] = try store.statistics()
-            return
-        }
-        if let removed {
-            statistics.itemCount -= 1
-            statistics.sizeBytes -= Int64(removed)
-        }
-        if let added {
-            statistics.itemCount += 1
-            statistics.sizeBytes += Int64(added)
-        }
-        state.statistics[table.name] = statistics
+        guard !state.statistics.recordItem(of: table.name, removed: removed, added: added) else { return }
+        state.statistics[table.name] = try LiveStatistics.count(store.table, connection: store.connection)
     }
 
-    /// A table's live item count and size.
+    /// A table's live item count and size as of the last commit (no SQL, no writer lock).
     package func statistics(of table: TableDefinition) throws -> (itemCount: Int64, sizeBytes: Int64) {
-        let statistics = try writer.withLock { state in
-            if let known = state.statistics[table.name] { return known }
-            let computed = try ItemStore(table: table, connection: state.connection).statistics()
-            state.statistics[table.name] = computed
-            return computed
-        }
+        guard let statistics = publishedTable(table.name)?.statistics.table else { throw DynamoError.tableNotFound() }
         return (statistics.itemCount, statistics.sizeBytes)
     }
 }

@@ -37,7 +37,8 @@ extension DynamoEngine {
                 return counts
             }
             for (name, definition) in database.tables.sorted(by: { $0.key < $1.key }) {
-                let counted = try database.statistics(of: definition)
+                // A table deleted since the list was taken has nothing left to report.
+                guard let counted = try? database.statistics(of: definition) else { continue }
                 result.append(
                     TableMetrics(
                         namespace: namespace, table: name, items: counted.itemCount,

@@ -45,9 +45,8 @@ extension Database {
         try writer.withLock { state in
             state.connection.clearStatementCache()
             try snapshot.copy(into: state.connection)
-            state.statistics = [:]
             state.streamAppenders = [:]
-            let tables = try Self.loadCatalog(state.connection)
+            let tables = try Self.loadPublishedCatalog(state.connection, into: state.statistics)
             catalogSnapshot.withLock { $0 = tables }
         }
         invalidateStatements()

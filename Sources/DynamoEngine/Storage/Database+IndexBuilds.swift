@@ -19,7 +19,8 @@ import Logging
 /// chunk its own short write transaction, and pauses between chunks so the requests waiting
 /// for the writer go first. Writes that happen meanwhile maintain the CREATING index like any
 /// other (`ItemStore` always works with the current definition), and re-indexing an item the
-/// writes already indexed replaces its entry with the same one, so the two never disagree.
+/// writes already indexed finds its entry in place and leaves it, so the two never disagree and
+/// the index's live statistics count each entry once.
 /// Nothing about progress is persisted: a server that stops mid-build starts the build over
 /// when it next opens the database, which is safe for the same reason.
 extension Database {
@@ -114,11 +115,11 @@ extension Database {
             let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor, limit: Self.backfillChunkSize)
             let entries = IndexStore(
                 table: definition, index: definition.globalIndexes[position],
-                connection: state.connection)
+                connection: state.connection, ledger: state.statistics)
             for row in rows {
                 let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
                 do {
-                    try entries.update(tableKey: row.key, old: nil, new: item)
+                    try entries.reindex(tableKey: row.key, item: item)
                 } catch is DynamoError {
                     // An index key of the wrong type: DynamoDB leaves such an item out of the
                     // index (an index key violation) rather than failing the build.
@@ -158,6 +159,18 @@ extension Database {
     func itemStore(_ table: TableDefinition, connection: SQLiteConnection) -> ItemStore {
         let current = cachedDefinition(table.name).flatMap { $0.storageID == table.storageID ? $0 : nil }
         return ItemStore(table: current ?? table, connection: connection)
+    }
+
+    /// ``itemStore(_:connection:)`` for writing in the running write transaction: the store
+    /// keeps the live statistics of the table's index entries as it writes them.
+    ///
+    /// - Throws: `ResourceNotFoundException` when the table was deleted (or deleted and created
+    ///   again) since the request looked it up: its rows are gone.
+    func itemStore(_ table: TableDefinition, in state: borrowing WriterState) throws(DynamoError) -> ItemStore {
+        guard let current = cachedDefinition(table.name), current.storageID == table.storageID else {
+            throw DynamoError.tableNotFound()
+        }
+        return ItemStore(table: current, connection: state.connection, ledger: state.statistics)
     }
 
     /// Sleeps the calling thread (a build's own worker) so queued writes get the writer.

@@ -37,7 +37,8 @@ extension Database {
     /// - every entry of every ACTIVE index is exactly the entry its item implies (key, projected
     ///   attributes, size), with no entry missing and none left over;
     /// - a table with TTL on has an expiry index holding exactly its items' TTL Numbers;
-    /// - the live item counts and sizes (DescribeTable) equal the stored ones;
+    /// - the live item and index entry counts and sizes (the writer's, and the ones published
+    ///   to DescribeTable with each definition) equal the stored ones;
     /// - no SQLite item, index or expiry table is left without a catalog entry (or, for an
     ///   expiry table, without TTL on).
     ///
@@ -54,10 +55,11 @@ extension Database {
             }
             let catalog = try Self.readCatalog(connection, report: &report)
             let cached = catalogSnapshot.withLock { $0 }
-            if Set(cached.keys) != Set(catalog.keys) {
+            let live = state.statistics.tables
+            if Set(cached.keys) != Set(catalog.keys) || Set(live.keys) != Set(catalog.keys) {
                 report.violations.append(
                     InvariantViolation(
-                        message: "cached catalog \(cached.keys.sorted()) differs from stored \(catalog.keys.sorted())"))
+                        message: "cached catalog \(cached.keys.sorted()) or live statistics \(live.keys.sorted()) differ from stored \(catalog.keys.sorted())"))
             }
             var expectedTables: Set<String> = []
             for definition in catalog.values.sorted(by: { $0.name < $1.name }) {
@@ -77,15 +79,9 @@ extension Database {
                     expectedTables.insert(expiry.name)
                     try checkExpiryIndex(expiry, of: definition, items: items, report: &report)
                 }
-                if let live = state.statistics[definition.name] {
-                    let stored = try store.statistics()
-                    if live.itemCount != stored.itemCount || live.sizeBytes != stored.sizeBytes {
-                        report.violations.append(
-                            InvariantViolation(
-                                table: definition.name,
-                                message: "live statistics \(live.itemCount) items / \(live.sizeBytes) bytes, stored \(stored.itemCount) / \(stored.sizeBytes)"))
-                    }
-                }
+                report.violations += Self.checkStatistics(
+                    of: definition, live: live[definition.name], published: cached[definition.name],
+                    stored: try LiveStatistics.count(definition, connection: connection))
             }
             let names = try connection.statement(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\')")
@@ -97,6 +93,35 @@ extension Database {
             }
             return report
         }
+    }
+
+    /// Compares a table's live statistics (table and every index, whatever its status) and
+    /// the published ones to the counts of its stored rows.
+    private static func checkStatistics(
+        of definition: TableDefinition, live: LiveStatistics?, published: PublishedTable?,
+        stored: LiveStatistics
+    ) -> [InvariantViolation] {
+        guard let live else { return [] } // reported with the catalog's tables
+        var violations: [InvariantViolation] = []
+        func compare(_ what: String, _ live: TableStatistics?, _ stored: TableStatistics?) {
+            guard live != stored else { return }
+            let show = { (statistics: TableStatistics?) in
+                statistics.map { "\($0.itemCount) / \($0.sizeBytes) bytes" } ?? "none"
+            }
+            violations.append(
+                InvariantViolation(table: definition.name, message: "\(what): live statistics \(show(live)), stored \(show(stored))"))
+        }
+        compare("items", live.table, stored.table)
+        for index in definition.indexes {
+            compare("index \(index.name)", live.indexes[index.storageNumber], stored.indexes[index.storageNumber])
+        }
+        if Set(live.indexes.keys) != Set(stored.indexes.keys) {
+            violations.append(InvariantViolation(table: definition.name, message: "live statistics of indexes that do not exist"))
+        }
+        if published?.statistics != live {
+            violations.append(InvariantViolation(table: definition.name, message: "published statistics differ from the writer's"))
+        }
+        return violations
     }
 
     private static func readCatalog(

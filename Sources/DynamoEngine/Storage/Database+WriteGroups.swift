@@ -11,7 +11,7 @@ struct QueuedWrite: Sendable {
 /// What the writer thread keeps while a group's transaction is open.
 struct WriteGroup {
     /// The live counts before the group, restored if its commit fails.
-    var statisticsBefore: [String: TableStatistics]
+    var statisticsBefore: [String: LiveStatistics]
 }
 
 /// The writes waiting for a namespace's writer thread, and that thread (a serial dispatch queue:
@@ -121,7 +121,7 @@ extension Database {
     private func beginGroup() -> Bool {
         writer.withLock { state in
             guard (try? state.connection.statement("BEGIN IMMEDIATE").run()) != nil else { return false }
-            state.group = WriteGroup(statisticsBefore: state.statistics)
+            state.group = WriteGroup(statisticsBefore: state.statistics.tables)
             return true
         }
     }
@@ -136,13 +136,12 @@ extension Database {
                 try connection.statement("COMMIT").run()
             } catch {
                 if connection.isInTransaction { try? connection.statement("ROLLBACK").run() }
-                state.statistics = group.statisticsBefore
+                state.statistics.tables = group.statisticsBefore
                 state.streamAppenders = [:]
                 state.catalogChanges = []
                 return error
             }
-            for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
-            state.catalogChanges = []
+            publishAfterCommit(&state)
             checkpointIfLogIsLarge(connection)
             return nil
         }
@@ -152,7 +151,7 @@ extension Database {
     /// transaction, undone alone (rows, live counts, catalog changes) if they throw.
     func writeInGroup<T>(_ state: inout WriterState, _ body: (inout WriterState) throws -> T) throws -> T {
         let connection = state.connection
-        let statisticsBefore = state.statistics
+        let statisticsBefore = state.statistics.tables
         let catalogChangesBefore = state.catalogChanges.count
         state.itemChanges = []
         defer { state.itemChanges = [] }
@@ -165,7 +164,7 @@ extension Database {
         } catch {
             try? connection.statement("ROLLBACK TO request").run()
             try? connection.statement("RELEASE request").run()
-            state.statistics = statisticsBefore
+            state.statistics.tables = statisticsBefore
             state.streamAppenders = [:]
             state.catalogChanges.removeSubrange(catalogChangesBefore...)
             throw error

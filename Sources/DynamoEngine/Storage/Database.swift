@@ -33,7 +33,9 @@ package final class Database: Sendable {
     let writer: WriterLock
     /// The item writes of requests waiting for the writer thread (``enqueueWrite(_:completion:)``).
     let writeQueue = WriteQueue()
-    let catalogSnapshot: Mutex<[String: TableDefinition]>
+    /// Every table's definition and live statistics as of the last commit: what readers see
+    /// (``PublishedTable``), replaced by the writer after each commit (``publishAfterCommit(_:)``).
+    let catalogSnapshot: Mutex<[String: PublishedTable]>
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// TransactWriteItems tokens seen in the last ten minutes.
     let idempotency = IdempotencyTokens()
@@ -55,8 +57,9 @@ package final class Database: Sendable {
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {
         let connection: SQLiteConnection
-        /// Live item counts and sizes per table, loaded on first use.
-        var statistics: [String: TableStatistics] = [:]
+        /// Live item and index entry counts and sizes per table, counted when the database is
+        /// opened and kept by every write since.
+        let statistics = StatisticsLedger()
         /// Definitions the running write changed, published to readers once it commits.
         var catalogChanges: [(name: String, definition: TableDefinition?)] = []
         /// The item changes the running write made, in order (see ``ItemChange``); handed to
@@ -72,11 +75,13 @@ package final class Database: Sendable {
 
         /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
         /// running write transaction commits: a reader never sees a definition (a new index, an
-        /// index turned ACTIVE) before the rows that go with it are visible.
+        /// index turned ACTIVE) before the rows that go with it are visible. The live statistics
+        /// follow the definition (a new index starts empty, a dropped one is forgotten).
         mutating func cacheAfterCommit(_ definition: TableDefinition?, named name: String) {
             catalogChanges.append((name, definition))
             // A stream enabled, disabled or deleted with its table: its position is read again.
             streamAppenders[name] = nil
+            if let definition { statistics.align(with: definition) } else { statistics[name] = nil }
         }
     }
 
@@ -94,8 +99,9 @@ package final class Database: Sendable {
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection, clock: clock)
-        writer = WriterLock(WriterState(connection: connection))
-        catalogSnapshot = Mutex(try Self.loadCatalog(connection))
+        let state = WriterState(connection: connection)
+        catalogSnapshot = Mutex(try Self.loadPublishedCatalog(connection, into: state.statistics))
+        writer = WriterLock(state)
         idleReaders = Mutex([])
         // Index builds and drops a previous run left unfinished start over (not when the
         // database is only opened to be inspected, as by `localdynamo check`).
@@ -112,6 +118,24 @@ package final class Database: Sendable {
             tables[definition.name] = definition
         }
         return tables
+    }
+
+    /// Every table's definition with its statistics counted from the rows (``LiveStatistics``),
+    /// which `ledger` starts from. O(rows) once per open (one `count(*), sum(size)` per table and
+    /// per index).
+    static func loadPublishedCatalog(
+        _ connection: SQLiteConnection,
+        into ledger: StatisticsLedger
+    ) throws -> [String: PublishedTable] {
+        var published: [String: PublishedTable] = [:]
+        ledger.tables = [:]
+        ledger.forgetUnpublished()
+        for (name, definition) in try loadCatalog(connection) {
+            let statistics = try LiveStatistics.count(definition, connection: connection)
+            ledger.tables[name] = statistics
+            published[name] = PublishedTable(definition: definition, statistics: statistics)
+        }
+        return published
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
@@ -170,22 +194,41 @@ package final class Database: Sendable {
     /// The definition of a table, named by its name or its ARN, or `ResourceNotFoundException`.
     package func table(named reference: String) throws(DynamoError) -> TableDefinition {
         let name = TableReference.name(from: reference)
-        guard let definition = catalogSnapshot.withLock({ $0[name] }) else { throw DynamoError.tableNotFound() }
+        guard let definition = catalogSnapshot.withLock({ $0[name]?.definition }) else { throw DynamoError.tableNotFound() }
         return definition
     }
 
     /// The cached definition of a table, if it exists.
     func cachedDefinition(_ name: String) -> TableDefinition? {
+        catalogSnapshot.withLock { $0[name]?.definition }
+    }
+
+    /// A table's definition and live statistics, from the same commit.
+    func publishedTable(_ name: String) -> PublishedTable? {
         catalogSnapshot.withLock { $0[name] }
     }
 
-    /// Updates the cached definition after the catalog row changed (`nil` after a drop).
-    func cacheDefinition(_ definition: TableDefinition?, named name: String) {
-        catalogSnapshot.withLock { $0[name] = definition }
+    /// Publishes what the committed transaction changed (still under the writer's lock): the
+    /// definitions it changed and the statistics of the tables it wrote, in one step, so a
+    /// reader sees each table's definition with the counts of the same commit. One lock and a
+    /// dictionary update per changed table; nothing when the transaction changed neither.
+    func publishAfterCommit(_ state: inout WriterState) {
+        let ledger = state.statistics
+        guard ledger.hasUnpublished || !state.catalogChanges.isEmpty else { return }
+        let changes = state.catalogChanges
+        state.catalogChanges = []
+        catalogSnapshot.withLock { catalog in
+            for change in changes {
+                catalog[change.name] = change.definition.map {
+                    PublishedTable(definition: $0, statistics: ledger[change.name] ?? .empty)
+                }
+            }
+            ledger.publish { name, statistics in catalog[name]?.statistics = statistics }
+        }
     }
 
     /// Every table's definition.
-    package var tables: [String: TableDefinition] { catalogSnapshot.withLock { $0 } }
+    package var tables: [String: TableDefinition] { catalogSnapshot.withLock { $0.mapValues(\.definition) } }
 
     // MARK: Access
 
@@ -225,7 +268,7 @@ package final class Database: Sendable {
             defer { state.itemChanges = [] }
             // A write that fails (a full disk at COMMIT, a later action of a batch) rolls back
             // its rows; the live counts it changed go back with them.
-            let statisticsBefore = state.statistics
+            let statisticsBefore = state.statistics.tables
             let result: T
             do {
                 result = try connection.transaction {
@@ -234,12 +277,11 @@ package final class Database: Sendable {
                     return result
                 }
             } catch {
-                state.statistics = statisticsBefore
+                state.statistics.tables = statisticsBefore
                 state.streamAppenders = [:]
                 throw error
             }
-            for change in state.catalogChanges { cacheDefinition(change.definition, named: change.name) }
-            state.catalogChanges = []
+            publishAfterCommit(&state)
             checkpointIfLogIsLarge(connection)
             return result
         }
@@ -262,10 +304,4 @@ package final class Database: Sendable {
         let writerConnection = writer.withLock { $0.connection }
         return pageCache.collect([writerConnection] + readers)
     }
-}
-
-/// Live counts for DescribeTable: DynamoDB refreshes these every six hours; we keep them exact.
-struct TableStatistics: Sendable {
-    var itemCount: Int64
-    var sizeBytes: Int64
 }

@@ -14,6 +14,9 @@ struct IndexStore {
     let table: TableDefinition
     let index: IndexDefinition
     let connection: SQLiteConnection
+    /// Where the index's entry count and size changes go (see ``StatisticsLedger``), for a
+    /// store that writes in the writer's transaction.
+    var ledger: StatisticsLedger? = nil
 
     var name: String { Self.name(table: table, index: index) }
 
@@ -65,6 +68,10 @@ struct IndexStore {
     ///   key changed both, an entry whose projected attributes changed a put, and an unchanged
     ///   entry nothing. An entry's size is that of the projected item.
     /// - Throws: DynamoDB's error when the new item's index key has the wrong type.
+    ///
+    /// The entry count and size changes go to the ``ledger``. On an ACTIVE (or DELETING) index
+    /// an old item with an index key has its entry; on a CREATING one it may not be indexed
+    /// yet, so there the old entry is looked up before it is counted out.
     @discardableResult
     func update(tableKey: StoredKey, old: Item?, new: Item?) throws -> Double {
         // An old item may hold a key of the wrong type (written before the index existed): it
@@ -74,31 +81,73 @@ struct IndexStore {
         let oldEntry = oldKey == nil ? nil : old.map(project)
         let newEntry = newKey == nil ? nil : new.map(project)
         var units = 0.0
+        // The stored entry this write replaces or removes, if any (its size).
+        var stored: Int?
         if let oldKey, let oldEntry {
-            if oldKey == newKey {
-                if oldEntry == newEntry { return 0 }
-            } else {
+            if oldKey == newKey, oldEntry == newEntry { return 0 }
+            let oldSize = ItemSize.of(oldEntry)
+            if ledger != nil {
+                stored = index.status == .creating ? try entrySize(at: oldKey, tableKey: tableKey) : oldSize
+            }
+            if oldKey != newKey {
                 try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
                     .bind(
                         .integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
                         .blob(tableKey.partition), .blob(tableKey.sort)
                     )
                     .run()
-                units += Capacity.writeUnits(size: ItemSize.of(oldEntry))
+                units += Capacity.writeUnits(size: oldSize)
             }
         }
+        var written: Int?
         if let newKey, let newEntry {
             let size = ItemSize.of(newEntry)
-            try connection.statement("INSERT OR REPLACE INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .bind(
-                    .integer(newKey.hash), .blob(newKey.partition), .blob(newKey.sort),
-                    .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
-                    .blob(ItemJSON.encode(newEntry))
-                )
-                .run()
+            try insert(newEntry, size: size, at: newKey, tableKey: tableKey, replacing: true)
             units += Capacity.writeUnits(size: size)
+            written = size
+        }
+        if let ledger {
+            let entries = (written == nil ? 0 : 1) - (stored == nil ? 0 : 1)
+            ledger.recordIndex(
+                of: table.name, index: index.storageNumber, entries: Int64(entries),
+                bytes: Int64((written ?? 0) - (stored ?? 0)))
         }
         return units
+    }
+
+    /// Indexes `item` for a backfill: adds its entry unless a write since the index was created
+    /// added it already (that entry is the same, as the write stored this very item).
+    ///
+    /// - Throws: DynamoDB's error when the item's index key has the wrong type.
+    func reindex(tableKey: StoredKey, item: Item) throws {
+        guard let key = try indexKey(of: item), try entrySize(at: key, tableKey: tableKey) == nil else { return }
+        let entry = project(item)
+        let size = ItemSize.of(entry)
+        try insert(entry, size: size, at: key, tableKey: tableKey, replacing: false)
+        ledger?.recordIndex(of: table.name, index: index.storageNumber, entries: 1, bytes: Int64(size))
+    }
+
+    /// The size of the stored entry of the item at `tableKey` under index key `key`, if any.
+    private func entrySize(at key: StoredKey, tableKey: StoredKey) throws -> Int? {
+        let statement = try connection.statement(
+            "SELECT size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
+        statement.bind(
+            .integer(key.hash), .blob(key.partition), .blob(key.sort), .blob(tableKey.partition),
+            .blob(tableKey.sort))
+        defer { statement.reset() }
+        return try statement.step() ? Int(statement.int64(0)) : nil
+    }
+
+    private func insert(_ entry: Item, size: Int, at key: StoredKey, tableKey: StoredKey, replacing: Bool) throws {
+        try connection.statement(
+            "INSERT \(replacing ? "OR REPLACE " : "")INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        .bind(
+            .integer(key.hash), .blob(key.partition), .blob(key.sort),
+            .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
+            .blob(ItemJSON.encode(entry))
+        )
+        .run()
     }
 
     /// Entries and their total size, for DescribeTable.
@@ -122,7 +171,7 @@ extension ItemStore {
         let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
         let new = try newJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
         for index in table.indexesByName {
-            let spent = try IndexStore(table: table, index: index, connection: connection)
+            let spent = try IndexStore(table: table, index: index, connection: connection, ledger: ledger)
                 .update(tableKey: tableKey, old: old, new: new)
             units.add(spent, on: index)
         }

@@ -13,6 +13,9 @@ import DynamoAPI
 struct ItemStore {
     let table: TableDefinition
     let connection: SQLiteConnection
+    /// Where index entry changes are counted, for a store that writes in the writer's
+    /// transaction (`Database.itemStore(_:in:)`); `nil` for reads and bulk fills counted after.
+    var ledger: StatisticsLedger? = nil
 
     var name: String { "items_\(table.storageID)" }
 

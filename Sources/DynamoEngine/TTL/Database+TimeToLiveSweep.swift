@@ -67,7 +67,7 @@ extension Database {
             guard let current = cachedDefinition(table.name), current.storageID == table.storageID,
                 current.expiryAttribute == attribute
             else { return 0 }
-            let store = itemStore(current, connection: state.connection)
+            let store = try itemStore(current, in: state)
             var count = 0
             for key in keys {
                 guard let old = try store.get(key),

@@ -39,7 +39,7 @@ extension Database {
                     connection: state.connection)
             }
             try saveDefinition(stored, connection: state.connection, isNew: true)
-            state.statistics[stored.name] = TableStatistics(itemCount: 0, sizeBytes: 0)
+            state.statistics[stored.name] = .empty
             state.cacheAfterCommit(stored, named: stored.name)
             return stored
         }

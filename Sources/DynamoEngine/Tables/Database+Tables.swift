@@ -1,4 +1,5 @@
 import DynamoAPI
+import Synchronization
 
 /// A table as DescribeTable reports it: its definition, status and live statistics.
 package struct TableSnapshot: Sendable {
@@ -30,40 +31,27 @@ package struct TableSnapshot: Sendable {
 }
 
 extension Database {
-    /// Describes one table.
+    /// Describes one table: its definition and the live statistics of the table and of each
+    /// index, all as of the same commit (``PublishedTable``), read from memory: no SQL, and no
+    /// wait for the writer.
     package func describeTable(named name: String) throws -> TableSnapshot {
         let now = clock.now()
-        let definition: TableDefinition
-        do {
-            definition = try table(named: name)
-        } catch {
+        guard let published = publishedTable(TableReference.name(from: name)) else {
             // A table deleted moments ago, still shown DELETING under -delayTransientStatuses.
             if let deleted = transientStatuses.deletedTable(named: TableReference.name(from: name), now: now) { return deleted }
-            throw error
+            throw DynamoError.tableNotFound()
         }
-        let statistics = try statistics(of: definition)
+        let definition = published.definition
+        let statistics = published.statistics
         // DynamoDB reports the table UPDATING while an index is being deleted; while one is
         // backfilling the table itself is ACTIVE.
         let deleting = definition.globalIndexes.contains { $0.status == .deleting }
         var snapshot = TableSnapshot(
             definition: definition, status: deleting ? .updating : .active,
-            itemCount: statistics.itemCount, sizeBytes: statistics.sizeBytes, region: region)
-        if !definition.indexes.isEmpty {
-            snapshot.indexStatistics = try read { connection in
-                var result: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
-                for index in definition.indexes {
-                    let counted: TableStatistics
-                    do {
-                        counted = try IndexStore(table: definition, index: index, connection: connection).statistics()
-                    } catch _ where index.status == .deleting {
-                        // Its background drop committed after the definition was read (UpdateTable
-                        // describes the table right after starting that work): nothing left to count.
-                        continue
-                    }
-                    result[index.name] = (counted.itemCount, counted.sizeBytes)
-                }
-                return result
-            }
+            itemCount: statistics.table.itemCount, sizeBytes: statistics.table.sizeBytes, region: region)
+        for index in definition.indexes {
+            guard let counted = statistics.indexes[index.storageNumber] else { continue }
+            snapshot.indexStatistics[index.name] = (counted.itemCount, counted.sizeBytes)
         }
         transientStatuses.apply(to: &snapshot, now: now)
         return snapshot
@@ -73,7 +61,7 @@ extension Database {
     /// default and maximum page is 100), and the last name returned when more remain.
     package func listTables(exclusiveStart: String?, limit: Int?) -> (names: [String], lastEvaluated: String?) {
         let pageSize = limit ?? 100
-        let names = tables.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let names = catalogSnapshot.withLock { Array($0.keys) }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .filter { name in exclusiveStart.map { Array(name.utf8).lexicographicallyPrecedes(Array($0.utf8)) == false && name != $0 } ?? true }
         let page = Array(names.prefix(pageSize))
         return (page, names.count > pageSize ? page.last : nil)
@@ -107,7 +95,6 @@ extension Database {
             for index in definition.indexes {
                 try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
             }
-            state.statistics[name] = nil
             state.cacheAfterCommit(nil, named: name)
         }
         invalidateStatements()

@@ -105,7 +105,7 @@ extension Database {
             if failed { throw DynamoError.transactionCanceled(reasons) }
             var capacity: [String: ConsumedUnits] = [:]
             for (position, action) in actions.enumerated() {
-                let store = itemStore(action.table, connection: state.connection)
+                let store = try itemStore(action.table, in: state)
                 let old = olds[position]
                 var written = 0
                 var units = ConsumedUnits()

@@ -37,8 +37,8 @@ import Testing
     }
 
     /// One event loop serves both connections. The writer's lock is held (as by an index-build
-    /// chunk or a checkpoint) until the GetItem has been answered: the PutItem is provably still
-    /// waiting then, and is answered once the lock is let go.
+    /// chunk or a checkpoint) until a GetItem and a DescribeTable have been answered: the
+    /// PutItem is provably still waiting then, and is answered once the lock is let go.
     @Test func aHeldWriteDoesNotDelayAGetItemOnTheSameLoop() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -81,6 +81,12 @@ import Testing
             #expect(read.status == 200)
             #expect(read.text == "{}")
             #expect(database.writesInFlight == 1) // answered while the write was still held
+
+            // DescribeTable answers from the published catalog and statistics: no writer lock.
+            let described = try await Self.send("DescribeTable", #"{"TableName":"Things"}"#, port: port)
+            #expect(described.status == 200)
+            #expect(described.text.contains(#""ItemCount":0"#), "\(described.text)")
+            #expect(database.writesInFlight == 1)
 
             release.signal()
             released = true

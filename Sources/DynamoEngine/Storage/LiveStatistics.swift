@@ -1,0 +1,129 @@
+/// Live counts for DescribeTable: DynamoDB refreshes these every six hours; we keep them exact.
+struct TableStatistics: Sendable, Equatable {
+    var itemCount: Int64
+    var sizeBytes: Int64
+
+    static let empty = TableStatistics(itemCount: 0, sizeBytes: 0)
+}
+
+/// A table's live statistics and those of each of its secondary indexes (by storage number, so
+/// an index deleted and created again under the same name never inherits the old counts).
+struct LiveStatistics: Sendable, Equatable {
+    var table: TableStatistics
+    var indexes: [Int: TableStatistics]
+
+    static let empty = LiveStatistics(table: .empty, indexes: [:])
+
+    /// The rows of `definition` counted: its items and each secondary index's entries. O(rows):
+    /// used when a database is opened (or replaced by a snapshot) and after a bulk fill.
+    static func count(_ definition: TableDefinition, connection: SQLiteConnection) throws -> LiveStatistics {
+        var counted = LiveStatistics(table: try ItemStore(table: definition, connection: connection).statistics(), indexes: [:])
+        for index in definition.indexes {
+            counted.indexes[index.storageNumber] = try IndexStore(table: definition, index: index, connection: connection).statistics()
+        }
+        return counted
+    }
+}
+
+/// The writer's live statistics of every table (see ``LiveStatistics``), changed inside the
+/// write transactions that change the rows, and published to readers with the definitions
+/// after each commit (``Database/publishAfterCommit(_:)``).
+///
+/// Owned by the writer's state: only touched under the writer's lock. A class so the item and
+/// index stores of a write can reach it (an index entry's change is known only where the entry
+/// is written, ``IndexStore``); a failed write or savepoint puts back the `tables` it saved.
+final class StatisticsLedger {
+    /// Every table's statistics, by table name.
+    var tables: [String: LiveStatistics] = [:]
+    /// Tables whose statistics changed since they were last published (a name may repeat).
+    private(set) var unpublished: [String] = []
+    /// The last name appended to `unpublished`: a run of writes to one table records it once.
+    private var lastUnpublished: String?
+
+    subscript(name: String) -> LiveStatistics? {
+        get { tables[name] }
+        set {
+            tables[name] = newValue
+            markUnpublished(name)
+        }
+    }
+
+    /// One item of `table` removed (its size), added, or both (a replacement).
+    ///
+    /// - Returns: `false` when the table's statistics are not known.
+    func recordItem(of table: String, removed: Int?, added: Int?) -> Bool {
+        guard tables[table]?.table.apply(removed: removed, added: added) != nil else { return false }
+        markUnpublished(table)
+        return true
+    }
+
+    /// An index's entries changed by `entries`, their total size by `bytes`.
+    func recordIndex(of table: String, index storageNumber: Int, entries: Int64, bytes: Int64) {
+        guard entries != 0 || bytes != 0 else { return }
+        // Unknown table statistics are counted from the rows (with this change) when the write
+        // records its item: nothing to adjust until then.
+        guard tables[table]?.indexes[storageNumber]?.adjust(entries: entries, bytes: bytes) != nil else { return }
+        markUnpublished(table)
+    }
+
+    /// Makes the index statistics of `definition`'s table match its indexes: a new index starts
+    /// empty (its SQLite table was just created), a removed one is forgotten. A table without
+    /// statistics is new (every stored table's are counted on open) and starts empty too.
+    func align(with definition: TableDefinition) {
+        var statistics = tables[definition.name] ?? .empty
+        var indexes: [Int: TableStatistics] = [:]
+        for index in definition.indexes { indexes[index.storageNumber] = statistics.indexes[index.storageNumber] ?? .empty }
+        guard indexes != statistics.indexes || tables[definition.name] == nil else { return }
+        statistics.indexes = indexes
+        self[definition.name] = statistics
+    }
+
+    /// Whether statistics changed since they were last published.
+    var hasUnpublished: Bool { !unpublished.isEmpty }
+
+    /// Hands each table's statistics that changed since they were last published to `body`,
+    /// then counts them as published.
+    func publish(_ body: (String, LiveStatistics) -> Void) {
+        for name in unpublished {
+            if let statistics = tables[name] { body(name, statistics) }
+        }
+        forgetUnpublished()
+    }
+
+    /// Counts every change as published (the catalog was replaced as a whole).
+    func forgetUnpublished() {
+        unpublished.removeAll(keepingCapacity: true)
+        lastUnpublished = nil
+    }
+
+    private func markUnpublished(_ name: String) {
+        guard name != lastUnpublished else { return }
+        lastUnpublished = name
+        unpublished.append(name)
+    }
+}
+
+extension TableStatistics {
+    /// Applies one item's (or entry's) removal and addition; returns nothing, for optional chaining.
+    mutating func apply(removed: Int?, added: Int?) {
+        if let removed {
+            itemCount -= 1
+            sizeBytes -= Int64(removed)
+        }
+        if let added {
+            itemCount += 1
+            sizeBytes += Int64(added)
+        }
+    }
+
+    mutating func adjust(entries: Int64, bytes: Int64) {
+        itemCount += entries
+        sizeBytes += bytes
+    }
+}
+
+/// What readers see of one table: its definition and the statistics of the same commit.
+struct PublishedTable: Sendable {
+    var definition: TableDefinition
+    var statistics: LiveStatistics
+}
