@@ -28,7 +28,12 @@ IN_PROCESS = ["json", "shapes", "expressions", "partiql", "sigv4"]
 
 
 def fuzzer() -> str:
-    return str(Path(binary()).parent / "localdynamo-fuzz")
+    """`localdynamo-fuzz` beside the server binary, else from the release or the debug build
+    (`scripts/run` builds only a release `localdynamo`)."""
+    for directory in (Path(binary()).parent, REPO / ".build" / "release", REPO / ".build" / "debug"):
+        if (directory / "localdynamo-fuzz").exists():
+            return str(directory / "localdynamo-fuzz")
+    raise SystemExit("no localdynamo-fuzz binary: swift build --product localdynamo-fuzz")
 
 
 def run_in_process(target: str, inputs: int, seed: int, findings: Path, limit_ms: int) -> dict:

@@ -19,7 +19,7 @@ LISTEN = re.compile(rb"listening on (http://\S+)")
 
 
 def binary() -> str:
-    """LOCALDYNAMO_BIN, else the debug build."""
+    """LOCALDYNAMO_BIN, else the release build, else the debug build."""
     configured = os.environ.get("LOCALDYNAMO_BIN")
     if configured:
         return configured
