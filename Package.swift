@@ -43,6 +43,8 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // glibc's allocator statistics for /metrics (Swift's Glibc module leaves malloc.h out).
+        .systemLibrary(name: "CMallocInfo"),
         .target(name: "DynamoAPI"),
         .target(name: "AWSSigV4", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "DynamoServer",
             dependencies: [
-                "DynamoAPI", "DynamoEngine", "DynamoExpressions", "AWSSigV4", "AWSNeighbours", "CZlib",
+                "DynamoAPI", "DynamoEngine", "DynamoExpressions", "AWSSigV4", "AWSNeighbours", "CZlib", "CMallocInfo",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -99,6 +99,14 @@ def test_metrics_follow_requests_errors_tables_faults_and_ttl(server):
     assert value(again, "localdynamo_sqlite_page_cache_hits_total", namespace="us-east-1") > hits
     assert value(again, "localdynamo_sqlite_page_cache_misses_total", namespace="us-east-1") >= misses
 
+    # Memory: resident size, the allocator's account and SQLite's (Linux with glibc reports all).
+    resident = value(found, "process_resident_memory_bytes")
+    in_use, held = value(found, "localdynamo_malloc_in_use_bytes"), value(found, "localdynamo_malloc_held_bytes")
+    sqlite_bytes = value(found, "localdynamo_sqlite_memory_bytes")
+    assert 1 << 20 < resident < 1 << 32
+    assert 0 < in_use <= held
+    assert 0 < sqlite_bytes <= value(found, "localdynamo_sqlite_memory_high_water_bytes")
+
     # The histogram: cumulative buckets ending in +Inf == _count == requests, a positive _sum.
     buckets = sorted(((float(dict(labels)["le"]), count) for (name, labels), count in found.items()
                       if name == "localdynamo_request_duration_seconds_bucket" and dict(labels)["operation"] == "PutItem"))

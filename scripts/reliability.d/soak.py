@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import boto3
@@ -142,6 +143,27 @@ class Connection(threading.Thread):
                                                      for key in self.keys(10)])
 
 
+MEMORY_FAMILIES = {"localdynamo_malloc_in_use_bytes": "malloc_in_use_kib", "localdynamo_malloc_held_bytes": "malloc_held_kib",
+                   "localdynamo_sqlite_memory_bytes": "sqlite_kib"}
+
+
+def memory_breakdown(url: str) -> dict:
+    """The server's own account of its memory from /metrics (allocator and SQLite, in KiB), so a
+    growing RSS can be told apart: SQLite's caches, the heap in use, or memory the allocator holds
+    free. Empty where the platform does not report them."""
+    try:
+        with urllib.request.urlopen(url + "/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+    except OSError:
+        return {}
+    found = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in MEMORY_FAMILIES:
+            found[MEMORY_FAMILIES[name]] = int(float(value)) // 1024
+    return found
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return 0.0
@@ -198,13 +220,18 @@ def main(argv: list[str] | None = None) -> int:
                 with stats.lock:
                     recent = [seconds for finished, seconds in stats.latencies if finished >= next_window - window]
                     errors = sum(1 for finished, _ in stats.errors if finished >= next_window - window)
+                samples[-1].update(memory_breakdown(server.url))
                 samples[-1].update(window_operations=stats.operations - window_start_ops, window_errors=errors,
                                    p50_ms=round(percentile(recent, 0.50) * 1000, 1),
                                    p99_ms=round(percentile(recent, 0.99) * 1000, 1))
                 window_start_ops = stats.operations
                 print(f"  {now - began:6.0f} s: {samples[-1]['window_operations']} ops, {errors} errors, "
                       f"p50 {samples[-1]['p50_ms']} ms, p99 {samples[-1]['p99_ms']} ms, "
-                      f"RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB, WAL {samples[-1]['wal_bytes'] / 2**20:.1f} MiB", flush=True)
+                      f"RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB"
+                      + "".join(f", {label} {samples[-1][key] / 1024:.1f} MiB" for key, label in
+                                (("malloc_in_use_kib", "heap in use"), ("malloc_held_kib", "heap held"), ("sqlite_kib", "SQLite"))
+                                if key in samples[-1])
+                      + f", WAL {samples[-1]['wal_bytes'] / 2**20:.1f} MiB", flush=True)
                 next_window += window
         stop.set()
         for thread in threads:

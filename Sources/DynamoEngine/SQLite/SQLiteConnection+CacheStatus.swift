@@ -56,3 +56,17 @@ final class PageCacheLedger: Sendable {
         }
     }
 }
+
+/// SQLite's heap across every connection of the process: page caches, prepared statements,
+/// schemas (`sqlite3_memory_used` and its high-water mark).
+package struct SQLiteMemory: Sendable, Equatable {
+    /// Bytes SQLite holds now.
+    package var used: Int64
+    /// The most it has held since the process started.
+    package var highWater: Int64
+
+    /// Reads the process-wide counters.
+    package static func current() -> SQLiteMemory {
+        SQLiteMemory(used: sqlite3_memory_used(), highWater: sqlite3_memory_highwater(0))
+    }
+}

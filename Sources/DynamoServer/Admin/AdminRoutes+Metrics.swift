@@ -5,7 +5,7 @@ extension AdminRoutes {
     static let metrics: [AdminRoute] = [
         AdminRoute(
             "GET", "/metrics",
-            "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits",
+            "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits, memory (resident, allocator, SQLite)",
             contentType: "text/plain; version=0.0.4; charset=utf-8", openToAll: true
         ) { _, environment in
             let engine = environment.engine
@@ -13,7 +13,8 @@ extension AdminRoutes {
             return MetricsExposition.render(
                 requests: environment.metrics, tables: tables,
                 injectedFaults: environment.faults.injectedCount,
-                ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache)
+                ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache,
+                memory: ProcessMemory.current(), sqliteMemory: SQLiteMemory.current())
         }
     ]
 }
@@ -22,7 +23,8 @@ extension AdminRoutes {
 enum MetricsExposition {
     static func render(
         requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int,
-        pageCache: [(namespace: String, counts: PageCacheCounts)] = []
+        pageCache: [(namespace: String, counts: PageCacheCounts)] = [],
+        memory: ProcessMemory = ProcessMemory(), sqliteMemory: SQLiteMemory? = nil
     ) -> String {
         var out = PrometheusText()
         if let requests {
@@ -64,7 +66,24 @@ enum MetricsExposition {
         for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_hits_total", [("namespace", entry.namespace)], Int(entry.counts.hits)) }
         out.family("localdynamo_sqlite_page_cache_misses_total", type: "counter", help: "Pages SQLite read from the database file, by namespace.")
         for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_misses_total", [("namespace", entry.namespace)], Int(entry.counts.misses)) }
+        renderMemory(into: &out, memory: memory, sqliteMemory: sqliteMemory)
         return out.text
+    }
+
+    /// The memory families; a reading the platform does not offer is left out.
+    private static func renderMemory(into out: inout PrometheusText, memory: ProcessMemory, sqliteMemory: SQLiteMemory?) {
+        let gauges: [(String, String, Int?)] = [
+            ("process_resident_memory_bytes", "Resident memory size in bytes.", memory.residentBytes),
+            ("localdynamo_malloc_in_use_bytes", "Bytes the C allocator has handed out and not had back.", memory.mallocInUseBytes),
+            ("localdynamo_malloc_held_bytes", "Bytes the C allocator holds from the system, in use or free.", memory.mallocHeldBytes),
+            ("localdynamo_sqlite_memory_bytes", "Bytes SQLite holds (page caches, statements, schemas) across every connection.", sqliteMemory.map { Int($0.used) }),
+            ("localdynamo_sqlite_memory_high_water_bytes", "The most SQLite has held since start.", sqliteMemory.map { Int($0.highWater) }),
+        ]
+        for (name, help, reading) in gauges {
+            guard let reading else { continue }
+            out.family(name, type: "gauge", help: help)
+            out.sample(name, [], reading)
+        }
     }
 
     private static func labels(_ table: TableMetrics) -> [(String, String)] {
