@@ -89,9 +89,14 @@ def _resolve_binary() -> Path:
 
 
 class ServerProcess:
-    def __init__(self, binary: Path, args: list[str] | None = None):
+    """`localdynamo serve` on a free port: every test that needs a server process of its own
+    starts it through this (`preexec` runs in the child before exec, e.g. to set limits or drop
+    privileges)."""
+
+    def __init__(self, binary: Path, args: list[str] | None = None, preexec=None):
         self.binary = binary
         self.args = args if args is not None else ["--in-memory"]
+        self.preexec = preexec
         self.stderr_file = tempfile.NamedTemporaryFile(
             prefix="localdynamo-stderr-", suffix=".log", delete=False
         )
@@ -103,7 +108,8 @@ class ServerProcess:
     # -- diagnostics -------------------------------------------------------
     def stderr_text(self) -> str:
         try:
-            self.stderr_file.flush()
+            if not self.stderr_file.closed:
+                self.stderr_file.flush()
             return Path(self.stderr_file.name).read_text(errors="replace")
         except OSError:
             return "<stderr unavailable>"
@@ -140,6 +146,7 @@ class ServerProcess:
             stderr=self.stderr_file,
             text=True,
             bufsize=1,
+            preexec_fn=self.preexec,
         )
         threading.Thread(target=self._pump_stdout, name="localdynamo-stdout", daemon=True).start()
 

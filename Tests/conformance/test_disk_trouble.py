@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import boto3
@@ -25,7 +24,7 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from conftest import _resolve_binary
+from conftest import ServerProcess, _resolve_binary
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="needs to start its own server processes"
@@ -34,18 +33,13 @@ pytestmark = pytest.mark.skipif(
 NOBODY = 65534
 
 
-class Server:
-    def __init__(self, db_path: Path, preexec=None, region_file: str = "us-east-1.db"):
-        self.log = db_path.parent / f"server-{time.monotonic_ns()}.log"
+class Server(ServerProcess):
+    """A server on `db_path` with TTL sweeps off, started at once; its log is its stderr."""
+
+    def __init__(self, db_path: Path, preexec=None):
+        super().__init__(_resolve_binary(), ["--db-path", str(db_path), "--ttl-interval", "0"], preexec=preexec)
         self.db_path = db_path
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(
-                [str(_resolve_binary()), "serve", "--db-path", str(db_path), "--port", "0", "--ttl-interval", "0"],
-                stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, preexec_fn=preexec)
-        line = self.proc.stdout.readline().decode()
-        match = re.search(r"listening on (http://\S+)", line)
-        assert match, f"no startup line: {line!r}\n{self.log.read_text()}"
-        self.url = match.group(1)
+        self.start()
 
     def client(self, region: str = "us-east-1"):
         return boto3.client("dynamodb", endpoint_url=self.url, region_name=region, aws_access_key_id="k",
@@ -53,15 +47,7 @@ class Server:
                             config=Config(retries={"max_attempts": 1, "mode": "standard"}, read_timeout=60))
 
     def log_text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.stderr_text()
 
 
 @pytest.fixture
