@@ -67,7 +67,8 @@ def test_resource_policy_validation(ddb, make_table):
     with expect_error("ValidationException", contains=["Statement"]):
         ddb.put_resource_policy(ResourceArn=description["TableArn"], Policy="{}")
     large = json.dumps({"Version": "2012-10-17", "Statement": [], "Padding": " " * (20 * 1024)})
-    with expect_error("ValidationException", contains=["exceeds the maximum allowed size"]):
+    with expect_error("ValidationException",
+                      "One or more parameter values were invalid: Maximum policy size of 20480 bytes exceeded"):
         ddb.put_resource_policy(ResourceArn=description["TableArn"], Policy=large)
     invalid = "One or more parameter values were invalid: "
     with expect_error("ValidationException", invalid + f"ARNs must start with 'arn:': {table}"):
@@ -170,7 +171,8 @@ def test_kinesis_destination_state_transitions(ddb, make_table, endpoint_url, aw
                       not_valid + "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation."):
         ddb.disable_kinesis_streaming_destination(TableName=table, StreamArn=stream)
     with expect_error("ValidationException", not_valid
-                      + "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state."):
+                      + "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state. "
+                      + f"TableName: {table}, kdsArn: {stream}"):
         ddb.update_kinesis_streaming_destination(TableName=table, StreamArn=stream, UpdateKinesisStreamingConfiguration={
             "ApproximateCreationDateTimePrecision": "MICROSECOND"})
     # Enable does not check the stream: an ARN that is no Kinesis stream ends ENABLE_FAILED.

@@ -250,11 +250,15 @@ def test_index_changes_that_must_be_alone(ddb, module_tables):
                       "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}])
     for extra, message in [
         ({"ProvisionedThroughput": {"ReadCapacityUnits": 6, "WriteCapacityUnits": 6}},
+         "One or more parameter values were invalid: "
          "You cannot create or delete index while updating table IOPS"),
         ({"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}},
+         "One or more parameter values were invalid: "
          "You cannot create or delete index while changing stream status"),
-        ({"DeletionProtectionEnabled": True}, "DeletionProtection modification must be the only operation in the request"),
-        ({"TableClass": "STANDARD_INFREQUENT_ACCESS"}, "TableClass modification must be the only operation in the request"),
+        ({"DeletionProtectionEnabled": True}, "One or more parameter values were invalid: "
+         "DeletionProtection modification must be the only operation in the request"),
+        ({"TableClass": "STANDARD_INFREQUENT_ACCESS"}, "One or more parameter values were invalid: "
+         "TableClass modification must be the only operation in the request"),
     ]:
         with expect_error("ValidationException", message):
             ddb.update_table(**create, **extra)
@@ -269,6 +273,7 @@ def test_billing_switches_carry_index_throughput(ddb, module_tables):
                                  "Projection": {"ProjectionType": "KEYS_ONLY"}}])
     update = {"Update": {"IndexName": "by-g", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 3}}}
     with expect_error("ValidationException",
+                      "One or more parameter values were invalid: "
                       "The only Updates for index: by-g when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"):
         ddb.update_table(TableName=table, GlobalSecondaryIndexUpdates=[update])
     with expect_error("ValidationException",

@@ -69,20 +69,37 @@ def test_a_resource_that_is_no_arn_is_a_validation_error(ddb, operation):
         "untag": lambda: ddb.untag_resource(ResourceArn="not-a-valid-arn", TagKeys=["env"]),
         "list": lambda: ddb.list_tags_of_resource(ResourceArn="not-a-valid-arn"),
     }
-    with expect_error("ValidationException", contains=["Invalid TableArn"]):
+    # The service's answer in measurements of the service, 2026-10 (ack-api-quirks), which
+    # replaced the suite's older "Invalid TableArn" wording.
+    with expect_error("ValidationException", INVALID + "ARNs must start with 'arn:': not-a-valid-arn"):
         calls[operation]()
 
 
-def test_an_index_arn_is_not_a_taggable_resource(ddb, hash_table):
+@pytest.mark.parametrize("operation", ["tag", "list"])
+def test_an_index_arn_is_not_a_taggable_resource(ddb, hash_table, operation):
     arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"] + "/index/gsi"
     with expect_error("ValidationException",
-                      f"Invalid TableArn: Invalid ResourceArn provided as input {arn}"):
-        ddb.list_tags_of_resource(ResourceArn=arn)
+                      INVALID + f"Invalid resource arn provided, only table or stream is accepted. Provided resource "
+                      f"arn: {arn}"):
+        if operation == "tag":
+            ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}])
+        else:
+            ddb.list_tags_of_resource(ResourceArn=arn)
+
+
+def test_a_backup_or_another_regions_arn_is_not_taggable(ddb, hash_table):
+    table_arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"]
+    backup = table_arn + "/backup/01791525400213-63b4d36a"
+    with expect_error("ValidationException", INVALID + f"Provided Arn is not a DynamoDB resource arn: {backup}"):
+        ddb.list_tags_of_resource(ResourceArn=backup)
+    elsewhere = table_arn.replace(f":{table_arn.split(':')[3]}:", ":eu-north-1:")
+    with expect_error("ValidationException", f"Invalid TableArn: Invalid ResourceArn provided as input {elsewhere}"):
+        ddb.list_tags_of_resource(ResourceArn=elsewhere)
 
 
 def test_a_well_formed_arn_of_a_missing_table_is_not_found(ddb, hash_table):
     arn = ddb.describe_table(TableName=hash_table)["Table"]["TableArn"] + "-gone"
-    with expect_error("ResourceNotFoundException"):
+    with expect_error("ResourceNotFoundException", f"Requested resource not found: ResourceArn: {arn} not found"):
         ddb.list_tags_of_resource(ResourceArn=arn)
 
 

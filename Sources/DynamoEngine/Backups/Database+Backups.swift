@@ -95,6 +95,10 @@ extension Database {
 
     /// The backup an ARN names, or `BackupNotFoundException`.
     func backup(arn: String, connection: SQLiteConnection? = nil) throws -> BackupRecord {
+        // DynamoDB tells a string that is no backup's ARN (a table's ARN, say) from an unknown backup.
+        guard arn.hasPrefix("arn:"), arn.contains(":table/"), arn.contains("/backup/") else {
+            throw EngineMessages.invalidBackupArn
+        }
         let lookup = { (connection: SQLiteConnection) throws -> BackupRecord? in
             let statement = try connection.statement("SELECT record FROM backups WHERE arn = ?").bind(.text(arn))
             guard try statement.step() else { return nil }

@@ -81,6 +81,7 @@ extension Database {
         }
         for position in table.globalIndexes.indices { table.globalIndexes[position].status = .active }
         if let onDemand = overrides.onDemand {
+            try TableValidation.checkOnDemand(onDemand, clears: false, restore: true)
             table.onDemandMaxRead = onDemand.maxReadRequestUnits
             table.onDemandMaxWrite = onDemand.maxWriteRequestUnits
         }

@@ -15,8 +15,11 @@ extension EngineMessages {
         DynamoError(.tableInUse, "Table is being updated: \(name)")
     }
 
+    /// Thrown by Backups (backup(arn:)): a BackupArn that is not a backup's ARN at all.
+    static let invalidBackupArn = DynamoError.validation("Invalid Backup ARN")
+
     /// Thrown by Backups (listBackups).
-    static let timeRangeBoundsReversed = DynamoError.validation("TimeRangeLowerBound must be less than or equal to TimeRangeUpperBound")
+    static let timeRangeBoundsReversed = DynamoError.validation("One or more parameter values were invalid: Time range lower bound must be less than or equal to upper bound")
 
     /// Thrown by Backups (listBackups), Backups (backup).
     static func backupNotFound(start: String) -> DynamoError {
@@ -72,6 +75,9 @@ extension EngineMessages {
     /// Thrown by Exports (exportTableToPointInTime).
     static let exportTimeOutsideRecoveryWindow = DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
 
+    /// Thrown by Exports (describeExport): an ExportArn that is not an export's ARN at all.
+    static let invalidExportArn = DynamoError.validation("Invalid Export ARN")
+
     /// Thrown by Exports (describeExport).
     static func exportNotFound(exportArn: String) -> DynamoError {
         DynamoError(.exportNotFound, "Export not found: \(exportArn)")
@@ -87,6 +93,9 @@ extension EngineMessages {
     /// Thrown by Imports (importTable).
     static let csvDelimiterSingleCharacter = DynamoError.validation("The CSV delimiter must be a single character")
 
+    /// Thrown by Imports (describeImport): an ImportArn that is not an import's ARN at all.
+    static let invalidImportArn = DynamoError.validation("Invalid Import ARN")
+
     /// Thrown by Imports (describeImport).
     static func importNotFound(importArn: String) -> DynamoError {
         DynamoError(.importNotFound, "Import not found: \(importArn)")
@@ -97,20 +106,23 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by ContinuousBackups (updateContinuousBackups).
-    static let recoveryPeriodInDaysOnlySpecifiedWhenPointInTimeRecoveryEnabled = DynamoError.validation("RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true")
+    static let recoveryPeriodWhenDisabling = DynamoError.validation("Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
 }
 
 // MARK: - PITR/Database+PointInTimeRestore.swift
 
 extension EngineMessages {
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
-    static let eitherSourceTableArnSourceTableNameSpecified = DynamoError.validation("Either SourceTableArn or SourceTableName must be specified")
+    static let eitherSourceTableArnSourceTableNameSpecified = DynamoError.validation("The parameter 'TableName' is required but was not present in the request")
 
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
-    static let onlyOneSourceTableArnSourceTableNameSpecified = DynamoError.validation("Only one of SourceTableArn or SourceTableName can be specified")
+    static let onlyOneSourceTableArnSourceTableNameSpecified = DynamoError.validation("Must provide exactly one of: sourceTableArn, sourceTableName")
 
-    /// Thrown by PointInTimeRestore (restoreTime).
-    static let onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified = DynamoError.validation("Only one of RestoreDateTime or UseLatestRestorableTime can be specified")
+    /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
+    static let onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified = DynamoError.validation("Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime")
+
+    /// Thrown by PointInTimeRestore (restoreTableToPointInTime): neither a time nor UseLatestRestorableTime.
+    static let restoreTimeMissing = DynamoError.validation("Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both")
 
     /// Thrown by PointInTimeRestore (restoreTime).
     static func restoreDateTimeBetweenEarliestRestorableDateTimeLatestRestorableDateTime(earliest: Double, latest: Double) -> DynamoError {

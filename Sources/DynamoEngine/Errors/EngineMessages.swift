@@ -10,8 +10,11 @@ enum EngineMessages {
 
     /// DisableKinesisStreamingDestination on a destination that is not ACTIVE.
     static let kinesisDisableNotActive = "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation."
-    /// UpdateKinesisStreamingDestination on a destination that is not ACTIVE.
-    static let kinesisUpdateNotActive = "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state."
+    /// UpdateKinesisStreamingDestination on a destination that is not ACTIVE (DynamoDB names
+    /// the table and the stream).
+    static func kinesisUpdateNotActive(table: String, streamArn: String) -> String {
+        "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state. TableName: \(table), kdsArn: \(streamArn)"
+    }
     /// Enable/Disable/UpdateKinesisStreamingDestination on a destination that is not ACTIVE
     /// (`state` is one of the sentences above).
     static func kinesisNotActive(_ state: String) -> DynamoError {

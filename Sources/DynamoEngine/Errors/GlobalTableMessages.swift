@@ -97,7 +97,7 @@ extension EngineMessages {
     }
 
     /// Thrown by ReplicaUpdates (describeReplicaUpdate).
-    static let replicaUpdatesOnlyOperationRequest = DynamoError.validation(invalidParameters + "ReplicaUpdates must be the only operation in the request")
+    static let replicaUpdatesOnlyOperationRequest = DynamoError.validation(invalidParameters + "Replica modification must be the only operation in the request")
 }
 
 // MARK: - GlobalTables/ReplicaUpdateRules.swift

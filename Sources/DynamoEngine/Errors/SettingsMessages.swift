@@ -66,18 +66,24 @@ extension EngineMessages {
     }
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static func policyDocumentSizeBytesExceeds(utf8Count: Int, maximumPolicyBytes: Int) -> DynamoError {
-        .validation("Policy document size \(utf8Count) bytes exceeds the maximum allowed size of \(maximumPolicyBytes) bytes")
+    static func policyDocumentSizeBytesExceeds(maximumPolicyBytes: Int) -> DynamoError {
+        .validation(invalidParameters + "Maximum policy size of \(maximumPolicyBytes) bytes exceeded")
     }
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentPolicyNot = DynamoError.validation("Invalid policy document: the policy is not a valid JSON object")
+    static let invalidPolicyDocumentPolicyNot = DynamoError.validation(invalidParameters + "Invalid policy document: This policy contains invalid Json")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentMissingRequired = DynamoError.validation("Invalid policy document: Missing required field Statement")
+    static let invalidPolicyDocumentMissingRequired = DynamoError.validation(invalidParameters + "Invalid policy document: Missing required field Statement")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentStatementObject = DynamoError.validation("Invalid policy document: Statement must be an object or an array")
+    static let invalidPolicyDocumentStatementObject = DynamoError.validation(invalidParameters + "Invalid policy document: Statement must be an object or an array")
+
+    /// Thrown by ResourcePolicies (checkPolicyDocument): the JSON text `null`.
+    static let invalidPolicyDocumentNull = DynamoError.validation(invalidParameters + "Invalid policy document: This text appears not to be a policy")
+
+    /// Thrown by ResourcePolicies (checkPolicyDocument): `"Statement": []`.
+    static let invalidPolicyDocumentStatementEmpty = DynamoError.validation(invalidParameters + "Invalid policy document: Could not parse the policy: Statement is empty!")
 }
 
 // MARK: - Settings/WarmThroughput.swift
@@ -87,8 +93,8 @@ extension EngineMessages {
     static let warmThroughputContainReadUnitsPerSecondWriteUnitsPerSecond = DynamoError.validation(invalidParameters + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
 
     /// Thrown by WarmThroughput.applyWarmThroughput.
-    static let requestedReadUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+    static let requestedReadUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
 
     /// Thrown by WarmThroughput.applyWarmThroughput.
-    static let requestedWriteUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput value")
+    static let requestedWriteUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
 }

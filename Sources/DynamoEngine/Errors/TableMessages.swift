@@ -47,7 +47,9 @@ extension EngineMessages {
     static let globalSecondaryIndexCountExceedsPerTable = DynamoError.validation(invalidParameters + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let duplicateAttributeNameAttributeDefinitions = DynamoError.validation(invalidParameters + "Duplicate AttributeName in AttributeDefinitions")
+    static func duplicateAttributeNameAttributeDefinitions(name: String) -> DynamoError {
+        .validation("Attribute Name is duplicated: \(name)")
+    }
 
     /// Thrown by CreateTable (validatedDefinition).
     static let tableBeingCreatedStreamEnabled = DynamoError.validation(invalidParameters + "Table is being created with a stream enabled, UpdateViewType is required")
@@ -76,7 +78,7 @@ extension EngineMessages {
 
     /// Thrown by Tags (taggedTable).
     static func resourceArnNotFound(arn: String) -> DynamoError {
-        DynamoError(.resourceNotFound, "Requested resource not found: ResourcArn: \(arn) not found")
+        DynamoError(.resourceNotFound, "Requested resource not found: ResourceArn: \(arn) not found")
     }
 }
 
@@ -126,19 +128,19 @@ extension EngineMessages {
     static let subscriberLimitExceededOnly1 = DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let youCannotCreateDeleteIndex = DynamoError.validation("You cannot create or delete index while updating table IOPS")
+    static let youCannotCreateDeleteIndex = DynamoError.validation(invalidParameters + "You cannot create or delete index while updating table IOPS")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let youCannotCreateDeleteIndex2 = DynamoError.validation("You cannot create or delete index while changing stream status")
+    static let youCannotCreateDeleteIndex2 = DynamoError.validation(invalidParameters + "You cannot create or delete index while changing stream status")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let deletionProtectionModificationOnlyOperationRequest = DynamoError.validation("DeletionProtection modification must be the only operation in the request")
+    static let deletionProtectionModificationOnlyOperationRequest = DynamoError.validation(invalidParameters + "DeletionProtection modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let serverSideEncryptionModificationOnly = DynamoError.validation("Server-Side Encryption modification must be the only operation in the request")
+    static let serverSideEncryptionModificationOnly = DynamoError.validation(invalidParameters + "Server-Side Encryption modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let tableClassModificationOnlyOperationRequest = DynamoError.validation("TableClass modification must be the only operation in the request")
+    static let tableClassModificationOnlyOperationRequest = DynamoError.validation(invalidParameters + "TableClass modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.apply.
     static let oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate = DynamoError.validation(invalidParameters + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
@@ -186,7 +188,7 @@ extension EngineMessages {
 
     /// Thrown by IndexUpdates.updateThroughput.
     static func onlyUpdatesIndexWhenTableThroughputMode(indexName: String) -> DynamoError {
-        .validation("The only Updates for index: \(indexName) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+        .validation(invalidParameters + "The only Updates for index: \(indexName) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
     }
 
     /// Thrown by IndexUpdates.updateThroughput.
@@ -258,6 +260,33 @@ extension EngineMessages {
         .validation(invalidParameters + "ProjectionType is \(type), but NonKeyAttributes is specified")
     }
 
+    /// Thrown by TableValidation.checkProjection (a name twice in NonKeyAttributes).
+    static func duplicateNonKeyAttribute(name: String) -> DynamoError {
+        .validation(invalidParameters + "Duplicate element in NonKeyAttributes: \(name)")
+    }
+
+    /// Thrown by TableValidation.checkOnDemand (CreateTable, UpdateTable).
+    static func onDemandOutsideRange(member: String) -> DynamoError {
+        .validation(invalidParameters + "Requested \(member) for OnDemandThroughput for table is outside of valid range")
+    }
+
+    /// Thrown by TableValidation.checkOnDemand (RestoreTableFromBackup, RestoreTableToPointInTime).
+    static func restoreOnDemandOutsideRange(member: String) -> DynamoError {
+        .validation("Invalid Request: Requested \(member) for OnDemandThroughput is outside of valid range")
+    }
+
+    /// Thrown by TableValidation.checkEncryption.
+    static let sseTypeWhenDisabled = DynamoError.validation(invalidParameters + "SSEType can not be specified if Enabled is false")
+
+    /// Thrown by TableValidation.checkEncryption.
+    static let kmsKeyWhenDisabled = DynamoError.validation(invalidParameters + "KMSMasterKeyId can not be specified if Enabled is false")
+
+    /// Thrown by TableValidation.checkEncryption.
+    static let kmsKeyNeedsKMSType = DynamoError.validation(invalidParameters + "SSEType KMS is required if KMSMasterKeyId is specified")
+
+    /// Thrown by TableValidation.checkEncryption.
+    static let sseTypeAES256 = DynamoError.validation(invalidParameters + "SSEType AES256 is not supported")
+
     /// Thrown by TableValidation.checkProjection.
     static let projectionTypeIncludeButNonKeyAttributesNot = DynamoError.validation(invalidParameters + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 }
@@ -265,21 +294,32 @@ extension EngineMessages {
 // MARK: - Tables/TagRules.swift
 
 extension EngineMessages {
-    /// Thrown by TagRules.check.
-    static func invalidTagKeyTagKeys(key: String) -> DynamoError {
-        .validation("Invalid tag key: \(key). Tag keys may only contain letters, numbers, white space and + - = . _ : /")
+    /// Thrown by TagRules.check (a key outside the allowed characters).
+    static func tagKeyInvalid(key: String) -> DynamoError {
+        .validation("The Tag Key provided is invalid, Key: \(key)")
     }
 
-    /// Thrown by TagRules.check.
-    static func invalidTagValueKeyTag(key: String) -> DynamoError {
-        .validation("Invalid tag value for key \(key). Tag values may only contain letters, numbers, white space and + - = . _ : /")
+    /// Thrown by TagRules.check (a value outside the allowed characters).
+    static func tagValueInvalid(value: String) -> DynamoError {
+        .validation("The Tag Value provided is invalid, Value: \(value)")
     }
 
-    /// Thrown by TagRules.check.
-    static func invalidTagKeyAwsPrefix(key: String) -> DynamoError {
-        .validation("Invalid tag key: \(key). The aws: prefix is reserved for AWS use")
+    /// Thrown by TagRules.checkKey (the reserved `aws:` prefix, any case).
+    static func tagKeyAwsPrefix(key: String) -> DynamoError {
+        .validation("Tag Key cannot be prefixed with aws:, Key: \(key)")
     }
 
-    /// Thrown by TagRules.applyTags.
-    static let numberTagsResourceExceedsMaximum = DynamoError.validation("The number of tags on the resource exceeds the maximum allowed limit of \(TagRules.maximumTags)")
+    /// Thrown by TagRules.checkDistinct (one key twice in a request).
+    static func duplicateTagKey(key: String) -> DynamoError {
+        .validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found \(key)")
+    }
+
+    /// Thrown by TagRules (more than 50 tags once applied, or more than 50 keys to remove).
+    static let tooManyTags = DynamoError.validation("Number of Tags exceed the current limit for the provided ResourceArn")
+
+    /// Thrown by TagResource with an empty tag list (DynamoDB's own spelling of "At least").
+    static let noTagsGiven = DynamoError.validation("Atleast one Tag needs to be provided as Input.")
+
+    /// Thrown by UntagResource with an empty key list (DynamoDB's own spelling of "At least").
+    static let noTagKeysGiven = DynamoError.validation("Atleast one Tag Key needs to be provided as Input.")
 }

@@ -79,6 +79,9 @@ extension Database {
 
     /// DescribeExport.
     package func describeExport(_ input: DescribeExportInput) throws -> DescribeExportOutput {
+        guard input.exportArn.hasPrefix("arn:"), input.exportArn.contains("/export/") else {
+            throw EngineMessages.invalidExportArn
+        }
         guard let found = try exports().first(where: { $0.exportArn == input.exportArn }) else {
             throw EngineMessages.exportNotFound(exportArn: input.exportArn)
         }

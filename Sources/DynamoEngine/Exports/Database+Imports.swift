@@ -59,6 +59,9 @@ extension Database {
 
     /// DescribeImport.
     package func describeImport(_ input: DescribeImportInput) throws -> DescribeImportOutput {
+        guard input.importArn.hasPrefix("arn:"), input.importArn.contains("/import/") else {
+            throw EngineMessages.invalidImportArn
+        }
         guard let found = try imports().first(where: { $0.importArn == input.importArn }) else {
             throw EngineMessages.importNotFound(importArn: input.importArn)
         }

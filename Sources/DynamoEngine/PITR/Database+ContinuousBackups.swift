@@ -9,7 +9,7 @@ extension Database {
     ) throws -> UpdateContinuousBackupsOutput {
         let specification = input.pointInTimeRecoverySpecification
         if !specification.pointInTimeRecoveryEnabled, specification.recoveryPeriodInDays != nil {
-            throw EngineMessages.recoveryPeriodInDaysOnlySpecifiedWhenPointInTimeRecoveryEnabled
+            throw EngineMessages.recoveryPeriodWhenDisabling
         }
         let name = TableReference.name(from: input.tableName)
         guard cachedDefinition(name) != nil else { throw Self.continuousBackupsTableNotFound(name) }

@@ -10,6 +10,15 @@ extension Database {
     /// requested second (or the latest restorable time), built in one write transaction from
     /// the source's current rows with the later changes undone, newest first.
     package func restoreTableToPointInTime(_ input: RestoreTableToPointInTimeInput, now: Double) throws -> TableSnapshot {
+        // DynamoDB's order: the request's shape (time, then source), the source, its recovery
+        // window, and only then whether the target name is free.
+        let useLatest = input.useLatestRestorableTime ?? false
+        if useLatest, input.restoreDateTime != nil {
+            throw EngineMessages.onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified
+        }
+        if !useLatest, input.restoreDateTime == nil {
+            throw EngineMessages.restoreTimeMissing
+        }
         guard let reference = input.sourceTableArn ?? input.sourceTableName else {
             throw EngineMessages.eitherSourceTableArnSourceTableNameSpecified
         }
@@ -20,10 +29,10 @@ extension Database {
         guard let source = cachedDefinition(sourceName) else {
             throw EngineMessages.tableNotFound(name: sourceName)
         }
+        let time = try Self.restoreTime(input, table: source, now: now)
         if cachedDefinition(input.targetTableName) != nil {
             throw EngineMessages.tableAlreadyExists(input.targetTableName, code: .tableAlreadyExists)
         }
-        let time = try Self.restoreTime(input, table: source, now: now)
         let overrides = RestoreOverrides(
             billingMode: input.billingModeOverride, globalIndexes: input.globalSecondaryIndexOverride,
             localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
@@ -50,10 +59,6 @@ extension Database {
     ) throws(DynamoError) -> Double {
         guard let settings = table.pointInTimeRecovery else {
             throw EngineMessages.pointInTimeRecoveryNotEnabled(name: table.name)
-        }
-        let useLatest = input.useLatestRestorableTime ?? false
-        if useLatest, input.restoreDateTime != nil {
-            throw EngineMessages.onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified
         }
         let earliest = settings.earliestRestorable(now: now)
         let latest = settings.latestRestorable(now: now)

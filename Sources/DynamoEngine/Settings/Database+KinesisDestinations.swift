@@ -104,7 +104,7 @@ extension Database {
         let definition = try changeDestinations(table: input.tableName) { destinations, table, now in
             let position = try Self.active(
                 input.streamArn, in: destinations, now: now,
-                otherwise: EngineMessages.kinesisUpdateNotActive)
+                otherwise: EngineMessages.kinesisUpdateNotActive(table: table.name, streamArn: input.streamArn))
             let current = destinations[position].precision ?? .millisecond
             if current == precision {
                 throw EngineMessages.invalidRequestPrecisionAlreadySet(current: current, tableID: table.tableID, streamArn: input.streamArn)

@@ -117,15 +117,20 @@ extension Database {
     /// A policy document must be a JSON object of at most 20 KB with a `Statement`.
     static func checkPolicyDocument(_ document: String) throws(DynamoError) {
         if document.utf8.count > maximumPolicyBytes {
-            throw EngineMessages.policyDocumentSizeBytesExceeds(utf8Count: document.utf8.count, maximumPolicyBytes: maximumPolicyBytes)
+            throw EngineMessages.policyDocumentSizeBytesExceeds(maximumPolicyBytes: maximumPolicyBytes)
         }
-        guard case .object(let members)? = try? JSONValue(parsing: Array(document.utf8)) else {
+        let parsed = try? JSONValue(parsing: Array(document.utf8))
+        if case .null? = parsed {
+            throw EngineMessages.invalidPolicyDocumentNull
+        }
+        guard case .object(let members)? = parsed else {
             throw EngineMessages.invalidPolicyDocumentPolicyNot
         }
         guard let statement = members["Statement"] else {
             throw EngineMessages.invalidPolicyDocumentMissingRequired
         }
         switch statement {
+        case .array(let statements) where statements.isEmpty: throw EngineMessages.invalidPolicyDocumentStatementEmpty
         case .object, .array: break
         default: throw EngineMessages.invalidPolicyDocumentStatementObject
         }

@@ -6,22 +6,25 @@ extension TableDefinition {
     package static let defaultWarmRead = 12_000
     package static let defaultWarmWrite = 4_000
 
-    /// Records a CreateTable or UpdateTable `WarmThroughput`. Warm throughput only grows: a
-    /// value below one asked for before is refused.
-    mutating func applyWarmThroughput(_ warm: WarmThroughput?) throws(DynamoError) {
+    /// Records a CreateTable or UpdateTable `WarmThroughput`. Warm throughput only grows: on
+    /// UpdateTable a value below the table's current warm throughput (as DescribeTable reports
+    /// it, the baseline included) is refused.
+    mutating func applyWarmThroughput(_ warm: WarmThroughput?, updating: Bool) throws(DynamoError) {
         guard let warm else { return }
         guard warm.readUnitsPerSecond != nil || warm.writeUnitsPerSecond != nil else {
             throw EngineMessages.warmThroughputContainReadUnitsPerSecondWriteUnitsPerSecond
         }
+        let described = warmThroughput
+        let current = updating ? (read: described.readUnitsPerSecond ?? 0, write: described.writeUnitsPerSecond ?? 0) : (read: 0, write: 0)
         var settings = controlSettings
         if let read = warm.readUnitsPerSecond {
-            if read < (settings.warmRead ?? 0) {
+            if read < current.read {
                 throw EngineMessages.requestedReadUnitsPerSecondWarmThroughputTableLower
             }
             settings.warmRead = read
         }
         if let write = warm.writeUnitsPerSecond {
-            if write < (settings.warmWrite ?? 0) {
+            if write < current.write {
                 throw EngineMessages.requestedWriteUnitsPerSecondWarmThroughputTableLower
             }
             settings.warmWrite = write

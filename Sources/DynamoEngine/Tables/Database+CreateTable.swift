@@ -12,7 +12,7 @@ extension Database {
     /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
     package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
         var definition = try Self.validatedDefinition(input, now: now)
-        try definition.applyWarmThroughput(input.warmThroughput)
+        try definition.applyWarmThroughput(input.warmThroughput, updating: false)
         let created = try insertTable(definition)
         transientStatuses.hold(table: created.name, status: .creating, now: now)
         return created
@@ -82,6 +82,10 @@ extension Database {
             throw EngineMessages.keySchemaTooLong(rendered: rendered)
         }
         let (partitionKey, sortKey) = try TableValidation.resolveKeySchema(schema, definitions: definitions)
+        var definedNames = Set<String>()
+        for attribute in definitions where !definedNames.insert(attribute.name).inserted {
+            throw EngineMessages.duplicateAttributeNameAttributeDefinitions(name: attribute.name)
+        }
 
         let localInputs = input.localSecondaryIndexes
         let globalInputs = input.globalSecondaryIndexes
@@ -151,9 +155,6 @@ extension Database {
         if definitions.contains(where: { !usedNames.contains($0.name) }) {
             throw EngineMessages.numberAttributesKeySchemaDoesNot
         }
-        if Set(definitions.map(\.name)).count != definitions.count {
-            throw EngineMessages.duplicateAttributeNameAttributeDefinitions
-        }
 
         var definition = TableDefinition(
             name: input.tableName, storageID: 0, tableID: UUID().uuidString.lowercased(),
@@ -176,6 +177,7 @@ extension Database {
         } else if let stream = input.streamSpecification, stream.streamViewType != nil {
             throw EngineMessages.tableBeingCreatedStreamDisabled
         }
+        if let sse = input.sseSpecification { try TableValidation.checkEncryption(sse) }
         if let sse = input.sseSpecification, sse.enabled == true {
             definition.sseEnabled = true
             definition.sseType = sse.sseType ?? .kms
@@ -184,6 +186,7 @@ extension Database {
         definition.tableClass = input.tableClass
         definition.deletionProtectionEnabled = input.deletionProtectionEnabled ?? false
         if let onDemand = input.onDemandThroughput {
+            try TableValidation.checkOnDemand(onDemand, clears: false)
             definition.onDemandMaxRead = onDemand.maxReadRequestUnits
             definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits
         }

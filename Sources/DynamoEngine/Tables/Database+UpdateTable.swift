@@ -128,14 +128,16 @@ extension Database {
                 }
             }
             if let sse = input.sseSpecification {
+                try TableValidation.checkEncryption(sse)
                 definition.sseEnabled = sse.enabled ?? definition.sseEnabled
                 definition.sseType = definition.sseEnabled ? (sse.sseType ?? .kms) : nil
                 definition.kmsMasterKeyID = sse.kmsMasterKeyId ?? definition.kmsMasterKeyID
             }
             if let tableClass = input.tableClass { definition.tableClass = tableClass; statusChanges = true }
             if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
-            try definition.applyWarmThroughput(input.warmThroughput)
+            try definition.applyWarmThroughput(input.warmThroughput, updating: true)
             if let onDemand = input.onDemandThroughput {
+                try TableValidation.checkOnDemand(onDemand, clears: true)
                 definition.onDemandMaxRead = onDemand.maxReadRequestUnits ?? definition.onDemandMaxRead
                 definition.onDemandMaxWrite = onDemand.maxWriteRequestUnits ?? definition.onDemandMaxWrite
             }

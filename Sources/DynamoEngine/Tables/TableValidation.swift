@@ -136,7 +136,33 @@ enum TableValidation {
         if type == .include, nonKeyAttributes?.isEmpty ?? true {
             throw EngineMessages.projectionTypeIncludeButNonKeyAttributesNot
         }
+        var named = Set<String>()
+        for name in nonKeyAttributes ?? [] where !named.insert(name).inserted {
+            throw EngineMessages.duplicateNonKeyAttribute(name: name)
+        }
         return type
+    }
+
+    /// DynamoDB's range for on-demand maxima: at least 1, or -1 (no maximum) where `clears` (an
+    /// UpdateTable may remove a maximum; a CreateTable or restore may not ask for -1).
+    static func checkOnDemand(_ onDemand: OnDemandThroughput, clears: Bool, restore: Bool = false) throws(DynamoError) {
+        for (member, value) in [("MaxReadRequestUnits", onDemand.maxReadRequestUnits), ("MaxWriteRequestUnits", onDemand.maxWriteRequestUnits)] {
+            guard let value, value < 1, !(clears && value == -1) else { continue }
+            throw restore
+                ? EngineMessages.restoreOnDemandOutsideRange(member: member)
+                : EngineMessages.onDemandOutsideRange(member: member)
+        }
+    }
+
+    /// DynamoDB's rules for an `SSESpecification` (CreateTable and UpdateTable): nothing beside
+    /// `Enabled: false`, and a KMS key only with `SSEType` KMS (AES256 is no longer offered).
+    static func checkEncryption(_ sse: SSESpecification) throws(DynamoError) {
+        if sse.enabled == false {
+            if sse.sseType != nil { throw EngineMessages.sseTypeWhenDisabled }
+            if sse.kmsMasterKeyId != nil { throw EngineMessages.kmsKeyWhenDisabled }
+        }
+        if sse.sseType == .aes256 { throw EngineMessages.sseTypeAES256 }
+        if sse.kmsMasterKeyId != nil, sse.sseType != .kms { throw EngineMessages.kmsKeyNeedsKMSType }
     }
 
     /// DynamoDB's rule for table and index names: 3 to 255 of `[a-zA-Z0-9_.-]`.

@@ -1,47 +1,63 @@
 import DynamoAPI
 
-/// DynamoDB's tagging rules, for TagResource and for the tags given at CreateTable.
+/// DynamoDB's tagging rules, for TagResource, UntagResource and the tags given at CreateTable.
 ///
 /// Lengths (keys 1–128, values 0–256) are the service model's constraints, checked when the
-/// request is decoded. Here: the character set of the developer guide ("letters, white space,
-/// and numbers, plus `+ - = . _ : /`"), the reserved `aws:` key prefix (any case), and at most
-/// 50 tags on a table. The service refuses each with a `ValidationException` (ScyllaDB's tests
-/// run against it: an over-50 TagResource and a CreateTable with 100 tags, keys and values such
-/// as `#!%^$&` and `<><`); its message texts were not captured, so these name the rule broken.
+/// request is decoded. Here, as the service answered them in measurements of 2026-10
+/// (ack-api-quirks): letters of any script, numbers, white space and `+ - = . _ : / @` only; the
+/// reserved `aws:` key prefix (any case, refused on UntagResource too); a key once per request;
+/// at most 50 tags on a table and 50 keys in one UntagResource; a tag list or key list that is
+/// not empty. Each refusal is a `ValidationException`, and a refused request changes nothing.
 enum TagRules {
     /// The most tags one table may carry.
     static let maximumTags = 50
 
     /// Whether a tag key or value uses only the allowed characters.
     static func allowedCharacters(_ text: String) -> Bool {
-        text.allSatisfy { $0.isLetter || $0.isNumber || $0.isWhitespace || "+-=._:/".contains($0) }
+        text.allSatisfy { $0.isLetter || $0.isNumber || $0.isWhitespace || "+-=._:/@".contains($0) }
     }
 
     /// Checks one tag.
     static func check(key: String, value: String) throws(DynamoError) {
         guard allowedCharacters(key) else {
-            throw EngineMessages.invalidTagKeyTagKeys(key: key)
+            throw EngineMessages.tagKeyInvalid(key: key)
         }
         guard allowedCharacters(value) else {
-            throw EngineMessages.invalidTagValueKeyTag(key: key)
+            throw EngineMessages.tagValueInvalid(value: value)
         }
+        try checkPrefix(key: key)
+    }
+
+    /// Refuses a key with the reserved `aws:` prefix.
+    static func checkPrefix(key: String) throws(DynamoError) {
         guard !key.lowercased().hasPrefix("aws:") else {
-            throw EngineMessages.invalidTagKeyAwsPrefix(key: key)
+            throw EngineMessages.tagKeyAwsPrefix(key: key)
         }
+    }
+
+    /// Checks the keys an UntagResource names.
+    static func checkRemoval(keys: [String]) throws(DynamoError) {
+        guard !keys.isEmpty else { throw EngineMessages.noTagKeysGiven }
+        for key in keys { try checkPrefix(key: key) }
+        if keys.count > maximumTags { throw EngineMessages.tooManyTags }
     }
 }
 
 extension TableDefinition {
-    /// Adds or replaces tags (a key appears once; a repeated key takes the new value), checking
-    /// each and the total against DynamoDB's rules.
+    /// Adds or replaces tags, checking each, that no key comes twice, and the total against
+    /// DynamoDB's rules (nothing changes when a check fails: the caller's copy is discarded).
     mutating func applyTags(_ tags: [(key: String, value: String)]) throws(DynamoError) {
+        var given = Set<String>()
         for tag in tags {
             try TagRules.check(key: tag.key, value: tag.value)
+            guard given.insert(tag.key).inserted else {
+                throw EngineMessages.duplicateTagKey(key: tag.key)
+            }
             if self.tags[tag.key] == nil { tagOrder.append(tag.key) }
             self.tags[tag.key] = tag.value
         }
         if self.tags.count > TagRules.maximumTags {
-            throw EngineMessages.numberTagsResourceExceedsMaximum
+            throw EngineMessages.tooManyTags
         }
     }
 }
