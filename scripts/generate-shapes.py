@@ -54,7 +54,17 @@ TABLE_NAME_MEMBER_OVERRIDES = {("CreateTableInput", "TableName"): "TableName"}
 TABLE_NAME_OR_ARN_KEY_MAPS = {"BatchGetRequestMap", "BatchWriteItemRequestMap"}
 REQUIRED_PARAMETER_MESSAGES = {
     ("CreateTableInput", "TableName"): "The parameter 'TableName' is required but was not present in the request",
+    # A tag without its key or value (measured 2026-10, ack-api-quirks: Tags=[{}] / value only,
+    # key only).
+    ("Tag", "Key"): "The Tag Key provided is invalid, Key: null",
+    ("Tag", "Value"): "The Tag Value provided is invalid, Value: null",
 }
+
+# Members whose model constraints DynamoDB's request validator does not apply: the service checks
+# them later in words of its own (measured 2026-10, ack-api-quirks: a tag key of 129 characters or
+# an empty one is "The Tag Key provided is invalid, Key: <key>", not a length violation), so the
+# engine checks them (DynamoEngine's TagRules) and the decoder leaves their lengths alone.
+ENGINE_CHECKED_MEMBERS = {("Tag", "Key"), ("Tag", "Value"), ("UntagResourceInput", "TagKeys")}
 
 # Members whose empty value (`{}` or `[]`) DynamoDB reports with a message of its own instead of
 # the minimum-length violation (captured by the dynamodb-conformance suite, 2026).
@@ -108,7 +118,8 @@ REPORTED_ALONE_MEMBERS = {("UpdateItemInput", "ReturnValues")}
 
 # Members that validator checks right after another one instead of in hash order (PutItem with
 # three invalid enums: returnConsumedCapacity, ReturnValues, returnItemCollectionMetrics).
-VALIDATED_AFTER = {("PutItemInput", "ReturnValues"): "ReturnConsumedCapacity"}
+# A tag missing both parts names its key (measured 2026-10, ack-api-quirks: Tags=[{}]).
+VALIDATED_AFTER = {("PutItemInput", "ReturnValues"): "ReturnConsumedCapacity", ("Tag", "Value"): "Key"}
 
 # Output shapes the server writes with stored item bytes instead of decoded attribute values:
 # each gets a package sibling `Raw<Name>` with the same members, the ones listed here typed
@@ -537,7 +548,8 @@ class Generator:
         json_arg = "j%s" % m["wire"]
         path_arg = swift_string(MEMBER_PATH_OVERRIDES.get((owner_name, m["wire"]), m["path"]))
         extra = []
-        rules = self.own_rules(m["key"], owner_name, m["wire"])
+        engine_checked = (owner_name, m["wire"]) in ENGINE_CHECKED_MEMBERS
+        rules = None if engine_checked else self.own_rules(m["key"], owner_name, m["wire"])
         if rules and (owner_name, m["wire"]) in VALUELESS_MEMBERS:
             rules = rules[:-1] + ", omitsValue: true)"
         if rules == ".tableNameOrARN" and (owner_name, m["wire"]) in EMPTY_VALUE_ALONE_MEMBERS:
@@ -553,7 +565,7 @@ class Generator:
             rules = (rules[:-1] + ", " if rules else "ValueRules(") + ", ".join(reworded) + ")"
         if rules:
             extra.append("rules: %s" % rules)
-        if kind == "list":
+        if kind == "list" and not engine_checked:
             element = self.element_rules(self.m.key(m["key"][0], mshape["member"]["shape"]))
             if element:
                 extra.append("element: %s" % element)

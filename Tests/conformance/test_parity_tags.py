@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from ddb_helpers import expect_error, unique_name
+from ddb_helpers import check_raw_error, expect_error, unique_name
 
 TOO_MANY = "Number of Tags exceed the current limit for the provided ResourceArn"
 
@@ -94,3 +94,31 @@ def test_create_table_with_tags_outside_the_rules_creates_nothing(ddb, tags, mes
     with pytest.raises(ClientError) as caught:
         ddb.describe_table(TableName=name)
     assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_lengths_are_checked_in_the_tag_words_not_as_constraints(ddb, arn, raw):
+    # DynamoDB's request validator leaves tag lengths to the tagging checks (measured 2026-10):
+    # an over-long key or value, and an empty key, get the tag sentences.
+    long_key, long_value = "k" * 129, "v" * 257
+    with expect_error("ValidationException", f"The Tag Key provided is invalid, Key: {long_key}"):
+        ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "good", "Value": "v"}, {"Key": long_key, "Value": "v"}])
+    with expect_error("ValidationException", f"The Tag Value provided is invalid, Value: {long_value}"):
+        ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "good", "Value": long_value}])
+    with expect_error("ValidationException", f"The Tag Key provided is invalid, Key: {long_key}"):
+        ddb.untag_resource(ResourceArn=arn, TagKeys=[long_key])
+    check_raw_error(raw.call("UntagResource", {"ResourceArn": arn, "TagKeys": [""]}),
+                    "ValidationException", "The Tag Key provided is invalid, Key: ")
+    with expect_error("ValidationException", f"The Tag Key provided is invalid, Key: {long_key}"):
+        ddb.create_table(TableName=unique_name("tags"), BillingMode="PAY_PER_REQUEST", Tags=[{"Key": long_key, "Value": "v"}],
+                         KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}])
+    assert ddb.list_tags_of_resource(ResourceArn=arn)["Tags"] == []
+
+
+@pytest.mark.parametrize("tag, message", [
+    ({}, "The Tag Key provided is invalid, Key: null"),
+    ({"Value": "v"}, "The Tag Key provided is invalid, Key: null"),
+    ({"Key": "k"}, "The Tag Value provided is invalid, Value: null"),
+])
+def test_a_tag_without_its_key_or_value_names_the_missing_part(raw, arn, tag, message):
+    check_raw_error(raw.call("TagResource", {"ResourceArn": arn, "Tags": [tag]}), "ValidationException", message)

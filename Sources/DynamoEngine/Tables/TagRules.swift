@@ -2,15 +2,25 @@ import DynamoAPI
 
 /// DynamoDB's tagging rules, for TagResource, UntagResource and the tags given at CreateTable.
 ///
-/// Lengths (keys 1–128, values 0–256) are the service model's constraints, checked when the
-/// request is decoded. Here, as the service answered them in measurements of 2026-10
-/// (ack-api-quirks): letters of any script, numbers, white space and `+ - = . _ : / @` only; the
+/// As the service answered them in measurements of 2026-10 (ack-api-quirks): keys of 1–128 and
+/// values of 0–256 characters (the service model's lengths, which DynamoDB checks here, in these
+/// words, rather than as constraint violations when the request is decoded); letters of any
+/// script, numbers, white space and `+ - = . _ : / @` only; the
 /// reserved `aws:` key prefix (any case, refused on UntagResource too); a key once per request;
 /// at most 50 tags on a table and 50 keys in one UntagResource; a tag list or key list that is
 /// not empty. Each refusal is a `ValidationException`, and a refused request changes nothing.
 enum TagRules {
     /// The most tags one table may carry.
     static let maximumTags = 50
+
+    /// The longest tag key and value, in Unicode characters.
+    static let maximumKeyLength = 128
+    static let maximumValueLength = 256
+
+    /// Whether a tag key has an allowed length.
+    static func allowedKeyLength(_ key: String) -> Bool {
+        (1...maximumKeyLength).contains(key.unicodeScalars.count)
+    }
 
     /// Whether a tag key or value uses only the allowed characters.
     static func allowedCharacters(_ text: String) -> Bool {
@@ -19,10 +29,10 @@ enum TagRules {
 
     /// Checks one tag.
     static func check(key: String, value: String) throws(DynamoError) {
-        guard allowedCharacters(key) else {
+        guard allowedKeyLength(key), allowedCharacters(key) else {
             throw EngineMessages.tagKeyInvalid(key: key)
         }
-        guard allowedCharacters(value) else {
+        guard value.unicodeScalars.count <= maximumValueLength, allowedCharacters(value) else {
             throw EngineMessages.tagValueInvalid(value: value)
         }
         try checkPrefix(key: key)
@@ -38,7 +48,10 @@ enum TagRules {
     /// Checks the keys an UntagResource names.
     static func checkRemoval(keys: [String]) throws(DynamoError) {
         guard !keys.isEmpty else { throw EngineMessages.noTagKeysGiven }
-        for key in keys { try checkPrefix(key: key) }
+        for key in keys {
+            guard allowedKeyLength(key) else { throw EngineMessages.tagKeyInvalid(key: key) }
+            try checkPrefix(key: key)
+        }
         if keys.count > maximumTags { throw EngineMessages.tooManyTags }
     }
 }

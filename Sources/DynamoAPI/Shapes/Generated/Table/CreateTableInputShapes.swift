@@ -517,8 +517,8 @@ public struct Tag: DynamoShape {
             default: break
             }
         }
-        self.value = d.required(jValue, "value", rules: ValueRules(minLength: 0, maxLength: 256))
-        self.key = d.required(jKey, "key", rules: ValueRules(minLength: 1, maxLength: 128))
+        self.key = d.required(jKey, "key", missing: "The Tag Key provided is invalid, Key: null")
+        self.value = d.required(jValue, "value", missing: "The Tag Value provided is invalid, Value: null")
     }
 
     public func encode(to w: inout JSONWriter) {

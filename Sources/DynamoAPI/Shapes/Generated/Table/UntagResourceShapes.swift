@@ -32,7 +32,7 @@ public struct UntagResourceInput: DynamoShape {
             }
         }
         self.resourceArn = d.required(jResourceArn, "resourceArn", rules: ValueRules(minLength: 1, maxLength: 1283))
-        self.tagKeys = d.required(jTagKeys, "tagKeys", element: ValueRules(minLength: 1, maxLength: 128))
+        self.tagKeys = d.required(jTagKeys, "tagKeys")
     }
 
     public func encode(to w: inout JSONWriter) {
