@@ -66,6 +66,10 @@ REQUIRED_PARAMETER_MESSAGES = {
 # engine checks them (DynamoEngine's TagRules) and the decoder leaves their lengths alone.
 ENGINE_CHECKED_MEMBERS = {("Tag", "Key"), ("Tag", "Value"), ("UntagResourceInput", "TagKeys")}
 
+# Enum members the validator does not check against their value set, for the same reason: an
+# unknown TableClass is "Invalid table-class parameter provided. ..." (measured 2026-10).
+ENGINE_CHECKED_ENUMS = {("CreateTableInput", "TableClass"), ("UpdateTableInput", "TableClass")}
+
 # Members whose empty value (`{}` or `[]`) DynamoDB reports with a message of its own instead of
 # the minimum-length violation (captured by the dynamodb-conformance suite, 2026).
 EMPTY_PARAMETER_MESSAGES = {
@@ -559,6 +563,8 @@ class Generator:
             reworded.append("bare: true")
         if (owner_name, m["wire"]) in REPORTED_ALONE_MEMBERS:
             reworded.append("reportedAlone: true")
+        if (owner_name, m["wire"]) in ENGINE_CHECKED_ENUMS:
+            reworded.append("enumCheckedLater: true")
         if (owner_name, m["wire"]) in BARE_ENUM_MEMBERS:
             reworded.append("enumValueSet: %s" % swift_string(BARE_ENUM_MEMBERS[(owner_name, m["wire"])]))
         if reworded:

@@ -180,3 +180,17 @@ def test_warm_throughput_below_the_baseline_is_a_decrease(ddb, make_table):
                       "lower than current WarmThroughput, decreasing WarmThroughput is not supported"):
         ddb.update_table(TableName=table, WarmThroughput={"ReadUnitsPerSecond": 0, "WriteUnitsPerSecond": 0})
     ddb.update_table(TableName=table, WarmThroughput={"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4500})
+
+
+def test_an_unknown_table_class_is_refused_in_the_service_words(ddb, make_table):
+    invalid = ("Invalid table-class parameter provided. Please try again with a valid table-class value: "
+               "[STANDARD, STANDARD_INFREQUENT_ACCESS].")
+    name = unique_name("class")
+    with expect_error("ValidationException", invalid):
+        ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", TableClass="GLACIER",
+                         KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}])
+    table = make_table(("pk", "S"))
+    with expect_error("ValidationException", invalid):
+        ddb.update_table(TableName=table, TableClass="standard")
+    assert "TableClassSummary" not in ddb.describe_table(TableName=table)["Table"]

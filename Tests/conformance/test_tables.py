@@ -529,14 +529,6 @@ def test_create_invalid_billing_mode(ddb):
         ddb.create_table(TableName=unique_name("ct"), BillingMode="FREE", **HASH_S)
 
 
-def test_create_invalid_table_class(ddb):
-    with expect_error(
-        "ValidationException",
-        contains=["at 'tableClass' failed to satisfy constraint: Member must satisfy enum value set"],
-    ):
-        ddb.create_table(TableName=unique_name("ct"), BillingMode="PAY_PER_REQUEST", TableClass="GLACIER", **HASH_S)
-
-
 def test_failed_create_leaves_no_table(ddb):
     name = unique_name("ct")
     with expect_error("ValidationException"):

@@ -129,7 +129,7 @@ extension ShapeEnum {
     static var placeholder: Self { Self(rawValue: "") }
 
     func violatedConstraints(_ rules: ValueRules) -> [String] {
-        isKnown ? [] : [ValueRules.enumText(rules.enumValueSet ?? Self.valueSetDescription)]
+        isKnown || rules.enumCheckedLater ? [] : [ValueRules.enumText(rules.enumValueSet ?? Self.valueSetDescription)]
     }
 
     static func constraintTexts(_ rules: ValueRules) -> [String] {

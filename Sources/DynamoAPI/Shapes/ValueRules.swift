@@ -27,12 +27,18 @@ struct ValueRules: Sendable {
     /// (`[ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATE_NEW, NONE]`, with its misspelling, for
     /// `ReturnValues` since 2026).
     var enumValueSet: String?
+    /// DynamoDB's request validator does not check this enum member against its value set: the
+    /// service refuses an unknown value later, in words of its own (an invalid `TableClass` is
+    /// "Invalid table-class parameter provided. …"), so the engine checks it.
+    var enumCheckedLater: Bool
 
     init(
         minLength: Int? = nil, maxLength: Int? = nil, pattern: ShapePattern? = nil,
         minValue: Int? = nil, maxValue: Int? = nil, tableNameOrARN: Bool = false, omitsValue: Bool = false,
-        emptyValueAlone: Bool = false, bare: Bool = false, reportedAlone: Bool = false, enumValueSet: String? = nil
+        emptyValueAlone: Bool = false, bare: Bool = false, reportedAlone: Bool = false, enumValueSet: String? = nil,
+        enumCheckedLater: Bool = false
     ) {
+        self.enumCheckedLater = enumCheckedLater
         self.emptyValueAlone = emptyValueAlone
         self.omitsValue = omitsValue
         self.bare = bare

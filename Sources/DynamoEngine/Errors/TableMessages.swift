@@ -275,6 +275,9 @@ extension EngineMessages {
         .validation("Invalid Request: Requested \(member) for OnDemandThroughput is outside of valid range")
     }
 
+    /// Thrown by TableValidation.checkTableClass (CreateTable, UpdateTable).
+    static let invalidTableClass = DynamoError.validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+
     /// Thrown by TableValidation.checkEncryption.
     static let sseTypeWhenDisabled = DynamoError.validation(invalidParameters + "SSEType can not be specified if Enabled is false")
 

@@ -60,6 +60,7 @@ extension Database {
 
     /// Builds a definition from a CreateTable request, applying DynamoDB's checks in its order.
     static func validatedDefinition(_ input: CreateTableInput, now: Double) throws(DynamoError) -> TableDefinition {
+        try TableValidation.checkTableClass(input.tableClass)
         let billingMode = input.billingMode ?? .provisioned
         let throughput = input.provisionedThroughput.map { (read: $0.readCapacityUnits, write: $0.writeCapacityUnits) }
         try TableValidation.checkBilling(mode: input.billingMode, throughput: throughput)

@@ -9,6 +9,7 @@ extension Database {
     /// deleted one is DELETING until a background drop removes it (see `Database+IndexBuilds`).
     package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
         _ = try table(named: input.tableName)
+        try TableValidation.checkTableClass(input.tableClass)
         let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
         let changesSomething =
             input.billingMode != nil || input.provisionedThroughput != nil

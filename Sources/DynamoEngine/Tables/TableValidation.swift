@@ -154,6 +154,13 @@ enum TableValidation {
         }
     }
 
+    /// Refuses a table class outside the model's values (CreateTable and UpdateTable), in the
+    /// service's words rather than as an enum constraint violation.
+    static func checkTableClass(_ tableClass: TableClass?) throws(DynamoError) {
+        guard let tableClass, !tableClass.isKnown else { return }
+        throw EngineMessages.invalidTableClass
+    }
+
     /// DynamoDB's rules for an `SSESpecification` (CreateTable and UpdateTable): nothing beside
     /// `Enabled: false`, and a KMS key only with `SSEType` KMS (AES256 is no longer offered).
     static func checkEncryption(_ sse: SSESpecification) throws(DynamoError) {

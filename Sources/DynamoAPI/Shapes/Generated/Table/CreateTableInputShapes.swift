@@ -110,7 +110,7 @@ public struct CreateTableInput: DynamoShape {
         self.attributeDefinitions = d.value(jAttributeDefinitions, "attributeDefinitions")
         self.globalSecondaryIndexes = d.value(jGlobalSecondaryIndexes, "globalSecondaryIndexes")
         self.warmThroughput = d.value(jWarmThroughput, "warmThroughput")
-        self.tableClass = d.value(jTableClass, "tableClass")
+        self.tableClass = d.value(jTableClass, "tableClass", rules: ValueRules(enumCheckedLater: true))
         self.provisionedThroughput = d.value(jProvisionedThroughput, "provisionedThroughput")
         self.keySchema = d.value(jKeySchema, "keySchema", rules: ValueRules(minLength: 1))
         self.billingMode = d.value(jBillingMode, "billingMode")

@@ -98,7 +98,7 @@ public struct UpdateTableInput: DynamoShape {
         }
         self.attributeDefinitions = d.value(jAttributeDefinitions, "attributeDefinitions")
         self.warmThroughput = d.value(jWarmThroughput, "warmThroughput")
-        self.tableClass = d.value(jTableClass, "tableClass")
+        self.tableClass = d.value(jTableClass, "tableClass", rules: ValueRules(enumCheckedLater: true))
         self.provisionedThroughput = d.value(jProvisionedThroughput, "provisionedThroughput")
         self.replicaUpdates = d.value(jReplicaUpdates, "replicaUpdates", rules: ValueRules(minLength: 1))
         self.billingMode = d.value(jBillingMode, "billingMode")
