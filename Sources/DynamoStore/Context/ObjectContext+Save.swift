@@ -30,6 +30,8 @@ extension ObjectContext {
                 do {
                     let conflicts = try await execute(transaction)
                     if conflicts.isEmpty {
+                        // Stored inserts leave the inserted list in one pass (not one each).
+                        defer { insertedList.removeAll { $0.lifecycle == .stored } }
                         for action in transaction { try markStored(action, in: &changes) }
                         stored += transaction.map(\.object.objectID)
                         continue
@@ -219,7 +221,8 @@ extension ObjectContext {
         }
     }
 
-    /// Makes an object's context state match what a stored action wrote.
+    /// Makes an object's context state match what a stored action wrote; a stored insert
+    /// stays in the inserted list (the caller removes them all at once).
     func markStored(_ action: WriteAction, in changes: inout StoreChanges) throws {
         let object = action.object
         switch action.kind {
@@ -230,7 +233,7 @@ extension ObjectContext {
             } else {
                 changes.inserted.insert(object.objectID)
             }
-            adoptAsStored(object)
+            registerAsStored(object)
         case .update:
             changes.updated.insert(object.objectID)
             // A fault written only for its partners' links stays a fault.
@@ -259,8 +262,13 @@ extension ObjectContext {
 
     /// Turns an inserted object into a stored, registered one.
     func adoptAsStored(_ object: ManagedObject) {
-        let id = object.objectID.permanent
         insertedList.removeAll { $0 === object }
+        registerAsStored(object)
+    }
+
+    /// Makes an object stored and registered, leaving the inserted list as it is.
+    private func registerAsStored(_ object: ManagedObject) {
+        let id = object.objectID.permanent
         object.storedID = id
         object.lifecycle = .stored
         registered[id] = object

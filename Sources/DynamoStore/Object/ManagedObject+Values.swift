@@ -153,8 +153,24 @@ extension ManagedObject {
     }
 
     /// Finds the property wrappers of a model class and names them after their properties;
-    /// declared default values become the object's initial values.
+    /// declared default values become the object's initial values. Where they are is found
+    /// once per class (``PropertyLayout``); without a layout, by reflection.
     func bindProperties() {
+        guard let layout = PropertyLayout.of(type(of: self)) else {
+            bindPropertiesByMirror()
+            return
+        }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        properties.reserveCapacity(layout.fields.count)
+        for field in layout.fields {
+            let binding = field.type.load(from: base + field.offset)
+            binding.box.name = field.name
+            properties.append(binding)
+            if let initial = binding.initialStoredValue() { pending[field.name] = .attribute(initial) }
+        }
+    }
+
+    private func bindPropertiesByMirror() {
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {

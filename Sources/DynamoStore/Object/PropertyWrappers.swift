@@ -7,7 +7,7 @@ final class PropertyBox {
 
 /// What the store needs from `@Attribute` and `@Relationship` to name them and derive the
 /// entity description.
-protocol PropertyWrapperBinding {
+protocol PropertyWrapperBinding: SendableMetatype {
     var box: PropertyBox { get }
     /// The declared default value in DynamoDB form, if any.
     func initialStoredValue() -> AttributeValue?

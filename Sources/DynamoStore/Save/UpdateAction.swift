@@ -38,6 +38,7 @@ extension ObjectContext {
                 if item[name] != snapshotItem[name] {
                     guarded = true
                     update = item[name].map { update.set(.name(name), .value($0)) } ?? update.remove(.name(name))
+                    if relationship.inverse != nil { setConditions.append(Self.storedAsRead(name, snapshotItem[name])) }
                 } else {
                     checks += try toOneConditions(intents, of: relationship, in: entity)
                 }
@@ -94,6 +95,14 @@ extension ObjectContext {
         var write = WriteAction(object: object, kind: .update, action: TransactWriteItem(update: action), storedItem: item)
         write.migrates = migration != nil
         return write
+    }
+
+    /// The condition that a to-one relationship is stored as read. A link change removes the
+    /// object from the inverse of the destination read; the version alone does not prove the
+    /// row still names it (a row deleted and inserted again starts at version 1 again).
+    static func storedAsRead(_ name: String, _ read: AttributeValue?) -> ConditionExpression {
+        let path = AttributePath.name(name)
+        return read.map { ConditionExpression.attribute(path) == .value($0) } ?? .attributeNotExists(path)
     }
 
     /// The conditions a to-one relationship the object did not change must meet for its

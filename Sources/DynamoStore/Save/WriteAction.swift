@@ -74,7 +74,7 @@ extension ObjectContext {
         var item = currentItem(of: object)
         stampVersion(&item)
         let versionName = entity.versionStorageName
-        let condition = versionCondition(old, versionName: versionName)
+        let condition = ConditionExpression.all(try removalConditions(old))
         if let versionName {
             item[versionName] = .n(DynamoNumber(Int((old.snapshot?.version(of: entity) ?? 0) + 1)))
         }
@@ -97,26 +97,31 @@ extension ObjectContext {
         return WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
     }
 
-    /// The `Delete` of a stored object, on the condition that its version and its
-    /// relationships with an inverse are as read: a to-many `ADD` of another context does not
-    /// change the version, and the delete rules only reached the destinations read.
+    /// The `Delete` of a stored object, on the ``removalConditions(_:)``.
     private func deleteAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
-        let versionName = entity.versionStorageName
-        var conditions = [versionCondition(object, versionName: versionName)]
+        let delete = try Delete(key: object.objectID.key, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
+            .with(Expressions(condition: ConditionExpression.all(try removalConditions(object))))
+        return WriteAction(object: object, kind: .delete, action: TransactWriteItem(delete: delete), storedItem: nil)
+    }
+
+    /// The conditions under which a deleted object's row may go (deleted, or replaced by a new
+    /// object of the same key): its version and its relationships with an inverse are as
+    /// read. A to-many `ADD` of another context does not change the version, a row deleted and
+    /// inserted again meanwhile starts at version 1 again, and the delete rules only reached
+    /// the destinations read.
+    private func removalConditions(_ object: ManagedObject) throws -> [ConditionExpression] {
+        let entity = object.entity
+        var conditions = [versionCondition(object, versionName: entity.versionStorageName)]
         for relationship in entity.relationships where relationship.inverse != nil {
             let read = object.snapshot?.relationships[relationship.name] ?? []
             if relationship.isToMany {
                 if let unchanged = try unchangedSet(read, of: relationship, in: entity) { conditions.append(unchanged) }
-            } else if versionName == nil {
-                let path = AttributePath.name(relationship.storageName)
-                let value = try relationshipValue(read, for: relationship, in: entity)
-                conditions.append(value.map { ConditionExpression.attribute(path) == .value($0) } ?? .attributeNotExists(path))
+            } else {
+                conditions.append(Self.storedAsRead(relationship.storageName, try relationshipValue(read, for: relationship, in: entity)))
             }
         }
-        let delete = try Delete(key: object.objectID.key, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
-            .with(Expressions(condition: ConditionExpression.all(conditions)))
-        return WriteAction(object: object, kind: .delete, action: TransactWriteItem(delete: delete), storedItem: nil)
+        return conditions
     }
 
     /// The row still has the version the object read (or, without a version attribute, still

@@ -1,0 +1,64 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// Where a model class keeps its property wrappers: each one's property name, byte offset in
+/// an instance and wrapper type, in the order reflection lists them (the class's own
+/// properties first, then its superclasses'). Found once per class, so making an object
+/// (every fetched row is one) names its wrappers without building a `Mirror`.
+struct PropertyLayout: Sendable {
+    struct Field: Sendable {
+        let name: String
+        let offset: Int
+        let type: any PropertyWrapperBinding.Type
+    }
+
+    let fields: [Field]
+
+    private static let layouts = Mutex<[ObjectIdentifier: PropertyLayout?]>([:])
+    /// `_EachFieldOptions.classType`, a `static var` that strict concurrency cannot read.
+    private static let classType = _EachFieldOptions(rawValue: 1)
+
+    /// The layout of a class, or `nil` when the runtime cannot describe its fields (the
+    /// caller falls back to `Mirror`).
+    static func of(_ type: ManagedObject.Type) -> PropertyLayout? {
+        let key = ObjectIdentifier(type)
+        if let known = layouts.withLock({ $0[key] }) { return known }
+        let layout = make(type)
+        layouts.withLock { $0[key] = layout }
+        return layout
+    }
+
+    private static func make(_ type: ManagedObject.Type) -> PropertyLayout? {
+        // `_forEachField` lists a class's fields after its superclasses'; reflection (and so
+        // the entity a model class derives) lists a class's own first.
+        var levels: [[Field]] = []
+        var current: AnyClass? = type
+        while let level = current, level != ManagedObject.self {
+            var fields: [Field] = []
+            let described = _forEachField(of: level, options: classType) { name, offset, fieldType, _ in
+                let label = String(cString: name)
+                if label.hasPrefix("_"), let wrapper = fieldType as? any PropertyWrapperBinding.Type {
+                    fields.append(Field(name: String(label.dropFirst()), offset: offset, type: wrapper))
+                }
+                return true
+            }
+            guard described else { return nil }
+            levels.append(fields)
+            current = _getSuperclass(level)
+        }
+        // Each level lists its superclasses' wrappers too: keep only the ones it declares.
+        var result: [Field] = []
+        for (index, fields) in levels.enumerated() {
+            let inherited = index + 1 < levels.count ? levels[index + 1].count : 0
+            result += fields.dropFirst(inherited)
+        }
+        return PropertyLayout(fields: result)
+    }
+}
+
+extension PropertyWrapperBinding {
+    /// Reads a wrapper of this type from an object's memory.
+    static func load(from pointer: UnsafeRawPointer) -> any PropertyWrapperBinding {
+        pointer.load(as: Self.self)
+    }
+}
