@@ -125,17 +125,20 @@ REPORTED_ALONE_MEMBERS = {("UpdateItemInput", "ReturnValues")}
 # A tag missing both parts names its key (measured 2026-10, ack-api-quirks: Tags=[{}]).
 VALIDATED_AFTER = {("PutItemInput", "ReturnValues"): "ReturnConsumedCapacity", ("Tag", "Value"): "Key"}
 
-# Output shapes the server writes with stored item bytes instead of decoded attribute values:
-# each gets a package sibling `Raw<Name>` with the same members, the ones listed here typed
-# with `RawItem` (Sources/DynamoAPI/Shapes/RawItem.swift), and only an encoder.
+# Output shapes the server writes with stored item bytes instead of decoded attribute values,
+# by (service, model name): each gets a package sibling `Raw<Name>` with the same members, the
+# ones listed here typed with `RawItem` (Sources/DynamoAPI/Shapes/RawItem.swift) or another raw
+# shape, and only an encoder. The stream record is written so by the engine when it stores it.
 RAW_ITEM_OUTPUTS = {
-    "GetItemOutput": {"Item": "RawItem"},
-    "QueryOutput": {"Items": "[RawItem]"},
-    "ScanOutput": {"Items": "[RawItem]"},
-    "BatchGetItemOutput": {"Responses": "[String: [RawItem]]"},
-    "ItemResponse": {"Item": "RawItem"},
-    "TransactGetItemsOutput": {"Responses": "[RawItemResponse]"},
-    "ExecuteStatementOutput": {"Items": "[RawItem]"},
+    ("ddb", "GetItemOutput"): {"Item": "RawItem"},
+    ("ddb", "QueryOutput"): {"Items": "[RawItem]"},
+    ("ddb", "ScanOutput"): {"Items": "[RawItem]"},
+    ("ddb", "BatchGetItemOutput"): {"Responses": "[String: [RawItem]]"},
+    ("ddb", "ItemResponse"): {"Item": "RawItem"},
+    ("ddb", "TransactGetItemsOutput"): {"Responses": "[RawItemResponse]"},
+    ("ddb", "ExecuteStatementOutput"): {"Items": "[RawItem]"},
+    ("streams", "Record"): {"dynamodb": "RawStreamsStreamRecord"},
+    ("streams", "StreamRecord"): {"NewImage": "RawItem", "OldImage": "RawItem"},
 }
 
 SWIFT_KEYWORDS = {
@@ -617,7 +620,7 @@ class Generator:
         """`Raw<Name>`: the output shape with stored item bytes in place of attribute values."""
         model_name = self.m.model_names[key]
         name = "Raw" + self.m.swift_type_name(key)
-        raw = RAW_ITEM_OUTPUTS[model_name]
+        raw = RAW_ITEM_OUTPUTS[(key[0], model_name)]
         members = self.member_info(key)
         for m in members:
             if m["wire"] in raw:
@@ -831,7 +834,7 @@ class Generator:
             if shape["type"] == "structure":
                 doc = docs.get(key, "The `%s` structure." % self.m.model_names[key])
                 block = self.structure(key, doc)
-                if self.m.model_names[key] in RAW_ITEM_OUTPUTS and key[0] == "ddb":
+                if (key[0], self.m.model_names[key]) in RAW_ITEM_OUTPUTS:
                     block = block + [""] + self.raw_structure(key)
             else:
                 block = self.enumeration(key)

@@ -16,7 +16,9 @@ requests alone, including HTTP parsing and response writing.
 Operations (issue 19's list): get, put, put-disk, query (10 items), batch (BatchWriteItem of 25
 new items), batch-disk, update (UpdateItem with an UpdateExpression and a ConditionExpression),
 transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs);
-ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them).
+ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them);
+put-stream and put-stream-disk (PutItem on `bench_stream`, `bench`'s key schema with a
+NEW_AND_OLD_IMAGES stream: compare with put and put-disk for issue #14's stream overhead).
 
 Usage (from the repository root):
 
@@ -48,6 +50,7 @@ HEADERS_AUTH = ("AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aw
 PAYLOAD = "abcdefghij" * 12  # 120 bytes, as in scripts/bench.d/dynamo.lua
 TABLE = "bench"
 GSI_TABLE = "bench_gsi"
+STREAM_TABLE = "bench_stream"
 PARTITIONS = 20
 PER_PARTITION = 10
 
@@ -108,10 +111,20 @@ def setup(client):
         ],
         "BillingMode": "PAY_PER_REQUEST",
     })
+    client.call("CreateTable", {
+        "TableName": STREAM_TABLE,
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "N"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "BillingMode": "PAY_PER_REQUEST",
+        "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+    })
     for p in range(PARTITIONS):
         for s in range(PER_PARTITION):
             client.call("PutItem", {"TableName": TABLE, "Item": item(pk_of(p), s, p * 100 + s)})
     client.call("PutItem", {"TableName": GSI_TABLE, "Item": item(pk_of(0), 0, 0)})
+    client.call("PutItem", {"TableName": STREAM_TABLE, "Item": item(pk_of(0), 0, 0)})
     get_once(client, 0)
     query_once(client, 0)
     ql_get_once(client, 0)
@@ -143,6 +156,10 @@ def put_once(client, i):
 
 def put_gsi_once(client, i):
     client.call("PutItem", {"TableName": GSI_TABLE, "Item": item("n%08d" % i, i % 10, i)})
+
+
+def put_stream_once(client, i):
+    client.call("PutItem", {"TableName": STREAM_TABLE, "Item": item("n%08d" % i, i % 10, i)})
 
 
 def update_once(client, i):
@@ -203,6 +220,8 @@ OPERATIONS = {
     "update": (update_once, 200, "memory"),
     "transact": (transact_once, 40, "memory"),
     "put-gsi2": (put_gsi_once, 200, "memory"),
+    "put-stream": (put_stream_once, 200, "memory"),
+    "put-stream-disk": (put_stream_once, 200, "disk"),
 }
 
 

@@ -26,5 +26,9 @@ struct ItemChange: Sendable {
     var oldJSON: [UInt8]?
     /// The item's stored wire JSON after the write, `nil` if it was deleted.
     var newJSON: [UInt8]?
+    /// The stored size (``ItemSize``) of `oldJSON`'s item, `nil` with it.
+    var oldSize: Int?
+    /// The stored size of `newJSON`'s item, `nil` with it.
+    var newSize: Int?
     var origin: Origin
 }

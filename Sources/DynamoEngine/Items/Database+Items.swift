@@ -206,7 +206,7 @@ extension Database {
         state.itemChanges.append(
             ItemChange(
                 table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,
-                origin: origin))
+                oldSize: old?.size, newSize: new?.size, origin: origin))
     }
 
     /// Keeps a table's item count and size current within the write transaction (its index

@@ -31,7 +31,7 @@ extension DynamoEngine {
             let records = try database.read { connection in
                 // Sequence numbers start at 1 in each stream and grow by one per record.
                 let statement = try connection.statement(
-                    "SELECT table_name, SUM(next_sequence - 1) FROM streams GROUP BY table_name")
+                    "SELECT table_name, SUM(\(StreamCatalog.nextSequenceSQL) - 1) FROM streams GROUP BY table_name")
                 var counts: [String: Int64] = [:]
                 while try statement.step() { counts[statement.text(0)] = statement.int64(1) }
                 return counts

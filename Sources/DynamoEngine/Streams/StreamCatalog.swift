@@ -20,7 +20,7 @@ struct StreamRow: Sendable {
     var ended: Double?
     /// The key of this stream's iterator checks.
     var secret: UInt64
-    /// The sequence number the next record gets.
+    /// The sequence number the next record gets (read through ``StreamCatalog/nextSequenceSQL``).
     var nextSequence: Int64
 
     /// Whether the stream is still listed at `now`.
@@ -94,7 +94,19 @@ enum StreamCatalog {
         """
 
     private static let streamColumns =
-        "id, table_name, label, view_type, partition_key, sort_key, created, ended, secret, next_sequence"
+        "id, table_name, label, view_type, partition_key, sort_key, created, ended, secret, \(nextSequenceSQL)"
+
+    /// The next sequence number of the stream of the current `streams` row, worked out from what
+    /// the stream holds: one after its newest record, after every shard's start, last record and
+    /// trimmed records, and at least the stored `next_sequence` (1 from the stream's start; a
+    /// floor). A write does not store the number it used: the record it inserted is the number,
+    /// so it commits, rolls back and survives a crash together with the record.
+    static let nextSequenceSQL = """
+        max(next_sequence,
+            coalesce((SELECT max(sequence) FROM stream_records r WHERE r.stream_id = streams.id), 0) + 1,
+            coalesce((SELECT max(max(first_sequence, trimmed_through + 1, coalesce(last_sequence, 0) + 1))
+                      FROM stream_shards s WHERE s.stream_id = streams.id), 1))
+        """
     private static let shardColumns =
         "stream_id, number, shard_id, parent_shard_id, created, first_sequence, last_sequence, closed_at, record_count, trimmed_through"
 

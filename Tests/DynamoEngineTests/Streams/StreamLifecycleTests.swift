@@ -219,9 +219,10 @@ struct StreamLifecycleTests {
         try Support.makeTable(database)
         let arn = try Support.latestStreamARN(database)
         try Support.put(database, ["pk": .s("first")])
-        // Stand in for 99,999 more records: the open shard's count follows its sequence numbers.
+        // Stand in for 99,999 more records: the open shard's count follows its sequence numbers,
+        // and the stored next sequence number is their floor.
         try database.write { state in
-            try state.connection.execute("UPDATE streams SET next_sequence = next_sequence + \(StreamNames.rolloverRecords - 1)")
+            try state.connection.execute("UPDATE streams SET next_sequence = \(StreamNames.rolloverRecords + 1)")
             // The writer's remembered position predates the edit behind its back.
             state.streamAppenders = [:]
         }
@@ -230,6 +231,22 @@ struct StreamLifecycleTests {
         #expect(shards.count == 2)
         #expect(shards[0].sequenceNumberRange?.endingSequenceNumber == StreamNames.sequenceNumber(StreamNames.rolloverRecords))
         #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("first"), .s("second")])
+    }
+
+    @Test("sequence numbers go on after every record was trimmed and the writer forgot its position")
+    func sequenceAfterTrim() throws {
+        let database = try Support.database()
+        try Support.makeTable(database)
+        let arn = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("a")])
+        try Support.put(database, ["pk": .s("b")])
+        try database.clock.advance(by: StreamNames.retentionSeconds + 1)
+        try database.trimStreams(now: database.clock.now())
+        // The position is worked out from what is stored again (as after a restart).
+        try database.write { state in state.streamAppenders = [:] }
+        try Support.put(database, ["pk": .s("c")])
+        let records = try Support.consume(database, streamARN: arn)
+        #expect(records.map { $0.dynamodb?.sequenceNumber } == [StreamNames.sequenceNumber(3)])
     }
 
     /// The `pk` of each record, shard by shard in DescribeStream's order.
@@ -295,7 +312,8 @@ struct StreamLifecycleTests {
                 state.itemChanges = [
                     ItemChange(
                         table: try database.table(named: "Events"), key: StoredKey(hash: 0, partition: [], sort: []),
-                        oldJSON: nil, newJSON: Array(#"{"pk":{"S":"ghost"}}"#.utf8), origin: .request)
+                        oldJSON: nil, newJSON: Array(#"{"pk":{"S":"ghost"}}"#.utf8), oldSize: nil, newSize: 7,
+                        origin: .request)
                 ]
                 try database.writeStreamRecords(&state)
                 state.itemChanges = []

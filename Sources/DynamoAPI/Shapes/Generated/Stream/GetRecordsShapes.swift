@@ -193,6 +193,58 @@ extension StreamsRecord: ShapeValue {
     }
 }
 
+/// `Record` as the server writes it: stored item bytes (`RawItem`) in `dynamodb`, written unchanged.
+package struct RawStreamsRecord: RawEncodable {
+    /// `eventID`.
+    package var eventID: String?
+    /// `eventName`.
+    package var eventName: StreamsOperationType?
+    /// `eventVersion`.
+    package var eventVersion: String?
+    /// `eventSource`.
+    package var eventSource: String?
+    /// `awsRegion`.
+    package var awsRegion: String?
+    /// `dynamodb`.
+    package var dynamodb: RawStreamsStreamRecord?
+    /// `userIdentity`.
+    package var userIdentity: StreamsIdentity?
+
+    /// Creates the shape from its members.
+    package init(
+        eventID: String? = nil,
+        eventName: StreamsOperationType? = nil,
+        eventVersion: String? = nil,
+        eventSource: String? = nil,
+        awsRegion: String? = nil,
+        dynamodb: RawStreamsStreamRecord? = nil,
+        userIdentity: StreamsIdentity? = nil
+    ) {
+        self.eventID = eventID
+        self.eventName = eventName
+        self.eventVersion = eventVersion
+        self.eventSource = eventSource
+        self.awsRegion = awsRegion
+        self.dynamodb = dynamodb
+        self.userIdentity = userIdentity
+    }
+
+    package func encode(to w: inout JSONWriter) {
+        w.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if let v = eventID { w.member("eventID", &first); v.encodeValue(to: &w) }
+        if let v = eventName { w.member("eventName", &first); v.encodeValue(to: &w) }
+        if let v = eventVersion { w.member("eventVersion", &first); v.encodeValue(to: &w) }
+        if let v = eventSource { w.member("eventSource", &first); v.encodeValue(to: &w) }
+        if let v = awsRegion { w.member("awsRegion", &first); v.encodeValue(to: &w) }
+        if let v = dynamodb { w.member("dynamodb", &first); v.encodeRaw(to: &w) }
+        if let v = userIdentity { w.member("userIdentity", &first); v.encodeValue(to: &w) }
+        w.writeRaw(UInt8(ascii: "}"))
+    }
+
+    package func encodeRaw(to w: inout JSONWriter) { encode(to: &w) }
+}
+
 /// The `StreamRecord` structure.
 public struct StreamsStreamRecord: DynamoShape {
     /// `ApproximateCreationDateTime`: optional, epoch seconds.
@@ -281,6 +333,58 @@ extension StreamsStreamRecord: ShapeValue {
         text.append(", streamViewType="); JavaRendering.append(streamViewType, to: &text)
         text.append(")")
     }
+}
+
+/// `StreamRecord` as the server writes it: stored item bytes (`RawItem`) in `NewImage`, `OldImage`, written unchanged.
+package struct RawStreamsStreamRecord: RawEncodable {
+    /// `ApproximateCreationDateTime`.
+    package var approximateCreationDateTime: Timestamp?
+    /// `Keys`.
+    package var keys: [String: AttributeValue]?
+    /// `NewImage`.
+    package var newImage: RawItem?
+    /// `OldImage`.
+    package var oldImage: RawItem?
+    /// `SequenceNumber`.
+    package var sequenceNumber: String?
+    /// `SizeBytes`.
+    package var sizeBytes: Int?
+    /// `StreamViewType`.
+    package var streamViewType: StreamViewType?
+
+    /// Creates the shape from its members.
+    package init(
+        approximateCreationDateTime: Timestamp? = nil,
+        keys: [String: AttributeValue]? = nil,
+        newImage: RawItem? = nil,
+        oldImage: RawItem? = nil,
+        sequenceNumber: String? = nil,
+        sizeBytes: Int? = nil,
+        streamViewType: StreamViewType? = nil
+    ) {
+        self.approximateCreationDateTime = approximateCreationDateTime
+        self.keys = keys
+        self.newImage = newImage
+        self.oldImage = oldImage
+        self.sequenceNumber = sequenceNumber
+        self.sizeBytes = sizeBytes
+        self.streamViewType = streamViewType
+    }
+
+    package func encode(to w: inout JSONWriter) {
+        w.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if let v = approximateCreationDateTime { w.member("ApproximateCreationDateTime", &first); v.encodeValue(to: &w) }
+        if let v = keys { w.member("Keys", &first); v.encodeValue(to: &w) }
+        if let v = newImage { w.member("NewImage", &first); v.encodeRaw(to: &w) }
+        if let v = oldImage { w.member("OldImage", &first); v.encodeRaw(to: &w) }
+        if let v = sequenceNumber { w.member("SequenceNumber", &first); v.encodeValue(to: &w) }
+        if let v = sizeBytes { w.member("SizeBytes", &first); v.encodeValue(to: &w) }
+        if let v = streamViewType { w.member("StreamViewType", &first); v.encodeValue(to: &w) }
+        w.writeRaw(UInt8(ascii: "}"))
+    }
+
+    package func encodeRaw(to w: inout JSONWriter) { encode(to: &w) }
 }
 
 /// The `Identity` structure.
