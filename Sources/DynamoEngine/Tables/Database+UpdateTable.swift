@@ -38,7 +38,7 @@ extension Database {
                     to: &definition, billingMode: input.billingMode ?? definition.billingMode,
                     now: now)
                 if let created = indexChanges.created, let index = definition.index(named: created) {
-                    try connection.execute(IndexStore.dropSQL(table: definition, index: index))
+                    try connection.dropTable(named: IndexStore.name(table: definition, index: index))
                     try connection.execute(IndexStore.createSQL(table: definition, index: index))
                 }
                 if indexChanges.created != nil || indexChanges.deleted != nil { statusChanges = true }
