@@ -82,7 +82,7 @@ extension Database {
             throw EngineMessages.resourceCannotDeletedAsIt
         }
         if definition.globalIndexes.contains(where: { $0.status != .active }) {
-            throw EngineMessages.attemptChangeResourceWhichStill
+            throw EngineMessages.deleteTableWhileIndexesChange
         }
         try leaveReplicationGroup(definition)
         let deletedDefinition = try write { state in
@@ -93,7 +93,7 @@ extension Database {
             }
             if current.deletionProtectionEnabled { throw EngineMessages.resourceCannotDeletedAsIt }
             if current.globalIndexes.contains(where: { $0.status != .active }) {
-                throw EngineMessages.attemptChangeResourceWhichStill
+                throw EngineMessages.deleteTableWhileIndexesChange
             }
             try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
             if let label = current.streamLabel {

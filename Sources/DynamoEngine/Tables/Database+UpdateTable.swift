@@ -78,7 +78,7 @@ extension Database {
                         input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
                         input.sseSpecification == nil, indexUpdates == nil
                     {
-                        throw EngineMessages.provisionedThroughputTableWillNot(readCapacityUnits: old.readCapacityUnits, readCapacityUnits2: throughput.readCapacityUnits, writeCapacityUnits: old.writeCapacityUnits, writeCapacityUnits2: throughput.writeCapacityUnits)
+                        throw EngineMessages.throughputUnchanged(currentRead: old.readCapacityUnits, requestedRead: throughput.readCapacityUnits, currentWrite: old.writeCapacityUnits, requestedWrite: throughput.writeCapacityUnits)
                     }
                     if throughput.readCapacityUnits > old.readCapacityUnits
                         || throughput.writeCapacityUnits > old.writeCapacityUnits

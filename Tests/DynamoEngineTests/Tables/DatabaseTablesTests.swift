@@ -345,7 +345,7 @@ import Testing
             definition.globalIndexes.append(index)
             try connection.execute(IndexStore.createSQL(table: definition, index: index))
         }
-        #expect(throws: EngineMessages.attemptChangeResourceWhichStill) { try database.deleteTable(seen) }
+        #expect(throws: EngineMessages.deleteTableWhileIndexesChange) { try database.deleteTable(seen) }
         #expect(try database.table(named: "Orders").index(named: "byV")?.status == .creating)
         #expect(try database.checkInvariants().violations == [])
     }
