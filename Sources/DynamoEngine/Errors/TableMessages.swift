@@ -10,7 +10,7 @@ extension EngineMessages {
 
     /// Thrown by CreateTable (validatedDefinition).
     static func keySchemaTooLong(rendered: [String]) -> DynamoError {
-        .validation("1 validation error detected: Value '[\(rendered.joined(separator: ", "))]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2")
+        .lengthViolation(at: "keySchema", value: "[\(rendered.joined(separator: ", "))]", maximum: 2)
     }
 
     /// Thrown by CreateTable (validatedDefinition).
