@@ -117,8 +117,7 @@ struct IndexBuildTests {
         // The storage goes first, as a drop running between a request's lookup and its read would.
         let table = try database.table(named: "Things")
         try database.write { state in
-            state.connection.clearStatementCache()
-            try state.connection.execute(IndexStore.dropSQL(table: table, index: index))
+            try state.connection.dropTable(named: IndexStore.name(table: table, index: index))
         }
         #expect(throws: DynamoError.validation("The table does not have the specified index: by-color")) {
             try Self.colored(database, "red")

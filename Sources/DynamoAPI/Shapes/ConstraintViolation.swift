@@ -55,6 +55,19 @@ struct ConstraintViolation: Sendable, Hashable {
 }
 
 extension DynamoError {
+    /// A `ValidationException` for one value longer than its member allows, for the checks
+    /// made after decoding (the engine's): `1 validation error detected: Value '<value>' at
+    /// '<path>' failed to satisfy constraint: Member must have length less than or equal to <maximum>`.
+    ///
+    /// - Parameters:
+    ///   - path: the member path, e.g. `keySchema`.
+    ///   - value: the value as Java's `toString` prints it, without the quotes.
+    ///   - maximum: the member's largest allowed length.
+    package static func lengthViolation(at path: String, value: String, maximum: Int) -> DynamoError {
+        let violation = ConstraintViolation(path: path, value: value, constraint: ValueRules.maxLengthText(maximum))
+        return .validation(ConstraintViolation.message(for: [violation]))
+    }
+
     /// This error as DynamoDB's 2026 request validator reports it: a `ValidationException`'s
     /// message in the `1 validation error detected: ` envelope; other errors unchanged.
     ///

@@ -61,7 +61,7 @@ extension Database {
             let record = try backup(arn: input.backupArn, connection: state.connection)
             try state.connection.statement("DELETE FROM backups WHERE arn = ?").bind(.text(record.arn)).run()
             state.connection.clearStatementCache()
-            try state.connection.execute("DROP TABLE IF EXISTS \(record.storageName)")
+            try state.connection.dropTable(named: record.storageName)
             return record
         }
         return DeleteBackupOutput(backupDescription: record.description(region: region, status: .deleted))

@@ -102,12 +102,12 @@ extension EngineMessages {
     static let rangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
 
     /// Thrown by KeyValidation.checkNotEmpty.
-    static func attributeValueKeyAttributeCannotContain(prefix: String, name: String) -> DynamoError {
+    static func emptyStringKeyValue(prefix: String, name: String) -> DynamoError {
         .validation("\(prefix)The AttributeValue for a key attribute cannot contain an empty string value. Key: \(name)")
     }
 
     /// Thrown by KeyValidation.checkNotEmpty.
-    static func attributeValueKeyAttributeCannotContain2(prefix: String, name: String) -> DynamoError {
+    static func emptyBinaryKeyValue(prefix: String, name: String) -> DynamoError {
         .validation("\(prefix)The AttributeValue for a key attribute cannot contain an empty binary value. Key: \(name)")
     }
 
@@ -133,7 +133,7 @@ extension EngineMessages {
     }
 
     /// Thrown by IndexKeyEncoding.storedKey.
-    static func oneMoreParameterValuesNot(kind: String, name: String, attributeName: String) -> DynamoError {
+    static func emptyIndexKeyValue(kind: String, name: String, attributeName: String) -> DynamoError {
         .validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attributeName)")
     }
 
@@ -146,7 +146,7 @@ extension EngineMessages {
     static let indexRangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
 
     /// Thrown by IndexKeyEncoding.updatedIndexKeyError.
-    static func oneMoreParameterValuesNot2(kind: String) -> DynamoError {
+    static func updateSetsEmptyIndexKey(kind: String) -> DynamoError {
         .validation("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value.")
     }
 }

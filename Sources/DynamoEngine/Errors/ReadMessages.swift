@@ -6,7 +6,7 @@ import DynamoAPI
 
 extension EngineMessages {
     /// Thrown by PartiQLSelect (executeSelect).
-    static let tableDoesNotHaveSpecified = DynamoError.validation("The table does not have the specified index")
+    static let tableHasNoSuchIndex = DynamoError.validation("The table does not have the specified index")
 }
 
 // MARK: - Reads/Database+Query.swift
@@ -22,7 +22,7 @@ extension EngineMessages {
     static let startingKeySchemaMismatch = DynamoError.validation("The provided starting key does not match the range key predicate")
 
     /// Thrown by Query (readingIndex), Query (readableIndex).
-    static func tableDoesNotHaveSpecified2(indexName: String) -> DynamoError {
+    static func tableHasNoIndexNamed(indexName: String) -> DynamoError {
         .validation("The table does not have the specified index: \(indexName)")
     }
 

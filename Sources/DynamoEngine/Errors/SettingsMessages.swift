@@ -6,7 +6,7 @@ import DynamoAPI
 
 extension EngineMessages {
     /// Thrown by ContributorInsights (listContributorInsights).
-    static func invalidNextToken2(token: String) -> DynamoError {
+    static func invalidNextTokenEchoed(token: String) -> DynamoError {
         .validation("Invalid NextToken: \(token)")
     }
 }

@@ -10,7 +10,7 @@ extension EngineMessages {
 
     /// Thrown by CreateTable (validatedDefinition).
     static func keySchemaTooLong(rendered: [String]) -> DynamoError {
-        .validation("1 validation error detected: Value '[\(rendered.joined(separator: ", "))]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2")
+        .lengthViolation(at: "keySchema", value: "[\(rendered.joined(separator: ", "))]", maximum: 2)
     }
 
     /// Thrown by CreateTable (validatedDefinition).
@@ -23,12 +23,12 @@ extension EngineMessages {
     static let tableKeySchemaDoesNotHave = DynamoError.validation(invalidParameters + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 
     /// Thrown by CreateTable (validatedDefinition).
-    static func indexKeySchemaDoesNotHave(indexName: String) -> DynamoError {
+    static func localIndexWithoutRangeKey(indexName: String) -> DynamoError {
         .validation(invalidParameters + "Index KeySchema does not have a range key for index: \(indexName)")
     }
 
     /// Thrown by CreateTable (validatedDefinition).
-    static func indexKeySchemaDoesNotHave2(indexName: String, hashName: String, partitionKeyName: String) -> DynamoError {
+    static func localIndexHashKeyDiffers(indexName: String, hashName: String, partitionKeyName: String) -> DynamoError {
         .validation(invalidParameters + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(indexName). index hash key: \(hashName), table hash key: \(partitionKeyName)")
     }
 
@@ -65,7 +65,7 @@ extension EngineMessages {
     static let resourceCannotDeletedAsIt = DynamoError(.validation, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 
     /// Thrown by Tables (deleteTable).
-    static let attemptChangeResourceWhichStill = DynamoError(.resourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+    static let deleteTableWhileIndexesChange = DynamoError(.resourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
 }
 
 // MARK: - Tables/Database+Tags.swift
@@ -95,8 +95,8 @@ extension EngineMessages {
     static let provisionedThroughputSpecifiedWhenBillingModeProvisioned = DynamoError.validation(invalidParameters + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 
     /// Thrown by UpdateTable (updateTable).
-    static func provisionedThroughputTableWillNot(readCapacityUnits: Int, readCapacityUnits2: Int, writeCapacityUnits: Int, writeCapacityUnits2: Int) -> DynamoError {
-        .validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(readCapacityUnits). Requested ReadCapacityUnits: \(readCapacityUnits2). Current WriteCapacityUnits provisioned for the table: \(writeCapacityUnits). Requested WriteCapacityUnits: \(writeCapacityUnits2). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+    static func throughputUnchanged(currentRead: Int, requestedRead: Int, currentWrite: Int, requestedWrite: Int) -> DynamoError {
+        .validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for the table: \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
     }
 
     /// Thrown by UpdateTable (updateTable).
@@ -125,13 +125,13 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by IndexUpdates..
-    static let subscriberLimitExceededOnly1 = DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+    static let oneOnlineIndexChangeAtATime = DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let youCannotCreateDeleteIndex = DynamoError.validation(invalidParameters + "You cannot create or delete index while updating table IOPS")
+    static let indexChangeWithThroughputChange = DynamoError.validation(invalidParameters + "You cannot create or delete index while updating table IOPS")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let youCannotCreateDeleteIndex2 = DynamoError.validation(invalidParameters + "You cannot create or delete index while changing stream status")
+    static let indexChangeWithStreamChange = DynamoError.validation(invalidParameters + "You cannot create or delete index while changing stream status")
 
     /// Thrown by IndexUpdates.checkCombination.
     static let deletionProtectionModificationOnlyOperationRequest = DynamoError.validation(invalidParameters + "DeletionProtection modification must be the only operation in the request")
@@ -146,10 +146,10 @@ extension EngineMessages {
     static let oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate = DynamoError.validation(invalidParameters + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
 
     /// Thrown by IndexUpdates.apply.
-    static let onlyOneGlobalSecondaryIndex = DynamoError.validation(invalidParameters + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+    static let oneActionPerIndexUpdate = DynamoError.validation(invalidParameters + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
 
     /// Thrown by IndexUpdates.apply.
-    static func onlyOneGlobalSecondaryIndex2(actions: [String]) -> DynamoError {
+    static func twoUpdatesForOneIndex(actions: [String]) -> DynamoError {
         .validation(invalidParameters + "Only one global secondary index update per index is allowed simultaneously. Index: \(actions[0])")
     }
 
@@ -177,12 +177,12 @@ extension EngineMessages {
     }
 
     /// Thrown by IndexUpdates.globalIndexPosition.
-    static func requestedResourceNotFoundIndex3(name: String, definitionName: String) -> DynamoError {
+    static func indexNotFoundForTable(name: String, definitionName: String) -> DynamoError {
         DynamoError(.resourceNotFound, "Requested resource not found: Index \(name) for table \(definitionName)")
     }
 
     /// Thrown by IndexUpdates.globalIndexPosition.
-    static func attemptChangeResourceWhichStill2(definitionName: String, name: String) -> DynamoError {
+    static func indexBeingDeleted(definitionName: String, name: String) -> DynamoError {
         DynamoError(.resourceInUse, "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definitionName) Index: \(name)")
     }
 
@@ -192,8 +192,8 @@ extension EngineMessages {
     }
 
     /// Thrown by IndexUpdates.updateThroughput.
-    static func provisionedThroughputIndexWillNot(name: String, readCapacityUnits: Int, readCapacityUnits2: Int, writeCapacityUnits: Int, writeCapacityUnits2: Int) -> DynamoError {
-        .validation("The provisioned throughput for the index \(name) will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index \(name): \(readCapacityUnits). Requested ReadCapacityUnits: \(readCapacityUnits2). Current WriteCapacityUnits provisioned for index \(name): \(writeCapacityUnits). Requested WriteCapacityUnits: \(writeCapacityUnits2). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+    static func indexThroughputUnchanged(name: String, currentRead: Int, requestedRead: Int, currentWrite: Int, requestedWrite: Int) -> DynamoError {
+        .validation("The provisioned throughput for the index \(name) will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index \(name): \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for index \(name): \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
     }
 }
 
@@ -247,10 +247,10 @@ extension EngineMessages {
     static let allHashKeyAttributesPrecede = DynamoError.validation(invalidParameters + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
-    static let keySchemaExceedsMaximumAllowedNumber = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of HASH key attributes")
+    static let tooManyHashKeys = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of HASH key attributes")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
-    static let keySchemaExceedsMaximumAllowedNumber2 = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
+    static let tooManyRangeKeys = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
 
     /// Thrown by TableValidation.checkProjection.
     static let unknownProjectionTypeNull = DynamoError.validation(invalidParameters + "Unknown ProjectionType: null")

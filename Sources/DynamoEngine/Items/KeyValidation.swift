@@ -79,9 +79,9 @@ extension TableDefinition {
     private static func checkNotEmpty(_ value: AttributeValue, name: String, prefix: String) throws(DynamoError) {
         switch value {
         case .s(let text) where text.isEmpty:
-            throw EngineMessages.attributeValueKeyAttributeCannotContain(prefix: prefix, name: name)
+            throw EngineMessages.emptyStringKeyValue(prefix: prefix, name: name)
         case .b(let bytes) where bytes.isEmpty:
-            throw EngineMessages.attributeValueKeyAttributeCannotContain2(prefix: prefix, name: name)
+            throw EngineMessages.emptyBinaryKeyValue(prefix: prefix, name: name)
         default:
             return
         }

@@ -14,7 +14,7 @@ extension Database {
         if let indexName = statement.index {
             guard let index = definition.index(named: indexName) else {
                 // Unlike Query and Scan, PartiQL's message does not name the index.
-                throw EngineMessages.tableDoesNotHaveSpecified
+                throw EngineMessages.tableHasNoSuchIndex
             }
             if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
             try definition.checkProjects(index, statement)

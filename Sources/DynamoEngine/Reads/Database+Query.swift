@@ -131,7 +131,7 @@ extension Database {
         do {
             return try read(body)
         } catch let error as SQLiteError where error.message.hasPrefix("no such table") {
-            throw EngineMessages.tableDoesNotHaveSpecified2(indexName: index.name)
+            throw EngineMessages.tableHasNoIndexNamed(indexName: index.name)
         }
     }
 
@@ -149,7 +149,7 @@ extension TableDefinition {
     /// The index a Query or Scan names, checked for the read it is asked for.
     package func readableIndex(_ name: String, consistentRead: Bool) throws(DynamoError) -> IndexDefinition {
         guard let index = index(named: name) else {
-            throw EngineMessages.tableDoesNotHaveSpecified2(indexName: name)
+            throw EngineMessages.tableHasNoIndexNamed(indexName: name)
         }
         if index.isGlobal && consistentRead {
             throw EngineMessages.consistentReadsNotSupportedGlobal

@@ -73,6 +73,28 @@ package final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// Drops the table `name` if it exists, after resetting every statement of the connection
+    /// that is still mid-read.
+    ///
+    /// A cached statement that was stepped for its first row only (a `max(…)`, a lookup by key)
+    /// stays active, with its read cursor open, until its next use resets it; SQLite refuses to
+    /// drop a table while any statement of the connection reads ("database table is locked",
+    /// `SQLITE_LOCKED`). Every drop goes through here, so no earlier read can refuse it.
+    package func dropTable(named name: String) throws(SQLiteError) {
+        resetActiveStatements()
+        try execute("DROP TABLE IF EXISTS \(name)")
+    }
+
+    /// Resets every statement of the connection that is mid-read (stepped, not yet done or
+    /// reset), cached or not. Their bindings stay: the next use binds again anyway.
+    package func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
     /// Forgets every cached statement (after a schema change that drops tables).
     package func clearStatementCache() {
         statements.removeAll()

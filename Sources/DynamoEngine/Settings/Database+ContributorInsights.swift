@@ -84,7 +84,7 @@ extension Database {
         let start: Int
         if let token = input.nextToken {
             guard let offset = Int(token), offset >= 0, offset <= summaries.count else {
-                throw EngineMessages.invalidNextToken2(token: token)
+                throw EngineMessages.invalidNextTokenEchoed(token: token)
             }
             start = offset
         } else {

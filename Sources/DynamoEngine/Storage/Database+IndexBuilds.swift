@@ -146,7 +146,7 @@ extension Database {
             let used = Set((definition.keyAttributes + definition.indexes.flatMap(\.keyAttributes)).map(\.name))
             definition.attributeDefinitions.removeAll { !used.contains($0.name) }
             state.connection.clearStatementCache()
-            try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
+            try state.connection.dropTable(named: IndexStore.name(table: definition, index: index))
             try saveDefinition(definition, connection: state.connection, isNew: false)
             state.cacheAfterCommit(definition, named: name)
         }

@@ -78,7 +78,7 @@ extension IndexDefinition {
             }
             if bytes.isEmpty, attribute.type != .number {
                 let kind = attribute.type == .string ? "string" : "binary"
-                throw EngineMessages.oneMoreParameterValuesNot(kind: kind, name: name, attributeName: attribute.name)
+                throw EngineMessages.emptyIndexKeyValue(kind: kind, name: name, attributeName: attribute.name)
             }
             encoded.append(bytes)
         }
@@ -162,7 +162,7 @@ extension TableDefinition {
                     KeyEncoding.encode(value)?.isEmpty == true
                 else { continue }
                 let kind = attribute.type == .string ? "string" : "binary"
-                return EngineMessages.oneMoreParameterValuesNot2(kind: kind)
+                return EngineMessages.updateSetsEmptyIndexKey(kind: kind)
             }
         }
         return nil

@@ -34,10 +34,6 @@ struct IndexStore {
         """
     }
 
-    static func dropSQL(table: TableDefinition, index: IndexDefinition) -> String {
-        "DROP TABLE IF EXISTS \(name(table: table, index: index))"
-    }
-
     /// The index key of an item, or `nil` when it lacks an index key attribute (sparse).
     ///
     /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.

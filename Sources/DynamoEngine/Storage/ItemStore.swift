@@ -17,7 +17,10 @@ struct ItemStore {
     /// transaction (`Database.itemStore(_:in:)`); `nil` for reads and bulk fills counted after.
     var ledger: StatisticsLedger? = nil
 
-    var name: String { "items_\(table.storageID)" }
+    var name: String { Self.name(storageID: table.storageID) }
+
+    /// The SQLite table holding the items of the table stored as `storageID`.
+    static func name(storageID: Int64) -> String { "items_\(storageID)" }
 
     static func createSQL(storageID: Int64) -> String {
         """
@@ -31,8 +34,6 @@ struct ItemStore {
         ) WITHOUT ROWID
         """
     }
-
-    static func dropSQL(storageID: Int64) -> String { "DROP TABLE IF EXISTS items_\(storageID)" }
 
     /// The item statements, cached by kind and storage id (see `SQLiteConnection.statement(_:sql:)`;
     /// Query's statements use kinds 16 and up, see `querySQLKey`).

@@ -24,8 +24,6 @@ struct ExpiryIndex {
 
     static func name(storageID: Int64) -> String { "ttl_\(storageID)" }
 
-    static func dropSQL(storageID: Int64) -> String { "DROP TABLE IF EXISTS \(name(storageID: storageID))" }
-
     /// Statement kinds for `SQLiteConnection.statement(_:sql:)` (item statements use 1–3, Query's 16–51).
     private enum StatementKind: UInt8 {
         case upsert = 64, remove, firstPage, nextPage
@@ -100,7 +98,7 @@ struct ExpiryIndex {
     /// Drops a table's index, forgetting the statements cached on it.
     static func drop(storageID: Int64, connection: SQLiteConnection) throws {
         connection.clearStatementCache()
-        try connection.execute(dropSQL(storageID: storageID))
+        try connection.dropTable(named: name(storageID: storageID))
     }
 
     // MARK: Reads

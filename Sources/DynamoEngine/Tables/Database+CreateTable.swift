@@ -105,10 +105,10 @@ extension Database {
                 let indexSchema = index.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
                 let (hash, range) = try TableValidation.resolveKeySchema(indexSchema, definitions: definitions)
                 guard let range else {
-                    throw EngineMessages.indexKeySchemaDoesNotHave(indexName: index.indexName)
+                    throw EngineMessages.localIndexWithoutRangeKey(indexName: index.indexName)
                 }
                 if hash.name != partitionKey.name {
-                    throw EngineMessages.indexKeySchemaDoesNotHave2(indexName: index.indexName, hashName: hash.name, partitionKeyName: partitionKey.name)
+                    throw EngineMessages.localIndexHashKeyDiffers(indexName: index.indexName, hashName: hash.name, partitionKeyName: partitionKey.name)
                 }
                 let projection = try TableValidation.checkProjection(
                     type: index.projection.projectionType, nonKeyAttributes: index.projection.nonKeyAttributes)

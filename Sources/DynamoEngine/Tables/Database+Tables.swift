@@ -69,37 +69,50 @@ extension Database {
 
     /// Deletes a table and all its items; refused while deletion protection is on.
     package func deleteTable(named reference: String) throws -> TableSnapshot {
-        let snapshot = try describeTable(named: reference)
+        try deleteTable(try describeTable(named: reference))
+    }
+
+    /// Deletes the table `snapshot` describes, as the request saw it before it waited for the
+    /// writer: what is dropped is the table as it is when the writer runs, which may have
+    /// changed since (an index added or removed meanwhile).
+    func deleteTable(_ snapshot: TableSnapshot) throws -> TableSnapshot {
         let name = snapshot.definition.name
         let definition = snapshot.definition
         if definition.deletionProtectionEnabled {
             throw EngineMessages.resourceCannotDeletedAsIt
         }
         if definition.globalIndexes.contains(where: { $0.status != .active }) {
-            throw EngineMessages.attemptChangeResourceWhichStill
+            throw EngineMessages.deleteTableWhileIndexesChange
         }
         try leaveReplicationGroup(definition)
-        try write { state in
-            guard cachedDefinition(name)?.storageID == definition.storageID else {
+        let deletedDefinition = try write { state in
+            // The definition as it is now, not as the snapshot above saw it: an UpdateTable
+            // that committed in between may have added an index, whose table must go too.
+            guard let current = cachedDefinition(name), current.storageID == definition.storageID else {
                 throw DynamoError.tableNotFound()
             }
+            if current.deletionProtectionEnabled { throw EngineMessages.resourceCannotDeletedAsIt }
+            if current.globalIndexes.contains(where: { $0.status != .active }) {
+                throw EngineMessages.deleteTableWhileIndexesChange
+            }
             try state.connection.statement("DELETE FROM catalog WHERE name = ?").bind(.text(name)).run()
-            if let label = definition.streamLabel {
+            if let label = current.streamLabel {
                 // The stream stays readable for 24 hours, as DynamoDB's does.
                 try StreamCatalog.endStream(table: name, label: label, now: clock.now(), connection: state.connection)
             }
             state.connection.clearStatementCache()
-            try state.connection.execute(ItemStore.dropSQL(storageID: definition.storageID))
-            try state.connection.execute(ExpiryIndex.dropSQL(storageID: definition.storageID))
-            try forgetPointInTimeLog(storageID: definition.storageID, connection: state.connection)
-            for index in definition.indexes {
-                try state.connection.execute(IndexStore.dropSQL(table: definition, index: index))
+            try state.connection.dropTable(named: ItemStore.name(storageID: current.storageID))
+            try state.connection.dropTable(named: ExpiryIndex.name(storageID: current.storageID))
+            try forgetPointInTimeLog(storageID: current.storageID, connection: state.connection)
+            for index in current.indexes {
+                try state.connection.dropTable(named: IndexStore.name(table: current, index: index))
             }
             state.cacheAfterCommit(nil, named: name)
+            return current
         }
         invalidateStatements()
         let deleted = TableSnapshot(
-            definition: definition, status: .deleting, itemCount: snapshot.itemCount,
+            definition: deletedDefinition, status: .deleting, itemCount: snapshot.itemCount,
             sizeBytes: snapshot.sizeBytes, region: region)
         transientStatuses.holdDeleted(deleted, now: clock.now())
         return deleted

@@ -39,7 +39,7 @@ extension Database {
                     to: &definition, billingMode: input.billingMode ?? definition.billingMode,
                     now: now)
                 if let created = indexChanges.created, let index = definition.index(named: created) {
-                    try connection.execute(IndexStore.dropSQL(table: definition, index: index))
+                    try connection.dropTable(named: IndexStore.name(table: definition, index: index))
                     try connection.execute(IndexStore.createSQL(table: definition, index: index))
                 }
                 if indexChanges.created != nil || indexChanges.deleted != nil { statusChanges = true }
@@ -79,7 +79,7 @@ extension Database {
                         input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
                         input.sseSpecification == nil, indexUpdates == nil
                     {
-                        throw EngineMessages.provisionedThroughputTableWillNot(readCapacityUnits: old.readCapacityUnits, readCapacityUnits2: throughput.readCapacityUnits, writeCapacityUnits: old.writeCapacityUnits, writeCapacityUnits2: throughput.writeCapacityUnits)
+                        throw EngineMessages.throughputUnchanged(currentRead: old.readCapacityUnits, requestedRead: throughput.readCapacityUnits, currentWrite: old.writeCapacityUnits, requestedWrite: throughput.writeCapacityUnits)
                     }
                     if throughput.readCapacityUnits > old.readCapacityUnits
                         || throughput.writeCapacityUnits > old.writeCapacityUnits

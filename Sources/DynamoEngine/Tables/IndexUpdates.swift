@@ -16,16 +16,16 @@ enum IndexUpdates {
     /// DynamoDB's limit on global secondary indexes per table.
     static let maximumGlobalIndexes = 20
 
-    static let onlineIndexLimit = EngineMessages.subscriberLimitExceededOnly1
+    static let onlineIndexLimit = EngineMessages.oneOnlineIndexChangeAtATime
 
     /// DynamoDB's refusals of an index Create or Delete combined with other table changes.
     static func checkCombination(_ updates: [GlobalSecondaryIndexUpdate], with input: UpdateTableInput) throws(DynamoError) {
         guard updates.contains(where: { $0.create != nil || $0.delete != nil }) else { return }
         if input.provisionedThroughput != nil {
-            throw EngineMessages.youCannotCreateDeleteIndex
+            throw EngineMessages.indexChangeWithThroughputChange
         }
         if input.streamSpecification != nil {
-            throw EngineMessages.youCannotCreateDeleteIndex2
+            throw EngineMessages.indexChangeWithStreamChange
         }
         if input.deletionProtectionEnabled != nil {
             throw EngineMessages.deletionProtectionModificationOnlyOperationRequest
@@ -55,10 +55,10 @@ enum IndexUpdates {
                 throw EngineMessages.oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate
             }
             if actions.count > 1 {
-                throw EngineMessages.onlyOneGlobalSecondaryIndex
+                throw EngineMessages.oneActionPerIndexUpdate
             }
             guard names.insert(actions[0]).inserted else {
-                throw EngineMessages.onlyOneGlobalSecondaryIndex2(actions: actions)
+                throw EngineMessages.twoUpdatesForOneIndex(actions: actions)
             }
         }
         let onlineChanges = updates.filter { $0.create != nil || $0.delete != nil }.count
@@ -134,10 +134,10 @@ enum IndexUpdates {
             throw EngineMessages.cannotIndexThatNotGlobalSecondaryIndex(verb: verb, name: name)
         }
         guard let position = definition.globalIndexes.firstIndex(where: { $0.name == name }) else {
-            throw EngineMessages.requestedResourceNotFoundIndex3(name: name, definitionName: definition.name)
+            throw EngineMessages.indexNotFoundForTable(name: name, definitionName: definition.name)
         }
         if definition.globalIndexes[position].status == .deleting {
-            throw EngineMessages.attemptChangeResourceWhichStill2(definitionName: definition.name, name: name)
+            throw EngineMessages.indexBeingDeleted(definitionName: definition.name, name: name)
         }
         return position
     }
@@ -154,7 +154,7 @@ enum IndexUpdates {
         var throughput = index.throughput ?? ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)
         let name = index.name
         if throughput.readCapacityUnits == given.readCapacityUnits, throughput.writeCapacityUnits == given.writeCapacityUnits {
-            throw EngineMessages.provisionedThroughputIndexWillNot(name: name, readCapacityUnits: throughput.readCapacityUnits, readCapacityUnits2: given.readCapacityUnits, writeCapacityUnits: throughput.writeCapacityUnits, writeCapacityUnits2: given.writeCapacityUnits)
+            throw EngineMessages.indexThroughputUnchanged(name: name, currentRead: throughput.readCapacityUnits, requestedRead: given.readCapacityUnits, currentWrite: throughput.writeCapacityUnits, requestedWrite: given.writeCapacityUnits)
         }
         if given.readCapacityUnits > throughput.readCapacityUnits || given.writeCapacityUnits > throughput.writeCapacityUnits {
             throughput.lastIncreaseDateTime = now

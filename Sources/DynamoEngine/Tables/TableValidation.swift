@@ -102,10 +102,10 @@ enum TableValidation {
             throw EngineMessages.allHashKeyAttributesPrecede
         }
         if hashCount > maximumKeyAttributesPerPart {
-            throw EngineMessages.keySchemaExceedsMaximumAllowedNumber
+            throw EngineMessages.tooManyHashKeys
         }
         if schema.count - hashCount > maximumKeyAttributesPerPart {
-            throw EngineMessages.keySchemaExceedsMaximumAllowedNumber2
+            throw EngineMessages.tooManyRangeKeys
         }
         func attribute(_ name: String) -> KeyAttribute { definitions.first { $0.name == name }! }
         return (keyNames[..<firstRange].map(attribute), keyNames[firstRange...].map(attribute))
