@@ -50,12 +50,28 @@ public struct SigV4Signer: Sendable, Hashable {
         sign(request, credentials: credentials, date: date, pathEncodedOnce: false)
     }
 
+    /// Signs as ``sign(_:credentials:date:)`` does, taking the derived signing key from `keys`:
+    /// a client that signs many requests derives the key (four HMACs) once per secret and day
+    /// instead of once per request.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its URL must be absolute.
+    ///   - credentials: The keys to sign with.
+    ///   - date: The signing time.
+    ///   - keys: The cache of derived keys.
+    /// - Returns: The signed request.
+    package func sign<Request: SigV4Signable>(
+        _ request: Request, credentials: AWSCredentials, date: Date, keys: SigV4SigningKeyCache
+    ) -> Request {
+        sign(request, credentials: credentials, date: date, pathEncodedOnce: false, keys: keys)
+    }
+
     /// The signing steps every form shares. `pathEncodedOnce` (S3) hands the canonical-request
     /// builder the decoded path, so the canonical URI is the path encoded exactly once; other
     /// services encode the path as sent a second time.
     func sign<Request: SigV4Signable>(
         _ request: Request, credentials: AWSCredentials, date: Date,
-        pathEncodedOnce: Bool
+        pathEncodedOnce: Bool, keys: SigV4SigningKeyCache? = nil
     ) -> Request {
         let time = AmzDate(date)
         var signed = request
@@ -76,9 +92,11 @@ public struct SigV4Signer: Sendable, Hashable {
             method: signed.method, path: pathEncodedOnce ? SigV4Encoding.decode(path) : path, query: parts?.query,
             headers: signed.headers, defaultHost: parts?.hostHeader,
             payloadHash: signed.headerValue("x-amz-content-sha256") ?? SHA256.hash(signed.body).hexString, signing: nil)
-        let signature = self.signature(
-            stringToSign: stringToSign(canonicalRequest: canonical.text, time: time),
-            secretAccessKey: credentials.secretAccessKey, day: time.day)
+        let key =
+            keys?.signingKey(self, secretAccessKey: credentials.secretAccessKey, day: time.day)
+            ?? signingKey(secretAccessKey: credentials.secretAccessKey, day: time.day)
+        let signature = Self.signature(
+            stringToSign: stringToSign(canonicalRequest: canonical.text, time: time), signingKey: key)
         let scope = "\(credentials.accessKeyID)/\(credentialScope(day: time.day))"
         signed.headers.append(
             (
@@ -179,7 +197,19 @@ public struct SigV4Signer: Sendable, Hashable {
 
     /// Leading and trailing whitespace removed, inner runs collapsed to one space.
     package static func trimAll(_ value: String) -> String {
-        value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        if isTrimmed(value) { return value }
+        return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .joined(separator: " ")
+    }
+
+    /// Whether `trimAll` would return `value` unchanged: no tab, CR or LF, no space at either end
+    /// and no two spaces in a row (checked on the bytes, without splitting into characters).
+    private static func isTrimmed(_ value: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in value.utf8 {
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D || (byte == 0x20 && previous == 0x20) { return false }
+            previous = byte
+        }
+        return previous != 0x20 || value.isEmpty
     }
 }

@@ -93,7 +93,9 @@ extension DynamoClient {
             let attemptRequest = try routed(unsigned, credentials: credentials)
             try await waitForRateLimiter()
             do {
-                let request = signer.sign(attemptRequest, credentials: credentials, date: clock().addingTimeInterval(clockSkew.seconds))
+                let request = signer.sign(
+                    attemptRequest, credentials: credentials, date: clock().addingTimeInterval(clockSkew.seconds),
+                    keys: signingKeys)
                 let response = try await transport.send(request, timeouts: timeouts)
                 logger.debug(
                     "DynamoClient attempt",

@@ -43,6 +43,8 @@ public final class DynamoClient: Sendable {
     /// Seconds added to ``clock`` when signing, learned from a server's `Date` header after a
     /// request was refused for clock skew.
     let clockSkew = ClockSkew()
+    /// Derived SigV4 signing keys, one per secret and day (the region and service are fixed).
+    let signingKeys = SigV4SigningKeyCache(limit: 16)
 
     /// The `User-Agent` the client sends.
     static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
