@@ -119,13 +119,13 @@ import Testing
                 Self.update(#"{"TableName":"Things",\#(definitions),"GlobalSecondaryIndexUpdates":[\#(create),{"Delete":{"IndexName":"byColor"}}]}"#),
                 now: Self.now)
         }
-        #expect(throws: DynamoError.validation("You cannot create or delete index while updating table IOPS")) {
+        #expect(throws: DynamoError.validation("One or more parameter values were invalid: You cannot create or delete index while updating table IOPS")) {
             try database.updateTable(
                 Self.update(
                     #"{"TableName":"Things",\#(definitions),"ProvisionedThroughput":{"ReadCapacityUnits":6,"WriteCapacityUnits":6},"GlobalSecondaryIndexUpdates":[\#(create)]}"#),
                 now: Self.now)
         }
-        #expect(throws: DynamoError.validation("You cannot create or delete index while changing stream status")) {
+        #expect(throws: DynamoError.validation("One or more parameter values were invalid: You cannot create or delete index while changing stream status")) {
             try database.updateTable(
                 Self.update(
                     #"{"TableName":"Things",\#(definitions),"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"GlobalSecondaryIndexUpdates":[\#(create)]}"#),
