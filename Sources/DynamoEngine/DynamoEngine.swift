@@ -71,7 +71,7 @@ package final class DynamoEngine: Sendable {
         self.namespaceMode = namespaceMode
         self.logger = logger
         self.transactionConflicts = transactionConflicts
-        replicationHub = ReplicationHub(namespaceMode: namespaceMode)
+        replicationHub = ReplicationHub(namespaceMode: namespaceMode, logger: logger)
         if case .directory(let path) = storage {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }

@@ -1,5 +1,6 @@
 import DynamoAPI
 import Dispatch
+import Logging
 import Synchronization
 
 /// One item change of a global table on its way to the other replicas.
@@ -31,6 +32,8 @@ package final class ReplicationHub: Sendable {
     package typealias Resolver = @Sendable (_ accessKeyID: String?, _ region: String) throws -> Database
 
     package let namespaceMode: NamespaceMode
+    /// Where a delivery that failed (not a replica that is gone: a storage error) is reported.
+    private let logger: Logger
     private let resolver = Mutex<Resolver?>(nil)
     /// The stamp of the last change applied to each item of each region, and the last sequence number.
     private let lastWrites = Mutex<(stamps: [WriteKey: WriteStamp], sequence: UInt64)>(([:], 0))
@@ -55,8 +58,9 @@ package final class ReplicationHub: Sendable {
         }
     }
 
-    package init(namespaceMode: NamespaceMode) {
+    package init(namespaceMode: NamespaceMode, logger: Logger) {
         self.namespaceMode = namespaceMode
+        self.logger = logger
     }
 
     /// Sets how the hub opens other namespaces' databases (the engine, once it exists).
@@ -103,15 +107,22 @@ package final class ReplicationHub: Sendable {
     private func deliver(_ change: PendingReplication, stamp: WriteStamp) {
         for region in change.targets {
             let key = WriteKey(accessKeyID: change.accessKeyID, region: region, table: change.table, key: change.key)
-            // A replica that disappeared meanwhile (deleted, its region removed) just misses it.
-            try? database(accessKeyID: change.accessKeyID, region: region)
-                .applyReplicated(table: change.table, key: change.key, json: change.newJSON) {
-                    lastWrites.withLock { state in
-                        if let last = state.stamps[key], last > stamp { return false }
-                        state.stamps[key] = stamp
-                        return true
+            // A replica that disappeared meanwhile (deleted, its region removed) just misses it:
+            // `applyReplicated` returns without writing. Anything thrown is a failed write.
+            do {
+                try database(accessKeyID: change.accessKeyID, region: region)
+                    .applyReplicated(table: change.table, key: change.key, json: change.newJSON) {
+                        lastWrites.withLock { state in
+                            if let last = state.stamps[key], last > stamp { return false }
+                            state.stamps[key] = stamp
+                            return true
+                        }
                     }
-                }
+            } catch {
+                logger.error(
+                    "replication to a replica failed; the replica misses this change",
+                    metadata: ["table": "\(change.table)", "region": "\(region)", "error": "\(error)"])
+            }
         }
     }
 }

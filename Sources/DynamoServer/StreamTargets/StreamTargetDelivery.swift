@@ -82,11 +82,19 @@ final class StreamTargetDelivery: Sendable {
             for (namespace, database) in engine.openDatabases.sorted(by: { $0.key < $1.key }) {
                 let cursor = cursors[namespace] ?? Cursor()
                 let table = target.table, limit = batchSize
-                guard
-                    let (updated, batch) = try? await threadPool.runIfActive({
+                let updated: Cursor
+                let batch: Batch?
+                do {
+                    (updated, batch) = try await threadPool.runIfActive {
                         try Self.nextBatch(database, table: table, cursor: cursor, limit: limit)
-                    })
-                else { continue }
+                    }
+                } catch {
+                    // Read again on the next pass; a table without a stream is no error here.
+                    logger.warning(
+                        "stream target: reading the table's stream failed",
+                        metadata: ["table": "\(table)", "namespace": "\(namespace)", "error": "\(error)"])
+                    continue
+                }
                 cursors[namespace] = updated
                 guard let batch else { continue }
                 guard await deliver(batch, to: target.endpoint, group: group) else { return }
