@@ -6,6 +6,17 @@ extension TableDefinition {
     static let maximumPartitionKeyBytes = 2048
     static let maximumSortKeyBytes = 1024
 
+    /// The key attributes a stored table key holds (a page's `LastEvaluatedKey`, a stream
+    /// record's `Keys`); a part that does not decode is left out.
+    func keyItem(of key: StoredKey) -> Item {
+        var item: Item = [:]
+        item[partitionKey.name] = KeyEncoding.decode(key.partition, as: partitionKey.type)
+        if let sortKey {
+            item[sortKey.name] = KeyEncoding.decode(key.sort, as: sortKey.type)
+        }
+        return item
+    }
+
     /// Validates a `Key` parameter (GetItem, DeleteItem, UpdateItem): exactly the key attributes,
     /// each of its declared type.
     func storedKey(fromKey key: Item) throws(DynamoError) -> StoredKey {

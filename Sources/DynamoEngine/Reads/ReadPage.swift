@@ -114,12 +114,7 @@ struct ReadPager {
 
     /// The key attributes of the last row read: the table key, plus the index key for an index.
     private func lastEvaluatedKey(for row: ItemStore.Row) throws -> Item {
-        let tableKey = row.tableKey ?? row.key
-        var key: Item = [:]
-        key[table.partitionKey.name] = KeyEncoding.decode(tableKey.partition, as: table.partitionKey.type)
-        if let sortKey = table.sortKey {
-            key[sortKey.name] = KeyEncoding.decode(tableKey.sort, as: sortKey.type)
-        }
+        var key = table.keyItem(of: row.tableKey ?? row.key)
         if let index {
             key.merge(index.keyItem(of: row.key)) { _, index in index }
         }

@@ -86,11 +86,7 @@ struct StreamRecordWriter {
     /// `LastEvaluatedKey` is made); from the item itself should a stored key not decode.
     private static func keys(of change: ItemChange) throws -> Item {
         let table = change.table
-        var keys: Item = [:]
-        keys[table.partitionKey.name] = KeyEncoding.decode(change.key.partition, as: table.partitionKey.type)
-        if let sortKey = table.sortKey {
-            keys[sortKey.name] = KeyEncoding.decode(change.key.sort, as: sortKey.type)
-        }
+        let keys = table.keyItem(of: change.key)
         if keys.count == table.keyAttributes.count { return keys }
         guard let json = change.newJSON ?? change.oldJSON else { return keys }
         let names = table.keyAttributes.map(\.name)
