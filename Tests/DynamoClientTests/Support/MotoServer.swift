@@ -12,21 +12,26 @@ enum MotoServer {
         var description: String
     }
 
-    /// A free loopback port (bound, read and released; moto binds it right after).
+    /// A free loopback port below Linux's ephemeral range (32768 and up), bound and released;
+    /// moto binds it right after. Below that range no server that binds port 0 (the in-process
+    /// LocalDynamo servers of parallel tests) can be handed the same port meanwhile and answer
+    /// the readiness probe in moto's place.
     static func freePort() throws -> Int {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(holder, pointer, length) == 0 && getsockname(holder, pointer, &length) == 0
+        for _ in 0..<100 {
+            let port = Int.random(in: 20_000..<32_768)
+            let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(holder) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 }
             }
+            if bound { return port }
         }
-        guard bound else { throw StartFailure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw StartFailure(description: "no free port")
     }
 
     /// Starts moto, waits until it answers `ListTables`, runs `body` with its URL, stops it.
