@@ -85,51 +85,64 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
 }
 
-let options: Options
-do {
-    options = try Options(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    FileHandle.standardError.write(Data("client-bench: \(error)\n".utf8))
-    exit(2)
-}
-let url = URL(string: options.endpoint)
-let client = DynamoClient.local(port: url?.port ?? 8000, host: url?.host ?? "127.0.0.1")
-let clock = ContinuousClock()
-let deadline = clock.now + .milliseconds(Int(options.seconds * 1000))
-let started = clock.now
-do {
-    let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
-        for worker in 0..<options.concurrency {
-            group.addTask {
-                var tally = Tally()
-                var sequence = 0
-                while clock.now < deadline {
-                    let begin = clock.now
-                    try await request(client, options, worker: worker, sequence: sequence)
-                    let elapsed = clock.now - begin
-                    tally.latencies.append(
-                        Double(elapsed.components.attoseconds) / 1e12
-                            + Double(elapsed.components.seconds) * 1e6)
-                    sequence += 1
-                }
-                return tally
-            }
-        }
-        var all: [Tally] = []
-        for try await tally in group { all.append(tally) }
-        return all
+/// The whole run; returns the exit status.
+func run() async -> Int32 {
+    let options: Options
+    do {
+        options = try Options(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("client-bench: \(error)\n".utf8))
+        return 2
     }
-    let elapsed = clock.now - started
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let latencies = tallies.flatMap(\.latencies).sorted()
-    let result: [String: Any] = [
-        "client": "DynamoClient", "operation": options.operation, "concurrency": options.concurrency,
-        "requests": latencies.count, "seconds": seconds, "rps": Double(latencies.count) / seconds,
-        "p50_us": percentile(latencies, 0.5), "p99_us": percentile(latencies, 0.99),
-    ]
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
-} catch {
-    FileHandle.standardError.write(Data("client-bench: \(error)\n".utf8))
-    exit(1)
+    let url = URL(string: options.endpoint)
+    let client = DynamoClient.local(port: url?.port ?? 8000, host: url?.host ?? "127.0.0.1")
+    let clock = ContinuousClock()
+    let deadline = clock.now + .milliseconds(Int(options.seconds * 1000))
+    let started = clock.now
+    do {
+        let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
+            for worker in 0..<options.concurrency {
+                group.addTask {
+                    var tally = Tally()
+                    var sequence = 0
+                    while clock.now < deadline {
+                        let begin = clock.now
+                        try await request(client, options, worker: worker, sequence: sequence)
+                        let elapsed = clock.now - begin
+                        tally.latencies.append(
+                            Double(elapsed.components.attoseconds) / 1e12
+                                + Double(elapsed.components.seconds) * 1e6)
+                        sequence += 1
+                    }
+                    return tally
+                }
+            }
+            var all: [Tally] = []
+            for try await tally in group { all.append(tally) }
+            return all
+        }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let latencies = tallies.flatMap(\.latencies).sorted()
+        let result: [String: Any] = [
+            "client": "DynamoClient", "operation": options.operation, "concurrency": options.concurrency,
+            "requests": latencies.count, "seconds": seconds, "rps": Double(latencies.count) / seconds,
+            "p50_us": percentile(latencies, 0.5), "p99_us": percentile(latencies, 0.99),
+        ]
+        let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("client-bench: \(error)\n".utf8))
+        return 1
+    }
 }
+
+// The main thread waits on a semaphore instead of running an async top level (which parks it in
+// `dispatch_main`, where valgrind 3.19 crashes), so `valgrind --tool=callgrind client-bench ...`
+// can count the client's instructions per request.
+Task.detached {
+    let status = await run()
+    exit(status)
+}
+DispatchSemaphore(value: 0).wait()
