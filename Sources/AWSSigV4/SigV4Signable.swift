@@ -17,7 +17,20 @@ extension SigV4Signable {
     /// The first value of a header, matched case-insensitively.
     package func headerValue(_ name: String) -> String? {
         let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
+        return headers.first { $0.name.isASCIICaseInsensitiveEqual(to: lowered) }?.value
+    }
+}
+
+extension String {
+    /// Whether the text equals `lowercased` (lowercase already) when ASCII letters are compared
+    /// without case, as HTTP header names are; compared on the bytes, without a lowercased copy.
+    package func isASCIICaseInsensitiveEqual(to lowercased: String) -> Bool {
+        var other = lowercased.utf8.makeIterator()
+        for byte in utf8 {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard other.next() == folded else { return false }
+        }
+        return other.next() == nil
     }
 }
 

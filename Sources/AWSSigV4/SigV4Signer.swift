@@ -59,11 +59,14 @@ public struct SigV4Signer: Sendable, Hashable {
     ///   - credentials: The keys to sign with.
     ///   - date: The signing time.
     ///   - keys: The cache of derived keys.
+    ///   - urlParts: `URLParts(request.url)`, when the caller keeps it (a client parses its
+    ///     endpoint once, not once a request); `nil` parses the URL here.
     /// - Returns: The signed request.
     package func sign<Request: SigV4Signable>(
-        _ request: Request, credentials: AWSCredentials, date: Date, keys: SigV4SigningKeyCache
+        _ request: Request, credentials: AWSCredentials, date: Date, keys: SigV4SigningKeyCache,
+        urlParts: URLParts? = nil
     ) -> Request {
-        sign(request, credentials: credentials, date: date, pathEncodedOnce: false, keys: keys)
+        sign(request, credentials: credentials, date: date, pathEncodedOnce: false, keys: keys, urlParts: urlParts)
     }
 
     /// The signing steps every form shares. `pathEncodedOnce` (S3) hands the canonical-request
@@ -71,15 +74,15 @@ public struct SigV4Signer: Sendable, Hashable {
     /// services encode the path as sent a second time.
     func sign<Request: SigV4Signable>(
         _ request: Request, credentials: AWSCredentials, date: Date,
-        pathEncodedOnce: Bool, keys: SigV4SigningKeyCache? = nil
+        pathEncodedOnce: Bool, keys: SigV4SigningKeyCache? = nil, urlParts: URLParts? = nil
     ) -> Request {
         let time = AmzDate(date)
         var signed = request
         signed.headers.removeAll {
-            let name = $0.name.lowercased()
-            return name == "authorization" || name == "x-amz-date" || name == "x-amz-security-token"
+            $0.name.isASCIICaseInsensitiveEqual(to: "authorization") || $0.name.isASCIICaseInsensitiveEqual(to: "x-amz-date")
+                || $0.name.isASCIICaseInsensitiveEqual(to: "x-amz-security-token")
         }
-        let parts = URLParts(request.url)
+        let parts = urlParts ?? URLParts(request.url)
         if signed.headerValue("host") == nil, let parts {
             signed.headers.insert(("Host", parts.hostHeader), at: 0)
         }

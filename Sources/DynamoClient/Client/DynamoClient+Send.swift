@@ -95,7 +95,7 @@ extension DynamoClient {
             do {
                 let request = signer.sign(
                     attemptRequest, credentials: credentials, date: clock().addingTimeInterval(clockSkew.seconds),
-                    keys: signingKeys)
+                    keys: signingKeys, urlParts: urlParts(of: attemptRequest.url))
                 let response = try await transport.send(request, timeouts: timeouts)
                 logger.debug(
                     "DynamoClient attempt",
@@ -146,6 +146,14 @@ extension DynamoClient {
             try await retry.sleep(delay)
             attempt += 1
         }
+    }
+
+    /// The client's parsed endpoint when `url` is one of its two endpoints (an account-based
+    /// endpoint is parsed when signing).
+    private func urlParts(of url: String) -> URLParts? {
+        if url == endpoint { return endpointParts }
+        if url == streamsEndpoint { return streamsEndpointParts }
+        return nil
     }
 
     /// A short name for a failed attempt's error in logs: DynamoDB's code, the transport

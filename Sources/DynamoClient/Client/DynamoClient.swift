@@ -45,6 +45,9 @@ public final class DynamoClient: Sendable {
     let clockSkew = ClockSkew()
     /// Derived SigV4 signing keys, one per secret and day (the region and service are fixed).
     let signingKeys = SigV4SigningKeyCache(limit: 16)
+    /// ``endpoint`` and ``streamsEndpoint`` split for signing, once per client.
+    let endpointParts: URLParts?
+    let streamsEndpointParts: URLParts?
 
     /// The `User-Agent` the client sends.
     static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
@@ -116,6 +119,8 @@ public final class DynamoClient: Sendable {
         region = location.region
         endpoint = location.endpoint
         streamsEndpoint = location.streamsEndpoint
+        endpointParts = URLParts(location.endpoint)
+        streamsEndpointParts = URLParts(location.streamsEndpoint)
         self.transport = transport
         self.credentialProvider = credentialProvider
         self.retry = retry

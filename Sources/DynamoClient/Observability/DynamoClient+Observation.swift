@@ -3,7 +3,11 @@ import Logging
 
 extension DynamoClient {
     /// Reports a finished call to the logger (debug) and the observer.
+    ///
+    /// Nothing is built when neither listens (no observer, log level above debug): most calls
+    /// of a busy client end here.
     func report(target: String, attempts: Int, duration: Duration, response: JSONValue?, failure: (any Error)?) {
+        guard observer != nil || logger.logLevel <= .debug else { return }
         let operation = target.split(separator: ".").last.map(String.init) ?? target
         let report = OperationReport(
             operation: operation, attempts: attempts, duration: duration,

@@ -1,4 +1,3 @@
-import AWSSigV4
 #if canImport(CCurl)
     import CCurl
 
@@ -16,16 +15,31 @@ import AWSSigV4
 
         /// Records one raw header line. A status line starts a new header block (after a
         /// `100 Continue` or a proxy's `CONNECT` answer), so earlier fields are dropped.
+        ///
+        /// Split, lowercased and trimmed on the bytes: only the name and the value become strings.
         func headerLine(_ bytes: UnsafeBufferPointer<UInt8>) {
-            let line = String(decoding: bytes, as: UTF8.self)
-            if line.hasPrefix("HTTP/") {
-                headers.removeAll()
+            if bytes.starts(with: "HTTP/".utf8) {
+                headers.removeAll(keepingCapacity: true)
                 return
             }
-            guard let colon = line.firstIndex(of: ":") else { return }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
-            headers[name] = value
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+            let name = String(unsafeUninitializedCapacity: colon) { buffer in
+                for index in 0..<colon {
+                    let byte = bytes[index]
+                    buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return colon
+            }
+            var start = colon + 1
+            var end = bytes.count
+            while start < end, Self.isWhitespace(bytes[start]) { start += 1 }
+            while end > start, Self.isWhitespace(bytes[end - 1]) { end -= 1 }
+            headers[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+
+        /// Space, tab, CR or LF.
+        private static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
         }
     }
 

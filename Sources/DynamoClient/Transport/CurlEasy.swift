@@ -78,46 +78,46 @@
             guard code == CURLE_OK else { return .failure(error(for: code)) }
             var status = 0
             _ = ld_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, headers: sink.headers, body: sink.body))
+            return .success(HTTPResponse(status: status, lowercasedHeaders: sink.headers, body: sink.body))
         }
 
         private func configure(
             _ request: HTTPRequest, timeouts: HTTPTimeouts,
             headers: UnsafeMutablePointer<curl_slist>?, sink: UnsafeMutableRawPointer
         ) -> CURLcode {
-            let steps: [() -> CURLcode] = [
-                { ld_curl_easy_setopt_string(self.handle, CURLOPT_URL, request.url) },
-                { ld_curl_easy_setopt_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
-                // Threads: never raise SIGALRM or SIGPIPE for timeouts.
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_NOSIGNAL, 1) },
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.curlMilliseconds) },
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_TIMEOUT_MS, timeouts.request.curlMilliseconds) },
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_TCP_KEEPALIVE, 1) },
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_TCP_NODELAY, 1) },
-                { ld_curl_easy_setopt_slist(self.handle, CURLOPT_HTTPHEADER, headers) },
-                // An empty proxy turns off the proxies libcurl would take from the environment.
-                { request.bypassesProxy ? ld_curl_easy_setopt_string(self.handle, CURLOPT_PROXY, "") : CURLE_OK },
-                { ld_curl_easy_setopt_write_callback(self.handle, CURLOPT_WRITEFUNCTION, curlWriteBody) },
-                { ld_curl_easy_setopt_pointer(self.handle, CURLOPT_WRITEDATA, sink) },
-                { ld_curl_easy_setopt_write_callback(self.handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) },
-                { ld_curl_easy_setopt_pointer(self.handle, CURLOPT_HEADERDATA, sink) },
-                { ld_curl_easy_setopt_long(self.handle, CURLOPT_NOPROGRESS, 0) },
-                { ld_curl_easy_setopt_xferinfo_callback(self.handle, curlCheckCancellation) },
-                { ld_curl_easy_setopt_pointer(self.handle, CURLOPT_XFERINFODATA, sink) },
-                {
-                    switch request.method {
-                    case "GET": ld_curl_easy_setopt_long(self.handle, CURLOPT_HTTPGET, 1)
-                    case "HEAD": ld_curl_easy_setopt_long(self.handle, CURLOPT_NOBODY, 1)
-                    case "POST": ld_curl_easy_setopt_long(self.handle, CURLOPT_POST, 1)
-                    default: ld_curl_easy_setopt_string(self.handle, CURLOPT_CUSTOMREQUEST, request.method)
-                    }
-                },
-            ]
-            for step in steps {
-                let code = step()
-                if code != CURLE_OK { return code }
+            // Each step runs while the previous ones succeeded; non-escaping closures, so nothing
+            // is allocated per request.
+            var code = CURLE_OK
+            func step(_ setOption: () -> CURLcode) {
+                if code == CURLE_OK { code = setOption() }
             }
-            return CURLE_OK
+            step { ld_curl_easy_setopt_string(handle, CURLOPT_URL, request.url) }
+            step { ld_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer) }
+            // Threads: never raise SIGALRM or SIGPIPE for timeouts.
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1) }
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect.curlMilliseconds) }
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeouts.request.curlMilliseconds) }
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1) }
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_TCP_NODELAY, 1) }
+            step { ld_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
+            // An empty proxy turns off the proxies libcurl would take from the environment.
+            if request.bypassesProxy { step { ld_curl_easy_setopt_string(handle, CURLOPT_PROXY, "") } }
+            step { ld_curl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteBody) }
+            step { ld_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, sink) }
+            step { ld_curl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
+            step { ld_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, sink) }
+            step { ld_curl_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0) }
+            step { ld_curl_easy_setopt_xferinfo_callback(handle, curlCheckCancellation) }
+            step { ld_curl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, sink) }
+            step {
+                switch request.method {
+                case "GET": ld_curl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+                case "HEAD": ld_curl_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
+                case "POST": ld_curl_easy_setopt_long(handle, CURLOPT_POST, 1)
+                default: ld_curl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+                }
+            }
+            return code
         }
 
         private func error(for code: CURLcode) -> TransportError {

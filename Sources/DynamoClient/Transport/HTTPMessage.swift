@@ -88,6 +88,13 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
+    /// A response whose header names the transport lowercased already, as it parsed them.
+    init(status: Int, lowercasedHeaders: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = lowercasedHeaders
+        self.body = body
+    }
+
     /// A header's value by case-insensitive name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
