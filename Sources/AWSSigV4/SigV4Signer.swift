@@ -137,7 +137,11 @@ public struct SigV4Signer: Sendable, Hashable {
         headers: [(name: String, value: String)], defaultHost: String?,
         payloadHash: String, signing: Set<String>?
     ) -> (text: String, signedHeaders: String) {
-        var grouped: [String: [String]] = [:]
+        // (lowercased name, trimmed value) in request order; sorted by name below, stably, so
+        // the values of a repeated header keep their order when joined with `,`.
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(headers.count + 1)
+        var hasHost = false
         for (name, value) in headers {
             let lowered = name.lowercased()
             if let signing {
@@ -145,20 +149,34 @@ public struct SigV4Signer: Sendable, Hashable {
             } else if unsignedHeaders.contains(lowered) {
                 continue
             }
-            grouped[lowered, default: []].append(trimAll(value))
+            if lowered == "host" { hasHost = true }
+            fields.append((lowered, trimAll(value)))
         }
-        if grouped["host"] == nil, let defaultHost, signing?.contains("host") ?? true { grouped["host"] = [defaultHost] }
-        let names = grouped.keys.sorted()
-        let signedHeaders = names.joined(separator: ";")
-        let headerLines = names.map { "\($0):\(grouped[$0]!.joined(separator: ","))\n" }.joined()
-        let text = [
-            method.uppercased(),
-            canonicalURI(path),
-            canonicalQuery(query),
-            headerLines,
-            signedHeaders,
-            payloadHash,
-        ].joined(separator: "\n")
+        if !hasHost, let defaultHost, signing?.contains("host") ?? true { fields.append(("host", defaultHost)) }
+        let order = fields.indices.sorted { fields[$0].name != fields[$1].name ? fields[$0].name < fields[$1].name : $0 < $1 }
+        var headerLines = ""
+        var signedHeaders = ""
+        for (position, index) in order.enumerated() {
+            let field = fields[index]
+            if position > 0, fields[order[position - 1]].name == field.name {
+                headerLines.append(",")
+            } else {
+                if position > 0 {
+                    headerLines.append("\n")
+                    signedHeaders.append(";")
+                }
+                headerLines.append(field.name)
+                headerLines.append(":")
+                signedHeaders.append(field.name)
+            }
+            headerLines.append(field.value)
+        }
+        if !order.isEmpty { headerLines.append("\n") }
+        var text = method.uppercased()
+        for part in [canonicalURI(path), canonicalQuery(query), headerLines, signedHeaders, payloadHash] {
+            text.append("\n")
+            text.append(part)
+        }
         return (text, signedHeaders)
     }
 

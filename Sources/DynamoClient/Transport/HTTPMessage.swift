@@ -132,5 +132,10 @@ public protocol HTTPTransport: Sendable {
 
 extension String {
     /// Whether the text can be sent inside one HTTP header field: no CR, LF or NUL.
-    var isSafeHeaderText: Bool { !utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
+    var isSafeHeaderText: Bool {
+        let scan = utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        }
+        return scan ?? !utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
 }
