@@ -80,12 +80,19 @@ package struct SHA256 {
         }
         buffer.withUnsafeBufferPointer { compress($0.baseAddress!) }
         buffer.removeAll(keepingCapacity: true)
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            digest.append(contentsOf: [UInt8(word >> 24), UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)])
+        let words = state
+        return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            withUnsafeBytes(of: words) { raw in
+                for index in 0..<8 {
+                    let word = raw.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)
+                    digest[4 * index] = UInt8(truncatingIfNeeded: word >> 24)
+                    digest[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                    digest[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                    digest[4 * index + 3] = UInt8(truncatingIfNeeded: word)
+                }
+            }
+            count = 32
         }
-        return digest
     }
 
     private mutating func compress(_ block: UnsafePointer<UInt8>) {
@@ -129,11 +136,14 @@ package enum HMACSHA256 {
     package static func authenticate(_ message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
         var block = key.count > 64 ? SHA256.hash(key) : key
         block.append(contentsOf: repeatElement(0, count: 64 - block.count))
+        // The key block XOR ipad, then (undoing ipad) XOR opad, in place.
+        for index in block.indices { block[index] ^= 0x36 }
         var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(block)
         inner.update(message)
+        for index in block.indices { block[index] ^= 0x36 ^ 0x5C }
         var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5C })
+        outer.update(block)
         outer.update(inner.finalize())
         return outer.finalize()
     }
@@ -148,12 +158,18 @@ extension UInt32 {
 extension Sequence<UInt8> {
     /// Lowercase hexadecimal, two digits per byte.
     package var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        let bytes = Array(self)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = Self.hexDigit(byte >> 4)
+                text[2 * index + 1] = Self.hexDigit(byte & 0x0F)
+            }
+            return bytes.count * 2
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase hex digit of a value below 16.
+    @inline(__always) private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
