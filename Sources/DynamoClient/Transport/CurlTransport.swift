@@ -41,15 +41,15 @@
             let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     pool.submit { [caBundle] easy in
-                        guard !cancellation.isCancelled else {
-                            continuation.resume(returning: .failure(TransportError(.other, "cancelled")))
-                            return
+                        let result: Result<HTTPResponse, TransportError>
+                        if cancellation.isCancelled {
+                            result = .failure(TransportError(.other, "cancelled"))
+                        } else if let easy {
+                            result = easy.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation)
+                        } else {
+                            result = .failure(TransportError(.other, "curl_easy_init failed"))
                         }
-                        guard let easy else {
-                            continuation.resume(returning: .failure(TransportError(.other, "curl_easy_init failed")))
-                            return
-                        }
-                        continuation.resume(returning: easy.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation))
+                        return { continuation.resume(returning: result) }
                     }
                 }
             } onCancel: {

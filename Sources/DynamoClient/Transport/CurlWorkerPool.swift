@@ -4,17 +4,25 @@
     /// Dedicated threads that run blocking libcurl transfers, each on its own ``CurlEasy``.
     ///
     /// Blocking calls never run on Swift's cooperative thread pool: a job is queued here and one of
-    /// at most `maximumThreads` threads picks it up. Threads start on demand (when no thread is idle)
-    /// and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
+    /// at most `maximumThreads` threads picks it up. Threads start on demand (when no idle or
+    /// finishing thread is there for a job) and live until the pool is released, so their easy handles keep connections alive. Jobs beyond
     /// the thread count wait in FIFO order: that is the transport's bound on concurrency.
     ///
     /// Handing a job to an idle thread reserves that thread at once, before it has woken: a burst
     /// of N jobs after an idle period therefore wakes one idle thread per job and starts new threads
     /// for the rest, running min(N, `maximumThreads`) transfers at once instead of queueing all of
     /// them behind the one thread that was idle.
+    ///
+    /// A job returns its completion (resuming the caller) instead of running it: the thread
+    /// counts itself as available first, so a caller's next request, submitted as soon as it
+    /// is resumed, goes to that thread instead of starting another one (with another
+    /// connection): N callers in a loop use N threads and N connections.
     final class CurlWorkerPool: Sendable {
-        /// A unit of work; it receives the thread's easy handle, or `nil` if none could be created.
-        typealias Job = @Sendable (CurlEasy?) -> Void
+        /// A unit of work; it receives the thread's easy handle, or `nil` if none could be
+        /// created, and returns what to run once the thread is available again (resuming the caller).
+        typealias Job = @Sendable (CurlEasy?) -> Completion
+        /// Runs after the job, on the same thread.
+        typealias Completion = @Sendable () -> Void
 
         private let state: State
 
@@ -35,8 +43,12 @@
         /// The shared queue. Safe to share: every mutable member is read and written with
         /// `condition` locked.
         ///
-        /// Invariant: `idleCount + wakeups` is the number of threads inside `condition.wait()`;
-        /// `idleCount` of them are free, `wakeups` are reserved for jobs submitted meanwhile.
+        /// Invariants: `idleCount + wakeups` is the number of threads inside `condition.wait()`;
+        /// `idleCount` of them are free, `wakeups` are woken for jobs submitted meanwhile.
+        /// `committed` is the number of threads that will look at the queue before they next
+        /// wait: started or woken for a job, or done with a job (counted before the job's
+        /// completion resumes its caller). A job starts or wakes a thread only when the queued
+        /// jobs outnumber the committed threads.
         private final class State: @unchecked Sendable {
             private let condition = NSCondition()
             private var jobs: [Job] = []
@@ -44,6 +56,7 @@
             private var threadCount = 0
             private var idleCount = 0
             private var wakeups = 0
+            private var committed = 0
             private var isShutDown = false
             private let maximumThreads: Int
 
@@ -55,14 +68,18 @@
                 condition.lock()
                 jobs.append(job)
                 var startThread = false
-                if idleCount > 0 {
-                    idleCount -= 1
-                    wakeups += 1
-                } else if threadCount < maximumThreads {
-                    threadCount += 1
-                    startThread = true
+                if jobs.count - nextJob > committed {
+                    if idleCount > 0 {
+                        idleCount -= 1
+                        wakeups += 1
+                        committed += 1
+                        condition.signal()
+                    } else if threadCount < maximumThreads {
+                        threadCount += 1
+                        committed += 1
+                        startThread = true
+                    }
                 }
-                condition.signal()
                 condition.unlock()
                 if startThread {
                     let thread = Thread { [self] in run() }
@@ -79,27 +96,42 @@
                 condition.unlock()
             }
 
-            /// A worker thread's loop: take the oldest job, run it, repeat until shut down.
+            /// A worker thread's loop: take the oldest job, run it, count this thread as
+            /// committed, run the job's completion, repeat until shut down.
             private func run() {
                 let easy = CurlEasy()
                 while let job = take() {
-                    job(easy)
+                    let completion = job(easy)
+                    condition.lock()
+                    committed += 1
+                    condition.unlock()
+                    completion()
                 }
             }
 
+            /// The oldest job, waiting for one if none is queued; `nil` once shut down. The
+            /// calling thread is committed on entry and no longer on return.
             private func take() -> Job? {
                 condition.lock()
                 defer { condition.unlock() }
                 while nextJob == jobs.count {
+                    committed -= 1
                     if isShutDown {
                         threadCount -= 1
                         return nil
                     }
                     idleCount += 1
                     condition.wait()
-                    // Woken for a reserved job, or spuriously: either way this thread is no longer idle.
-                    if wakeups > 0 { wakeups -= 1 } else { idleCount -= 1 }
+                    // Woken for a job (`submit` moved one idle thread to committed), or
+                    // spuriously: this thread now counts as committed either way.
+                    if wakeups > 0 {
+                        wakeups -= 1
+                    } else {
+                        idleCount -= 1
+                        committed += 1
+                    }
                 }
+                committed -= 1
                 let job = jobs[nextJob]
                 nextJob += 1
                 if nextJob > 64, nextJob * 2 > jobs.count {

@@ -26,4 +26,28 @@ struct WorkerPoolTests {
             #expect(server.peakConcurrentRequests == min(burst, maximum))
         }
     }
+
+    #if canImport(CCurl)
+        /// A caller's next request, sent as soon as the previous one returned, goes to the thread
+        /// that served it (counted as available before the caller is resumed): the transport opens
+        /// no more connections than requests were ever in flight.
+        @Test func callersReuseTheirThreadsConnections() async throws {
+            try await withFakeServer([.ok()]) { server in
+                let transport = CurlTransport(maximumConnections: 16)
+                let timeouts = HTTPTimeouts(connect: .seconds(5), request: .seconds(30))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask {
+                            for _ in 0..<15 {
+                                _ = try await transport.send(HTTPRequest(method: "GET", url: server.url), timeouts: timeouts)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(server.requests.count == 45)
+                #expect(server.connectionCount <= 3)
+            }
+        }
+    #endif
 }
