@@ -103,7 +103,7 @@ extension ObjectContext {
         let saving =
             insertedList.filter { !$0.deleteMark }
             + registered.values.filter {
-                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.changedValues.isEmpty
+                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.isDeletedInStore && !$0.changedValues.isEmpty
             }
         for object in saving {
             issues += modelIssues(object)
