@@ -13,8 +13,11 @@ struct WriteAction {
     let action: TransactWriteItem
     /// The item the object's snapshot becomes once stored (`nil` for deletes).
     let storedItem: Item?
+    /// The action as JSON, encoded once: it sizes the action and is what the transaction's
+    /// request carries.
+    let json: [UInt8]
     /// Bytes the action adds to the request (for the 4 MB transaction limit).
-    let size: Int
+    var size: Int { json.count }
     /// A deleted object of the same key that this insert's `Put` replaces (delete and insert
     /// of one key in one save are one write: a transaction cannot touch an item twice).
     var replaced: ManagedObject?
@@ -32,7 +35,7 @@ struct WriteAction {
         self.kind = kind
         self.action = action
         self.storedItem = storedItem
-        size = action.jsonBytes.count
+        json = action.jsonBytes
     }
 }
 
@@ -77,6 +80,7 @@ extension ObjectContext {
     /// object that adds it, as a partner's check of a to-one does. Every other destination is
     /// guarded by its own action (its insert, its update's condition or its check).
     private func addedDestinationChecks(_ writes: [WriteAction], links: LinkIntents) throws -> [WriteAction] {
+        guard !links.objectIDs.isEmpty else { return [] }
         let written = Set(writes.map(\.object.objectID))
         var checks: [ObjectID: (destination: ManagedObject, conditions: [ConditionExpression], addedBy: [(ManagedObject, String)])] = [:]
         var order: [ObjectID] = []
