@@ -42,15 +42,21 @@ extension DynamoClient {
     public func send<Input: DynamoShape, Output: DynamoShape>(
         _ input: Input, target: String, output: Output.Type
     ) async throws -> Output {
+        // The body is built once per call, so every attempt carries the same idempotency token.
+        try await send(body: Self.withIdempotencyToken(input).jsonBytes, target: target, output: output)
+    }
+
+    /// Sends a request body already encoded as JSON (for a caller that encoded its parts
+    /// anyway, as DynamoStore does to size its transactions); otherwise as
+    /// ``send(_:target:output:)``. The body must carry its own idempotency token, if any.
+    package func send<Output: DynamoShape>(body: [UInt8], target: String, output: Output.Type) async throws -> Output {
         let isStreams = target.hasPrefix(DynamoStreamsOperation.targetPrefix + ".")
         let start = ContinuousClock.now
         var attempts = 0
         var json: JSONValue?
         do {
-            // The body is built once per call, so every attempt carries the same idempotency token.
             let response = try await perform(
-                target: target, body: Self.withIdempotencyToken(input).jsonBytes,
-                endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
+                target: target, body: body, endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
             do {
                 json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
             } catch {

@@ -10,7 +10,8 @@ extension ObjectContext {
         guard let entity = store.model.entity(named: id.entityName) else {
             preconditionFailure("\(id): \(StoreError.unknownEntity(id.entityName))")
         }
-        let object = store.objectClass(for: entity).init()
+        let type = store.objectClass(for: entity)
+        let object = ObjectMaking.$withDefaults.withValue(false) { type.init() }
         object.entityStorage = entity
         object.pending = [:]
         object.storedID = id

@@ -18,6 +18,10 @@ extension ObjectContext {
             agreeInverses(of: object, before: before, read: nil, stored: stored)
             return
         }
+        if !conflict.action.addedBy.isEmpty {
+            dropAdditions(of: conflict.action)
+            return
+        }
         guard let storeItem = conflict.storeItem else {
             try resolveMissingRow(object, kind: conflict.action.kind, in: &changes)
             return
@@ -74,6 +78,17 @@ extension ObjectContext {
             object.pending[name] = .objects(Set(rebased.map(self.object(with:))))
         }
         agreeInverses(of: object, before: before, read: read, stored: stored)
+    }
+
+    /// A destination checked for the objects that add it failed its check: its row is gone, or
+    /// does not name them. Whatever the policy, they drop it again (not recorded for undo), as
+    /// this context cannot write the destination's side: no set lists a row that does not
+    /// list the set's owner back.
+    private func dropAdditions(of action: WriteAction) {
+        let undo = undoManager
+        undoManager = nil
+        defer { undoManager = undo }
+        for (adder, relationship) in action.addedBy { adder.primitiveRemove(action.object, from: relationship) }
     }
 
     /// The snapshot of a conflicting row (`ALL_OLD`), migrated to the current model version;

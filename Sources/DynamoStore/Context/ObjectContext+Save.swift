@@ -103,7 +103,7 @@ extension ObjectContext {
         let saving =
             insertedList.filter { !$0.deleteMark }
             + registered.values.filter {
-                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.changedValues.isEmpty
+                $0.lifecycle == .stored && !$0.deleteMark && !$0.isFault && !$0.isDeletedInStore && !$0.changedValues.isEmpty
             }
         for object in saving {
             issues += modelIssues(object)
@@ -200,11 +200,10 @@ extension ObjectContext {
         if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
         var attempt = 1
         while true {
-            let input = TransactWriteItemsInput(
-                transactItems: transaction.map(\.action), returnConsumedCapacity: .total,
-                clientRequestToken: UUID().uuidString)
             do {
-                _ = try await store.client.transactWriteItems(input)
+                _ = try await store.client.send(
+                    body: Self.transactWriteItemsBody(transaction), target: TransactWriteItemsInput.target,
+                    output: TransactWriteItemsOutput.self)
                 return []
             } catch let error as DynamoError where error.code == .transactionCanceled {
                 let reasons = error.cancellationReasons ?? []
@@ -219,6 +218,22 @@ extension ObjectContext {
                 attempt += 1
             }
         }
+    }
+
+    /// The `TransactWriteItems` request of a transaction from its actions' JSON (encoded once,
+    /// when they were sized), asking for `ConsumedCapacity` `TOTAL`, with a fresh
+    /// `ClientRequestToken`.
+    static func transactWriteItemsBody(_ transaction: [WriteAction]) -> [UInt8] {
+        var body = Array(#"{"TransactItems":["#.utf8)
+        body.reserveCapacity(transaction.reduce(120) { $0 + $1.size + 1 })
+        for (position, action) in transaction.enumerated() {
+            if position > 0 { body.append(UInt8(ascii: ",")) }
+            body += action.json
+        }
+        body += #"],"ReturnConsumedCapacity":"TOTAL","ClientRequestToken":""#.utf8
+        body += UUID().uuidString.utf8
+        body += #""}"#.utf8
+        return body
     }
 
     /// Makes an object's context state match what a stored action wrote; a stored insert

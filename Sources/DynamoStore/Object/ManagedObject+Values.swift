@@ -153,35 +153,53 @@ extension ManagedObject {
     }
 
     /// Finds the property wrappers of a model class and names them after their properties;
-    /// declared default values become the object's initial values. Where they are is found
-    /// once per class (``PropertyLayout``); without a layout, by reflection.
+    /// declared default values become the object's initial values, unless the object is made
+    /// as a fault (``ObjectMaking/withDefaults``: its values come from its row). Where they are
+    /// is found once per class (``PropertyLayout``); without a layout, by reflection.
     func bindProperties() {
+        let defaults = ObjectMaking.withDefaults
         guard let layout = PropertyLayout.of(type(of: self)) else {
-            bindPropertiesByMirror()
+            for (name, binding) in mirroredProperties() {
+                binding.box.name = name
+                if defaults, let initial = binding.initialStoredValue() { pending[name] = .attribute(initial) }
+            }
             return
         }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        properties.reserveCapacity(layout.fields.count)
         for field in layout.fields {
-            let binding = field.type.load(from: base + field.offset)
-            binding.box.name = field.name
-            properties.append(binding)
-            if let initial = binding.initialStoredValue() { pending[field.name] = .attribute(initial) }
+            if let initial = field.type.bind(at: base + field.offset, name: field.name, defaults: defaults) {
+                pending[field.name] = .attribute(initial)
+            }
         }
     }
 
-    private func bindPropertiesByMirror() {
+    /// The property wrappers of a model class, in reflection order (for deriving its entity).
+    var properties: [any PropertyWrapperBinding] {
+        guard let layout = PropertyLayout.of(type(of: self)) else { return mirroredProperties().map(\.binding) }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        return layout.fields.map { $0.type.load(from: base + $0.offset) }
+    }
+
+    private func mirroredProperties() -> [(name: String, binding: any PropertyWrapperBinding)] {
+        var result: [(name: String, binding: any PropertyWrapperBinding)] = []
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {
                 guard let label = child.label, label.hasPrefix("_"),
                     let binding = child.value as? any PropertyWrapperBinding
                 else { continue }
-                binding.box.name = String(label.dropFirst())
-                properties.append(binding)
-                if let initial = binding.initialStoredValue() { pending[binding.box.name] = .attribute(initial) }
+                result.append((String(label.dropFirst()), binding))
             }
             mirror = current.superclassMirror
         }
+        return result
     }
+}
+
+/// How the objects being made now are set up.
+enum ObjectMaking {
+    /// Whether declared default values become a new object's initial values: not for a fault
+    /// made for a stored row, whose values all come from the row (and which drops pending values
+    /// anyway), so fetching does not format a default `Date()` per row for nothing.
+    @TaskLocal static var withDefaults = true
 }

@@ -32,7 +32,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var deleteMark = false
     /// Set when loading found no row: the object reads as empty.
     var isDeletedInStore = false
-    var properties: [any PropertyWrapperBinding] = []
     /// Values assigned to typed properties that DynamoDB cannot store (NaN, 1e300, …), by
     /// property: reported by the next save's validation instead of stopping the program.
     var invalidValues: [String: String] = [:]
@@ -84,9 +83,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var objectID: ObjectID {
         if let storedID { return storedID }
         if let obtainedID { return obtainedID }
-        var key: Item = [:]
-        for attribute in entity.keyAttributes {
-            if case .attribute(let value?)? = pending[attribute.name] { key[attribute.storageName] = value }
+        // The key names directly, not `keyAttributes` (two arrays per call): a save asks an
+        // inserted object for its ID several times.
+        let entity = self.entity
+        var key: Item = Dictionary(minimumCapacity: entity.rangeKey == nil ? 1 : 2)
+        for name in [entity.hashKey, entity.rangeKey] {
+            guard let name, case .attribute(let value?)? = pending[name], let attribute = entity.attribute(named: name) else { continue }
+            key[attribute.storageName] = value
         }
         return ObjectID(entityName: entity.name, key: key, isTemporary: true)
     }

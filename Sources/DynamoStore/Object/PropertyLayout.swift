@@ -1,6 +1,7 @@
 #if os(Linux)
     @_spi(Reflection) import Swift
 #endif
+import DynamoAPI
 import Synchronization
 
 /// Where a model class keeps its property wrappers: each one's property name, byte offset in
@@ -75,5 +76,14 @@ extension PropertyWrapperBinding {
     /// Reads a wrapper of this type from an object's memory.
     static func load(from pointer: UnsafeRawPointer) -> any PropertyWrapperBinding {
         pointer.load(as: Self.self)
+    }
+
+    /// Names the wrapper of this type in an object's memory after its property, in place (no
+    /// existential box per property); returns its declared default in DynamoDB form when
+    /// `defaults` asks for it.
+    static func bind(at pointer: UnsafeRawPointer, name: String, defaults: Bool) -> AttributeValue? {
+        let wrapper = pointer.assumingMemoryBound(to: Self.self)
+        wrapper.pointee.box.name = name
+        return defaults ? wrapper.pointee.initialStoredValue() : nil
     }
 }

@@ -36,6 +36,9 @@ extension ObjectContext {
     /// The actions grouped by the links they write between their objects (union-find), groups
     /// ordered by their first action, actions in their original order.
     private func linkedGroups(_ actions: [WriteAction]) -> [[WriteAction]] {
+        // No links (new unrelated objects, say): every action is a group of its own, and no
+        // object's ID is worked out for it.
+        guard actions.contains(where: { !$0.partners.isEmpty }) else { return actions.map { [$0] } }
         var parents = Array(actions.indices)
         func root(_ index: Int) -> Int {
             var index = index

@@ -5,7 +5,7 @@ import DynamoClient
 /// snapshot becomes when it succeeds.
 struct WriteAction {
     /// `check`: a `ConditionCheck` of an object that writes nothing itself, whose stored
-    /// to-one relationship must be what another object's link change requires.
+    /// relationship must be what another object's link change requires.
     enum Kind { case insert, update, delete, check }
 
     let object: ManagedObject
@@ -13,8 +13,11 @@ struct WriteAction {
     let action: TransactWriteItem
     /// The item the object's snapshot becomes once stored (`nil` for deletes).
     let storedItem: Item?
+    /// The action as JSON, encoded once: it sizes the action and is what the transaction's
+    /// request carries.
+    let json: [UInt8]
     /// Bytes the action adds to the request (for the 4 MB transaction limit).
-    let size: Int
+    var size: Int { json.count }
     /// A deleted object of the same key that this insert's `Put` replaces (delete and insert
     /// of one key in one save are one write: a transaction cannot touch an item twice).
     var replaced: ManagedObject?
@@ -23,13 +26,16 @@ struct WriteAction {
     var partners: Set<ObjectID> = []
     /// Whether the action writes the migration of an object read in an older model version.
     var migrates = false
+    /// For the check of a destination that writes nothing itself: the objects that add it to
+    /// a to-many relationship (by relationship name), which drop it again when the check fails.
+    var addedBy: [(object: ManagedObject, relationship: String)] = []
 
     init(object: ManagedObject, kind: Kind, action: TransactWriteItem, storedItem: Item?) {
         self.object = object
         self.kind = kind
         self.action = action
         self.storedItem = storedItem
-        size = action.jsonBytes.count
+        json = action.jsonBytes
     }
 }
 
@@ -60,9 +66,52 @@ extension ObjectContext {
             replacedPositions.insert(deletePosition)
         }
         deletes = deletes.enumerated().filter { !replacedPositions.contains($0.offset) }.map(\.element)
-        return (inserts + updates + deletes).map { action in
+        let writes = inserts + updates + deletes
+        return (writes + (try addedDestinationChecks(writes, links: links))).map { action in
             var action = action
             action.partners = links.partners(of: action.object.objectID)
+            return action
+        }
+    }
+
+    /// `ConditionCheck`s of the destinations that objects of the save add to a to-many
+    /// relationship with an inverse but that write nothing themselves (a destination this
+    /// context found gone while saving, say): the row must exist and its inverse must name each
+    /// object that adds it, as a partner's check of a to-one does. Every other destination is
+    /// guarded by its own action (its insert, its update's condition or its check).
+    private func addedDestinationChecks(_ writes: [WriteAction], links: LinkIntents) throws -> [WriteAction] {
+        guard !links.objectIDs.isEmpty else { return [] }
+        let written = Set(writes.map(\.object.objectID))
+        var checks: [ObjectID: (destination: ManagedObject, conditions: [ConditionExpression], addedBy: [(ManagedObject, String)])] = [:]
+        var order: [ObjectID] = []
+        for write in writes where write.kind == .insert || write.kind == .update {
+            let object = write.object
+            guard !object.isFault else { continue }
+            for relationship in object.entity.relationships where relationship.isToMany {
+                guard let inverseName = relationship.inverse, case .objects(let destinations)? = object.pending[relationship.name] else { continue }
+                let intents = links.links(of: object.objectID, relationship.name)
+                for destination in destinations where intents[destination.objectID] == true && !written.contains(destination.objectID) {
+                    guard let inverse = destination.entity.relationship(named: inverseName),
+                        let key = object.objectID.key[try object.entity.hashKeyStorageName]
+                    else { continue }
+                    let path = AttributePath.name(inverse.storageName)
+                    let names = inverse.isToMany ? ConditionExpression.contains(path, .value(key)) : ConditionExpression.attribute(path) == .value(key)
+                    let id = destination.objectID
+                    if checks[id] == nil {
+                        order.append(id)
+                        checks[id] = (destination, [.attributeExists(.name(try destination.entity.hashKeyStorageName))], [])
+                    }
+                    checks[id]?.conditions.append(names)
+                    checks[id]?.addedBy.append((object, relationship.name))
+                }
+            }
+        }
+        return try order.compactMap { id -> WriteAction? in
+            guard let (destination, conditions, addedBy) = checks[id], let condition = ConditionExpression.all(conditions) else { return nil }
+            var check = try ConditionCheck(key: id.key, tableName: destination.entity.tableName, condition: condition)
+            check.returnValuesOnConditionCheckFailure = .allOld
+            var action = WriteAction(object: destination, kind: .check, action: TransactWriteItem(conditionCheck: check), storedItem: nil)
+            action.addedBy = addedBy
             return action
         }
     }

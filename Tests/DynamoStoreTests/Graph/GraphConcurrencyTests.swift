@@ -96,7 +96,7 @@ import Testing
             var inserted: String?
             var described = ""
             do {
-                switch random.int(0..<6) {
+                switch random.int(0..<7) {
                 case 0, 1:
                     let id = "w\(index)s\(step)"
                     let place = try await load(context, GraphModel.id("Place", random.pick(GraphConcurrencyTests.places)))
@@ -129,6 +129,18 @@ import Testing
                     if labels.remove(label) == nil { labels.insert(label) }
                     place["labels"] = labels
                     described = "toggle label of \(place.objectID)"
+                case 6:
+                    // One key deleted and inserted again in one save: one `Put` over the row as read.
+                    let id = random.pick(visitIDs)
+                    outcome.deleteTried.insert(id)
+                    guard let visit = try await load(context, GraphModel.id("Visit", id)) else { return }
+                    let place = try await load(context, GraphModel.id("Place", random.pick(GraphConcurrencyTests.places)))
+                    await Task.yield()
+                    context.delete(visit)
+                    let again = ManagedObject(entity: GraphModel.visit, context: context)
+                    again["id"] = id
+                    again["place"] = place
+                    described = "delete \(id) and insert it again at \(place?.objectID.description ?? "-")"
                 default:
                     guard let place = try await load(context, GraphModel.id("Place", random.pick(GraphConcurrencyTests.places))) else { return }
                     await Task.yield()

@@ -1,6 +1,7 @@
 import DynamoAPI
 import DynamoClient
 import DynamoStore
+import Testing
 
 /// The graph the concurrency property test edits: places have visits (one-to-many, both sides
 /// nullify) and labels (many-to-many). Places and visits carry a version attribute, labels do
@@ -26,6 +27,36 @@ enum GraphModel {
 
     static func id(_ entity: String, _ key: String) -> ObjectID {
         ObjectID(entityName: entity, key: ["id": .s(key)])
+    }
+}
+
+extension StoreFixture {
+    /// Saves, in a fresh context, places (each named after its id), labels, and visits at the
+    /// place given for each (`[visit: place]`).
+    func seedGraph(places: [String], labels: [String] = [], visits: [String: String]) async throws {
+        let setup = context()
+        var placeObjects: [String: ManagedObject] = [:]
+        for id in places {
+            let place = ManagedObject(entity: GraphModel.place, context: setup)
+            place["id"] = id
+            place["name"] = id
+            placeObjects[id] = place
+        }
+        for id in labels {
+            let label = ManagedObject(entity: GraphModel.label, context: setup)
+            label["id"] = id
+        }
+        for (id, place) in visits {
+            let visit = ManagedObject(entity: GraphModel.visit, context: setup)
+            visit["id"] = id
+            visit["place"] = placeObjects[place]
+        }
+        try await setup.save()
+    }
+
+    /// The object of the graph with this key, loaded (a failed expectation when it is gone).
+    func load(_ context: ObjectContext, _ entity: String, _ key: String) async throws -> ManagedObject {
+        try #require(try await context.existingObject(with: GraphModel.id(entity, key)))
     }
 }
 

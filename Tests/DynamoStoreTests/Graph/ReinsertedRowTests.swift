@@ -13,33 +13,18 @@ import Testing
 
     /// Places p0…p2 and visit v0 at p0.
     private func seed(_ fixture: StoreFixture) async throws {
-        let setup = fixture.context()
-        var places: [ManagedObject] = []
-        for id in ["p0", "p1", "p2"] {
-            let place = ManagedObject(entity: GraphModel.place, context: setup)
-            place["id"] = id
-            place["name"] = id
-            places.append(place)
-        }
-        let visit = ManagedObject(entity: GraphModel.visit, context: setup)
-        visit["id"] = "v0"
-        visit["place"] = places[0]
-        try await setup.save()
-    }
-
-    private func load(_ context: ObjectContext, _ entity: String, _ key: String) async throws -> ManagedObject {
-        try #require(try await context.existingObject(with: GraphModel.id(entity, key)))
+        try await fixture.seedGraph(places: ["p0", "p1", "p2"], visits: ["v0": "p0"])
     }
 
     /// Deletes v0 in one context, then inserts a new v0 at p1 in another.
     private func reinsertAtP1(_ fixture: StoreFixture) async throws {
         let deleter = fixture.context()
-        deleter.delete(try await load(deleter, "Visit", "v0"))
+        deleter.delete(try await fixture.load(deleter, "Visit", "v0"))
         try await deleter.save()
         let inserter = fixture.context()
         let visit = ManagedObject(entity: GraphModel.visit, context: inserter)
         visit["id"] = "v0"
-        visit["place"] = try await load(inserter, "Place", "p1")
+        visit["place"] = try await fixture.load(inserter, "Place", "p1")
         try await inserter.save()
         #expect(try await fixture.item("Visits", ["id": .s("v0")])?["version"] == .n(DynamoNumber(1)))
     }
@@ -53,7 +38,7 @@ import Testing
         try await withStore(model: try GraphModel.model()) { fixture in
             try await seed(fixture)
             let context = fixture.context(policy)
-            let visit = try await load(context, "Visit", "v0")
+            let visit = try await fixture.load(context, "Visit", "v0")
             try await reinsertAtP1(fixture)
             context.delete(visit)
             try await save(context)
@@ -66,8 +51,8 @@ import Testing
         try await withStore(model: try GraphModel.model()) { fixture in
             try await seed(fixture)
             let context = fixture.context(policy)
-            let visit = try await load(context, "Visit", "v0")
-            let target = try await load(context, "Place", "p2")
+            let visit = try await fixture.load(context, "Visit", "v0")
+            let target = try await fixture.load(context, "Place", "p2")
             try await reinsertAtP1(fixture)
             visit["place"] = target
             try await save(context)
