@@ -17,7 +17,7 @@ import Synchronization
 /// writer's lock.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 4
+    package static let schemaVersion: Int64 = 5
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -185,6 +185,13 @@ package final class Database: Sendable {
                     try ExpiryIndex.rebuild(for: definition, connection: connection)
                 }
                 try connection.execute("PRAGMA user_version = 4")
+            }
+        }
+        if current < 5 {
+            try connection.transaction {
+                // Schema 5: storage ids from a counter that never goes back (`StorageIDs`).
+                try StorageIDs.migrate(connection)
+                try connection.execute("PRAGMA user_version = 5")
             }
         }
     }
