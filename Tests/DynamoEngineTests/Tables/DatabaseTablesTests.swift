@@ -155,7 +155,7 @@ import Testing
                         try connection.execute(IndexStore.createSQL(table: definition, index: building))
                     }
                 case 401..<1_000 where step % 40 == 0:
-                    if case .more(let after) = try database.backfillStep(table: "Orders", index: building, after: cursor) {
+                    if case .more(let after) = try database.backfillStep(table: database.table(named: "Orders"), index: building, after: cursor) {
                         cursor = after
                     } else {
                         cursor = nil
@@ -165,7 +165,7 @@ import Testing
                         definition.globalIndexes[definition.globalIndexes.firstIndex { $0.name == "byW" }!].status = .deleting
                     }
                 case 1_100:
-                    try database.dropIndex(table: "Orders", index: database.table(named: "Orders").index(named: "byW")!)
+                    try database.dropIndex(table: database.table(named: "Orders"), index: database.table(named: "Orders").index(named: "byW")!)
                 default:
                     break
                 }
