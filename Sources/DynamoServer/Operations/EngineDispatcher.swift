@@ -195,7 +195,13 @@ package final class EngineDispatcher: DynamoDispatcher {
         var metadata: Logger.Metadata = [
             "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error_type": "\(type(of: error))",
         ]
-        if let sqlite = error as? SQLiteError { metadata["error"] = "\(sqlite)" }
+        if let sqlite = error as? SQLiteError {
+            metadata["error"] = "\(sqlite)"
+            // Answered once (a 500, never retried here): a lock within the writer's own connection
+            // is a bug to report, a busy one means another process shares the file.
+            if sqlite.isLocked { metadata["conflict"] = "SQLITE_LOCKED: within one connection, not retryable" }
+            if sqlite.isBusy { metadata["conflict"] = "SQLITE_BUSY: another connection held the lock past the busy timeout" }
+        }
         logger.error("operation failed", metadata: metadata)
         logger.trace("operation failed", metadata: ["requestID": "\(context.requestID)", "error": "\(error)"])
         return .failure(ServerMessages.internalServerError)
