@@ -152,8 +152,9 @@ package final class EngineDispatcher: DynamoDispatcher {
             return .success(
                 try prepare(operation, named: target.operation, body: body, context: context)(
                     database(for: context)))
-        } catch is Database.PartiQLReadsMoreThanOneItem {
-            // Not a SELECT of one item by its key: the statement goes to the pool untouched.
+        } catch is Database.PartiQLReadsMoreThanOneItem, is Database.StatisticsNotCounted {
+            // Not a SELECT of one item by its key, or a table's rows to count: the request goes
+            // to the pool untouched.
             return nil
         } catch {
             return failure(error, target: target, context: context)

@@ -180,6 +180,54 @@ import Testing
         }
     }
 
+    /// Opening a database counts no rows: each table's statistics are unknown until first
+    /// needed, then counted once on the writer. A DescribeTable that may not block (an event
+    /// loop's) is refused until then; the first write, an index added, or DescribeTable counts
+    /// them, and the counts stay exact and consistent with the invariant checker.
+    @Test(arguments: ["describe", "write", "addIndex"])
+    func statisticsAreCountedOnFirstUseAfterOpen(firstUse: String) throws {
+        try DatabaseTests.withDatabaseFile { path in
+            do {
+                let database = try Database(path: path, region: "us-east-1", resumeBackgroundWork: false)
+                try InvariantTests.makeTable(database)
+                var random = SeededRandom(seed: 7)
+                for _ in 0..<300 { try Self.randomWrite(database, &random) }
+            }
+            let reopened = try Database(path: path, region: "us-east-1", resumeBackgroundWork: false)
+            #expect(reopened.publishedTable("Orders")?.statistics == nil)
+            #expect(reopened.writer.withLock { $0.statistics.tables.isEmpty })
+            #expect(throws: Database.StatisticsNotCounted.self) {
+                try reopened.describeTable(named: "Orders", countingStatistics: false)
+            }
+            // The checker accepts tables not counted yet.
+            #expect(try reopened.checkInvariants().violations == [])
+            var random = SeededRandom(seed: 8)
+            switch firstUse {
+            case "write":
+                try Self.randomWrite(reopened, &random)
+                try Self.randomWrite(reopened, &random)
+            case "addIndex":
+                let added = IndexDefinition(
+                    name: "byW", partitionKey: KeyAttribute(name: "w", type: .string), sortKey: nil,
+                    projectionType: .all, status: .creating, storageNumber: 9, isGlobal: true)
+                _ = try reopened.updateDefinition(named: "Orders") { definition, connection in
+                    definition.globalIndexes.append(added)
+                    try connection.execute(IndexStore.createSQL(table: definition, index: added))
+                }
+                _ = try reopened.backfillStep(table: reopened.table(named: "Orders"), index: added, after: nil)
+                try Self.randomWrite(reopened, &random)
+            default:
+                break
+            }
+            try Self.expectDescribedMatchesStored(reopened, "first use \(firstUse)")
+            #expect(reopened.publishedTable("Orders")?.statistics != nil)
+            _ = try reopened.describeTable(named: "Orders", countingStatistics: false)
+            for _ in 0..<50 { try Self.randomWrite(reopened, &random) }
+            try Self.expectDescribedMatchesStored(reopened, "first use \(firstUse), after writes")
+            #expect(try reopened.checkInvariants().violations == [])
+        }
+    }
+
     /// DescribeTable racing CreateTable / DeleteTable of the same name and UpdateTable creating
     /// and deleting a GSI (whose backfill and drop run in the background): every answer is a
     /// table or ResourceNotFoundException, never another error, and lists statistics for every
