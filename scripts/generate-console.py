@@ -19,6 +19,10 @@ import base64
 import os
 import sys
 
+# The shared writer beside this script, also when the script is loaded as a module from elsewhere.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generated_files  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE_DIR = os.path.join(ROOT, "console")
 OUT_DIR = os.path.join(ROOT, "Sources", "DynamoServer", "Console", "Generated")
@@ -81,28 +85,14 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only check that the file is up to date")
     args = parser.parse_args()
     files = render()
-    existing = {name for name in os.listdir(OUT_DIR) if name.endswith(".swift")} if os.path.isdir(OUT_DIR) else set()
     if args.check:
-        stale = sorted(existing - set(files))
-        for name, text in files.items():
-            try:
-                with open(os.path.join(OUT_DIR, name), encoding="utf-8") as handle:
-                    current = handle.read()
-            except FileNotFoundError:
-                current = None
-            if current != text:
-                stale.append(name)
+        stale = generated_files.stale(OUT_DIR, files)
         if stale:
             print(f"stale console files in {os.path.relpath(OUT_DIR, ROOT)}: {', '.join(stale)}; "
                   "run scripts/generate-console.py", file=sys.stderr)
             return 1
         return 0
-    os.makedirs(OUT_DIR, exist_ok=True)
-    for name in existing - set(files):
-        os.remove(os.path.join(OUT_DIR, name))
-    for name, text in files.items():
-        with open(os.path.join(OUT_DIR, name), "w", encoding="utf-8") as handle:
-            handle.write(text)
+    generated_files.sync(OUT_DIR, files)
     return 0
 
 

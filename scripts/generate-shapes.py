@@ -21,6 +21,10 @@ import json
 import os
 import sys
 
+# The shared writer beside this script, also when the script is loaded as a module from elsewhere.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generated_files  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "Sources", "DynamoAPI", "Shapes", "Generated")
 
@@ -1025,34 +1029,16 @@ def main():
     generator.collect()
     files = generator.files(botocore_version(data_dir))
 
-    existing = set()
-    if os.path.isdir(args.out):
-        for folder, _, names in os.walk(args.out):
-            for name in names:
-                if name.endswith(".swift"):
-                    existing.add(os.path.relpath(os.path.join(folder, name), args.out))
     if args.check:
-        stale = [name for name, text in files.items()
-                 if not os.path.exists(os.path.join(args.out, name))
-                 or open(os.path.join(args.out, name), encoding="utf-8").read() != text]
-        stale += sorted(existing - set(files))
-        if stale:
-            print("stale generated files: %s" % ", ".join(sorted(stale)), file=sys.stderr)
+        outdated = generated_files.stale(args.out, files)
+        if outdated:
+            print("stale generated files: %s" % ", ".join(outdated), file=sys.stderr)
             return 1
         return 0
-    os.makedirs(args.out, exist_ok=True)
-    for name in existing - set(files):
-        os.remove(os.path.join(args.out, name))
-    for folder, _, _ in sorted(os.walk(args.out), reverse=True):
-        if folder != args.out and not os.listdir(folder):
-            os.rmdir(folder)
-    for name, text in files.items():
-        os.makedirs(os.path.dirname(os.path.join(args.out, name)), exist_ok=True)
-        with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
-            f.write(text)
+    written, removed = generated_files.sync(args.out, files)
     total = sum(text.count("\n") for text in files.values())
-    print("wrote %d files, %d lines, %d types to %s"
-          % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT)))
+    print("generated %d files, %d lines, %d types to %s: %d written, %d removed, the rest unchanged"
+          % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT), len(written), len(removed)))
     return 0
 
 

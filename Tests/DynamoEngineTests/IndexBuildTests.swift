@@ -36,7 +36,7 @@ struct IndexBuildTests {
     /// Runs the backfill of `index` to the end on the calling thread, from `cursor`.
     static func build(_ database: Database, _ index: IndexDefinition, from cursor: StoredKey? = nil) throws {
         var cursor = cursor
-        while case .more(let after) = try database.backfillStep(table: "Things", index: index, after: cursor) {
+        while case .more(let after) = try database.backfillStep(table: database.table(named: "Things"), index: index, after: cursor) {
             cursor = after
         }
     }
@@ -66,7 +66,7 @@ struct IndexBuildTests {
             try Self.colored(database, "red")
         }
         // One chunk in, then writes on both sides of the backfill's position.
-        guard case .more(let cursor) = try database.backfillStep(table: "Things", index: index, after: nil) else {
+        guard case .more(let cursor) = try database.backfillStep(table: database.table(named: "Things"), index: index, after: nil) else {
             Issue.record("a \(Self.itemCount)-item table takes more than one chunk")
             return
         }
@@ -89,6 +89,38 @@ struct IndexBuildTests {
         #expect(snapshot.indexStatistics["by-color"]?.itemCount == Int64(all.count - gone.count))
     }
 
+    @Test("a build's pending work never reaches a table replaced by another of its name")
+    func buildAbandonedWhenTableRecreated() throws {
+        let database = try Database(path: nil, region: "us-east-1", resumeBackgroundWork: false)
+        let empty = try database.takeSnapshot()
+        try Self.populated(database)
+        let index = try Self.addBuildingIndex(database)
+        let old = try database.table(named: "Things")
+        guard case .more(let cursor) = try database.backfillStep(table: old, index: index, after: nil) else {
+            Issue.record("a \(Self.itemCount)-item table takes more than one chunk")
+            return
+        }
+        // The same name, the same index (same storage number), while the old build is mid-way:
+        // a snapshot restored over the database (DeleteTable refuses a table with an index in
+        // transition), then the table created again.
+        try database.restore(empty)
+        try Self.populated(database)
+        _ = try Self.addBuildingIndex(database)
+        #expect(try database.table(named: "Things").storageID != old.storageID)
+        // The old build's next chunk (its cursor a position in the old items) and a retry of its
+        // work both leave the new table's index alone.
+        guard case .abandoned = try database.backfillStep(table: old, index: index, after: cursor) else {
+            Issue.record("the old build went on in the new table")
+            return
+        }
+        try database.runIndexWork(table: old, index: index.name)
+        #expect(try database.table(named: "Things").index(named: "by-color")?.status == .creating)
+        // The new table's own build indexes all of its items.
+        try Self.build(database, index)
+        #expect(try Self.colored(database, "red").count == Self.itemCount)
+        #expect(try database.checkInvariants().violations == [])
+    }
+
     @Test("an interrupted build starts over when the database is opened again")
     func resumesAfterRestart() throws {
         try DatabaseTests.withDatabaseFile { path in
@@ -96,7 +128,7 @@ struct IndexBuildTests {
                 let database = try Database(path: path, region: "us-east-1")
                 try Self.populated(database)
                 let index = try Self.addBuildingIndex(database)
-                _ = try database.backfillStep(table: "Things", index: index, after: nil)
+                _ = try database.backfillStep(table: database.table(named: "Things"), index: index, after: nil)
             }
             let reopened = try Database(path: path, region: "us-east-1")
             let deadline = Date().addingTimeInterval(30)

@@ -114,9 +114,7 @@ extension Database {
                 throw EngineMessages.tableAlreadyExists(definition.name, code: .tableAlreadyExists)
             }
             var stored = definition
-            let next = try state.connection.statement("SELECT coalesce(max(storage_id), 0) + 1 FROM catalog")
-            _ = try next.step()
-            stored.storageID = next.int64(0)
+            stored.storageID = try StorageIDs.allocate(state.connection)
             try state.connection.execute(ItemStore.createSQL(storageID: stored.storageID))
             for index in stored.indexes {
                 try state.connection.execute(IndexStore.createSQL(table: stored, index: index))

@@ -211,9 +211,9 @@ extension Database {
 
     /// Keeps a table's item count and size current within the write transaction (its index
     /// entries' are kept by ``IndexStore`` as it writes them). Called right after each row
-    /// change: on a table whose counts are not known (every stored table's are counted when the
-    /// database is opened, so this is a safety net), they are counted from the rows, which
-    /// already hold this change, so it is not added a second time.
+    /// change: on a table whose counts are not known (its first write since the database was
+    /// opened, ``StatisticsLedger``), they are counted from the rows, which already hold this
+    /// change, so it is not added a second time.
     func updateStatistics(
         _ state: inout WriterState, table: TableDefinition, store: ItemStore,
         removed: Int?, added: Int?
@@ -222,11 +222,18 @@ extension Database {
         state.statistics[table.name] = try LiveStatistics.count(store.table, connection: store.connection)
     }
 
-    /// A table's live item count and size as of the last commit (no SQL, no writer lock).
+    /// A table's live item count and size as of the last commit (no SQL, no writer lock, once
+    /// they are known; counted on the writer the first time, see ``countedTable(_:)``).
+    /// Blocking: call it off the event loops.
     package func statistics(of table: TableDefinition) throws -> (itemCount: Int64, sizeBytes: Int64) {
-        guard let statistics = publishedTable(table.name)?.statistics.table else { throw DynamoError.tableNotFound() }
+        guard let statistics = try countedTable(table.name)?.statistics?.table else { throw DynamoError.tableNotFound() }
         return (statistics.itemCount, statistics.sizeBytes)
     }
+
+    /// Thrown by ``describeTable(named:countingStatistics:)`` asked not to count a table's rows
+    /// when its statistics are not known yet (the first DescribeTable after the database was
+    /// opened): the server runs the request again on its thread pool.
+    package struct StatisticsNotCounted: Error {}
 }
 
 extension Database {

@@ -44,7 +44,10 @@ extension Database {
     package func restore(_ snapshot: DatabaseSnapshot) throws {
         try writer.withLock { state in
             state.connection.clearStatementCache()
+            let nextStorageID = try StorageIDs.next(state.connection)
             try snapshot.copy(into: state.connection)
+            // Ids given since the snapshot was taken stay used (work started on them may run).
+            try StorageIDs.raise(to: nextStorageID, state.connection)
             state.streamAppenders = [:]
             let tables = try Self.loadPublishedCatalog(state.connection, into: state.statistics)
             catalogSnapshot.withLock { $0 = tables }

@@ -23,6 +23,10 @@ import Logging
 /// the index's live statistics count each entry once.
 /// Nothing about progress is persisted: a server that stops mid-build starts the build over
 /// when it next opens the database, which is safe for the same reason.
+///
+/// The work knows its table by name and storage id (the `TableDefinition` it was started for):
+/// a table deleted and created again under its name while the work is pending or retrying is
+/// another table (another storage id, never reused: `StorageIDs`), and the work is abandoned.
 extension Database {
     /// Items indexed per backfill transaction.
     static let backfillChunkSize = 256
@@ -42,7 +46,7 @@ extension Database {
     func resumeIndexWork() {
         for definition in tables.values {
             for index in definition.globalIndexes where index.status == .creating || index.status == .deleting {
-                startIndexWork(table: definition.name, index: index.name)
+                startIndexWork(table: definition, index: index.name)
             }
         }
     }
@@ -52,7 +56,7 @@ extension Database {
     /// A failure (a full disk, an I/O error) is logged and the work is retried with a growing
     /// pause (up to a minute), as the service keeps an index CREATING or DELETING until its
     /// work is done: the index never silently stays in a transitional state.
-    func startIndexWork(table: String, index: String, attempt: Int = 1) {
+    func startIndexWork(table: TableDefinition, index: String, attempt: Int = 1) {
         // A GCD worker (not Swift's cooperative pool): the build blocks on SQLite for its whole run.
         DispatchQueue.global(qos: .utility).async { [self] in
             do {
@@ -62,7 +66,7 @@ extension Database {
                 logger.error(
                     "index work failed; retrying",
                     metadata: [
-                        "table": "\(table)", "index": "\(index)", "attempt": "\(attempt)",
+                        "table": "\(table.name)", "index": "\(index)", "attempt": "\(attempt)",
                         "retry_in_seconds": "\(delay)", "error": "\(error)",
                     ])
                 DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(delay)) { [self] in
@@ -77,16 +81,17 @@ extension Database {
         min(60, 1 << min(max(attempt - 1, 0), 6))
     }
 
-    /// Builds or drops one index on the calling thread, until done.
-    func runIndexWork(table: String, index: String) throws {
-        guard let definition = cachedDefinition(table),
+    /// Builds or drops one index of `table` (that table, not another one created since under its
+    /// name) on the calling thread, until done.
+    func runIndexWork(table: TableDefinition, index: String) throws {
+        guard let definition = cachedDefinition(table.name), definition.storageID == table.storageID,
             let found = definition.globalIndexes.first(where: { $0.name == index })
         else { return }
         switch found.status {
         case .creating:
             var cursor: StoredKey?
             while true {
-                switch try backfillStep(table: table, index: found, after: cursor) {
+                switch try backfillStep(table: definition, index: found, after: cursor) {
                 case .more(let after):
                     cursor = after
                     // Let the requests queued on the writer run before the next chunk.
@@ -96,17 +101,19 @@ extension Database {
                 }
             }
         case .deleting:
-            try dropIndex(table: table, index: found)
+            try dropIndex(table: definition, index: found)
         default:
             return
         }
     }
 
     /// Indexes the next chunk of items after `cursor` in one write transaction; marks the index
-    /// ACTIVE (in the same transaction) when the items run out.
-    func backfillStep(table name: String, index building: IndexDefinition, after cursor: StoredKey?) throws -> BackfillStep {
-        try write { state in
-            guard var definition = cachedDefinition(name),
+    /// ACTIVE (in the same transaction) when the items run out. Abandoned when `table` was
+    /// deleted (even if created again since: the cursor is a position in the old table's items).
+    func backfillStep(table: TableDefinition, index building: IndexDefinition, after cursor: StoredKey?) throws -> BackfillStep {
+        let name = table.name
+        return try write { state in
+            guard var definition = cachedDefinition(name), definition.storageID == table.storageID,
                 let position = definition.globalIndexes.firstIndex(where: {
                     $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
                 })
@@ -134,10 +141,11 @@ extension Database {
     }
 
     /// Removes a DELETING index: its catalog entry, the attribute definitions only it used, and
-    /// its SQLite table, in one transaction.
-    func dropIndex(table name: String, index deleting: IndexDefinition) throws {
+    /// its SQLite table, in one transaction; nothing when `table` was deleted meanwhile.
+    func dropIndex(table: TableDefinition, index deleting: IndexDefinition) throws {
+        let name = table.name
         try write { state in
-            guard var definition = cachedDefinition(name),
+            guard var definition = cachedDefinition(name), definition.storageID == table.storageID,
                 let position = definition.globalIndexes.firstIndex(where: {
                     $0.name == deleting.name && $0.storageNumber == deleting.storageNumber && $0.status == .deleting
                 })

@@ -17,7 +17,7 @@ import Synchronization
 /// writer's lock.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 4
+    package static let schemaVersion: Int64 = 5
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -57,8 +57,8 @@ package final class Database: Sendable {
     /// What the writer's mutex guards.
     struct WriterState: ~Copyable {
         let connection: SQLiteConnection
-        /// Live item and index entry counts and sizes per table, counted when the database is
-        /// opened and kept by every write since.
+        /// Live item and index entry counts and sizes per table, counted from the rows when first
+        /// needed after the database is opened and kept by every write since.
         let statistics = StatisticsLedger()
         /// Definitions the running write changed, published to readers once it commits.
         var catalogChanges: [(name: String, definition: TableDefinition?)] = []
@@ -120,22 +120,37 @@ package final class Database: Sendable {
         return tables
     }
 
-    /// Every table's definition with its statistics counted from the rows (``LiveStatistics``),
-    /// which `ledger` starts from. O(rows) once per open (one `count(*), sum(size)` per table and
-    /// per index).
+    /// Every table's definition, with statistics not known yet: `ledger` is emptied, and each
+    /// table's rows are counted when its statistics are first needed (``countedTable(_:)``,
+    /// or its first write), so opening a database reads no rows, whatever its size.
     static func loadPublishedCatalog(
         _ connection: SQLiteConnection,
         into ledger: StatisticsLedger
     ) throws -> [String: PublishedTable] {
-        var published: [String: PublishedTable] = [:]
         ledger.tables = [:]
         ledger.forgetUnpublished()
-        for (name, definition) in try loadCatalog(connection) {
-            let statistics = try LiveStatistics.count(definition, connection: connection)
-            ledger.tables[name] = statistics
-            published[name] = PublishedTable(definition: definition, statistics: statistics)
+        return try loadCatalog(connection).mapValues { PublishedTable(definition: $0, statistics: nil) }
+    }
+
+    /// Table `name`'s definition and live statistics as of the last commit (``PublishedTable``),
+    /// its statistics counted from its rows on the writer (O(rows), under the writer's lock) when
+    /// this is their first use since the database was opened; `nil` when the table does not
+    /// exist. Blocking: call it off the event loops.
+    func countedTable(_ name: String) throws -> PublishedTable? {
+        guard let published = publishedTable(name) else { return nil }
+        if published.statistics != nil { return published }
+        return try writer.withLock { state in
+            guard let definition = cachedDefinition(name) else { return nil }
+            if let known = state.statistics.tables[name] { return PublishedTable(definition: definition, statistics: known) }
+            let counted = try LiveStatistics.count(definition, connection: state.connection)
+            state.statistics[name] = counted
+            // Inside a transaction of this thread, the count is published with its commit (or
+            // forgotten with its rollback); between transactions it is the committed state.
+            if !state.connection.isInTransaction {
+                catalogSnapshot.withLock { $0[name]?.statistics = counted }
+            }
+            return PublishedTable(definition: definition, statistics: counted)
         }
-        return published
     }
 
     private static func configure(_ connection: SQLiteConnection, inMemory: Bool) throws {
@@ -187,6 +202,13 @@ package final class Database: Sendable {
                 try connection.execute("PRAGMA user_version = 4")
             }
         }
+        if current < 5 {
+            try connection.transaction {
+                // Schema 5: storage ids from a counter that never goes back (`StorageIDs`).
+                try StorageIDs.migrate(connection)
+                try connection.execute("PRAGMA user_version = 5")
+            }
+        }
     }
 
     // MARK: Catalog
@@ -220,7 +242,7 @@ package final class Database: Sendable {
         catalogSnapshot.withLock { catalog in
             for change in changes {
                 catalog[change.name] = change.definition.map {
-                    PublishedTable(definition: $0, statistics: ledger[change.name] ?? .empty)
+                    PublishedTable(definition: $0, statistics: ledger[change.name])
                 }
             }
             ledger.publish { name, statistics in catalog[name]?.statistics = statistics }

@@ -15,7 +15,8 @@ struct LiveStatistics: Sendable, Equatable {
     static let empty = LiveStatistics(table: .empty, indexes: [:])
 
     /// The rows of `definition` counted: its items and each secondary index's entries. O(rows):
-    /// used when a database is opened (or replaced by a snapshot) and after a bulk fill.
+    /// used the first time a table's statistics are needed after the database is opened (or
+    /// replaced by a snapshot), and after a bulk fill.
     static func count(_ definition: TableDefinition, connection: SQLiteConnection) throws -> LiveStatistics {
         var counted = LiveStatistics(table: try ItemStore(table: definition, connection: connection).statistics(), indexes: [:])
         for index in definition.indexes {
@@ -29,11 +30,16 @@ struct LiveStatistics: Sendable, Equatable {
 /// write transactions that change the rows, and published to readers with the definitions
 /// after each commit (``Database/publishAfterCommit(_:)``).
 ///
+/// A stored table's statistics are not known until they are first needed (a write to it,
+/// DescribeTable, `/metrics`): opening a database counts no rows, so a server with a large file
+/// starts at once; ``Database/countedTable(_:)`` counts them on the writer.
+///
 /// Owned by the writer's state: only touched under the writer's lock. A class so the item and
 /// index stores of a write can reach it (an index entry's change is known only where the entry
 /// is written, ``IndexStore``); a failed write or savepoint puts back the `tables` it saved.
 final class StatisticsLedger {
-    /// Every table's statistics, by table name.
+    /// The statistics of every table whose rows have been counted, by table name; a table
+    /// missing here has statistics not known yet.
     var tables: [String: LiveStatistics] = [:]
     /// Tables whose statistics changed since they were last published (a name may repeat).
     private(set) var unpublished: [String] = []
@@ -67,13 +73,14 @@ final class StatisticsLedger {
     }
 
     /// Makes the index statistics of `definition`'s table match its indexes: a new index starts
-    /// empty (its SQLite table was just created), a removed one is forgotten. A table without
-    /// statistics is new (every stored table's are counted on open) and starts empty too.
+    /// empty (its SQLite table was just created), a removed one is forgotten. A table whose
+    /// statistics are not known stays so (its rows, new indexes' included, are counted when
+    /// first needed); a new table's are set to empty by its creator.
     func align(with definition: TableDefinition) {
-        var statistics = tables[definition.name] ?? .empty
+        guard var statistics = tables[definition.name] else { return }
         var indexes: [Int: TableStatistics] = [:]
         for index in definition.indexes { indexes[index.storageNumber] = statistics.indexes[index.storageNumber] ?? .empty }
-        guard indexes != statistics.indexes || tables[definition.name] == nil else { return }
+        guard indexes != statistics.indexes else { return }
         statistics.indexes = indexes
         self[definition.name] = statistics
     }
@@ -122,8 +129,9 @@ extension TableStatistics {
     }
 }
 
-/// What readers see of one table: its definition and the statistics of the same commit.
+/// What readers see of one table: its definition and the statistics of the same commit
+/// (`nil` until they are first counted, see ``StatisticsLedger``).
 struct PublishedTable: Sendable {
     var definition: TableDefinition
-    var statistics: LiveStatistics
+    var statistics: LiveStatistics?
 }

@@ -33,16 +33,28 @@ package struct TableSnapshot: Sendable {
 extension Database {
     /// Describes one table: its definition and the live statistics of the table and of each
     /// index, all as of the same commit (``PublishedTable``), read from memory: no SQL, and no
-    /// wait for the writer.
-    package func describeTable(named name: String) throws -> TableSnapshot {
+    /// wait for the writer, once the table's statistics are known.
+    ///
+    /// The first time after the database is opened, the table's rows are counted on the writer
+    /// (``countedTable(_:)``, O(rows)); with `countingStatistics: false` (on an event loop)
+    /// that throws ``StatisticsNotCounted`` instead, for the caller to run it again where it may
+    /// block.
+    package func describeTable(named name: String, countingStatistics: Bool = true) throws -> TableSnapshot {
         let now = clock.now()
-        guard let published = publishedTable(TableReference.name(from: name)) else {
+        let tableName = TableReference.name(from: name)
+        guard var published = publishedTable(tableName) else {
             // A table deleted moments ago, still shown DELETING under -delayTransientStatuses.
-            if let deleted = transientStatuses.deletedTable(named: TableReference.name(from: name), now: now) { return deleted }
+            if let deleted = transientStatuses.deletedTable(named: tableName, now: now) { return deleted }
             throw DynamoError.tableNotFound()
         }
+        if published.statistics == nil {
+            guard countingStatistics else { throw StatisticsNotCounted() }
+            // Counted under the writer's lock, with the definition of the same moment.
+            guard let counted = try countedTable(tableName) else { throw DynamoError.tableNotFound() }
+            published = counted
+        }
         let definition = published.definition
-        let statistics = published.statistics
+        let statistics = published.statistics ?? .empty
         // DynamoDB reports the table UPDATING while an index is being deleted; while one is
         // backfilling the table itself is ACTIVE.
         let deleting = definition.globalIndexes.contains { $0.status == .deleting }

@@ -144,7 +144,7 @@ extension Database {
             }
         }
         for name in [indexChanges.created, indexChanges.deleted].compactMap({ $0 }) {
-            startIndexWork(table: updated.name, index: name)
+            startIndexWork(table: updated, index: name)
         }
         holdTransientStatuses(of: updated, changes: indexChanges, statusChanges: statusChanges, now: now)
         var snapshot = try describeTable(named: updated.name)

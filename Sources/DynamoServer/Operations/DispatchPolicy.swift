@@ -13,7 +13,9 @@ enum DispatchPolicy {
         /// Right on the connection's event loop, answered synchronously.
         case eventLoop
         /// Tried on the event loop; an operation that finds, before it touches an item, that it
-        /// reads more than one (`Database.PartiQLReadsMoreThanOneItem`) is handed back to the pool.
+        /// reads more than one (`Database.PartiQLReadsMoreThanOneItem`), or a DescribeTable that
+        /// finds its table's statistics not counted yet (`Database.StatisticsNotCounted`), is
+        /// handed back to the pool.
         /// A hand-back runs the operation's preparation twice, so a request that arms something
         /// once per run (injected transaction conflicts) goes to the pool directly.
         case eventLoopUnlessHandedBack
@@ -28,12 +30,15 @@ enum DispatchPolicy {
         // Bounded reads: one item, a few (100 at most), or one page of at most 1 MB.
         "GetItem": .eventLoop, "BatchGetItem": .eventLoop, "TransactGetItems": .eventLoop, "Query": .eventLoop,
         // Answers from the catalog in memory.
-        "DescribeTable": .eventLoop, "ListTables": .eventLoop, "DescribeTimeToLive": .eventLoop,
+        "ListTables": .eventLoop, "DescribeTimeToLive": .eventLoop,
         "ListTagsOfResource": .eventLoop, "DescribeEndpoints": .eventLoop, "DescribeLimits": .eventLoop,
         "DescribeContinuousBackups": .eventLoop,
         // Tried on the loop as a SELECT of one item by its whole key; any other statement is
         // handed back before it touches an item (`PartiQLReadsMoreThanOneItem`) and runs on the pool.
         "ExecuteStatement": .eventLoopUnlessHandedBack,
+        // From memory, except the first time after the database was opened, when the table's
+        // rows are counted: handed back (`Database.StatisticsNotCounted`) to run on the pool.
+        "DescribeTable": .eventLoopUnlessHandedBack,
         // Item writes.
         "PutItem": .writer, "UpdateItem": .writer, "DeleteItem": .writer, "BatchWriteItem": .writer,
         "TransactWriteItems": .writer,

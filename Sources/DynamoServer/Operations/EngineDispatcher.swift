@@ -152,8 +152,9 @@ package final class EngineDispatcher: DynamoDispatcher {
             return .success(
                 try prepare(operation, named: target.operation, body: body, context: context)(
                     database(for: context)))
-        } catch is Database.PartiQLReadsMoreThanOneItem {
-            // Not a SELECT of one item by its key: the statement goes to the pool untouched.
+        } catch is Database.PartiQLReadsMoreThanOneItem, is Database.StatisticsNotCounted {
+            // Not a SELECT of one item by its key, or a table's rows to count: the request goes
+            // to the pool untouched.
             return nil
         } catch {
             return failure(error, target: target, context: context)
@@ -195,7 +196,13 @@ package final class EngineDispatcher: DynamoDispatcher {
         var metadata: Logger.Metadata = [
             "operation": "\(target.operation)", "requestID": "\(context.requestID)", "error_type": "\(type(of: error))",
         ]
-        if let sqlite = error as? SQLiteError { metadata["error"] = "\(sqlite)" }
+        if let sqlite = error as? SQLiteError {
+            metadata["error"] = "\(sqlite)"
+            // Answered once (a 500, never retried here): a lock within the writer's own connection
+            // is a bug to report, a busy one means another process shares the file.
+            if sqlite.isLocked { metadata["conflict"] = "SQLITE_LOCKED: within one connection, not retryable" }
+            if sqlite.isBusy { metadata["conflict"] = "SQLITE_BUSY: another connection held the lock past the busy timeout" }
+        }
         logger.error("operation failed", metadata: metadata)
         logger.trace("operation failed", metadata: ["requestID": "\(context.requestID)", "error": "\(error)"])
         return .failure(ServerMessages.internalServerError)

@@ -1,5 +1,6 @@
 import DynamoAPI
 import DynamoEngine
+import NIOPosix
 
 /// The control-plane operations: decode, run on the engine, encode the output shape.
 enum TableOperations {
@@ -11,8 +12,14 @@ enum TableOperations {
         return CreateTableOutput(tableDescription: snapshot.tableDescription)
     }
 
+    /// On an event loop the table's statistics are read from memory only: the first DescribeTable
+    /// of a table after its database was opened throws `StatisticsNotCounted` and is run again
+    /// on the thread pool, where its rows are counted.
     static let describeTable = EngineDispatcher.shaped { (input: DescribeTableInput, context) in
-        let snapshot = try naming(input.tableName) { try context.database.describeTable(named: input.tableName) }
+        let snapshot = try naming(input.tableName) {
+            try context.database.describeTable(
+                named: input.tableName, countingStatistics: MultiThreadedEventLoopGroup.currentEventLoop == nil)
+        }
         return DescribeTableOutput(table: snapshot.tableDescription)
     }
 

@@ -26,6 +26,10 @@ package struct StreamTarget: Sendable, Equatable {
 /// (0.1 s doubling to 5 s) until it succeeds; later records wait, as they do for a Lambda
 /// event source mapping. Reads run on the database thread pool, posts on NIO's event loops.
 ///
+/// A failure that goes on (a target that keeps refusing, a stream that cannot be read) is
+/// logged when it starts, then at most once a minute on the server's clock with how many
+/// failures there were meanwhile, and once at info level when it ends (``RepeatedFailureLog``).
+///
 /// Progress is kept in memory: a restarted server delivers from each shard's trim horizon again.
 final class StreamTargetDelivery: Sendable {
     private let engine: DynamoEngine
@@ -76,6 +80,9 @@ final class StreamTargetDelivery: Sendable {
 
     private func run(_ target: StreamTarget) async {
         var cursors: [String: Cursor] = [:]
+        var readFailures: [String: RepeatedFailureLog] = [:]
+        var deliveryFailures = RepeatedFailureLog()
+        let endpoint = "\(target.endpoint.host):\(target.endpoint.port)\(target.endpoint.path)"
         let group = MultiThreadedEventLoopGroup.singleton
         while !Task.isCancelled {
             var deliveredSomething = false
@@ -89,15 +96,22 @@ final class StreamTargetDelivery: Sendable {
                         try Self.nextBatch(database, table: table, cursor: cursor, limit: limit)
                     }
                 } catch {
-                    // Read again on the next pass; a table without a stream is no error here.
-                    logger.warning(
-                        "stream target: reading the table's stream failed",
+                    // Read again on the next pass (every 200 ms); a table without a stream is no
+                    // error here.
+                    let action = readFailures[namespace, default: RepeatedFailureLog()].failed(now: engine.clock.now())
+                    log(
+                        action, "stream target: reading the table's stream",
                         metadata: ["table": "\(table)", "namespace": "\(namespace)", "error": "\(error)"])
                     continue
                 }
+                if let action = readFailures[namespace]?.succeeded() {
+                    log(action, "stream target: reading the table's stream", metadata: ["table": "\(table)", "namespace": "\(namespace)"])
+                    readFailures[namespace] = nil
+                }
                 cursors[namespace] = updated
                 guard let batch else { continue }
-                guard await deliver(batch, to: target.endpoint, group: group) else { return }
+                guard await deliver(batch, to: target.endpoint, group: group, failures: &deliveryFailures) else { return }
+                log(deliveryFailures.succeeded(), "stream target delivery", metadata: ["endpoint": "\(endpoint)"])
                 cursors[namespace]?.delivered[batch.shardKey] = batch.records.last?.dynamodb?.sequenceNumber
                 deliveredSomething = true
             }
@@ -105,22 +119,48 @@ final class StreamTargetDelivery: Sendable {
         }
     }
 
-    /// Posts a batch until the endpoint accepts it; `false` when cancelled first.
-    private func deliver(_ batch: Batch, to endpoint: HTTPEndpoint, group: any EventLoopGroup) async -> Bool {
+    /// Posts a batch until the endpoint accepts it; `false` when cancelled first. Each failed
+    /// post is told to `failures` (the caller tells it the success).
+    private func deliver(
+        _ batch: Batch, to endpoint: HTTPEndpoint, group: any EventLoopGroup, failures: inout RepeatedFailureLog
+    ) async -> Bool {
         let body = Self.lambdaEvent(batch)
+        let named = "\(endpoint.host):\(endpoint.port)\(endpoint.path)"
         var delay = 0.1
         while !Task.isCancelled {
             do {
                 let status = try await HTTPPoster.post(body, to: endpoint, group: group)
                 if (200..<300).contains(status) { return true }
-                logger.warning("stream target refused a batch", metadata: ["status": "\(status)", "endpoint": "\(endpoint.host):\(endpoint.port)\(endpoint.path)"])
+                log(
+                    failures.failed(now: engine.clock.now()), "stream target delivery",
+                    metadata: ["endpoint": "\(named)", "error": "refused a batch with status \(status)"])
             } catch {
-                logger.warning("stream target unreachable", metadata: ["error": "\(error)", "endpoint": "\(endpoint.host):\(endpoint.port)\(endpoint.path)"])
+                log(
+                    failures.failed(now: engine.clock.now()), "stream target delivery",
+                    metadata: ["endpoint": "\(named)", "error": "unreachable: \(error)"])
             }
             try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
             delay = min(delay * 2, 5)
         }
         return false
+    }
+
+    /// Logs what `action` says about a repeated failure of `what`: a warning when it starts and
+    /// while it goes on (with the count since the last line), an info line when it ends.
+    private func log(_ action: RepeatedFailureLog.Action, _ what: String, metadata: Logger.Metadata) {
+        var metadata = metadata
+        switch action {
+        case .none:
+            return
+        case .firstFailure:
+            logger.warning("\(what) failed; retrying (logged again at most once a minute)", metadata: metadata)
+        case .stillFailing(let failures):
+            metadata["failures_since_last_line"] = "\(failures)"
+            logger.warning("\(what) still failing", metadata: metadata)
+        case .recovered(let failures):
+            metadata["failures"] = "\(failures)"
+            logger.info("\(what) works again", metadata: metadata)
+        }
     }
 
     /// `{"Records": [...]}`: each record as GetRecords returns it plus `eventSourceARN`.

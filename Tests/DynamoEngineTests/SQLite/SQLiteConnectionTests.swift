@@ -19,6 +19,16 @@ import Testing
         let error = try #require(throws: SQLiteError.self) { try connection.execute("DROP TABLE t") }
         #expect(error.code & 0xFF == 6) // SQLITE_LOCKED
         #expect(error.message == "database table is locked")
+        // A conflict within the connection: waiting for another one would not end it.
+        #expect(error.isLocked && !error.isBusy)
+    }
+
+    @Test("only SQLITE_BUSY (another connection's lock) counts as busy")
+    func busyIsBusyOnly() throws {
+        // SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT; SQLITE_LOCKED, SQLITE_LOCKED_SHAREDCACHE.
+        #expect(SQLiteError(code: 5, message: "").isBusy && SQLiteError(code: 517, message: "").isBusy)
+        #expect(!SQLiteError(code: 6, message: "").isBusy && !SQLiteError(code: 262, message: "").isBusy)
+        #expect(SQLiteError(code: 262, message: "").isLocked && !SQLiteError(code: 5, message: "").isLocked)
     }
 
     @Test("dropTable resets the statements still reading and drops the table")

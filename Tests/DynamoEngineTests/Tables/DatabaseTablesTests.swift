@@ -155,7 +155,7 @@ import Testing
                         try connection.execute(IndexStore.createSQL(table: definition, index: building))
                     }
                 case 401..<1_000 where step % 40 == 0:
-                    if case .more(let after) = try database.backfillStep(table: "Orders", index: building, after: cursor) {
+                    if case .more(let after) = try database.backfillStep(table: database.table(named: "Orders"), index: building, after: cursor) {
                         cursor = after
                     } else {
                         cursor = nil
@@ -165,7 +165,7 @@ import Testing
                         definition.globalIndexes[definition.globalIndexes.firstIndex { $0.name == "byW" }!].status = .deleting
                     }
                 case 1_100:
-                    try database.dropIndex(table: "Orders", index: database.table(named: "Orders").index(named: "byW")!)
+                    try database.dropIndex(table: database.table(named: "Orders"), index: database.table(named: "Orders").index(named: "byW")!)
                 default:
                     break
                 }
@@ -177,6 +177,54 @@ import Testing
             // The counts survive a reopen (counted from the rows then).
             let reopened = try Database(path: path, region: "us-east-1", resumeBackgroundWork: false)
             try Self.expectDescribedMatchesStored(reopened, "seed \(seed) reopened")
+        }
+    }
+
+    /// Opening a database counts no rows: each table's statistics are unknown until first
+    /// needed, then counted once on the writer. A DescribeTable that may not block (an event
+    /// loop's) is refused until then; the first write, an index added, or DescribeTable counts
+    /// them, and the counts stay exact and consistent with the invariant checker.
+    @Test(arguments: ["describe", "write", "addIndex"])
+    func statisticsAreCountedOnFirstUseAfterOpen(firstUse: String) throws {
+        try DatabaseTests.withDatabaseFile { path in
+            do {
+                let database = try Database(path: path, region: "us-east-1", resumeBackgroundWork: false)
+                try InvariantTests.makeTable(database)
+                var random = SeededRandom(seed: 7)
+                for _ in 0..<300 { try Self.randomWrite(database, &random) }
+            }
+            let reopened = try Database(path: path, region: "us-east-1", resumeBackgroundWork: false)
+            #expect(reopened.publishedTable("Orders")?.statistics == nil)
+            #expect(reopened.writer.withLock { $0.statistics.tables.isEmpty })
+            #expect(throws: Database.StatisticsNotCounted.self) {
+                try reopened.describeTable(named: "Orders", countingStatistics: false)
+            }
+            // The checker accepts tables not counted yet.
+            #expect(try reopened.checkInvariants().violations == [])
+            var random = SeededRandom(seed: 8)
+            switch firstUse {
+            case "write":
+                try Self.randomWrite(reopened, &random)
+                try Self.randomWrite(reopened, &random)
+            case "addIndex":
+                let added = IndexDefinition(
+                    name: "byW", partitionKey: KeyAttribute(name: "w", type: .string), sortKey: nil,
+                    projectionType: .all, status: .creating, storageNumber: 9, isGlobal: true)
+                _ = try reopened.updateDefinition(named: "Orders") { definition, connection in
+                    definition.globalIndexes.append(added)
+                    try connection.execute(IndexStore.createSQL(table: definition, index: added))
+                }
+                _ = try reopened.backfillStep(table: reopened.table(named: "Orders"), index: added, after: nil)
+                try Self.randomWrite(reopened, &random)
+            default:
+                break
+            }
+            try Self.expectDescribedMatchesStored(reopened, "first use \(firstUse)")
+            #expect(reopened.publishedTable("Orders")?.statistics != nil)
+            _ = try reopened.describeTable(named: "Orders", countingStatistics: false)
+            for _ in 0..<50 { try Self.randomWrite(reopened, &random) }
+            try Self.expectDescribedMatchesStored(reopened, "first use \(firstUse), after writes")
+            #expect(try reopened.checkInvariants().violations == [])
         }
     }
 

@@ -79,7 +79,7 @@ struct TransientStatusTests {
         try Self.create(database, "Orders")
         try database.clock.advance(by: 5)
         try Self.update(database, #"{"TableName": "Orders", "AttributeDefinitions": [{"AttributeName": "h", "AttributeType": "N"}], "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}"#)
-        try database.runIndexWork(table: "Orders", index: "ByH")
+        try database.runIndexWork(table: database.table(named: "Orders"), index: "ByH")
         #expect(database.tables["Orders"]?.index(named: "ByH")?.status == .active)
         let building = try database.describeTable(named: "Orders")
         #expect(Self.indexStatus(building, "ByH") == .creating)
@@ -88,7 +88,7 @@ struct TransientStatusTests {
         #expect(Self.indexStatus(try database.describeTable(named: "Orders"), "ByH") == .active)
 
         try Self.update(database, #"{"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByG"}}]}"#)
-        try database.runIndexWork(table: "Orders", index: "ByG")
+        try database.runIndexWork(table: database.table(named: "Orders"), index: "ByG")
         #expect(database.tables["Orders"]?.index(named: "ByG") == nil)
         let dropping = try database.describeTable(named: "Orders")
         #expect(Self.indexStatus(dropping, "ByG") == .deleting)

@@ -25,6 +25,20 @@ import Testing
         return try await client.readResponse()
     }
 
+    /// Serves `engine` on port 0 with one event loop (so every connection shares it) and a
+    /// two-thread pool while `body` runs.
+    static func serve(_ engine: DynamoEngine, _ body: (Int) async throws -> Void) async throws {
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.eventLoopGroup = loop
+        let dispatcher = EngineDispatcher(engine: engine, threadPool: pool, logger: Logger(label: "test"))
+        try await withHTTPTestServer(configuration, dispatcher: dispatcher) { _, port in try await body(port) }
+        try await pool.shutdownGracefully()
+        try await loop.shutdownGracefully()
+    }
+
     @Test func everyItemWriteGoesToTheWriterAndNoWriteRunsOnTheLoop() {
         for name in EngineDispatcher.operations.keys {
             let placement = DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDB, operation: name))
@@ -45,13 +59,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
         defer { engine.close() }
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let pool = NIOThreadPool(numberOfThreads: 2)
-        pool.start()
-        var configuration = HTTPServer.Configuration(port: 0)
-        configuration.eventLoopGroup = loop
-        let dispatcher = EngineDispatcher(engine: engine, threadPool: pool, logger: Logger(label: "test"))
-        try await withHTTPTestServer(configuration, dispatcher: dispatcher) { _, port in
+        try await Self.serve(engine) { port in
             let created = try await Self.send(
                 "CreateTable",
                 """
@@ -95,7 +103,36 @@ import Testing
             let after = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"k"}}}"#, port: port)
             #expect(after.text == #"{"Item":{"pk":{"S":"k"}}}"#)
         }
-        try await pool.shutdownGracefully()
-        try await loop.shutdownGracefully()
+    }
+
+    /// A database opened again counts no rows: the first DescribeTable of a table, which finds
+    /// its statistics not counted, is handed from the event loop to the pool (which counts them)
+    /// and answered with exact counts, not an error; later ones answer from memory.
+    @Test func firstDescribeAfterOpenIsHandedToThePool() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
+            defer { engine.close() }
+            let database = try engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1")
+            _ = try database.createTable(
+                CreateTableInput(
+                    attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S"))],
+                    tableName: "Things", keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash)],
+                    billingMode: .init(rawValue: "PAY_PER_REQUEST")), now: 1_700_000_000)
+            for index in 0..<20 {
+                _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("k\(index)")]))
+            }
+        }
+        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
+        defer { engine.close() }
+        try await Self.serve(engine) { port in
+            for _ in 0..<2 {
+                let described = try await Self.send("DescribeTable", #"{"TableName":"Things"}"#, port: port)
+                #expect(described.status == 200, "\(described.text)")
+                #expect(described.text.contains(#""ItemCount":20"#), "\(described.text)")
+            }
+        }
     }
 }
