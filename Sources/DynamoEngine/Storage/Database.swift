@@ -17,7 +17,7 @@ import Synchronization
 /// writer's lock.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 4
+    package static let schemaVersion: Int64 = 5
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -186,6 +186,11 @@ package final class Database: Sendable {
                 }
                 try connection.execute("PRAGMA user_version = 4")
             }
+        }
+        if current < 5 {
+            // Schema 5: stream records are stored compact (`StoredStreamRecord`), which an older
+            // build would misread; the JSON records already stored still read, so nothing is rewritten.
+            try connection.execute("PRAGMA user_version = 5")
         }
     }
 
