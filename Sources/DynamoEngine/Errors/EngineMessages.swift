@@ -158,6 +158,14 @@ extension EngineMessages {
     static let newStreamNotStored = DynamoError(.internalServerError, "The new stream was not stored")
 }
 
+// MARK: - Streams/StoredStreamRecord.swift
+
+extension EngineMessages {
+    /// Thrown by StoredStreamRecord.record: a compact stored record that ends early or holds an
+    /// impossible field.
+    static let streamRecordUnreadable = DynamoError(.internalServerError, "A stored stream record could not be read")
+}
+
 // MARK: - Streams/StreamRecordWriter.swift
 
 extension EngineMessages {

@@ -17,7 +17,7 @@ import Synchronization
 /// writer's lock.
 package final class Database: Sendable {
     /// The schema version this build writes; older files are migrated on open.
-    package static let schemaVersion: Int64 = 5
+    package static let schemaVersion: Int64 = 6
 
     /// The region ARNs of this namespace name.
     package let region: String
@@ -208,6 +208,11 @@ package final class Database: Sendable {
                 try StorageIDs.migrate(connection)
                 try connection.execute("PRAGMA user_version = 5")
             }
+        }
+        if current < 6 {
+            // Schema 6: stream records are stored compact (`StoredStreamRecord`), which an older
+            // build would misread; the JSON records already stored still read, so nothing is rewritten.
+            try connection.execute("PRAGMA user_version = 6")
         }
     }
 

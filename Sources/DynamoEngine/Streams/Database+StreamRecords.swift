@@ -71,7 +71,7 @@ extension Database {
                 }
                 let statement = try connection.statement(
                     """
-                    SELECT sequence, record FROM stream_records
+                    SELECT sequence, record, created FROM stream_records
                     WHERE stream_id = ? AND shard = ? AND sequence >= ? ORDER BY sequence LIMIT ?
                     """)
                 statement.bind(.integer(stream.id), .integer(shard.number), .integer(iterator.position), .integer(Int64(limit + 1)))
@@ -81,13 +81,17 @@ extension Database {
                 var more = false
                 while try statement.step() {
                     let blob = statement.blob(1)
-                    if records.count == limit || (!records.isEmpty && bytes + blob.count > Self.recordsPageBytes) {
+                    let size = StoredStreamRecord.pageBytes(of: blob)
+                    if records.count == limit || (!records.isEmpty && bytes + size > Self.recordsPageBytes) {
                         more = true
                         break
                     }
-                    records.append(try StreamsRecord(json: JSONValue(parsing: blob)))
-                    bytes += blob.count
-                    next = statement.int64(0) + 1
+                    let sequence = statement.int64(0)
+                    records.append(
+                        try StoredStreamRecord.record(
+                            blob: blob, sequence: sequence, created: statement.double(2), stream: stream, region: region))
+                    bytes += size
+                    next = sequence + 1
                 }
                 statement.reset()
                 // A closed shard takes no more records: once nothing is left after this page, it is drained.

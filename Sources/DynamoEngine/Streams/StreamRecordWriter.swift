@@ -16,7 +16,6 @@ import DynamoAPI
 /// a child shard when it is old or large (see ``StreamNames``).
 struct StreamRecordWriter {
     let connection: SQLiteConnection
-    let region: String
     let now: Double
     /// The streams written to, by table name, with their open shard: those known before this
     /// write and those it looked up.
@@ -26,19 +25,19 @@ struct StreamRecordWriter {
     /// `SQLiteConnection.statement(_:sql:)`).
     static let insertKey = StatementKey(kind: 210, table: -1)
 
-    init(connection: SQLiteConnection, region: String, now: Double, appenders: [String: StreamAppender] = [:]) {
+    init(connection: SQLiteConnection, now: Double, appenders: [String: StreamAppender] = [:]) {
         self.connection = connection
-        self.region = region
         self.now = now
         self.appenders = appenders
     }
 
     /// Appends the record of one change, if its table has an enabled stream and it is a real change.
     ///
-    /// The images are the item's stored bytes, written into the record unchanged (``RawItem``),
-    /// the keys come from the stored key and the sizes from the stored sizes: an INSERT or a
-    /// REMOVE decodes nothing. Only a rewrite of an existing item with other bytes decodes both
-    /// versions, to tell a MODIFY from the same values in another order.
+    /// The record is stored compact (``StoredStreamRecord``): the item's stored bytes as its
+    /// images, the stored key as its keys and the stored sizes as its size, with no JSON
+    /// envelope (GetRecords builds the record's JSON): an INSERT or a REMOVE decodes and encodes
+    /// nothing. Only a rewrite of an existing item with other bytes decodes both versions, to
+    /// tell a MODIFY from the same values in another order.
     mutating func append(_ change: ItemChange) throws {
         guard let label = change.table.streamLabel, change.table.streamViewType != nil else { return }
         if let old = change.oldJSON, let new = change.newJSON {
@@ -51,55 +50,32 @@ struct StreamRecordWriter {
         var appender = try appender(table: change.table.name, label: label)
         try rollOverIfDue(&appender)
         let sequence = appender.stream.nextSequence
-        let keys = try Self.keys(of: change)
-        let view = appender.viewType
-        let withNew = view == .newImage || view == .newAndOldImages
-        let withOld = view == .oldImage || view == .newAndOldImages
-        let newImage = withNew ? change.newJSON : nil
-        let oldImage = withOld ? change.oldJSON : nil
-        let size =
-            ItemSize.of(keys) + (newImage == nil ? 0 : change.newSize ?? 0) + (oldImage == nil ? 0 : change.oldSize ?? 0)
-        let record = RawStreamsRecord(
-            eventID: Self.eventID(),
-            eventName: change.oldJSON == nil ? .insert : change.newJSON == nil ? .remove : .modify,
-            eventVersion: "1.1", eventSource: "aws:dynamodb", awsRegion: region,
-            dynamodb: RawStreamsStreamRecord(
-                approximateCreationDateTime: Timestamp(secondsSince1970: now.rounded(.down)),
-                keys: keys, newImage: newImage.map(RawItem.init), oldImage: oldImage.map(RawItem.init),
-                sequenceNumber: StreamNames.sequenceNumber(sequence), sizeBytes: max(1, size),
-                streamViewType: view),
-            userIdentity: change.origin == .timeToLive
-                ? StreamsIdentity(principalId: "dynamodb.amazonaws.com", type: "Service") : nil)
+        let newImage = appender.withNewImage ? change.newJSON : nil
+        let oldImage = appender.withOldImage ? change.oldJSON : nil
+        let imageSize = (newImage == nil ? 0 : change.newSize ?? 0) + (oldImage == nil ? 0 : change.oldSize ?? 0)
+        var generator = SystemRandomNumberGenerator()
+        let record = StoredStreamRecord.encode(
+            event: change.oldJSON == nil ? .insert : change.newJSON == nil ? .remove : .modify,
+            byTimeToLive: change.origin == .timeToLive, eventID: (generator.next(), generator.next()),
+            imageSize: imageSize, key: change.key, table: change.table, newImage: newImage, oldImage: oldImage)
         try connection.statement(Self.insertKey) {
             "INSERT INTO stream_records (stream_id, sequence, shard, created, record) VALUES (?, ?, ?, ?, ?)"
         }
         .bind(
             .integer(appender.stream.id), .integer(sequence), .integer(appender.shard.number), .real(now),
-            .blob(record.jsonBytes)
+            .blob(record)
         )
         .run()
         appender.stream.nextSequence += 1
         appenders[change.table.name] = appender
     }
 
-    /// The key attributes of the changed item, from its stored key (as a page's
-    /// `LastEvaluatedKey` is made); from the item itself should a stored key not decode.
-    private static func keys(of change: ItemChange) throws -> Item {
-        let table = change.table
-        let keys = table.keyItem(of: change.key)
-        if keys.count == table.keyAttributes.count { return keys }
-        guard let json = change.newJSON ?? change.oldJSON else { return keys }
-        let names = table.keyAttributes.map(\.name)
-        return try AttributeValue.decodeItem(JSONValue(parsing: json)).filter { names.contains($0.key) }
-    }
-
-    /// A record's event id: 32 random lowercase hex digits (a UUID's worth, without dashes).
-    static func eventID() -> String {
-        var generator = SystemRandomNumberGenerator()
+    /// A record's event id from its two random words: 32 lowercase hex digits (a UUID's worth,
+    /// without dashes).
+    static func eventID(_ first: UInt64, _ second: UInt64) -> String {
         var text = ""
         text.reserveCapacity(32)
-        for _ in 0..<2 {
-            let word: UInt64 = generator.next()
+        for word in [first, second] {
             let hex = String(word, radix: 16)
             text.append(String(repeating: "0", count: 16 - hex.utf8.count))
             text.append(hex)
@@ -139,14 +115,24 @@ struct StreamRecordWriter {
 struct StreamAppender {
     var stream: StreamRow
     var shard: ShardRow
-    var viewType: StreamViewType
+    /// Whether the stream's records hold the new image (`NEW_IMAGE`, `NEW_AND_OLD_IMAGES`).
+    let withNewImage: Bool
+    /// Whether they hold the old image (`OLD_IMAGE`, `NEW_AND_OLD_IMAGES`).
+    let withOldImage: Bool
+
+    init(stream: StreamRow, shard: ShardRow, viewType: StreamViewType) {
+        self.stream = stream
+        self.shard = shard
+        withNewImage = viewType == .newImage || viewType == .newAndOldImages
+        withOldImage = viewType == .oldImage || viewType == .newAndOldImages
+    }
 }
 
 extension Database {
     /// Writes the stream records of the running write's changes (a change consumer).
     func writeStreamRecords(_ state: inout WriterState) throws {
         var writer = StreamRecordWriter(
-            connection: state.connection, region: region, now: clock.now(), appenders: state.streamAppenders)
+            connection: state.connection, now: clock.now(), appenders: state.streamAppenders)
         // The writer holds the only reference while it appends (no copy of the positions per
         // write); a write that throws rolls back and forgets every position anyway.
         state.streamAppenders = [:]

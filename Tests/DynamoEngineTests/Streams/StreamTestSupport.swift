@@ -36,6 +36,14 @@ enum StreamTestSupport {
             now: database.clock.now())
     }
 
+    /// Runs `body` with the path of a database file in a new temporary directory, removed after.
+    static func withDatabasePath<T>(_ body: (String) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streams-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try body(directory + "/us-east-1.db")
+    }
+
     static func latestStreamARN(_ database: Database, table: String = "Events") throws -> String {
         let definition = try database.table(named: table)
         let label = try #require(definition.streamLabel)
