@@ -83,21 +83,20 @@ extension Database {
 
     /// Removes stream records older than 24 hours, and streams and shards that stopped taking
     /// records more than 24 hours ago. Readers already treat them as gone; this frees the space.
+    ///
+    /// Each stream is trimmed from its oldest record on, in sequence order, up to its first
+    /// record still within retention (``StreamTrim``): a sweep with nothing to trim reads one
+    /// record a stream. (Deleting by `created`, which no index orders, read every record of every
+    /// stream on each sweep, every 5 seconds by default, with the writer held: with a few hundred
+    /// thousand records that stalled writes for tens of milliseconds each time.)
     func trimStreams(now: Double) throws {
         let cutoff = now - StreamNames.retentionSeconds
         try write { state in
             let connection = state.connection
-            try connection.statement(
-                """
-                UPDATE stream_shards SET trimmed_through = (
-                    SELECT max(sequence) FROM stream_records r
-                    WHERE r.stream_id = stream_shards.stream_id AND r.shard = stream_shards.number AND r.created <= ?)
-                WHERE EXISTS (
-                    SELECT 1 FROM stream_records r
-                    WHERE r.stream_id = stream_shards.stream_id AND r.shard = stream_shards.number AND r.created <= ?)
-                """
-            ).bind(.real(cutoff), .real(cutoff)).run()
-            try connection.statement("DELETE FROM stream_records WHERE created <= ?").bind(.real(cutoff)).run()
+            var streamIDs: [Int64] = []
+            let streams = try connection.statement(StreamTrim.streamsSQL)
+            while try streams.step() { streamIDs.append(streams.int64(0)) }
+            for id in streamIDs { try StreamTrim.trimRecords(ofStream: id, cutoff: cutoff, connection: connection) }
             try connection.statement("DELETE FROM stream_shards WHERE closed_at IS NOT NULL AND closed_at <= ?")
                 .bind(.real(cutoff)).run()
             try connection.statement(
@@ -107,6 +106,40 @@ extension Database {
             ).bind(.real(cutoff)).run()
             try connection.statement("DELETE FROM streams WHERE ended IS NOT NULL AND ended <= ?").bind(.real(cutoff)).run()
         }
+    }
+}
+
+/// The statements that trim one stream's records past retention, each reading the records by
+/// the `(stream_id, sequence)` primary key: only the records trimmed and the first one kept.
+enum StreamTrim {
+    static let streamsSQL = "SELECT id FROM streams"
+    /// The creation time of the stream's oldest record.
+    static let oldestSQL = "SELECT created FROM stream_records WHERE stream_id = ? ORDER BY sequence LIMIT 1"
+    /// The sequence number of the stream's first record within retention.
+    static let firstKeptSQL =
+        "SELECT sequence FROM stream_records WHERE stream_id = ? AND created > ? ORDER BY sequence LIMIT 1"
+    /// Each shard that holds records before the first kept one remembers the last of them.
+    static let markTrimmedSQL = """
+        UPDATE stream_shards SET trimmed_through = max(trimmed_through, (
+            SELECT max(sequence) FROM stream_records r
+            WHERE r.stream_id = ?1 AND r.sequence < ?2 AND r.shard = stream_shards.number))
+        WHERE stream_id = ?1 AND EXISTS (
+            SELECT 1 FROM stream_records r
+            WHERE r.stream_id = ?1 AND r.sequence < ?2 AND r.shard = stream_shards.number)
+        """
+    static let deleteSQL = "DELETE FROM stream_records WHERE stream_id = ? AND sequence < ?"
+
+    /// Deletes the records of stream `id` from its oldest up to its first record created after
+    /// `cutoff` (all of them when there is none), inside the caller's write transaction.
+    static func trimRecords(ofStream id: Int64, cutoff: Double, connection: SQLiteConnection) throws {
+        let oldest = try connection.statement(oldestSQL).bind(.integer(id))
+        defer { oldest.reset() }
+        guard try oldest.step(), oldest.double(0) <= cutoff else { return }
+        let firstKept = try connection.statement(firstKeptSQL).bind(.integer(id), .real(cutoff))
+        defer { firstKept.reset() }
+        let end = try firstKept.step() ? firstKept.int64(0) : Int64.max
+        try connection.statement(markTrimmedSQL).bind(.integer(id), .integer(end)).run()
+        try connection.statement(deleteSQL).bind(.integer(id), .integer(end)).run()
     }
 }
 

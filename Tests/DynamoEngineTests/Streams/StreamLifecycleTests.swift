@@ -249,6 +249,48 @@ struct StreamLifecycleTests {
         #expect(records.map { $0.dynamodb?.sequenceNumber } == [StreamNames.sequenceNumber(3)])
     }
 
+    @Test("trimming takes a stream's records in sequence order up to the first one within retention")
+    func trimUpToFirstKept() throws {
+        let database = try Support.database()
+        try Support.makeTable(database)
+        let arn = try Support.latestStreamARN(database)
+        try Support.put(database, ["pk": .s("a")])
+        try Support.put(database, ["pk": .s("b")])
+        try database.clock.advance(by: StreamNames.retentionSeconds / 2)
+        try Support.put(database, ["pk": .s("c")])
+        try database.clock.advance(by: StreamNames.retentionSeconds / 2 + 1)
+        try database.trimStreams(now: database.clock.now())
+        let stored = try database.read { connection in
+            let rows = try connection.statement("SELECT sequence FROM stream_records ORDER BY sequence")
+            defer { rows.reset() }
+            var sequences: [Int64] = []
+            while try rows.step() { sequences.append(rows.int64(0)) }
+            return sequences
+        }
+        #expect(stored == [3])
+        #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("c")])
+        // A second trim with nothing past retention changes nothing.
+        try database.trimStreams(now: database.clock.now())
+        #expect(try Support.consume(database, streamARN: arn).map { $0.dynamodb?.keys?["pk"] } == [.s("c")])
+    }
+
+    @Test("a trim reads records by the primary key, never a scan of every stream record")
+    func trimStatementsSearchThePrimaryKey() throws {
+        let database = try Support.database()
+        try Support.makeTable(database)
+        for sql in [StreamTrim.oldestSQL, StreamTrim.firstKeptSQL, StreamTrim.markTrimmedSQL, StreamTrim.deleteSQL] {
+            let plan = try database.read { connection in
+                let statement = try connection.statement("EXPLAIN QUERY PLAN " + sql)
+                defer { statement.reset() }
+                var details: [String] = []
+                while try statement.step() { details.append(statement.text(3)) }
+                return details.joined(separator: "; ")
+            }
+            #expect(!plan.contains("SCAN stream_records") && !plan.contains("SCAN r"), "\(sql): \(plan)")
+            #expect(plan.contains("PRIMARY KEY (stream_id=?"), "\(sql): \(plan)")
+        }
+    }
+
     /// The `pk` of each record, shard by shard in DescribeStream's order.
     static func keysByShard(_ database: Database, streamARN: String) throws -> [[String]] {
         let description = try #require(database.describeStream(StreamsDescribeStreamInput(streamArn: streamARN)).streamDescription)
