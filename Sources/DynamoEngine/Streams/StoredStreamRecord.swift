@@ -91,7 +91,7 @@ enum StoredStreamRecord {
             keys = image.filter { $0.key == stream.partitionKey || $0.key == stream.sortKey }
         }
         return StreamsRecord(
-            eventID: StreamRecordWriter.eventID(first, second),
+            eventID: eventID(first, second),
             eventName: event, eventVersion: "1.1", eventSource: "aws:dynamodb", awsRegion: region,
             dynamodb: StreamsStreamRecord(
                 approximateCreationDateTime: Timestamp(secondsSince1970: created.rounded(.down)),
@@ -105,6 +105,19 @@ enum StoredStreamRecord {
     /// How many bytes a stored record counts for in GetRecords' 1 MB page.
     static func pageBytes(of blob: [UInt8]) -> Int {
         blob.first == format ? blob.count + envelopeBytes : blob.count
+    }
+
+    /// A record's event id from its two random words: 32 lowercase hex digits (a UUID's worth,
+    /// without dashes).
+    static func eventID(_ first: UInt64, _ second: UInt64) -> String {
+        var text = ""
+        text.reserveCapacity(32)
+        for word in [first, second] {
+            let hex = String(word, radix: 16)
+            text.append(String(repeating: "0", count: 16 - hex.utf8.count))
+            text.append(hex)
+        }
+        return text
     }
 
     private static func typeByte(_ type: KeyScalarType) -> UInt8 {

@@ -70,19 +70,6 @@ struct StreamRecordWriter {
         appenders[change.table.name] = appender
     }
 
-    /// A record's event id from its two random words: 32 lowercase hex digits (a UUID's worth,
-    /// without dashes).
-    static func eventID(_ first: UInt64, _ second: UInt64) -> String {
-        var text = ""
-        text.reserveCapacity(32)
-        for word in [first, second] {
-            let hex = String(word, radix: 16)
-            text.append(String(repeating: "0", count: 16 - hex.utf8.count))
-            text.append(hex)
-        }
-        return text
-    }
-
     private mutating func appender(table: String, label: String) throws -> StreamAppender {
         if let known = appenders[table], known.stream.label == label { return known }
         guard let stream = try StreamCatalog.stream(table: table, label: label, connection: connection),

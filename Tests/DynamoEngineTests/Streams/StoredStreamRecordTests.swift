@@ -107,7 +107,7 @@ struct StoredStreamRecordTests {
                 partitionKey: table.partitionKey.name, sortKey: table.sortKey?.name, created: Support.start,
                 ended: nil, secret: 1, nextSequence: sequence + 1)
             let legacy = try Self.legacyJSON(
-                change, view: view, eventID: StreamRecordWriter.eventID(words.0, words.1), sequence: sequence, now: now,
+                change, view: view, eventID: StoredStreamRecord.eventID(words.0, words.1), sequence: sequence, now: now,
                 region: database.region)
             let withNew = view == .newImage || view == .newAndOldImages
             let withOld = view == .oldImage || view == .newAndOldImages
