@@ -34,7 +34,7 @@ struct IndexBuildTests {
     }
 
     /// Runs the backfill of `index` to the end on the calling thread, from `cursor`.
-    static func build(_ database: Database, _ index: IndexDefinition, from cursor: StoredKey? = nil) throws {
+    static func build(_ database: Database, _ index: IndexDefinition, from cursor: Database.BackfillCursor? = nil) throws {
         var cursor = cursor
         while case .more(let after) = try database.backfillStep(table: database.table(named: "Things"), index: index, after: cursor) {
             cursor = after
@@ -116,6 +116,33 @@ struct IndexBuildTests {
         try database.runIndexWork(table: old, index: index.name)
         #expect(try database.table(named: "Things").index(named: "by-color")?.status == .creating)
         // The new table's own build indexes all of its items.
+        try Self.build(database, index)
+        #expect(try Self.colored(database, "red").count == Self.itemCount)
+        #expect(try database.checkInvariants().violations == [])
+    }
+
+    @Test("a build running when a snapshot of the same table is restored stops; the restored build indexes every item")
+    func buildStopsWhenSnapshotRestored() throws {
+        let database = try Database(path: nil, region: "us-east-1", resumeBackgroundWork: false)
+        try Self.populated(database)
+        let index = try Self.addBuildingIndex(database)
+        // Taken before the build indexed anything: the same table (same storage id) and the same
+        // CREATING index, with an empty index table.
+        let snapshot = try database.takeSnapshot()
+        let table = try database.table(named: "Things")
+        guard case .more(let cursor) = try database.backfillStep(table: table, index: index, after: nil) else {
+            Issue.record("a \(Self.itemCount)-item table takes more than one chunk")
+            return
+        }
+        try database.restore(snapshot)
+        #expect(try database.table(named: "Things").storageID == table.storageID)
+        // Going on from its cursor would index only the items after it and then mark the index
+        // ACTIVE with the first chunk's entries missing (the restore emptied the index table).
+        guard case .abandoned = try database.backfillStep(table: table, index: index, after: cursor) else {
+            Issue.record("the build went on over the restored contents")
+            return
+        }
+        #expect(try database.table(named: "Things").index(named: "by-color")?.status == .creating)
         try Self.build(database, index)
         #expect(try Self.colored(database, "red").count == Self.itemCount)
         #expect(try database.checkInvariants().violations == [])

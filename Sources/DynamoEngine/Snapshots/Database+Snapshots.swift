@@ -40,9 +40,11 @@ extension Database {
     /// Replaces the whole database by `snapshot`'s copy, under the writer's lock: requests see
     /// the old state or the new one, never a mix. Cached definitions, live statistics, stream
     /// positions, cached statements, pooled readers and TransactWriteItems tokens are reset with
-    /// it; index builds the snapshot caught mid-way resume.
+    /// it; index builds the snapshot caught mid-way start over, and builds running on the
+    /// replaced contents stop at their next step.
     package func restore(_ snapshot: DatabaseSnapshot) throws {
         try writer.withLock { state in
+            contentsGeneration.add(1, ordering: .relaxed)
             state.connection.clearStatementCache()
             let nextStorageID = try StorageIDs.next(state.connection)
             try snapshot.copy(into: state.connection)
@@ -54,6 +56,6 @@ extension Database {
         }
         invalidateStatements()
         idempotency.removeAll()
-        resumeIndexWork()
+        if runsBackgroundWork { resumeIndexWork() }
     }
 }

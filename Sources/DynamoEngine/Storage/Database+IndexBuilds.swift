@@ -6,6 +6,7 @@ import DynamoAPI
 #endif
 import Dispatch
 import Logging
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -31,10 +32,17 @@ extension Database {
     /// Items indexed per backfill transaction.
     static let backfillChunkSize = 256
 
+    /// Where a backfill stands: after `key` in the database's contents of `generation` (see
+    /// ``contentsGeneration``). A cursor is a position among those items only.
+    struct BackfillCursor: Sendable {
+        let key: StoredKey
+        let generation: Int
+    }
+
     /// What one backfill step did.
     enum BackfillStep: Sendable {
-        /// More items remain after this key.
-        case more(after: StoredKey)
+        /// More items remain after this position.
+        case more(after: BackfillCursor)
         /// Every item is indexed and the index is ACTIVE.
         case finished
         /// The index or its table went away (deleted meanwhile): nothing left to do.
@@ -89,7 +97,7 @@ extension Database {
         else { return }
         switch found.status {
         case .creating:
-            var cursor: StoredKey?
+            var cursor: BackfillCursor?
             while true {
                 switch try backfillStep(table: definition, index: found, after: cursor) {
                 case .more(let after):
@@ -109,17 +117,22 @@ extension Database {
 
     /// Indexes the next chunk of items after `cursor` in one write transaction; marks the index
     /// ACTIVE (in the same transaction) when the items run out. Abandoned when `table` was
-    /// deleted (even if created again since: the cursor is a position in the old table's items).
-    func backfillStep(table: TableDefinition, index building: IndexDefinition, after cursor: StoredKey?) throws -> BackfillStep {
+    /// deleted (even if created again since) or a snapshot was restored since the cursor was
+    /// handed out (even one holding the same table and index): the cursor is a position in
+    /// items that are gone, and the restore started the build over.
+    func backfillStep(table: TableDefinition, index building: IndexDefinition, after cursor: BackfillCursor?) throws -> BackfillStep {
         let name = table.name
         return try write { state in
+            // Read under the writer's lock, which a restore holds while it bumps it.
+            let generation = contentsGeneration.load(ordering: .relaxed)
+            if let cursor, cursor.generation != generation { return .abandoned }
             guard var definition = cachedDefinition(name), definition.storageID == table.storageID,
                 let position = definition.globalIndexes.firstIndex(where: {
                     $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
                 })
             else { return .abandoned }
             let items = ItemStore(table: definition, connection: state.connection)
-            let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor, limit: Self.backfillChunkSize)
+            let rows = try items.scan(lowHash: .min, highHash: .max, after: cursor?.key, limit: Self.backfillChunkSize)
             let entries = IndexStore(
                 table: definition, index: definition.globalIndexes[position],
                 connection: state.connection, ledger: state.statistics)
@@ -132,7 +145,9 @@ extension Database {
                     // index (an index key violation) rather than failing the build.
                 }
             }
-            if rows.count == Self.backfillChunkSize, let last = rows.last { return .more(after: last.key) }
+            if rows.count == Self.backfillChunkSize, let last = rows.last {
+                return .more(after: BackfillCursor(key: last.key, generation: generation))
+            }
             definition.globalIndexes[position].status = .active
             try saveDefinition(definition, connection: state.connection, isNew: false)
             state.cacheAfterCommit(definition, named: name)

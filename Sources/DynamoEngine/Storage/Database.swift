@@ -41,6 +41,12 @@ package final class Database: Sendable {
     let idempotency = IdempotencyTokens()
     /// Transaction conflicts armed for tests (`X-LocalDynamo-Transaction-Conflicts`).
     let injectedConflicts = InjectedConflicts()
+    /// Bumped (under the writer's lock) each time a restore replaces the database's contents:
+    /// background work started on the old contents (an index build's position) is abandoned.
+    let contentsGeneration = Atomic<Int>(0)
+    /// Whether index builds and drops run in the background (not for a database opened only to
+    /// be inspected, as by `localdynamo check`, nor in tests that step them by hand).
+    let runsBackgroundWork: Bool
     /// Transitional statuses held for DynamoDB Local's `-delayTransientStatuses`.
     let transientStatuses = TransientStatuses()
     /// When the writer checkpoints the write-ahead log (see `CheckpointPolicy`).
@@ -96,6 +102,7 @@ package final class Database: Sendable {
         self.clock = clock
         self.logger = logger
         self.region = region
+        self.runsBackgroundWork = resumeBackgroundWork
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection, clock: clock)

@@ -140,7 +140,7 @@ import Testing
             let building = IndexDefinition(
                 name: "byW", partitionKey: KeyAttribute(name: "w", type: .string), sortKey: nil,
                 projectionType: .all, status: .creating, storageNumber: 9, isGlobal: true)
-            var cursor: StoredKey?
+            var cursor: Database.BackfillCursor?
             for step in 0..<1_200 {
                 if step % 97 == 0 {
                     try Self.groupOfWrites(database, &random, count: 12)
