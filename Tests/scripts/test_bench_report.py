@@ -147,3 +147,28 @@ def test_every_workload_is_ordered_and_named():
     lua = (ROOT / "scripts" / "bench.d" / "dynamo.lua").read_text()
     for workload in WORKLOADS:
         assert f'"{workload}"' in lua, f"dynamo.lua has no BENCH_OP {workload}"
+
+
+def test_instruction_change_is_relative_to_before():
+    from benchkit import instructions
+    assert instructions.change(200_000, 150_000) == "−25.0%"
+    assert instructions.change(200_000, 210_000) == "+5.0%"
+    assert instructions.change(None, 150_000) == "–"
+    assert instructions.change(200_000, None) == "–"
+
+
+def test_instruction_table_sets_each_count_beside_its_before():
+    from benchkit import instructions
+    lines = instructions.render({"counts": {"get": 99_281, "put-stream": 240_000}}, "abc1234")
+    table = "\n".join(lines)
+    assert "| GetItem | 198,562 | 99,281 | −50.0% |" in table
+    assert "| PutItem on a table with a stream | – (new) | 240,000 | – |" in table
+    # A workload with a before but not measured in this run still shows its before.
+    assert "| BatchWriteItem of 25 new items | 2,530,319 | – | – |" in table
+    assert "this run (abc1234)" in table
+
+
+def test_instruction_table_says_why_it_is_missing():
+    from benchkit import instructions
+    lines = instructions.render({"error": "callgrind.py exited with 1 (see logs/callgrind.log)"}, "abc1234")
+    assert lines[-2] == "Not measured: callgrind.py exited with 1 (see logs/callgrind.log)."

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchkit import measurement
+from benchkit import instructions, measurement
 from benchkit.common import DOC, RESULTS, ROOT, log
 from benchkit.measurement import bench_server, client_comparison, size_sweep
 from benchkit.perf import perf_profile
@@ -72,9 +72,15 @@ def parse_args(argv: list[str]):
                         "expires half of (default 20000, 100000 with --full; 0 skips it)")
     parser.add_argument("--perf", action="store_true", help="also profile localdynamo (memory) under GetItem "
                         "load with perf stat/record")
+    parser.add_argument("--instructions", action=argparse.BooleanOptionalAction, default=None,
+                        help="count instructions per request of each workload with callgrind beside the "
+                             "counts before issue 19 (default: on with --full, off with --quick; ~10 minutes)")
     parser.add_argument("--ref", help="benchmark localdynamo as of this commit (exported with git archive "
                         "into .build-bench/ and built there) instead of the work tree")
     parser.add_argument("--no-build", action="store_true", help="use the existing release builds")
+    parser.add_argument("--client-seconds", type=int, help="seconds per client run (default 2, 5 with --full)")
+    parser.add_argument("--client-reps", type=int, help="runs per client cell, the median reported "
+                        "(default 1, 3 with --full)")
     parser.add_argument("--no-clients", dest="clients", action="store_false",
                         help="skip the DynamoClient-vs-boto3 comparison and the DynamoStore benchmark")
     parser.add_argument("--no-doc", action="store_true", help="do not touch docs/performance.md")
@@ -83,11 +89,12 @@ def parse_args(argv: list[str]):
     args = parser.parse_args(argv)
     args.profile = args.profile or "quick"
     defaults = PROFILES[args.profile]
-    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items", "ttl_items"):
+    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items", "ttl_items", "client_seconds",
+                 "client_reps"):
         if getattr(args, name) is None:
             setattr(args, name, defaults[name])
-    args.client_seconds = defaults["client_seconds"]
-    args.client_reps = defaults["client_reps"]
+    if args.instructions is None:
+        args.instructions = args.profile == "full"
     args.scan_reps = defaults["scan_reps"]
     args.ttl_reps = defaults["ttl_reps"]
     args.conns = [int(c) for c in args.conns.split(",")] if args.conns else defaults["conns"]
@@ -148,7 +155,7 @@ def main(argv: list[str]) -> int:
         command=shown_command(argv),
         args=dict(duration=args.duration, reps=args.reps, warmup=args.warmup, conns=args.conns,
                   items=args.items, workloads=args.workloads, sizes=args.sizes),
-        servers=[], cold_starts={}, sizes={}, scan={}, ttl={}, perf={}, clients=[], store={})
+        servers=[], cold_starts={}, sizes={}, scan={}, ttl={}, perf={}, clients=[], store={}, instructions={})
     log(f"{args.profile}: {len(specs)} servers × {len(args.workloads)} workloads × {len(args.conns)} "
         f"connection counts × {args.reps} runs of {args.duration} s; results in {out_dir.relative_to(ROOT)}")
 
@@ -171,6 +178,8 @@ def main(argv: list[str]) -> int:
                 results["sizes"][spec.key] = size_sweep(spec, args.sizes, args, logs, scratch)
     if args.clients:
         results["clients"], results["store"] = client_comparison(localdynamo, client_bench, store_bench, args, logs)
+    if args.instructions:
+        results["instructions"] = instructions.count_instructions(localdynamo, out_dir / "callgrind", logs)
     if args.perf:
         spec = next((s for s in specs if s.key == "ld-mem"), None) or next((s for s in specs if s.kind == "ours"), None)
         if spec:

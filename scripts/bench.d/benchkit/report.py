@@ -11,6 +11,7 @@ from pathlib import Path
 
 import clients
 
+from . import instructions
 from .common import BEGIN_MARK, END_MARK, ROOT, median
 from .targets import bytes_per_item, cell, evaluate_targets
 from .workloads import PER_PARTITION, TABLE, WORKLOADS
@@ -258,6 +259,10 @@ def render(results: dict) -> str:
         for name, measured, ok in targets:
             add(f"| {name} | {measured} | {'met' if ok else '**missed**' if ok is False else '–'} |")
         add("")
+
+    if results.get("instructions"):
+        for line in instructions.render(results["instructions"], m["commit"].split(" ")[0]):
+            add(line)
 
     problems = [f"{r['label']}: {p}" for r in records for p in r["problems"]]
     if problems:
