@@ -25,7 +25,7 @@ enum AnswerDecoder {
         _ output: Output.Type, from body: [UInt8], json: inout JSONValue?
     ) throws -> Output {
         if !body.isEmpty, let bearing = Output.self as? any ItemBearingOutput.Type,
-            let decoded = readingItems(bearing, from: body, json: &json)
+            let decoded = bearing.readingItems(from: body, json: &json)
         {
             return decoded as! Output
         }
@@ -54,9 +54,9 @@ enum AnswerDecoder {
         let othersJSON = JSONValue.object(others)
         guard var decoded = try? Output(json: othersJSON) else { return nil }
         json = othersJSON
-        for (member, value) in zip(itemMembers, read) {
-            guard let value else { continue }
-            switch (member.layout, value) {
+        for position in itemMembers.indices {
+            guard let value = read[position] else { continue }
+            switch (itemMembers[position].layout, value) {
             case (.item(let path), .item(let item)): decoded[keyPath: path] = item
             case (.itemList(let path), .itemList(let items)): decoded[keyPath: path] = items
             case (.itemListsByTable(let path), .itemListsByTable(let tables)): decoded[keyPath: path] = tables
@@ -90,14 +90,15 @@ enum AnswerDecoder {
                 while more {
                     let name = try reader.readString()
                     try reader.expect(UInt8(ascii: ":"))
-                    if let position = itemMembers.firstIndex(where: { $0.name == name }),
-                        let value = try readMember(itemMembers[position].layout, with: &reader)
-                    {
+                    var position = itemMembers.startIndex
+                    while position < itemMembers.endIndex, itemMembers[position].name != name { position += 1 }
+                    let isItemMember = position < itemMembers.endIndex
+                    if isItemMember, let value = try readMember(itemMembers[position].layout, with: &reader) {
                         read[position] = value
                         others[name] = nil
                     } else {
                         guard let value = try? JSONValue(parsing: try reader.skipValue()) else { return nil }
-                        if let position = itemMembers.firstIndex(where: { $0.name == name }) { read[position] = nil }
+                        if isItemMember { read[position] = nil }
                         others[name] = value
                     }
                     more = try reader.nextMember(closing: UInt8(ascii: "}"))

@@ -40,9 +40,9 @@ struct AttributeValueReader {
     /// The offset of the next byte to read.
     private(set) var index: Int
     private var depth = 0
-    /// The members of the maps being read, innermost last: each map's members are gathered here
-    /// and the map built once, at its final size.
-    private var pendingMembers: [(name: String, value: AttributeValue)] = []
+    /// The member count of the last map read: the items of an answer mostly have the same
+    /// attributes, so the next map is made this large at once instead of growing step by step.
+    private var expectedMemberCount = 0
 
     /// A reader of `bytes` from `index`.
     init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
@@ -55,18 +55,15 @@ struct AttributeValueReader {
     /// Reads an item: a JSON object of attribute values.
     mutating func readItem() throws(Unrecognized) -> Item {
         try open(UInt8(ascii: "{"))
-        let start = pendingMembers.count
-        defer { pendingMembers.removeSubrange(start...) }
+        var item = Item(minimumCapacity: expectedMemberCount)
         var more = try firstMember(closing: UInt8(ascii: "}"))
         while more {
             let name = try readString()
             try expect(UInt8(ascii: ":"))
-            let value = try readValue()
-            pendingMembers.append((name, value))
+            item[name] = try readValue()
             more = try nextMember(closing: UInt8(ascii: "}"))
         }
-        var item = Item(minimumCapacity: pendingMembers.count - start)
-        for member in pendingMembers[start...] { item[member.name] = member.value }
+        expectedMemberCount = min(item.count, 64)
         return item
     }
 

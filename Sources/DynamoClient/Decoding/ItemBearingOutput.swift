@@ -7,6 +7,17 @@ import DynamoAPI
 protocol ItemBearingOutput: DynamoShape {
     /// The members read from bytes.
     static var itemMembers: [ItemMember<Self>] { get }
+
+    /// ``AnswerDecoder/readingItems(_:from:json:)`` for this shape. A requirement, with the
+    /// default below, so that each conforming shape gets its own specialized copy: called
+    /// through the protocol, the generic code would run unspecialized.
+    static func readingItems(from body: [UInt8], json: inout JSONValue?) -> Self?
+}
+
+extension ItemBearingOutput {
+    static func readingItems(from body: [UInt8], json: inout JSONValue?) -> Self? {
+        AnswerDecoder.readingItems(Self.self, from: body, json: &json)
+    }
 }
 
 /// A member of an output shape that holds attribute values: its wire name and where it goes.
