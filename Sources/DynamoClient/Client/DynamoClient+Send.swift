@@ -57,12 +57,7 @@ extension DynamoClient {
         do {
             let response = try await perform(
                 target: target, body: body, endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
-            do {
-                json = response.body.isEmpty ? .object([:]) : try JSONValue(parsing: response.body)
-            } catch {
-                throw DynamoClientError.undecodableResponse("\(Output.shapeName): \(error)")
-            }
-            let output = try Output(json: json!)
+            let output = try AnswerDecoder.decode(Output.self, from: response.body, json: &json)
             report(target: target, attempts: attempts, duration: ContinuousClock.now - start, response: json, failure: nil)
             return output
         } catch {
