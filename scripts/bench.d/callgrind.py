@@ -32,6 +32,15 @@ Then, for the hot spots of a kept run:
 
 The counts change by well under 1% between runs of the same binary (the request ids and
 Swift's per-process hash seeds differ); a change of a few percent is real.
+
+`--preload N` measures an operation on a grown database instead of a fresh one: after the setup,
+the operation's own request is sent N times first (PutItem of N other new keys, so a streamed
+table's stream holds N records more), and callgrind counts only the measured requests
+(`--instr-atstart=no`, then `callgrind_control -i on` before and `-i off` after them; no setup
+run is subtracted). Costs that grow with a table or a stream show this way (issue #14's
+in-memory streamed PutItem):
+
+    python3 scripts/bench.d/callgrind.py --ops put,put-stream --preload 100000
 """
 
 import argparse
@@ -281,17 +290,26 @@ def prepare_valgrind(binary, out_dir):
     return stripped, shim
 
 
-def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memory"):
+def callgrind_instrumentation(pid, on):
+    """Turns callgrind's instrumentation of the server `pid` on or off (`--preload` runs)."""
+    subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(pid)], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memory", preload=0):
     """Runs the server (under callgrind, or plain with mode "cpu"), sends setup (+ count
     requests of op) and returns the run's instructions (callgrind) or CPU nanoseconds (cpu).
-    `storage` "disk" serves from a fresh temporary --db-path."""
+    `storage` "disk" serves from a fresh temporary --db-path. With `preload`, op's request is
+    sent that many times after the setup, and callgrind counts only the `count` requests after
+    those."""
     port = free_port()
     scratch = tempfile.TemporaryDirectory(prefix="callgrind-db-")
     where = ["--in-memory"] if storage == "memory" else ["--db-path", scratch.name]
     command = [binary, "serve", *where, "--port", str(port)]
     environment = dict(os.environ)
     if mode == "callgrind":
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file] + command
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file] + (
+            ["--instr-atstart=no"] if preload else []) + command
         environment["LD_PRELOAD"] = shim
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                               env=environment)
@@ -301,12 +319,18 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memor
             sys.exit("server did not start: %r" % line)
         client = Client(port)
         setup(client)
+        function = OPERATIONS[op][0] if op is not None else None
+        for i in range(preload):
+            function(client, i)
+        if preload and mode == "callgrind":
+            callgrind_instrumentation(server.pid, True)
         cpu_before = thread_cpu_ns(server.pid)
-        if op is not None:
-            function = OPERATIONS[op][0]
-            for i in range(count):
+        if function is not None:
+            for i in range(preload, preload + count):
                 function(client, i)
         cpu_after = thread_cpu_ns(server.pid)
+        if preload and mode == "callgrind":
+            callgrind_instrumentation(server.pid, False)
         client.conn.close()
     finally:
         server.send_signal(signal.SIGTERM)
@@ -314,12 +338,16 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memor
         scratch.cleanup()
     if mode == "cpu":
         return cpu_after - cpu_before
+    # "totals:" (the events collected); "summary:" is 0 when instrumentation started off.
+    counts = {}
     with open(out_file) as f:
         for text in f:
-            match = re.match(r"^(?:summary|totals): (\d+)", text)
+            match = re.match(r"^(summary|totals): (\d+)", text)
             if match:
-                return int(match.group(1))
-    sys.exit("no totals in " + out_file)
+                counts[match.group(1)] = int(match.group(2))
+    if not counts:
+        sys.exit("no totals in " + out_file)
+    return counts.get("totals", counts.get("summary"))
 
 
 def main():
@@ -338,6 +366,9 @@ def main():
                         help="multiply every operation's request count (use 20 or more with --mode cpu)")
     parser.add_argument("--reps", type=int, default=1,
                         help="runs of each kind; the minimum is reported (use 3 or more with --mode cpu)")
+    parser.add_argument("--preload", type=int, default=0, metavar="N",
+                        help="send each operation's request N times before the measured ones and "
+                             "count only those (a grown table and stream; see above)")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(args.binary + " is missing: swift build -c release --scratch-path .build-perf "
@@ -354,14 +385,15 @@ def main():
         out_file = os.path.join(args.out_dir, (op or "setup-" + storage) + ".out")
         if args.mode == "callgrind":
             files.append(out_file)
-        return min(run(binary, out_file, op, count, args.mode, shim, storage) for _ in range(args.reps))
+        return min(run(binary, out_file, op, count, args.mode, shim, storage, args.preload)
+                   for _ in range(args.reps))
 
     ops = args.ops.split(",")
     unknown = [op for op in ops if op not in OPERATIONS]
     if unknown:
         sys.exit("unknown operations: " + ", ".join(unknown))
     bases = {}
-    if args.mode == "callgrind":
+    if args.mode == "callgrind" and not args.preload:
         for storage in sorted({OPERATIONS[op][2] for op in ops}):
             bases[storage] = measure(None, 0, storage)
     results = {"setup-" + storage: base for storage, base in bases.items()}
