@@ -26,6 +26,14 @@ Usage (from the repository root):
     python3 scripts/bench.d/callgrind.py --binary .build/release/localdynamo     # all operations
     python3 scripts/bench.d/callgrind.py --ops get --keep     # keep callgrind.out files
 
+`--preload N` first writes N more items (BatchWriteItem, 25 a request) into `bench` and
+`bench_gsi` in every run, the setup-only one included, with index keys spread over the key space,
+so that writes descend B-trees of the size the wall-clock bench builds (hundreds of thousands of
+random keys there; a few tens of thousands here already miss the caches the same way, and each
+preloaded item costs about a hundred thousand instructions under valgrind):
+
+    python3 scripts/bench.d/callgrind.py --ops put,put-gsi2 --preload 20000
+
 Then, for the hot spots of a kept run:
 
     callgrind_annotate --inclusive=yes .build-perf/callgrind/get.out | head -60
@@ -134,6 +142,17 @@ def setup(client):
         {"PutRequest": {"Item": item("w", 0, 0)}}]}})
     client.call("TransactWriteItems", {"TransactItems": [
         {"Put": {"TableName": TABLE, "Item": item("w", 1, 0)}}]})
+
+
+def preload(client, count):
+    """Writes `count` items into `bench` and `bench_gsi` (see --preload). Their `n` values are
+    scattered (a multiplicative hash of the item's number), so the index tables grow by
+    inserts all over their key space, as under random writes."""
+    for table in (TABLE, GSI_TABLE):
+        for start in range(0, count, 25):
+            client.call("BatchWriteItem", {"RequestItems": {table: [
+                {"PutRequest": {"Item": item("l%08d" % i, i % 10, (i * 2654435761) % 1000000007)}}
+                for i in range(start, min(start + 25, count))]}})
 
 
 def get_once(client, i):
@@ -280,10 +299,11 @@ def prepare_valgrind(binary, out_dir):
     return stripped, shim
 
 
-def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memory"):
+def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memory", preloaded=0):
     """Runs the server (under callgrind, or plain with mode "cpu"), sends setup (+ count
     requests of op) and returns the run's instructions (callgrind) or CPU nanoseconds (cpu).
-    `storage` "disk" serves from a fresh temporary --db-path."""
+    `storage` "disk" serves from a fresh temporary --db-path; `preloaded` items are written
+    after the setup (see --preload)."""
     port = free_port()
     scratch = tempfile.TemporaryDirectory(prefix="callgrind-db-")
     where = ["--in-memory"] if storage == "memory" else ["--db-path", scratch.name]
@@ -300,6 +320,7 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memor
             sys.exit("server did not start: %r" % line)
         client = Client(port)
         setup(client)
+        preload(client, preloaded)
         cpu_before = thread_cpu_ns(server.pid)
         if op is not None:
             function = OPERATIONS[op][0]
@@ -337,6 +358,9 @@ def main():
                         help="multiply every operation's request count (use 20 or more with --mode cpu)")
     parser.add_argument("--reps", type=int, default=1,
                         help="runs of each kind; the minimum is reported (use 3 or more with --mode cpu)")
+    parser.add_argument("--preload", type=int, default=0, metavar="N",
+                        help="write N more items into bench and bench_gsi before measuring, in "
+                             "every run (large tables and index B-trees, as in the wall-clock bench)")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(args.binary + " is missing: swift build -c release --scratch-path .build-perf "
@@ -353,7 +377,7 @@ def main():
         out_file = os.path.join(args.out_dir, (op or "setup-" + storage) + ".out")
         if args.mode == "callgrind":
             files.append(out_file)
-        return min(run(binary, out_file, op, count, args.mode, shim, storage) for _ in range(args.reps))
+        return min(run(binary, out_file, op, count, args.mode, shim, storage, args.preload) for _ in range(args.reps))
 
     ops = args.ops.split(",")
     unknown = [op for op in ops if op not in OPERATIONS]
