@@ -23,4 +23,23 @@ struct StatementKeyTests {
         }
         #expect(seen.count == 36)
     }
+
+    @Test("index statement kinds are clear of the item and Query kinds, and keyed by index")
+    func indexKindsAreDistinct() {
+        var queryKinds: Set<UInt8> = []
+        for lower in [nil, false, true] as [Bool?] {
+            for upper in [nil, false, true] as [Bool?] {
+                for afterStart in [false, true] {
+                    for forward in [false, true] {
+                        queryKinds.insert(ItemStore.querySQLKind(lower: lower, upper: upper, afterStart: afterStart, forward: forward))
+                    }
+                }
+            }
+        }
+        let indexKinds = IndexStore.StatementKind.allCases.map(\.rawValue)
+        #expect(Set(indexKinds).count == indexKinds.count)
+        #expect(queryKinds.isDisjoint(with: indexKinds))
+        #expect(indexKinds.allSatisfy { $0 > 3 && !(64...67).contains($0) })
+        #expect(StatementKey(kind: 96, table: 1, index: 1) != StatementKey(kind: 96, table: 1, index: 2))
+    }
 }

@@ -26,8 +26,8 @@ extension Database {
             var table: TableDefinition
             var requestedName: String
             var key: StoredKey
-            /// The new item's JSON and size, or `nil` for a delete.
-            var put: (json: [UInt8], size: Int)?
+            /// The new item, its JSON and size, or `nil` for a delete.
+            var put: (item: Item, json: [UInt8], size: Int)?
         }
         var planned: [PlannedWrite] = []
         for (requestedName, requests) in input.requestItems.sorted(by: { $0.key < $1.key }) {
@@ -52,7 +52,7 @@ extension Database {
                     try ItemSize.checkNesting(put.item)
                     write = PlannedWrite(
                         table: table, requestedName: requestedName, key: key,
-                        put: (ItemJSON.encode(put.item), size))
+                        put: (put.item, ItemJSON.encode(put.item), size))
                 case (nil, let delete?):
                     write = PlannedWrite(
                         table: table, requestedName: requestedName,
@@ -73,7 +73,7 @@ extension Database {
                 let old = try store.get(write.key)
                 var units = ConsumedUnits()
                 if let put = write.put {
-                    units = try store.put(write.key, json: put.json, size: put.size, replacing: old?.json)
+                    units = try store.put(write.key, json: put.json, size: put.size, replacing: old?.json, item: put.item)
                 } else if let old {
                     units = try store.delete(write.key, removing: old.json)
                 }

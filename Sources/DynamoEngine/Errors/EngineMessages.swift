@@ -137,12 +137,12 @@ extension EngineMessages {
         .validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attributeName)")
     }
 
-    /// Thrown by IndexKeyEncoding.checkKeySizes.
+    /// Thrown by `IndexDefinition.storedKey(of:)` (IndexKeyEncoding.swift).
     static func sizeLimitExceededIndexKey(attributeName: String, size: Int, name: String) -> DynamoError {
         .validation("One or more parameter values were invalid: Size limit exceeded for Index Key \(attributeName) Actual Size: \(size) bytes Max Size: \(TableDefinition.maximumPartitionKeyBytes) bytes IndexName: \(name)")
     }
 
-    /// Thrown by IndexKeyEncoding.checkKeySizes.
+    /// Thrown by `IndexDefinition.storedKey(of:)` (IndexKeyEncoding.swift).
     static let indexRangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
 
     /// Thrown by IndexKeyEncoding.updatedIndexKeyError.

@@ -83,7 +83,7 @@ extension Database {
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
             try check.verify(oldItem)
-            var capacity = try store.put(key, json: json, size: size, replacing: old?.json)
+            var capacity = try store.put(key, json: json, size: size, replacing: old?.json, item: input.item)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
             var result = ItemWriteResult(
@@ -165,7 +165,7 @@ extension Database {
             try ItemSize.checkNesting(newItem)
             if let error = table.updatedIndexKeyError(forItem: newItem) { throw error }
             let newJSON = ItemJSON.encode(newItem)
-            var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json)
+            var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json, item: newItem)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
             let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])

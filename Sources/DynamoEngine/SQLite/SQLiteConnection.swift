@@ -139,13 +139,17 @@ package final class SQLiteConnection: @unchecked Sendable {
 }
 
 /// The key of a statement cached with `SQLiteConnection.statement(_:sql:)`: which statement
-/// (`kind`, one value per SQL text shape) for which table (`table`, e.g. a storage id).
+/// (`kind`, one value per SQL text shape) for which table (`table`, e.g. a storage id) and,
+/// for a statement on one of its secondary indexes, which one (`index`, its storage number;
+/// 0 otherwise).
 package struct StatementKey: Hashable, Sendable {
     package var kind: UInt8
     package var table: Int64
+    package var index: Int
 
-    package init(kind: UInt8, table: Int64) {
+    package init(kind: UInt8, table: Int64, index: Int = 0) {
         self.kind = kind
         self.table = table
+        self.index = index
     }
 }

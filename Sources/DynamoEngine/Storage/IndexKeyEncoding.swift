@@ -68,10 +68,24 @@ extension IndexDefinition {
 
     /// The stored index key of an item, or `nil` when it lacks an index key attribute (sparse).
     ///
-    /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty.
+    /// - Throws: DynamoDB's error when an index key attribute has the wrong type or is empty,
+    ///   and then, with every attribute present and valid, when the key is too large.
+    ///
+    /// Runs on every write of a table with indexes, once per index: it walks the key attributes
+    /// by position (``keyAttribute(at:)``) and appends each one's bytes to its key part, so it
+    /// builds no list of attributes or of their encodings.
     func storedKey(of item: Item) throws(DynamoError) -> StoredKey? {
-        var encoded: [[UInt8]] = []
-        for attribute in keyAttributes {
+        let partitionCount = partitionAttributeCount
+        let multiPartition = partitionCount > 1
+        let multiSort = sortAttributeCount > 1
+        var partition: [UInt8] = []
+        var sort: [UInt8] = []
+        // The first partition attribute over the size limit, and the sort attributes' total:
+        // reported only once every attribute is known to be present and of the right type.
+        var oversizedPartition: (name: String, size: Int)?
+        var sortBytes = 0
+        for position in 0..<keyAttributeCount {
+            let attribute = keyAttribute(at: position)
             guard let value = item[attribute.name] else { return nil }
             guard attribute.type.matches(value), let bytes = KeyEncoding.encode(value) else {
                 throw typeMismatch(attribute, value)
@@ -80,31 +94,44 @@ extension IndexDefinition {
                 let kind = attribute.type == .string ? "string" : "binary"
                 throw EngineMessages.emptyIndexKeyValue(kind: kind, name: name, attributeName: attribute.name)
             }
-            encoded.append(bytes)
-        }
-        let partitionCount = partitionAttributeCount
-        try checkKeySizes(of: item)
-        return storedKey(partition: Array(encoded[..<partitionCount]), sort: Array(encoded[partitionCount...]))
-    }
-
-    /// DynamoDB's key size limits applied to an index key: each partition attribute at most
-    /// 2,048 bytes, the sort attributes together at most 1,024 (the table key's limits, with
-    /// the messages the service gives for an index). An index build leaves such items out.
-    private func checkKeySizes(of item: Item) throws(DynamoError) {
-        var sortBytes = 0
-        for (position, attribute) in keyAttributes.enumerated() {
-            let size = Self.keySize(item[attribute.name]!)
-            if position < partitionAttributeCount {
-                if size > TableDefinition.maximumPartitionKeyBytes {
-                    throw EngineMessages.sizeLimitExceededIndexKey(attributeName: attribute.name, size: size, name: name)
+            let size = Self.keySize(value)
+            if position < partitionCount {
+                if oversizedPartition == nil, size > TableDefinition.maximumPartitionKeyBytes {
+                    oversizedPartition = (attribute.name, size)
                 }
+                if multiPartition { partition += TupleEncoding.component(bytes) } else { partition = bytes }
             } else {
                 sortBytes += size
+                if multiSort { sort += TupleEncoding.component(bytes) } else { sort = bytes }
             }
+        }
+        if let oversizedPartition {
+            throw EngineMessages.sizeLimitExceededIndexKey(
+                attributeName: oversizedPartition.name, size: oversizedPartition.size, name: name)
         }
         if sortBytes > TableDefinition.maximumSortKeyBytes {
             throw EngineMessages.indexRangeKeysTooLarge
         }
+        return StoredKey(
+            hash: KeyEncoding.partitionHash(partition, type: multiPartition ? .binary : partitionKey.type),
+            partition: partition, sort: sort)
+    }
+
+    /// How many key attributes the index has (``keyAttributes``' count, without building it).
+    var keyAttributeCount: Int { partitionAttributeCount + sortAttributeCount }
+
+    /// The key attribute at `position` in ``keyAttributes`` (partition attributes first, each
+    /// part in key-schema order), without building that list.
+    func keyAttribute(at position: Int) -> KeyAttribute {
+        let partitionCount = partitionAttributeCount
+        if position < partitionCount {
+            return position == 0 ? partitionKey : extraPartitionKeys![position - 1]
+        }
+        let sortPosition = position - partitionCount
+        if let sortKey {
+            return sortPosition == 0 ? sortKey : extraSortKeys![sortPosition - 1]
+        }
+        return extraSortKeys![sortPosition]
     }
 
     /// A key value's size as DynamoDB counts it (UTF-8 bytes of a string, bytes of a binary,

@@ -47,12 +47,12 @@ struct IndexStore {
         case .all:
             return item
         default:
-            var projected = Item()
-            for name in table.keyAttributes.map(\.name) + index.keyAttributes.map(\.name)
-                + (index.nonKeyAttributes ?? [])
-            {
-                projected[name] = item[name]
-            }
+            var projected = Item(minimumCapacity: 2 + index.keyAttributeCount + (index.nonKeyAttributes?.count ?? 0))
+            func copy(_ name: String) { projected[name] = item[name] }
+            copy(table.partitionKey.name)
+            if let sortKey = table.sortKey { copy(sortKey.name) }
+            for position in 0..<index.keyAttributeCount { copy(index.keyAttribute(at: position).name) }
+            for name in index.nonKeyAttributes ?? [] { copy(name) }
             return projected
         }
     }
@@ -68,14 +68,18 @@ struct IndexStore {
     /// The entry count and size changes go to the ``ledger``. On an ACTIVE (or DELETING) index
     /// an old item with an index key has its entry; on a CREATING one it may not be indexed
     /// yet, so there the old entry is looked up before it is counted out.
+    ///
+    /// `new` carries the new item's stored JSON and size besides the item: an ALL projection's
+    /// entry is the item itself, so its entry stores those bytes as they are rather than
+    /// encoding the item again.
     @discardableResult
-    func update(tableKey: StoredKey, old: Item?, new: Item?) throws -> Double {
+    func update(tableKey: StoredKey, old: Item?, new: StoredItem?) throws -> Double {
         // An old item may hold a key of the wrong type (written before the index existed): it
         // has no entry, and must not stop its own update or delete.
         let oldKey = old.flatMap { try? indexKey(of: $0) }
-        let newKey = try new.flatMap { try indexKey(of: $0) }
+        let newKey = try new.flatMap { try indexKey(of: $0.item) }
         let oldEntry = oldKey == nil ? nil : old.map(project)
-        let newEntry = newKey == nil ? nil : new.map(project)
+        let newEntry = newKey == nil ? nil : new.map { project($0.item) }
         var units = 0.0
         // The stored entry this write replaces or removes, if any (its size).
         var stored: Int?
@@ -86,19 +90,22 @@ struct IndexStore {
                 stored = index.status == .creating ? try entrySize(at: oldKey, tableKey: tableKey) : oldSize
             }
             if oldKey != newKey {
-                try connection.statement("DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
-                    .bind(
-                        .integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
-                        .blob(tableKey.partition), .blob(tableKey.sort)
-                    )
-                    .run()
+                try connection.statement(statementKey(.delete)) {
+                    "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?"
+                }
+                .bind(
+                    .integer(oldKey.hash), .blob(oldKey.partition), .blob(oldKey.sort),
+                    .blob(tableKey.partition), .blob(tableKey.sort)
+                )
+                .run()
                 units += Capacity.writeUnits(size: oldSize)
             }
         }
         var written: Int?
-        if let newKey, let newEntry {
-            let size = ItemSize.of(newEntry)
-            try insert(newEntry, size: size, at: newKey, tableKey: tableKey, replacing: true)
+        if let newKey, let newEntry, let new {
+            let (json, size) =
+                index.projectionType == .all ? (new.json, new.size) : (ItemJSON.encode(newEntry), ItemSize.of(newEntry))
+            try insert(json: json, size: size, at: newKey, tableKey: tableKey, replacing: true)
             units += Capacity.writeUnits(size: size)
             written = size
         }
@@ -119,14 +126,15 @@ struct IndexStore {
         guard let key = try indexKey(of: item), try entrySize(at: key, tableKey: tableKey) == nil else { return }
         let entry = project(item)
         let size = ItemSize.of(entry)
-        try insert(entry, size: size, at: key, tableKey: tableKey, replacing: false)
+        try insert(json: ItemJSON.encode(entry), size: size, at: key, tableKey: tableKey, replacing: false)
         ledger?.recordIndex(of: table.name, index: index.storageNumber, entries: 1, bytes: Int64(size))
     }
 
     /// The size of the stored entry of the item at `tableKey` under index key `key`, if any.
     private func entrySize(at key: StoredKey, tableKey: StoredKey) throws -> Int? {
-        let statement = try connection.statement(
-            "SELECT size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?")
+        let statement = try connection.statement(statementKey(.entrySize)) {
+            "SELECT size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ? AND tpk = ? AND tsk = ?"
+        }
         statement.bind(
             .integer(key.hash), .blob(key.partition), .blob(key.sort), .blob(tableKey.partition),
             .blob(tableKey.sort))
@@ -134,16 +142,29 @@ struct IndexStore {
         return try statement.step() ? Int(statement.int64(0)) : nil
     }
 
-    private func insert(_ entry: Item, size: Int, at key: StoredKey, tableKey: StoredKey, replacing: Bool) throws {
-        try connection.statement(
+    /// Stores an entry: `json` is the projected item's wire JSON, `size` its DynamoDB size.
+    private func insert(json: [UInt8], size: Int, at key: StoredKey, tableKey: StoredKey, replacing: Bool) throws {
+        try connection.statement(statementKey(replacing ? .upsert : .insert)) {
             "INSERT \(replacing ? "OR REPLACE " : "")INTO \(name) (hash, pk, sk, tpk, tsk, size, item) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        )
+        }
         .bind(
             .integer(key.hash), .blob(key.partition), .blob(key.sort),
-            .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)),
-            .blob(ItemJSON.encode(entry))
+            .blob(tableKey.partition), .blob(tableKey.sort), .integer(Int64(size)), .blob(json)
         )
         .run()
+    }
+
+    /// The statements of index maintenance, cached by kind, table and index (see
+    /// `SQLiteConnection.statement(_:sql:)`): building their text, which names the index table,
+    /// and hashing it cost more per write than SQLite's insert itself on a small index.
+    /// Kinds 96 and up: clear of the item statements' (1–3), Query's (16–51) and the expiry
+    /// index's (64–67).
+    enum StatementKind: UInt8, CaseIterable {
+        case insert = 96, upsert, delete, entrySize
+    }
+
+    private func statementKey(_ kind: StatementKind) -> StatementKey {
+        StatementKey(kind: kind.rawValue, table: table.storageID, index: index.storageNumber)
     }
 
     /// Entries and their total size, for DescribeTable.
@@ -160,12 +181,21 @@ extension ItemStore {
     /// Brings every index of the table in line with a write of `tableKey` (inside the write's
     /// transaction). Only tables with indexes pay for decoding the items.
     ///
+    /// - Parameters:
+    ///   - newItem: the item `newJSON` encodes, when the caller has it at hand (it is then not
+    ///     decoded again); `nil` to decode `newJSON`.
     /// - Returns: the write units consumed on each index.
-    func updateIndexes(tableKey: StoredKey, oldJSON: [UInt8]?, newJSON: [UInt8]?) throws -> ConsumedUnits {
+    func updateIndexes(
+        tableKey: StoredKey, oldJSON: [UInt8]?, new newJSON: (json: [UInt8], size: Int)?, newItem: Item? = nil
+    ) throws -> ConsumedUnits {
         var units = ConsumedUnits()
         guard !table.indexes.isEmpty else { return units }
         let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
-        let new = try newJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        let new = try newJSON.map { written in
+            StoredItem(
+                item: try newItem ?? AttributeValue.decodeItem(JSONValue(parsing: written.json)),
+                json: written.json, size: written.size)
+        }
         for index in table.indexesByName {
             let spent = try IndexStore(table: table, index: index, connection: connection, ledger: ledger)
                 .update(tableKey: tableKey, old: old, new: new)
@@ -173,4 +203,12 @@ extension ItemStore {
         }
         return units
     }
+}
+
+/// An item as a write stores it: the item, its wire JSON and its DynamoDB size (what a table
+/// row holds, and what an ALL projection's index entry holds too).
+struct StoredItem {
+    var item: Item
+    var json: [UInt8]
+    var size: Int
 }

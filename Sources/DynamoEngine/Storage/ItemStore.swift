@@ -69,11 +69,14 @@ struct ItemStore {
     /// ``put(_:json:size:)`` for a caller that read the stored item in this write transaction
     /// already: `oldJSON` is that item's JSON (`nil`: there was none), so index maintenance does
     /// not read it a second time.
+    ///
+    /// `item`, when given, is the item `json` encodes (with `size` its ``ItemSize``): a caller
+    /// that built the JSON from it passes it so index maintenance need not decode the JSON again.
     @discardableResult
-    func put(_ key: StoredKey, json: [UInt8], size: Int, replacing oldJSON: [UInt8]?) throws -> ConsumedUnits {
+    func put(_ key: StoredKey, json: [UInt8], size: Int, replacing oldJSON: [UInt8]?, item: Item? = nil) throws -> ConsumedUnits {
         var units = ConsumedUnits()
         if !table.indexes.isEmpty {
-            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, newJSON: json)
+            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, new: (json, size), newItem: item)
         }
         try connection.statement(statementKey(.put)) {
             "INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)"
@@ -100,7 +103,7 @@ struct ItemStore {
     func delete(_ key: StoredKey, removing oldJSON: [UInt8]?) throws -> ConsumedUnits {
         var units = ConsumedUnits()
         if !table.indexes.isEmpty, let oldJSON {
-            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, newJSON: nil)
+            units = try updateIndexes(tableKey: key, oldJSON: oldJSON, new: nil)
         }
         try connection.statement(statementKey(.delete)) {
             "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"

@@ -112,8 +112,8 @@ extension Database {
                 switch action.kind {
                 case .check:
                     break
-                case .put(let json, let size, _):
-                    units = try store.put(action.key, json: json, size: size, replacing: old?.json)
+                case .put(let json, let size, let item):
+                    units = try store.put(action.key, json: json, size: size, replacing: old?.json, item: item)
                     try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 case .delete:
@@ -124,7 +124,7 @@ extension Database {
                 case .update:
                     let (item, size) = newItems[position]!
                     let json = ItemJSON.encode(item)
-                    units = try store.put(action.key, json: json, size: size, replacing: old?.json)
+                    units = try store.put(action.key, json: json, size: size, replacing: old?.json, item: item)
                     try recordChange(&state, table: action.table, store: store, key: action.key, old: old, new: (json, size))
                     written = size
                 }
