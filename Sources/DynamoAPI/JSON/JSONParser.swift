@@ -183,17 +183,12 @@ struct JSONParser {
                 guard index < bytes.count else { throw error("Unterminated string") }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
-                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &buffer)
-                default: throw error("Invalid escape")
+                if let byte = JSONEscape.simple(escape) {
+                    buffer.append(byte)
+                } else if escape == UInt8(ascii: "u") {
+                    try appendUnicodeEscape(to: &buffer)
+                } else {
+                    throw error("Invalid escape")
                 }
             default:
                 if byte < 0x20 { throw error("Control character in string") }
@@ -208,14 +203,7 @@ struct JSONParser {
         guard index + 4 <= bytes.count else { throw error("Invalid unicode escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("Invalid unicode escape")
-            }
+            guard let digit = JSONEscape.hexDigit(bytes[index]) else { throw error("Invalid unicode escape") }
             value = value << 4 | digit
             index += 1
         }

@@ -24,14 +24,15 @@ package protocol DynamoDispatcher: Sendable {
     ///
     /// - Parameters:
     ///   - target: the operation, from `X-Amz-Target`.
-    ///   - body: the parsed request body (any JSON value; DynamoDB's type checks are the
-    ///     dispatcher's job, so a body such as `[]` arrives here).
+    ///   - body: the request body: its JSON (any JSON value; DynamoDB's type checks are the
+    ///     dispatcher's job, so a body such as `[]` arrives here), or the input the fast decoder
+    ///     read from its bytes.
     ///   - context: request id, credentials scope and headers.
     /// - Returns: the rendered JSON body of a 200 answer, or the error to answer with.
     /// - Throws: a `DynamoError` is answered exactly like a returned `.failure`; any other error is
     ///   an unexpected failure, answered `500 InternalServerError` with no detail (the error's
     ///   type is logged) while the server goes on serving.
-    func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async throws -> DynamoResult
+    func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async throws -> DynamoResult
 
     /// Runs one request synchronously when the dispatcher can answer it without blocking and
     /// without suspending; returns `nil` to have it run through ``dispatch(_:body:context:)``.
@@ -40,12 +41,12 @@ package protocol DynamoDispatcher: Sendable {
     /// ``dispatch(_:body:context:)`` (a task, its executor hop and its continuation cost more
     /// than a small operation itself). Errors are treated as in ``dispatch(_:body:context:)``.
     /// The default answers `nil`.
-    func dispatchImmediately(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) throws -> DynamoResult?
+    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws -> DynamoResult?
 }
 
 extension DynamoDispatcher {
     package func dispatchImmediately(
-        _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
+        _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) throws -> DynamoResult? {
         nil
     }

@@ -417,7 +417,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 HTTPReply.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin)
             }
         // The request log names the tables (never item values); looked up only when it is written.
-        if logger.logLevel <= .debug { reply.tables = FaultInjector.tables(in: request.body).joined(separator: ",") }
+        if logger.logLevel <= .debug { reply.tables = FaultInjector.tables(in: request.body.json).joined(separator: ",") }
         return (reply, request.target.operation)
     }
 

@@ -59,7 +59,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     ]
 
     /// One operation: decodes its input from the body and runs it against a database.
-    typealias Operation = @Sendable (JSONValue, OperationContext) throws -> [UInt8]
+    typealias Operation = @Sendable (DynamoRequestBody, OperationContext) throws -> [UInt8]
 
     /// The operations of DynamoDB Streams (`X-Amz-Target: DynamoDBStreams_20120810.<name>`),
     /// served on the same port; all of them run on the thread pool.
@@ -107,12 +107,12 @@ package final class EngineDispatcher: DynamoDispatcher {
         Self.operation(for: target) != nil
     }
 
-    package func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async -> DynamoResult {
+    package func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async -> DynamoResult {
         guard let operation = Self.operation(for: target) else {
             return .failure(DynamoError(.unknownOperation))
         }
         var conflict: String?
-        if let fault = faults.fault(operation: target.operation, tables: FaultInjector.tables(in: body)) {
+        if faults.isArmed, let fault = faults.fault(operation: target.operation, tables: FaultInjector.tables(in: body.json)) {
             if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
             if let error = fault.error { return .failure(error) }
             conflict = fault.conflictTable
@@ -139,7 +139,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// loop (the server calls this on the connection's loop before it would start a task for
     /// ``dispatch(_:body:context:)``); `nil` sends every other request there.
     package func dispatchImmediately(
-        _ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext
+        _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) -> DynamoResult? {
         let placement = DispatchPolicy.placement(of: target)
         guard !faults.isArmed, let operation = Self.operations[target.operation],
@@ -168,7 +168,7 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// The engine call of one request, ready to run on any thread against its database.
     private func prepare(
-        _ operation: @escaping Operation, named name: String, body: JSONValue, context: DynamoRequestContext,
+        _ operation: @escaping Operation, named name: String, body: DynamoRequestBody, context: DynamoRequestContext,
         conflict: String? = nil
     ) throws -> @Sendable (Database) throws -> [UInt8] {
         let engine = engine
@@ -180,8 +180,9 @@ package final class EngineDispatcher: DynamoDispatcher {
         return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
             guard let throttle else { return try operation(body, OperationContext(database: database, now: now)) }
-            return try throttle.run(operation: name, body: body, database: database, now: engine.clock.now()) { body in
-                try operation(body, OperationContext(database: database, now: now))
+            // Throttling reads (and for a batch, trims) the JSON tree: the generic decoder runs.
+            return try throttle.run(operation: name, body: body.json, database: database, now: engine.clock.now()) { json in
+                try operation(DynamoRequestBody(json: json), OperationContext(database: database, now: now))
             }
         }
     }

@@ -21,10 +21,10 @@ struct FakeDispatcher: DynamoDispatcher {
         }
     }
 
-    func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async throws -> DynamoResult {
+    func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async throws -> DynamoResult {
         switch target.operation {
         case "Slow":
-            let milliseconds = body["ms"].flatMap { if case .number(let text) = $0 { Int(text) } else { nil } } ?? 100
+            let milliseconds = body.json["ms"].flatMap { if case .number(let text) = $0 { Int(text) } else { nil } } ?? 100
             try await Task.sleep(for: .milliseconds(milliseconds))
         case "Gated":
             await gate.pass()
@@ -41,7 +41,7 @@ struct FakeDispatcher: DynamoDispatcher {
             "region": .string(context.region),
             "requestID": .string(context.requestID),
             "testHeader": context.headers["x-test-header"].map(JSONValue.string) ?? .null,
-            "body": body,
+            "body": body.json,
         ])
         return .success(Array(echo.serialized.utf8))
     }

@@ -11,11 +11,11 @@ private struct ImmediateDispatcher: DynamoDispatcher {
         ["GetItem", "PutItem", "Fail", "Throw"].contains(target.operation)
     }
 
-    func dispatch(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) async throws -> DynamoResult {
+    func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async throws -> DynamoResult {
         .success(Array(#"{"path":"async"}"#.utf8))
     }
 
-    func dispatchImmediately(_ target: DynamoTarget, body: JSONValue, context: DynamoRequestContext) throws -> DynamoResult? {
+    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws -> DynamoResult? {
         switch target.operation {
         case "GetItem": return .success(Array(#"{"path":"immediate","requestID":"\#(context.requestID)"}"#.utf8))
         case "Fail": return .failure(.tableNotFound())

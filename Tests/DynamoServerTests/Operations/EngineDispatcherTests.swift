@@ -34,7 +34,7 @@ import Testing
                 requestID: String(repeating: "A", count: 52), accessKeyID: "dispatcher", region: "us-east-1",
                 headers: DynamoHeaders())
             return await dispatcher.dispatch(
-                DynamoTarget(service: service, operation: operation), body: try JSONValue(parsing: body), context: context)
+                DynamoTarget(service: service, operation: operation), body: DynamoRequestBody(json: try JSONValue(parsing: body)), context: context)
         }
 
         /// The answer of a call that must succeed, parsed.

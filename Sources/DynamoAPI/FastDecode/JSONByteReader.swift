@@ -1,0 +1,185 @@
+/// Why ``JSONByteReader`` stopped: the bytes are not in a form the fast decoder takes on.
+///
+/// Carries nothing on purpose: the caller hands the request to the generic path, which finds and
+/// words the actual problem (if there is one).
+struct FastDecodeBail: Error {}
+
+/// A forward-only reader of JSON text over bytes, for ``RequestFastDecoder``.
+///
+/// Reads exactly the grammar of `JSONParser` (RFC 8259, the same escapes, the same UTF-8 rule)
+/// but only the parts the fast decoder asks for, in the order it asks; anything else — a JSON
+/// number, `null`, an unexpected character, an invalid string — throws ``FastDecodeBail``.
+/// Strings come out as the generic parser makes them: escapes undone, validated as UTF-8.
+struct JSONByteReader {
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var index = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Whether only whitespace is left.
+    mutating func atEnd() -> Bool {
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Skips whitespace and consumes `byte`, or bails.
+    mutating func expect(_ byte: UInt8) throws(FastDecodeBail) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { throw FastDecodeBail() }
+        index += 1
+    }
+
+    /// Skips whitespace and consumes `byte` if it is next.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or element: `true` for a `,` (another follows), `false` for `close`.
+    mutating func continues(before close: UInt8) throws(FastDecodeBail) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw FastDecodeBail() }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        guard byte == close else { throw FastDecodeBail() }
+        return false
+    }
+
+    /// Reads `true` or `false`.
+    mutating func boolean() throws(FastDecodeBail) -> Bool {
+        skipWhitespace()
+        if matches("true") { index += 4; return true }
+        if matches("false") { index += 5; return false }
+        throw FastDecodeBail()
+    }
+
+    private func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// Reads a member name or short token without escapes as raw bytes (the type names of an
+    /// attribute value, the request's member names); bails on an escape.
+    mutating func rawToken() throws(FastDecodeBail) -> UnsafeRawBufferPointer {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let token = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return token
+            }
+            // Escapes, control characters and non-ASCII never spell a name we know.
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { throw FastDecodeBail() }
+            index += 1
+        }
+        throw FastDecodeBail()
+    }
+
+    /// Reads a JSON string as `JSONParser` does: escapes undone, UTF-8 validated.
+    mutating func string() throws(FastDecodeBail) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }
+                guard let text = String(validating: slice, as: UTF8.self) else { throw FastDecodeBail() }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw FastDecodeBail() }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        guard index < bytes.count else { throw FastDecodeBail() }
+        return try escapedString(from: start)
+    }
+
+    /// The rest of a string that holds an escape, from `start` (just after the opening quote).
+    private mutating func escapedString(from start: Int) throws(FastDecodeBail) -> String {
+        var buffer = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let text = String(validating: buffer, as: UTF8.self) else { throw FastDecodeBail() }
+                return text
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw FastDecodeBail() }
+                let escape = bytes[index]
+                index += 1
+                if let byte = JSONEscape.simple(escape) {
+                    buffer.append(byte)
+                } else if escape == UInt8(ascii: "u") {
+                    try appendUnicodeEscape(to: &buffer)
+                } else {
+                    throw FastDecodeBail()
+                }
+            default:
+                if byte < 0x20 { throw FastDecodeBail() }
+                buffer.append(byte)
+                index += 1
+            }
+        }
+        throw FastDecodeBail()
+    }
+
+    private mutating func hex4() throws(FastDecodeBail) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw FastDecodeBail() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = JSONEscape.hexDigit(bytes[index]) else { throw FastDecodeBail() }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(FastDecodeBail) {
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw FastDecodeBail() }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw FastDecodeBail() }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw FastDecodeBail()
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw FastDecodeBail() }
+        UTF8.encode(unicode, into: { buffer.append($0) })
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes spell `text` (an ASCII token).
+    func spells(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
+        for offset in 0..<count where self[offset] != text.utf8Start[offset] { return false }
+        return true
+    }
+}

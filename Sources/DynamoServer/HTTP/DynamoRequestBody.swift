@@ -1,0 +1,44 @@
+import DynamoAPI
+import NIOCore
+
+/// A request body as the dispatcher receives it: the input ``RequestFastDecoder`` read straight
+/// from the bytes, or else the body's JSON tree for the generic decoder.
+///
+/// The server tries the fast decoder on the hot operations (PutItem, BatchWriteItem) before it
+/// parses a body; when it answers, no `JSONValue` tree is built unless something asks for
+/// ``json`` (throttling, armed faults, a debug request log), which parses the bytes then.
+package struct DynamoRequestBody: Sendable {
+    /// The input decoded from the bytes, when the fast decoder took the request.
+    package let decoded: (any DynamoShape)?
+    private let parsed: JSONValue
+    private let bytes: ByteBuffer?
+
+    /// A body parsed into a tree (the generic path).
+    package init(json: JSONValue) {
+        self.decoded = nil
+        self.parsed = json
+        self.bytes = nil
+    }
+
+    /// A body the fast decoder read into `decoded`; `bytes` are kept for ``json``.
+    package init(decoded: any DynamoShape, bytes: ByteBuffer) {
+        self.decoded = decoded
+        self.parsed = .null
+        self.bytes = bytes
+    }
+
+    /// The body as a JSON tree (parsed now if the fast decoder read it; such bytes are valid JSON).
+    package var json: JSONValue {
+        guard let bytes else { return parsed }
+        return (try? JSONValue(parsing: bytes.readableBytesView)) ?? .null
+    }
+}
+
+extension DynamoShape {
+    /// The input of a request: the fast decoder's value when it read this shape, else
+    /// ``DynamoShape/decodeRequest(_:)`` of the JSON tree (every DynamoDB error as before).
+    static func decodeRequest(_ body: DynamoRequestBody) throws(DynamoError) -> Self {
+        if let decoded = body.decoded as? Self { return decoded }
+        return try decodeRequest(body.json)
+    }
+}
