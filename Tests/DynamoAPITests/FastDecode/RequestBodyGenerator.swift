@@ -64,7 +64,9 @@ struct RequestBodyGenerator {
     }
 
     mutating func attributeValue(depth: Int = 0) -> String {
-        let types = depth < 3 ? ["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "M", "L"]
+        let types =
+            depth < 3
+            ? ["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "M", "L"]
             : ["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS"]
         var type = pick(types)
         let payload: String

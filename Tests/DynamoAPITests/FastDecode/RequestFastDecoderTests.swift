@@ -64,7 +64,8 @@ struct RequestFastDecoderTests {
 
     @Test("takes the common PutItem and a 25-item BatchWriteItem")
     func takesCommonShapes() throws {
-        let item = #"{"pk":{"S":"user#42"},"sk":{"N":"17"},"name":{"S":"Ada \u00e9"},"tags":{"SS":["a","b"]},"#
+        let item =
+            #"{"pk":{"S":"user#42"},"sk":{"N":"17"},"name":{"S":"Ada \u00e9"},"tags":{"SS":["a","b"]},"#
             + #""score":{"N":"-1.50"},"ok":{"BOOL":true},"none":{"NULL":true},"blob":{"B":"AQID"},"#
             + #""nested":{"M":{"l":{"L":[{"N":"1"},{"S":"x"}]},"ns":{"NS":["1","2.5"]},"bs":{"BS":["AA=="]}}}}"#
         let put = #"{"TableName":"bench","Item":"# + item + #","ReturnConsumedCapacity":"TOTAL"}"#

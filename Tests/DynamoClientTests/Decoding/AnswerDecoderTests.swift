@@ -99,15 +99,21 @@ struct AnswerDecoderTests {
         let cases: [(String, (([UInt8], Bool) -> String))] = [
             (#"{"Item":{"pk":{"S":"p"},"v":{"M":{"a":{"L":[{"N":"1"}]}}}}}"#, { Self.outcome(GetItemOutput.self, $0, generic: $1) }),
             (#"{}"#, { Self.outcome(GetItemOutput.self, $0, generic: $1) }),
-            (#"{"Attributes":{"n":{"N":"2"}},"ConsumedCapacity":{"TableName":"t","CapacityUnits":1}}"#,
-             { Self.outcome(UpdateItemOutput.self, $0, generic: $1) }),
+            (
+                #"{"Attributes":{"n":{"N":"2"}},"ConsumedCapacity":{"TableName":"t","CapacityUnits":1}}"#,
+                { Self.outcome(UpdateItemOutput.self, $0, generic: $1) }
+            ),
             (#"{"Attributes":{"n":{"N":"2"}}}"#, { Self.outcome(PutItemOutput.self, $0, generic: $1) }),
             (#"{"Attributes":{"n":{"N":"2"}}}"#, { Self.outcome(DeleteItemOutput.self, $0, generic: $1) }),
-            (#"{"Items":[{"a":{"S":"b"}}],"LastEvaluatedKey":{"a":{"S":"b"}},"Count":1}"#,
-             { Self.outcome(ScanOutput.self, $0, generic: $1) }),
+            (
+                #"{"Items":[{"a":{"S":"b"}}],"LastEvaluatedKey":{"a":{"S":"b"}},"Count":1}"#,
+                { Self.outcome(ScanOutput.self, $0, generic: $1) }
+            ),
             (#"{"Items":[{"a":{"S":"b"}}],"NextToken":"t"}"#, { Self.outcome(ExecuteStatementOutput.self, $0, generic: $1) }),
-            (#"{"Responses":{"t1":[{"a":{"S":"b"}}],"t2":[]},"UnprocessedKeys":{"t3":{"Keys":[{"a":{"S":"c"}}]}}}"#,
-             { Self.outcome(BatchGetItemOutput.self, $0, generic: $1) }),
+            (
+                #"{"Responses":{"t1":[{"a":{"S":"b"}}],"t2":[]},"UnprocessedKeys":{"t3":{"Keys":[{"a":{"S":"c"}}]}}}"#,
+                { Self.outcome(BatchGetItemOutput.self, $0, generic: $1) }
+            ),
             (#"{"Responses":{"t1":null}}"#, { Self.outcome(BatchGetItemOutput.self, $0, generic: $1) }),
         ]
         for (body, outcome) in cases {
@@ -181,7 +187,8 @@ struct AnswerDecoderTests {
     static func outcome<Output: DynamoShape>(_ type: Output.Type, _ body: [UInt8], generic: Bool) -> String {
         var json: JSONValue?
         do {
-            let output = generic
+            let output =
+                generic
                 ? try AnswerDecoder.decodeGenerically(type, from: body, json: &json)
                 : try AnswerDecoder.decode(type, from: body, json: &json)
             return (try? JSONValue(parsing: output.jsonBytes)).map(exactText) ?? "unparseable output"
