@@ -31,6 +31,9 @@ final class TimeToLiveSweeper: Sendable {
                 do {
                     let deleted = try await threadPool.runIfActive { try engine.sweepExpiredItems() }
                     if deleted > 0 { logger.debug("TTL sweep", metadata: ["deleted": "\(deleted)"]) }
+                } catch is CancellationError {
+                    // The thread pool stopped under a due pass (the server is shutting down).
+                    break
                 } catch {
                     logger.error("TTL sweep failed", metadata: ["error": "\(error)"])
                 }
