@@ -103,7 +103,7 @@ package final class Database: Sendable {
         self.logger = logger
         self.region = region
         self.runsBackgroundWork = resumeBackgroundWork
-        let connection = try path.map { try SQLiteConnection(path: $0) } ?? SQLiteConnection.inMemory()
+        let connection = try SQLiteConnection(path: path ?? ":memory:")
         try Self.configure(connection, inMemory: path == nil)
         try Self.migrate(connection, clock: clock)
         let state = WriterState(connection: connection)
