@@ -45,6 +45,9 @@ let package = Package(
         ),
         // glibc's allocator statistics for /metrics (Swift's Glibc module leaves malloc.h out).
         .systemLibrary(name: "CMallocInfo"),
+        // SQLite's default page cache behind a layer that skips needless truncation walks (see
+        // its header); C because `sqlite3_config` is variadic.
+        .target(name: "CSQLitePageCache", dependencies: ["CSQLite"]),
         .target(name: "DynamoAPI"),
         .target(name: "AWSSigV4", dependencies: ["DynamoAPI"]),
         .target(name: "DynamoExpressions", dependencies: ["DynamoAPI"]),
@@ -58,7 +61,8 @@ let package = Package(
         .target(
             name: "DynamoEngine",
             dependencies: [
-                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "AWSSigV4", "CSQLite", "CZlib", "CZstd",
+                "DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "AWSSigV4", "CSQLite", "CSQLitePageCache", "CZlib",
+                "CZstd",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

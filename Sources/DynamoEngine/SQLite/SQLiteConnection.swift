@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLitePageCache
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -14,6 +15,7 @@ package final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        _ = Self.pageCacheInstalled
         var db: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -27,6 +29,20 @@ package final class SQLiteConnection: @unchecked Sendable {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5_000)
+    }
+
+    /// Whether LocalDynamo's page cache layer is in place (`CSQLitePageCache`): installed once,
+    /// before the process's first connection opens, so SQLite is not yet initialized. Without it
+    /// an in-memory database's commits walk the whole database after some B-tree splits.
+    package static let pageCacheInstalled: Bool = localdynamo_page_cache_install()
+
+    /// The calling thread's counts of page cache truncations the layer skipped and passed on to
+    /// SQLite's cache (SQLite calls the cache on the thread that runs the statement).
+    package static func pageCacheTruncations() -> (skipped: UInt64, passed: UInt64) {
+        var skipped: UInt64 = 0
+        var passed: UInt64 = 0
+        localdynamo_page_cache_thread_counts(&skipped, &passed)
+        return (skipped, passed)
     }
 
     deinit {
