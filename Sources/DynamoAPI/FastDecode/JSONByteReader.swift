@@ -154,31 +154,12 @@ package struct JSONByteReader {
         throw FastDecodeBail()
     }
 
-    private mutating func hex4() throws(FastDecodeBail) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw FastDecodeBail() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = JSONEscape.hexDigit(bytes[index]) else { throw FastDecodeBail() }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
     private mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(FastDecodeBail) {
-        var scalar = try hex4()
-        if (0xD800...0xDBFF).contains(scalar) {
-            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw FastDecodeBail() }
-            index += 2
-            let low = try hex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw FastDecodeBail() }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(scalar) {
+        do {
+            try JSONEscape.appendUnicodeEscape(from: bytes, at: &index, to: &buffer)
+        } catch {
             throw FastDecodeBail()
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw FastDecodeBail() }
-        UTF8.encode(unicode, into: { buffer.append($0) })
     }
 }
 
