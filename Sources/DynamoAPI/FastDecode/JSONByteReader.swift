@@ -31,6 +31,7 @@ package struct JSONByteReader {
         return index == bytes.count
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -41,6 +42,7 @@ package struct JSONByteReader {
     }
 
     /// Skips whitespace and consumes `byte`, or bails.
+    @inline(__always)
     package mutating func expect(_ byte: UInt8) throws(FastDecodeBail) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { throw FastDecodeBail() }
@@ -48,6 +50,7 @@ package struct JSONByteReader {
     }
 
     /// Skips whitespace and consumes `byte` if it is next.
+    @inline(__always)
     package mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
@@ -56,6 +59,7 @@ package struct JSONByteReader {
     }
 
     /// After a member or element: `true` for a `,` (another follows), `false` for `close`.
+    @inline(__always)
     package mutating func continues(before close: UInt8) throws(FastDecodeBail) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw FastDecodeBail() }
