@@ -236,6 +236,7 @@ OPERATIONS = {
 
 
 def free_port():
+    """A TCP port on 127.0.0.1 that is free now (also used by client_callgrind.py)."""
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -338,6 +339,11 @@ def run(binary, out_file, op, count, mode="callgrind", shim=None, storage="memor
         scratch.cleanup()
     if mode == "cpu":
         return cpu_after - cpu_before
+    return read_totals(out_file)
+
+
+def read_totals(out_file):
+    """The instructions a callgrind.out file counted (also used by client_callgrind.py)."""
     # "totals:" (the events collected); "summary:" is 0 when instrumentation started off.
     counts = {}
     with open(out_file) as f:

@@ -17,19 +17,14 @@ Usage (from the repository root):
 import argparse
 import json
 import os
-import re
-import socket
 import subprocess
 import sys
 import tempfile
 
+# The server's script, in this folder (which Python puts first on the path of a script it runs).
+from callgrind import free_port, read_totals
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def run(binary, port, operation, seconds, directory):
@@ -42,10 +37,7 @@ def run(binary, port, operation, seconds, directory):
     if result.returncode != 0:
         sys.exit("client-bench failed: %s\n%s" % (result.stdout, result.stderr[-2000:]))
     requests = json.loads(result.stdout.strip().splitlines()[-1])["requests"]
-    with open(out) as handle:
-        totals = [line for line in handle if line.startswith(("totals:", "summary:"))]
-    instructions = int(re.split(r"\s+", totals[-1].strip())[1])
-    return instructions, requests
+    return read_totals(out), requests
 
 
 def main():

@@ -1,7 +1,9 @@
 extension JSONByteReader {
     /// Attribute values nested deeper than this are left to the generic path (which parses up to
-    /// 256 JSON levels; each attribute value level is two).
-    static let maximumValueDepth = 100
+    /// 256 JSON levels; each attribute value level is two). The at most 200 JSON levels of the
+    /// values leave the levels around them (a request's or an answer's object, an array of items,
+    /// an item) room under the parser's limit: a value read here is never one the parser refuses.
+    package static let maximumValueDepth = 100
 
     /// Reads an attribute value in the one form whose generic decode cannot fail: an object with
     /// exactly one member of a known type, no `null`s, a valid number or base64 text, a set that
@@ -54,10 +56,20 @@ extension JSONByteReader {
 
     /// Reads an item, a key or an `M` value: an object of attribute values. Bails on a duplicate
     /// name and on a name longer than the model's 65,535 (UTF-16 units, never more than bytes).
-    mutating func attributeMap(depth: Int = 0) throws(FastDecodeBail) -> [String: AttributeValue] {
+    ///
+    /// A duplicate name (or two canonically equivalent ones, `é` and `e\u0301`) is left to the
+    /// generic path, whose parser keeps the last value: DynamoDB and its SDKs never send one.
+    ///
+    /// - Parameters:
+    ///   - depth: How deep in attribute values the map is (0 for an item).
+    ///   - minimumCapacity: The members to make room for at once (a list of items makes each
+    ///     item as large as the one before instead of growing it step by step).
+    package mutating func attributeMap(
+        depth: Int = 0, minimumCapacity: Int = 0
+    ) throws(FastDecodeBail) -> [String: AttributeValue] {
         try expect(UInt8(ascii: "{"))
-        var map: [String: AttributeValue] = [:]
-        if consume(UInt8(ascii: "}")) { return map }
+        if consume(UInt8(ascii: "}")) { return [:] }
+        var map = [String: AttributeValue](minimumCapacity: minimumCapacity)
         repeat {
             let name = try string()
             guard name.utf8.count <= 65535 else { throw FastDecodeBail() }

@@ -1,29 +1,37 @@
 /// Why ``JSONByteReader`` stopped: the bytes are not in a form the fast decoder takes on.
 ///
-/// Carries nothing on purpose: the caller hands the request to the generic path, which finds and
-/// words the actual problem (if there is one).
-struct FastDecodeBail: Error {}
+/// Carries nothing on purpose: the caller hands the request (or answer) to the generic path,
+/// which finds and words the actual problem (if there is one).
+package struct FastDecodeBail: Error {}
 
-/// A forward-only reader of JSON text over bytes, for ``RequestFastDecoder``.
+/// A forward-only reader of JSON text over bytes, for the server's ``RequestFastDecoder`` and
+/// the client's answer decoder (which reads the attribute values of Query's `Items`, GetItem's
+/// `Item`, … with it).
 ///
 /// Reads exactly the grammar of `JSONParser` (RFC 8259, the same escapes, the same UTF-8 rule)
 /// but only the parts the fast decoder asks for, in the order it asks; anything else — a JSON
 /// number, `null`, an unexpected character, an invalid string — throws ``FastDecodeBail``.
 /// Strings come out as the generic parser makes them: escapes undone, validated as UTF-8.
-struct JSONByteReader {
-    private let bytes: UnsafeRawBufferPointer
-    private(set) var index = 0
+///
+/// The reader borrows the bytes: use it only inside the `withUnsafeBytes` that made them.
+package struct JSONByteReader {
+    /// The bytes read (internal, not private, for the extensions in other files).
+    let bytes: UnsafeRawBufferPointer
+    /// The offset of the next byte to read.
+    var index = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    /// A reader of `bytes` from their start.
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// Whether only whitespace is left.
-    mutating func atEnd() -> Bool {
+    package mutating func atEnd() -> Bool {
         skipWhitespace()
         return index == bytes.count
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -34,14 +42,16 @@ struct JSONByteReader {
     }
 
     /// Skips whitespace and consumes `byte`, or bails.
-    mutating func expect(_ byte: UInt8) throws(FastDecodeBail) {
+    @inline(__always)
+    package mutating func expect(_ byte: UInt8) throws(FastDecodeBail) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { throw FastDecodeBail() }
         index += 1
     }
 
     /// Skips whitespace and consumes `byte` if it is next.
-    mutating func consume(_ byte: UInt8) -> Bool {
+    @inline(__always)
+    package mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -49,7 +59,8 @@ struct JSONByteReader {
     }
 
     /// After a member or element: `true` for a `,` (another follows), `false` for `close`.
-    mutating func continues(before close: UInt8) throws(FastDecodeBail) -> Bool {
+    @inline(__always)
+    package mutating func continues(before close: UInt8) throws(FastDecodeBail) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw FastDecodeBail() }
         let byte = bytes[index]
@@ -94,7 +105,7 @@ struct JSONByteReader {
     }
 
     /// Reads a JSON string as `JSONParser` does: escapes undone, UTF-8 validated.
-    mutating func string() throws(FastDecodeBail) -> String {
+    package mutating func string() throws(FastDecodeBail) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
         var ascii = true
@@ -147,31 +158,12 @@ struct JSONByteReader {
         throw FastDecodeBail()
     }
 
-    private mutating func hex4() throws(FastDecodeBail) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw FastDecodeBail() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = JSONEscape.hexDigit(bytes[index]) else { throw FastDecodeBail() }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
     private mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(FastDecodeBail) {
-        var scalar = try hex4()
-        if (0xD800...0xDBFF).contains(scalar) {
-            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw FastDecodeBail() }
-            index += 2
-            let low = try hex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw FastDecodeBail() }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(scalar) {
+        do {
+            try JSONEscape.appendUnicodeEscape(from: bytes, at: &index, to: &buffer)
+        } catch {
             throw FastDecodeBail()
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw FastDecodeBail() }
-        UTF8.encode(unicode, into: { buffer.append($0) })
     }
 }
 

@@ -199,32 +199,12 @@ struct JSONParser {
         throw error("Unterminated string")
     }
 
-    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("Invalid unicode escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = JSONEscape.hexDigit(bytes[index]) else { throw error("Invalid unicode escape") }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
     private mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(JSONParseError) {
-        var scalar = try readHex4()
-        if (0xD800...0xDBFF).contains(scalar) {
-            // A high surrogate must be followed by an escaped low surrogate.
-            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw error("Unpaired surrogate") }
-            index += 2
-            let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw error("Unpaired surrogate") }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw error("Unpaired surrogate")
+        do {
+            try JSONEscape.appendUnicodeEscape(from: bytes, at: &index, to: &buffer)
+        } catch {
+            throw self.error(error.rawValue)
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw error("Invalid unicode escape") }
-        buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
     }
 
     private func validatedUTF8(_ slice: ArraySlice<UInt8>) throws(JSONParseError) -> String {

@@ -6,10 +6,12 @@ import DynamoAPI
 /// For an output with attribute-value members (an ``ItemBearingOutput``: Query's `Items`,
 /// GetItem's `Item`, …) most of that tree is one dictionary per item and per `{"S": …}` wrapper,
 /// built only to be decoded and freed again; so those members are read straight from the bytes
-/// by ``AttributeValueReader``, and only the others (`Count`, `ConsumedCapacity`, …) are parsed
-/// into `JSONValue`s for the shape to decode. When the reader meets anything it does not read
-/// itself, or the shape's decode of the other members fails, the whole body is decoded the
-/// generic way: the output, and any error, are always the generic path's.
+/// by DynamoAPI's `JSONByteReader` (the reader of the server's request fast path), and only the
+/// others (`Count`, `ConsumedCapacity`, …) are parsed into `JSONValue`s for the shape to decode.
+/// The reader reads only attribute values whose generic decode cannot fail, and bails on anything
+/// else (`null`, a second type member, an empty or repeating set, a repeated name, nesting deeper
+/// than its limit, …). Then, or when the shape's decode of the other members fails, the whole
+/// body is decoded the generic way: the output, and any error, are always the generic path's.
 enum AnswerDecoder {
     /// Decodes `body` as an `Output`.
     ///
@@ -80,30 +82,30 @@ enum AnswerDecoder {
     private static func members<Output>(
         of body: [UInt8], itemMembers: [ItemMember<Output>]
     ) -> (others: [String: JSONValue], read: [ReadMember?])? {
-        body.withUnsafeBufferPointer { bytes in
-            var reader = AttributeValueReader(bytes)
+        body.withUnsafeBytes { bytes in
+            var reader = JSONByteReader(bytes)
             var others: [String: JSONValue] = [:]
             var read = [ReadMember?](repeating: nil, count: itemMembers.count)
             do {
-                try reader.open(UInt8(ascii: "{"))
-                var more = try reader.firstMember(closing: UInt8(ascii: "}"))
-                while more {
-                    let name = try reader.readString()
-                    try reader.expect(UInt8(ascii: ":"))
-                    var position = itemMembers.startIndex
-                    while position < itemMembers.endIndex, itemMembers[position].name != name { position += 1 }
-                    let isItemMember = position < itemMembers.endIndex
-                    if isItemMember, let value = try readMember(itemMembers[position].layout, with: &reader) {
-                        read[position] = value
-                        others[name] = nil
-                    } else {
-                        guard let value = try? JSONValue(parsing: try reader.skipValue()) else { return nil }
-                        if isItemMember { read[position] = nil }
-                        others[name] = value
-                    }
-                    more = try reader.nextMember(closing: UInt8(ascii: "}"))
+                try reader.expect(UInt8(ascii: "{"))
+                if !reader.consume(UInt8(ascii: "}")) {
+                    repeat {
+                        let name = try reader.string()
+                        try reader.expect(UInt8(ascii: ":"))
+                        var position = itemMembers.startIndex
+                        while position < itemMembers.endIndex, itemMembers[position].name != name { position += 1 }
+                        let isItemMember = position < itemMembers.endIndex
+                        if isItemMember, let value = try readMember(itemMembers[position].layout, with: &reader) {
+                            read[position] = value
+                            others[name] = nil
+                        } else {
+                            guard let value = try? JSONValue(parsing: try reader.skipValue()) else { return nil }
+                            if isItemMember { read[position] = nil }
+                            others[name] = value
+                        }
+                    } while try reader.continues(before: UInt8(ascii: "}"))
                 }
-                guard reader.isAtEnd() else { return nil }
+                guard reader.atEnd() else { return nil }
             } catch {
                 return nil
             }
@@ -114,18 +116,18 @@ enum AnswerDecoder {
     /// Reads a member of `layout`; `nil` (nothing consumed) when its value is of another JSON
     /// type.
     private static func readMember<Output>(
-        _ layout: ItemMember<Output>.Layout, with reader: inout AttributeValueReader
-    ) throws(AttributeValueReader.Unrecognized) -> ReadMember? {
+        _ layout: ItemMember<Output>.Layout, with reader: inout JSONByteReader
+    ) throws(FastDecodeBail) -> ReadMember? {
         switch layout {
         case .item:
             guard reader.peek() == UInt8(ascii: "{") else { return nil }
-            return .item(try reader.readItem())
+            return .item(try reader.attributeMap())
         case .itemList:
             guard reader.peek() == UInt8(ascii: "[") else { return nil }
-            return .itemList(try reader.readItemList())
+            return .itemList(try reader.itemList())
         case .itemListsByTable:
             guard reader.peek() == UInt8(ascii: "{") else { return nil }
-            return .itemListsByTable(try reader.readItemListsByTable())
+            return .itemListsByTable(try reader.itemListsByTable())
         }
     }
 }

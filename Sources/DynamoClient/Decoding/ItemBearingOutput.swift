@@ -1,7 +1,7 @@
 import DynamoAPI
 
 /// An output shape with members of attribute values that ``AnswerDecoder`` reads straight from
-/// the answer's bytes (with ``AttributeValueReader``) instead of through a `JSONValue` tree.
+/// the answer's bytes (with DynamoAPI's `JSONByteReader`) instead of through a `JSONValue` tree.
 ///
 /// Its other members are decoded by the shape itself, as for every output.
 protocol ItemBearingOutput: DynamoShape {

@@ -70,8 +70,9 @@ struct AnswerTextGenerator {
         var members: [String] = []
         for _ in 0..<int(0...maximumAttributes) {
             let name = text(maximumLength: 6)
-            // A repeated name keeps its last value on both paths; only its last value is
-            // certain to be valid, so valid answers repeat none.
+            // A repeated name (or a canonically equivalent one) is left to the generic path,
+            // which keeps its last value: valid answers, which the reader must read itself,
+            // repeat none.
             if valid, !names.insert(name).inserted { continue }
             members.append(rawMember(string(name), value(depth: depth)))
         }
