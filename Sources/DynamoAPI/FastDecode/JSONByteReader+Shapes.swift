@@ -16,29 +16,8 @@ extension JSONByteReader {
             } else if name.spells("Item") {
                 item = try reader.attributeMap()
                 return 1 << 1
-            } else if name.spells("ConditionExpression") {
-                input.conditionExpression = try reader.string()
-                return 1 << 2
-            } else if name.spells("ExpressionAttributeNames") {
-                input.expressionAttributeNames = try reader.stringMap()
-                return 1 << 3
-            } else if name.spells("ExpressionAttributeValues") {
-                input.expressionAttributeValues = try reader.attributeMap()
-                return 1 << 4
-            } else if name.spells("ReturnValues") {
-                input.returnValues = try reader.knownEnum(ReturnValue.self)
-                return 1 << 5
-            } else if name.spells("ReturnConsumedCapacity") {
-                input.returnConsumedCapacity = try reader.knownEnum(ReturnConsumedCapacity.self)
-                return 1 << 6
-            } else if name.spells("ReturnItemCollectionMetrics") {
-                input.returnItemCollectionMetrics = try reader.knownEnum(ReturnItemCollectionMetrics.self)
-                return 1 << 7
-            } else if name.spells("ReturnValuesOnConditionCheckFailure") {
-                input.returnValuesOnConditionCheckFailure = try reader.knownEnum(ReturnValuesOnConditionCheckFailure.self)
-                return 1 << 8
             }
-            throw FastDecodeBail()
+            return try reader.conditionalWriteMember(name, into: &input)
         }
         guard let tableName, let item else { throw FastDecodeBail() }
         input.tableName = tableName

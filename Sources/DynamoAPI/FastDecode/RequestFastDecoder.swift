@@ -20,7 +20,7 @@
 /// ```
 public enum RequestFastDecoder {
     /// The operations this decoder reads.
-    public static let operations: Set<String> = ["PutItem", "BatchWriteItem"]
+    public static let operations: Set<String> = ["PutItem", "BatchWriteItem", "UpdateItem"]
 
     /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
     /// when the body must go through the generic path.
@@ -28,6 +28,7 @@ public enum RequestFastDecoder {
         switch operation {
         case "PutItem": putItem(bytes)
         case "BatchWriteItem": batchWriteItem(bytes)
+        case "UpdateItem": updateItem(bytes)
         default: nil
         }
     }
@@ -42,6 +43,12 @@ public enum RequestFastDecoder {
     public static func batchWriteItem(_ bytes: UnsafeRawBufferPointer) -> BatchWriteItemInput? {
         var reader = JSONByteReader(bytes)
         return try? reader.batchWriteItem()
+    }
+
+    /// An UpdateItem body as ``UpdateItemInput``, or `nil` (see the type's rules).
+    public static func updateItem(_ bytes: UnsafeRawBufferPointer) -> UpdateItemInput? {
+        var reader = JSONByteReader(bytes)
+        return try? reader.updateItem()
     }
 
     /// Whether `name` passes the `TableName` rule without a violation: 1...255 characters of

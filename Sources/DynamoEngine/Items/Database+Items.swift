@@ -151,7 +151,7 @@ extension Database {
         return try write { state in
             let store = try itemStore(table, in: state)
             let old = try store.get(key)
-            let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
+            let oldItem = try old.map { try AttributeValue.decodeItem(bytes: $0.json) }
             try check.verify(oldItem)
             if oldItem == nil, compiled.update?.onlyRemoves == true {
                 // Removing from an item that does not exist creates nothing.
@@ -168,7 +168,7 @@ extension Database {
             var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json, item: newItem)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
-            let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
+            var touched: ProjectionPlan { ProjectionPlan(paths: compiled.update?.touchedPaths ?? []) }
             let returned: Item? =
                 switch returnValues {
                 case .allOld: oldItem

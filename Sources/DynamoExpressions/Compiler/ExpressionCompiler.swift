@@ -113,7 +113,8 @@ public enum ExpressionCompiler {
         }
         if let names = input.names {
             if names.isEmpty { throw ExpressionMessages.expressionAttributeNamesEmpty }
-            for key in names.keys.sorted() {
+            let allValid = names.allSatisfy { isValidPlaceholder($0.key, sigil: "#") && !$0.value.isEmpty }
+            for key in allValid ? [] : names.keys.sorted() {
                 try checkPlaceholderKey(key, sigil: "#", map: "ExpressionAttributeNames")
                 if names[key]!.isEmpty {
                     throw ExpressionMessages.expressionAttributeNamesContainsInvalidValueEmpty(key: key)
@@ -122,7 +123,8 @@ public enum ExpressionCompiler {
         }
         if let values = input.values {
             if values.isEmpty { throw ExpressionMessages.expressionAttributeValuesEmpty }
-            for key in values.keys.sorted() {
+            let allValid = values.keys.allSatisfy { isValidPlaceholder($0, sigil: ":") }
+            for key in allValid ? [] : values.keys.sorted() {
                 try checkPlaceholderKey(key, sigil: ":", map: "ExpressionAttributeValues")
             }
         }
@@ -133,13 +135,23 @@ public enum ExpressionCompiler {
         if size > maximumPlaceholderSize {
             throw ExpressionMessages.placeholderTooLong(map: map, size: size)
         }
-        let bytes = Array(key.utf8)
-        let valid =
-            bytes.count > 1 && bytes[0] == sigil.asciiValue
-            && bytes.dropFirst().allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-            }
-        if !valid { throw ExpressionMessages.placeholderSyntaxError(map: map, key: key) }
+        if !hasPlaceholderSyntax(key, sigil: sigil) {
+            throw ExpressionMessages.placeholderSyntaxError(map: map, key: key)
+        }
+    }
+
+    /// Whether ``checkPlaceholderKey(_:sigil:map:)`` passes `key`.
+    private static func isValidPlaceholder(_ key: String, sigil: Character) -> Bool {
+        key.utf8.count <= maximumPlaceholderSize && hasPlaceholderSyntax(key, sigil: sigil)
+    }
+
+    /// The sigil, then one or more of `[0-9A-Za-z_]`.
+    private static func hasPlaceholderSyntax(_ key: String, sigil: Character) -> Bool {
+        let bytes = key.utf8
+        guard bytes.count > 1, bytes.first == sigil.asciiValue else { return false }
+        return bytes.dropFirst().allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+        }
     }
 
     private static func checkUnused(_ input: ExpressionInput, _ resolver: Resolver) throws(DynamoError) {

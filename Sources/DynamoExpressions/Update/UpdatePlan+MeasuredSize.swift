@@ -17,20 +17,23 @@ extension UpdatePlan {
     /// ```
     public func measuredSize(writing newItem: Item) -> Int {
         var cost = 3
-        var written: Set<String> = []
+        // The attributes written, each once (an update has a few actions: a list beats a set).
+        var written: [String] = []
         for action in actions {
             switch action {
             case .set(let path, _):
                 cost += path.elements.contains(where: \.isIndex) ? 20 : 19
-                written.insert(path.attribute)
+                if !written.contains(path.attribute) { written.append(path.attribute) }
             case .add(let path, _):
                 cost += 19
-                written.insert(path.attribute)
+                if !written.contains(path.attribute) { written.append(path.attribute) }
             case .remove, .delete:
                 cost += 2
             }
         }
-        let writtenItem = newItem.filter { written.contains($0.key) }
-        return ItemSize.of(writtenItem) + cost
+        for name in written {
+            if let value = newItem[name] { cost += name.utf8.count + ItemSize.of(value) }
+        }
+        return cost
     }
 }

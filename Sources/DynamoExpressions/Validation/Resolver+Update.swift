@@ -28,8 +28,13 @@ extension Resolver {
             case .add, .delete:
                 guard case .value(let placeholder) = action.value! else { continue }
                 let constant = try value(placeholder)
-                let allowed: Set<String> = keyword == .add ? ["N", "SS", "NS", "BS"] : ["SS", "NS", "BS"]
-                guard allowed.contains(constant.typeDescriptor) else {
+                let allowed =
+                    switch constant {
+                    case .ss, .ns, .bs: true
+                    case .n: keyword == .add
+                    default: false
+                    }
+                guard allowed else {
                     throw Message.actionOperandType(keyword.rawValue, Message.longTypeName(constant))
                 }
                 actions[index] = keyword == .add ? .add(target, constant) : .delete(target, constant)

@@ -136,17 +136,21 @@ struct RequestBodyGenerator {
     }
 
     mutating func putItem() -> String {
-        object(
-            ["\"TableName\":" + tableName(), "\"Item\":" + attributeMap()],
-            [
-                "\"ConditionExpression\":" + stringLiteral(),
-                "\"ExpressionAttributeNames\":{\"#a\":\"a\",\"#b\":" + stringLiteral() + "}",
-                "\"ExpressionAttributeValues\":{\":v\":" + attributeValue() + "}",
-                "\"ReturnValues\":" + enumLiteral(["NONE", "ALL_OLD", "ALL_NEW", "UPDATED_OLD", "UPDATED_NEW"]),
-                "\"ReturnConsumedCapacity\":" + enumLiteral(["TOTAL", "INDEXES", "NONE"]),
-                "\"ReturnItemCollectionMetrics\":" + enumLiteral(["SIZE", "NONE"]),
-                "\"ReturnValuesOnConditionCheckFailure\":" + enumLiteral(["ALL_OLD", "NONE"]),
-            ])
+        object(["\"TableName\":" + tableName(), "\"Item\":" + attributeMap()], conditionalWriteOptions())
+    }
+
+    /// The optional members PutItem and UpdateItem share: the condition, the placeholder maps and
+    /// the return options.
+    mutating func conditionalWriteOptions() -> [String] {
+        [
+            "\"ConditionExpression\":" + stringLiteral(),
+            "\"ExpressionAttributeNames\":{\"#a\":\"a\",\"#b\":" + stringLiteral() + "}",
+            "\"ExpressionAttributeValues\":{\":v\":" + attributeValue() + "}",
+            "\"ReturnValues\":" + enumLiteral(["NONE", "ALL_OLD", "ALL_NEW", "UPDATED_OLD", "UPDATED_NEW"]),
+            "\"ReturnConsumedCapacity\":" + enumLiteral(["TOTAL", "INDEXES", "NONE"]),
+            "\"ReturnItemCollectionMetrics\":" + enumLiteral(["SIZE", "NONE"]),
+            "\"ReturnValuesOnConditionCheckFailure\":" + enumLiteral(["ALL_OLD", "NONE"]),
+        ]
     }
 
     mutating func writeRequest() -> String {
