@@ -11,8 +11,9 @@
 /// of checks stay those of the generic path by construction.
 ///
 /// What is left to the generic path on purpose: unknown members, JSON numbers and `null`s, names
-/// with escapes, legacy parameters (`Expected`, `ConditionalOperator`), table ARNs, and nesting
-/// deeper than ``JSONByteReader/maximumValueDepth`` attribute values.
+/// with escapes, legacy parameters (`Expected`, `ConditionalOperator`), table ARNs, nesting
+/// deeper than ``JSONByteReader/maximumValueDepth`` attribute values, and transaction actions of
+/// no kind or of more than one (the engine words those).
 ///
 /// ```swift
 /// let input = body.withUnsafeBytes { RequestFastDecoder.decode(operation: "PutItem", bytes: $0) }
@@ -20,7 +21,7 @@
 /// ```
 public enum RequestFastDecoder {
     /// The operations this decoder reads.
-    public static let operations: Set<String> = ["PutItem", "BatchWriteItem", "UpdateItem"]
+    public static let operations: Set<String> = ["PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems"]
 
     /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
     /// when the body must go through the generic path.
@@ -29,6 +30,7 @@ public enum RequestFastDecoder {
         case "PutItem": putItem(bytes)
         case "BatchWriteItem": batchWriteItem(bytes)
         case "UpdateItem": updateItem(bytes)
+        case "TransactWriteItems": transactWriteItems(bytes)
         default: nil
         }
     }
@@ -51,6 +53,12 @@ public enum RequestFastDecoder {
         return try? reader.updateItem()
     }
 
+    /// A TransactWriteItems body as ``TransactWriteItemsInput``, or `nil` (see the type's rules).
+    public static func transactWriteItems(_ bytes: UnsafeRawBufferPointer) -> TransactWriteItemsInput? {
+        var reader = JSONByteReader(bytes)
+        return try? reader.transactWriteItems()
+    }
+
     /// Whether `name` passes the `TableName` rule without a violation: 1...255 characters of
     /// `[a-zA-Z0-9_.-]` (an ARN goes the generic way).
     static func isPlainTableName(_ name: String) -> Bool {
@@ -65,6 +73,15 @@ extension JSONByteReader {
     mutating func topLevelObject(
         _ member: (inout JSONByteReader, UnsafeRawBufferPointer) throws(FastDecodeBail) -> UInt32
     ) throws(FastDecodeBail) {
+        try objectMembers(member)
+        guard atEnd() else { throw FastDecodeBail() }
+    }
+
+    /// Reads the members of an object, calling `member` with each name; bails on a name seen
+    /// twice (`bit` gives each known name its own bit).
+    mutating func objectMembers(
+        _ member: (inout JSONByteReader, UnsafeRawBufferPointer) throws(FastDecodeBail) -> UInt32
+    ) throws(FastDecodeBail) {
         try expect(UInt8(ascii: "{"))
         var seen: UInt32 = 0
         if !consume(UInt8(ascii: "}")) {
@@ -76,7 +93,6 @@ extension JSONByteReader {
                 seen |= bit
             } while try continues(before: UInt8(ascii: "}"))
         }
-        guard atEnd() else { throw FastDecodeBail() }
     }
 
     /// A string enumeration member that must hold one of the model's values.

@@ -26,6 +26,12 @@ private struct PlannedAction {
     var returnsItemOnFailure: Bool
 }
 
+/// What makes two actions of one transaction the same item: its table's storage and its key.
+private struct ActionTarget: Hashable {
+    var storageID: Int64
+    var key: StoredKey
+}
+
 extension Database {
     /// The most actions one transaction may hold.
     static let maximumTransactionActions = 100
@@ -151,7 +157,7 @@ extension Database {
             throw EngineMessages.memberHaveLengthLessThan
         }
         var actions: [PlannedAction] = []
-        var seen = Set<String>()
+        var seen = Set<ActionTarget>()
         // A key of the wrong shape (attributes missing, a wrong type) cancels the transaction with
         // a `ValidationError` reason at its position, once every action passed the request-level
         // checks; an empty or oversized key value fails the request (as DynamoDB does).
@@ -166,6 +172,14 @@ extension Database {
         // What each action carries, measured once: the whole item for a Put, the key otherwise.
         let sizes = items.map { item in
             ItemSize.of(item.put?.item ?? item.update?.key ?? item.delete?.key ?? item.conditionCheck?.key ?? [:])
+        }
+        // One lookup per table name: a transaction usually writes one or two tables.
+        var tables: [String: TableDefinition] = [:]
+        func table(named name: String) throws -> TableDefinition {
+            if let known = tables[name] { return known }
+            let found = try self.table(named: name)
+            tables[name] = found
+            return found
         }
         for (position, item) in items.enumerated() {
             let compiled = compiledActions[position]
@@ -225,8 +239,7 @@ extension Database {
                     condition: compiled.condition,
                     returnsItemOnFailure: update.returnValuesOnConditionCheckFailure == .allOld)
             }
-            let identity = "\(action.table.storageID)/\(action.key.partition)/\(action.key.sort)"
-            guard seen.insert(identity).inserted else {
+            guard seen.insert(ActionTarget(storageID: action.table.storageID, key: action.key)).inserted else {
                 throw EngineMessages.transactionRequestCannotIncludeMultiple
             }
             actions.append(action)
@@ -276,7 +289,11 @@ extension Database {
             expressions.names = update.expressionAttributeNames
             expressions.values = update.expressionAttributeValues
         }
-        let compiled = try ExpressionCompiler.compile(expressions)
+        // Without any expression member there is nothing to compile or check.
+        let compiled =
+            expressions.conditionExpression == nil && expressions.updateExpression == nil
+                && expressions.names == nil && expressions.values == nil
+            ? CompiledExpressions() : try ExpressionCompiler.compile(expressions)
         if let put = item.put { try ItemSize.checkNesting(put.item) }
         return compiled
     }
