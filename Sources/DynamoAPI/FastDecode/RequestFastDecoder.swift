@@ -10,8 +10,9 @@
 /// returns `nil` and the caller runs the generic path, so every error, its message and the order
 /// of checks stay those of the generic path by construction.
 ///
-/// What is left to the generic path on purpose: unknown members, JSON numbers and `null`s, names
-/// with escapes, legacy parameters (`Expected`, `ConditionalOperator`), table ARNs, and nesting
+/// What is left to the generic path on purpose: unknown members, JSON numbers (but a plain `Limit`)
+/// and `null`s, names with escapes, legacy parameters (`Expected`, `ConditionalOperator`,
+/// `QueryFilter`; a Query's `KeyConditions` are read), table ARNs, and nesting
 /// deeper than ``JSONByteReader/maximumValueDepth`` attribute values.
 ///
 /// ```swift
@@ -20,7 +21,7 @@
 /// ```
 public enum RequestFastDecoder {
     /// The operations this decoder reads.
-    public static let operations: Set<String> = ["PutItem", "BatchWriteItem"]
+    public static let operations: Set<String> = ["PutItem", "BatchWriteItem", "GetItem", "Query"]
 
     /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
     /// when the body must go through the generic path.
@@ -28,6 +29,8 @@ public enum RequestFastDecoder {
         switch operation {
         case "PutItem": putItem(bytes)
         case "BatchWriteItem": batchWriteItem(bytes)
+        case "GetItem": getItem(bytes)
+        case "Query": query(bytes)
         default: nil
         }
     }
