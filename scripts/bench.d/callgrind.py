@@ -13,7 +13,7 @@ does the same setup first (CreateTable of `bench` and of `bench_gsi` with two GS
 preloaded items, one GetItem and one Query to warm lazy paths), so the difference is the measured
 requests alone, including HTTP parsing and response writing.
 
-Operations (issue 19's list): get, get-disk, put, put-disk, query (10 items), batch (BatchWriteItem of 25
+Operations (issue 19's list): get, get-disk, put, put-disk, query (10 items), query-disk, batch (BatchWriteItem of 25
 new items), batch-disk, update (UpdateItem with an UpdateExpression and a ConditionExpression),
 transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs);
 ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them);
@@ -223,6 +223,7 @@ OPERATIONS = {
     "put": (put_once, 200, "memory"),
     "put-disk": (put_once, 200, "disk"),
     "query": (query_once, 200, "memory"),
+    "query-disk": (query_once, 200, "disk"),
     "ql-get": (ql_get_once, 1000, "memory"),
     "ql-query": (ql_query_once, 200, "memory"),
     "batch": (batch_once, 40, "memory"),

@@ -85,6 +85,22 @@ package struct JSONByteReader {
         return true
     }
 
+    /// Reads a JSON number written as digits only (no sign, fraction or exponent) as raw bytes,
+    /// at least one; bails on any other number.
+    mutating func digitsToken() throws(FastDecodeBail) -> UnsafeRawBufferPointer {
+        skipWhitespace()
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        guard index > start else { throw FastDecodeBail() }
+        if index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): throw FastDecodeBail()
+            default: break
+            }
+        }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    }
+
     /// Reads a member name or short token without escapes as raw bytes (the type names of an
     /// attribute value, the request's member names); bails on an escape.
     mutating func rawToken() throws(FastDecodeBail) -> UnsafeRawBufferPointer {

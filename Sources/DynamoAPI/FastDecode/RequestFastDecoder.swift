@@ -10,10 +10,11 @@
 /// returns `nil` and the caller runs the generic path, so every error, its message and the order
 /// of checks stay those of the generic path by construction.
 ///
-/// What is left to the generic path on purpose: unknown members, JSON numbers and `null`s, names
-/// with escapes, legacy parameters (`Expected`, `ConditionalOperator`), table ARNs, nesting
-/// deeper than ``JSONByteReader/maximumValueDepth`` attribute values, and transaction actions of
-/// no kind or of more than one (the engine words those).
+/// What is left to the generic path on purpose: unknown members, JSON numbers (but a plain `Limit`)
+/// and `null`s, names with escapes, legacy parameters (`Expected`, `ConditionalOperator`,
+/// `QueryFilter`; a Query's `KeyConditions` are read), table ARNs, nesting deeper than
+/// ``JSONByteReader/maximumValueDepth`` attribute values, and transaction actions of no kind or of
+/// more than one (the engine words those).
 ///
 /// ```swift
 /// let input = body.withUnsafeBytes { RequestFastDecoder.decode(operation: "PutItem", bytes: $0) }
@@ -21,7 +22,9 @@
 /// ```
 public enum RequestFastDecoder {
     /// The operations this decoder reads.
-    public static let operations: Set<String> = ["PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems"]
+    public static let operations: Set<String> = [
+        "PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems", "GetItem", "Query",
+    ]
 
     /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
     /// when the body must go through the generic path.
@@ -31,6 +34,8 @@ public enum RequestFastDecoder {
         case "BatchWriteItem": batchWriteItem(bytes)
         case "UpdateItem": updateItem(bytes)
         case "TransactWriteItems": transactWriteItems(bytes)
+        case "GetItem": getItem(bytes)
+        case "Query": query(bytes)
         default: nil
         }
     }

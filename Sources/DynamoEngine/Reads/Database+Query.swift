@@ -83,11 +83,13 @@ extension Database {
                 try Self.checkStartKey(partition: stored.partition, sort: stored.sort, within: partition.partition, range)
                 start = stored.sort
             }
+            // A page of one batch (most pages) is one statement: no BEGIN and COMMIT.
             return try read { connection in
-                try connection.readTransaction {
+                try connection.readInOneSnapshot { beforeStatement in
                     let store = ItemStore(table: table, connection: connection)
                     return try ReadPager(table: table, options: options).page { last, count in
-                        try store.query(
+                        try beforeStatement()
+                        return try store.query(
                             partition: partition, range: range, after: last?.key.sort ?? start,
                             forward: forward, limit: count)
                     }

@@ -39,6 +39,9 @@ extension ItemStore {
 
     /// Rows of one partition whose sort key lies in `range`, after `start` (exclusive) in the
     /// direction of travel: the rows a Query reads.
+    ///
+    /// When it returns `limit` rows the statement is left on its last row, still active: its
+    /// snapshot lasts for the next batch of the page (see `SQLiteConnection.readInOneSnapshot`).
     func query(
         partition: StoredKey, range: SortKeyRange, after start: [UInt8]?, forward: Bool,
         limit: Int
@@ -53,7 +56,7 @@ extension ItemStore {
             querySQL(lower: lower, upper: upper, afterStart: afterStart, forward: forward)
         }
         for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 1)) }
-        return try rows(statement)
+        return try rows(statement, upTo: limit)
     }
 
     /// The SQL of a Query page. Parameters, in order: hash, pk, then the lower bound, the upper
@@ -86,9 +89,11 @@ extension ItemStore {
         return 16 + code(lower) * 12 + code(upper) * 4 + (afterStart ? 2 : 0) + (forward ? 1 : 0)
     }
 
-    private func rows(_ statement: SQLiteStatement) throws -> [Row] {
+    /// The statement's rows, at most `maximum`: stepping stops at that row, so a statement that
+    /// has more is left active.
+    private func rows(_ statement: SQLiteStatement, upTo maximum: Int = .max) throws -> [Row] {
         var rows: [Row] = []
-        while try statement.step() {
+        while rows.count < maximum, try statement.step() {
             rows.append(
                 Row(
                     key: StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)),

@@ -282,7 +282,7 @@ package final class Database: Sendable {
 
     private static func openReader(path: String) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA query_only=1")
+        try configureReader(connection)
         return connection
     }
 
