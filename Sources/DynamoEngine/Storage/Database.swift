@@ -282,7 +282,7 @@ package final class Database: Sendable {
 
     private static func openReader(path: String) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
-        try configureReader(connection)
+        try connection.execute("PRAGMA query_only=1")
         return connection
     }
 
