@@ -137,6 +137,12 @@ package actor HTTPServer {
         )
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()
+        // The child pipeline's generic handler type, its metadata and its conformance checks
+        // resolved here, once, before any connection: a 2,000-connection burst at start once
+        // crashed an event loop inside the Swift runtime's first instantiation of this type
+        // (`swift_conformsToProtocol` on a null metadata, in `childChannelInitializer`) while
+        // other loops did the same; resolved beforehand, the loops only read the cache.
+        _ = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
         let (limit, logger) = (configuration.maximumConnections, self.logger)
         let tracker = try await listenerLoop.submit {
             NIOLoopBound(ConnectionTracker(maximumConnections: limit, logger: logger), eventLoop: listenerLoop)
