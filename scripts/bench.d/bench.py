@@ -145,7 +145,7 @@ def main(argv: list[str]) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     scratch.mkdir(parents=True, exist_ok=True)
 
-    localdynamo, ceiling, client_bench, store_bench = build(args.no_build, args.ref)
+    localdynamo, ceiling, client_bench, store_bench = build(args.no_build, args.ref, clients=args.clients)
     machine = machine_info(args.ref)
     versions: dict[str, str] = {}
     specs = server_specs(localdynamo, ceiling, args.servers, versions)

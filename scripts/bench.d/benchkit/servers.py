@@ -141,16 +141,17 @@ def export_ref(ref: str) -> tuple[Path, str]:
     return source, sha
 
 
-def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path, Path]:
-    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server, the
-    DynamoClient benchmark and the DynamoStore benchmark in release mode, unless `skip`, and
-    returns their paths."""
+def build(skip: bool, ref: str | None, clients: bool = True) -> tuple[Path, Path, Path | None, Path | None]:
+    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server, and
+    (when `clients`) the DynamoClient and DynamoStore benchmarks in release mode, unless `skip`,
+    and returns their paths (None for the benchmarks not wanted)."""
     source = ROOT
     if ref:
         source, _ = export_ref(ref)
-    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server"),
-                (ROOT / "Benchmarks", "client-bench"), (ROOT / "Benchmarks", "store-bench")]
-    binaries = []
+    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server")]
+    if clients:
+        packages += [(ROOT / "Benchmarks", "client-bench"), (ROOT / "Benchmarks", "store-bench")]
+    binaries: list[Path | None] = []
     for package, product in packages:
         if not skip:
             sh(["swift", "build", "-c", "release", "--package-path", str(package), "--product", product])
@@ -160,6 +161,7 @@ def build(skip: bool, ref: str | None) -> tuple[Path, Path, Path, Path]:
         if not binary.exists():
             raise SystemExit(f"missing {binary}: build it (drop --no-build)")
         binaries.append(binary)
+    binaries += [None] * (4 - len(binaries))
     return binaries[0], binaries[1], binaries[2], binaries[3]
 
 
