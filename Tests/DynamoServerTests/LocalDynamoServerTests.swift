@@ -45,6 +45,34 @@ import Testing
         }
     }
 
+    @Test func answersWhileTheConcurrencyPoolIsBusy() async throws {
+        // An app or a test run embedding the server may keep every thread of the global
+        // concurrency pool busy: no answer (small body, large body, admin) may wait for one.
+        try await withTestServer { endpoint in
+            let client = try TestHTTPClient(port: endpoint.port, receiveTimeoutSeconds: 5)
+            // 25 items of 3 KiB: a body well above the 64 KiB parsed on the event loop.
+            let items = (0..<25).map { index in
+                #"{"PutRequest":{"Item":{"pk":{"S":"k\#(index)"},"v":{"S":"\#(String(repeating: "x", count: 3000))"}}}}"#
+            }
+            let batch = #"{"RequestItems":{"Things":[\#(items.joined(separator: ","))]}}"#
+            let requests = [
+                TestRequest.make(target: "DynamoDB_20120810.CreateTable", body: Self.createTable),
+                TestRequest.make(target: "DynamoDB_20120810.BatchWriteItem", body: batch),
+                TestRequest.make(body: #"{"TableName":"Things","Key":{"pk":{"S":"k24"}}}"#),
+                TestRequest.make(method: "GET", path: "/_localdynamo/clock", target: nil, body: ""),
+            ]
+            let occupation = PoolOccupation()
+            let answers = Result { try requests.map { try client.exchangeOnThisThread(Array($0.utf8)) } }
+            await occupation.end()
+            let responses = try answers.get()
+            #expect(batch.utf8.count > 64 * 1024)
+            #expect(responses.map(\.status) == [200, 200, 200, 200])
+            let item = try JSONValue(parsing: responses[2].body)["Item"]
+            #expect(item?["v"] == .object(["S": .string(String(repeating: "x", count: 3000))]))
+            #expect(try JSONValue(parsing: responses[3].body)["epochSeconds"] != nil)
+        }
+    }
+
     @Test func errorsAreDynamoDBShaped() async throws {
         try await withTestServer { endpoint in
             let missing = try await call("GetItem", #"{"TableName":"Nope","Key":{"pk":{"S":"a"}}}"#, port: endpoint.port)

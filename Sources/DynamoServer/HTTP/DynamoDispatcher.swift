@@ -13,7 +13,8 @@ import DynamoAPI
 /// suspending answers within the same read, like a plain NIO handler, and after a suspension it
 /// resumes on that loop. So a dispatcher must never block the calling thread: blocking work
 /// (SQLite) belongs on its own threads, reached with `await`; long CPU work stalls every
-/// connection of that loop. Larger requests run on the global concurrent pool.
+/// connection of that loop. Larger requests are inflated and parsed on NIO's thread pool first,
+/// then dispatched the same way (never through ``dispatchImmediately(_:body:context:)``).
 package protocol DynamoDispatcher: Sendable {
     /// Whether this dispatcher implements `target`. An unsupported target is answered with
     /// `UnknownOperationException` before the `Authorization` header is looked at, as DynamoDB

@@ -3,16 +3,19 @@ import DynamoEngine
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// What every connection's handler shares.
 struct HTTPHandlerSettings: Sendable {
     var dispatcher: any DynamoDispatcher
     var logger: Logger
     var maximumRequestBodyBytes: Int
-    /// Requests whose body is at most this size are checked and dispatched on the event loop
-    /// (see `EventLoopTaskExecutor`); larger ones are parsed and dispatched on the global pool,
-    /// so a 16 MiB `BatchWriteItem` never stalls the other connections of its loop.
+    /// Requests whose body is at most this size are checked on the event loop (see
+    /// `EventLoopTaskExecutor`); larger ones are inflated and parsed on `parsingPool`, so a
+    /// 16 MiB `BatchWriteItem` never stalls the other connections of its loop.
     var inlineBodyBytes: Int
+    /// Where bodies above `inlineBodyBytes` are inflated and parsed.
+    var parsingPool: NIOThreadPool = .singleton
     var dispatchOnEventLoop: Bool
     /// Which origins get CORS headers.
     var cors: CORSPolicy = .anyOrigin
@@ -298,12 +301,24 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
         } else {
-            startTask(requestID: requestID, onEventLoop: false) {
-                switch WireProtocol.evaluate(
-                    head: head, summary: summary, body: body, maximumBodyBytes: limit,
-                    requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
-                    authenticator: settings.authenticator)
-                {
+            // Inflated and parsed on NIO's thread pool, dispatched from this loop: neither step
+            // waits for a thread of the global concurrency pool, which a process embedding the
+            // server (an app, an in-process test run) may keep busy for seconds.
+            let pool = settings.parsingPool
+            startTask(requestID: requestID, onEventLoop: settings.dispatchOnEventLoop) {
+                let decision: WireProtocol.Decision
+                do {
+                    decision = try await pool.runIfActive {
+                        WireProtocol.evaluate(
+                            head: head, summary: summary, body: body, maximumBodyBytes: limit,
+                            requestID: requestID, dispatcher: settings.dispatcher, cors: settings.cors,
+                            authenticator: settings.authenticator)
+                    }
+                } catch {
+                    // The pool was shut down under a running server.
+                    return (.internalServerError(contentType: WireProtocol.plainJSON, allowOrigin: nil), "unknown")
+                }
+                switch decision {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):

@@ -36,8 +36,9 @@ package actor HTTPServer {
         /// preference) rather than on the global concurrent pool. Faster, as long as the
         /// dispatcher never blocks; see `EventLoopTaskExecutor`.
         package var dispatchOnEventLoop: Bool
-        /// Bodies up to this size are checked (JSON parsed) on the event loop; larger ones on the
-        /// global pool.
+        /// Bodies up to this size are checked (JSON parsed) on the event loop; larger ones, and
+        /// compressed ones, on NIO's thread pool (`NIOThreadPool.singleton`), never on the global
+        /// concurrency pool, which a process embedding the server may keep busy.
         package var inlineBodyBytes: Int
         /// Verifies every request's SigV4 signature (`--require-auth`); `nil` checks the
         /// `Authorization` header's shape only.

@@ -9,9 +9,10 @@ import NIOPosix
 /// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
 /// output: reads bounded by a few items run right on the connection's event loop (answered by
 /// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
-/// commit), everything else on the dedicated thread pool. A request that arrives off an event
-/// loop (large bodies are decoded on the global pool), or while faults are armed, takes the
-/// asynchronous path, where the policy's event-loop operations run on the pool.
+/// commit), everything else on the dedicated thread pool. A request with a body over the
+/// server's inline limit (parsed on NIO's thread pool first), a request that arrives off an
+/// event loop, or one while faults are armed takes the asynchronous path, where the policy's
+/// event-loop operations run on the pool.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     private let threadPool: NIOThreadPool

@@ -217,6 +217,20 @@ import Testing
         }
     }
 
+    @Test func largeBodiesAreAnsweredWhileTheConcurrencyPoolIsBusy() async throws {
+        // A process embedding the server (an app, an in-process test run) may keep every thread
+        // of the global concurrency pool busy for seconds: a large body's checks and dispatch
+        // must not wait for one of them.
+        try await withHTTPTestServer(.init(inlineBodyBytes: 16)) { _, port in
+            let client = try TestHTTPClient(port: port, receiveTimeoutSeconds: 5)
+            let body = #"{"x":""# + String(repeating: "b", count: 100) + #""}"#
+            let occupation = PoolOccupation()
+            let response = Result { try client.exchangeOnThisThread(Array(TestRequest.make(body: body).utf8)) }
+            await occupation.end()
+            #expect(try response.get().status == 200)
+        }
+    }
+
     @Test func globalPoolDispatchWorksToo() async throws {
         try await withHTTPTestServer(.init(dispatchOnEventLoop: false)) { _, port in
             let client = try TestHTTPClient(port: port)

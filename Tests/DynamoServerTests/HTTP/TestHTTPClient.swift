@@ -80,6 +80,18 @@ final class TestHTTPClient: @unchecked Sendable {
         try await send(Array(text.utf8))
     }
 
+    /// Sends a request and reads its answer on the calling thread, never touching the concurrency
+    /// pool: for tests that keep every thread of that pool busy on purpose.
+    func exchangeOnThisThread(_ bytes: [UInt8]) throws -> TestHTTPResponse {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { posixSend(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure(description: "send() failed: errno \(errno)") }
+            sent += n
+        }
+        return try readResponseBlocking(expectingBody: true)
+    }
+
     /// Closes the sending side (TCP half-close).
     func shutdownWrite() {
         _ = posixShutdown(fd, Int32(SHUT_WR))
@@ -222,5 +234,25 @@ enum TestRequest {
             text += "Content-Length: \(body.utf8.count)\r\n"
         }
         return text + "\r\n" + body
+    }
+}
+
+/// Keeps every thread of the global concurrency pool blocked (more blocking jobs than it has
+/// threads, queued ahead of anything enqueued later) until ``end()``, or 30 s at most.
+final class PoolOccupation: Sendable {
+    private let release = DispatchSemaphore(value: 0)
+    private let blockers: [Task<Void, Never>]
+
+    init() {
+        let release = release
+        let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        blockers = (0..<(4 * threads)).map { _ in
+            Task.detached { _ = release.wait(timeout: .now() + 30) }
+        }
+    }
+
+    func end() async {
+        for _ in blockers { release.signal() }
+        for blocker in blockers { await blocker.value }
     }
 }
