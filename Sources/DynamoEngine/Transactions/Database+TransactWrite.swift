@@ -289,11 +289,7 @@ extension Database {
             expressions.names = update.expressionAttributeNames
             expressions.values = update.expressionAttributeValues
         }
-        // Without any expression member there is nothing to compile or check.
-        let compiled =
-            expressions.conditionExpression == nil && expressions.updateExpression == nil
-                && expressions.names == nil && expressions.values == nil
-            ? CompiledExpressions() : try ExpressionCompiler.compile(expressions)
+        let compiled = try ExpressionCompiler.compile(expressions)
         if let put = item.put { try ItemSize.checkNesting(put.item) }
         return compiled
     }

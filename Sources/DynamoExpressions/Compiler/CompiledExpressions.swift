@@ -25,7 +25,11 @@ public struct CompiledExpressions: Sendable {
     /// - Throws: `ValidationException` "One or more parameter values were invalid: Cannot update
     ///   attribute pk. This attribute is part of the key", or "Key attributes must be scalars;
     ///   list random access '[]' and map lookup '.' are not allowed: Key: pk".
-    public func checkKeyAttributes(_ keys: [String]) throws(DynamoError) {
+    ///
+    /// `keys` is evaluated only when there is an expression to check.
+    public func checkKeyAttributes(_ keys: @autoclosure () -> [String]) throws(DynamoError) {
+        guard condition != nil || filter != nil || projection != nil || update != nil else { return }
+        let keys = keys()
         for predicate in [condition, filter].compactMap({ $0 }) {
             for path in predicate.paths where path.elements.count > 1 && keys.contains(path.attribute) {
                 throw Self.scalarKey(path.attribute)

@@ -28,6 +28,8 @@ public enum ExpressionCompiler {
     /// try update.apply(to: ["pk": .s("k"), "n": .n(DynamoNumber(1))])   // n == 2
     /// ```
     public static func compile(_ input: ExpressionInput) throws(DynamoError) -> CompiledExpressions {
+        // Most writes carry no expression and no legacy parameter: nothing to check or compile.
+        if input.isEmpty { return CompiledExpressions() }
         try checkParameters(input)
         if input.conditionalOperator != nil {
             let counts = [input.expected?.count, input.queryFilter?.count, input.scanFilter?.count].compactMap { $0 }

@@ -68,6 +68,14 @@ public struct ExpressionInput: Sendable {
         self.operation = operation
     }
 
+    /// Whether no parameter is set (``ExpressionCompiler/compile(_:)`` then has nothing to do).
+    var isEmpty: Bool {
+        conditionExpression == nil && updateExpression == nil && projectionExpression == nil
+            && filterExpression == nil && keyConditionExpression == nil && names == nil && values == nil
+            && expected == nil && conditionalOperator == nil && attributeUpdates == nil
+            && attributesToGet == nil && keyConditions == nil && queryFilter == nil && scanFilter == nil
+    }
+
     func text(of kind: ExpressionKind) -> String? {
         switch kind {
         case .condition: conditionExpression
