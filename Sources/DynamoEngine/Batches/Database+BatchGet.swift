@@ -87,7 +87,7 @@ extension Database {
                         guard let found else { continue }
                         var json = found.json
                         if let projection = plannedRead.projection {
-                            let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+                            let item = try AttributeValue.decodeItem(bytes: json)
                             json = ItemJSON.encode(projection.apply(to: item))
                         }
                         responseBytes += json.count

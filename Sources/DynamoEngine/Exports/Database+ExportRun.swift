@@ -158,7 +158,7 @@ extension Database {
     }
 
     static func item(_ json: [UInt8]) throws -> Item {
-        try AttributeValue.decodeItem(JSONValue(parsing: json))
+        try AttributeValue.decodeItem(bytes: json)
     }
 
     /// The keys changed in `(from, to]`, with their last change's time in microseconds.

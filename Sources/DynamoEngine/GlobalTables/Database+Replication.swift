@@ -32,7 +32,7 @@ extension Database {
     ///   landing in between was overwritten by the older replicated one and the regions diverged).
     func applyReplicated(table name: String, key: StoredKey, json: [UInt8]?, wins: () -> Bool) throws {
         guard cachedDefinition(name)?.settings?.replication != nil else { return }
-        let size = try json.map { try ItemSize.of(AttributeValue.decodeItem(JSONValue(parsing: $0))) }
+        let size = try json.map { try ItemSize.of(AttributeValue.decodeItem(bytes: $0)) }
         try write { state in
             guard let table = cachedDefinition(name), wins() else { return }
             let store = try itemStore(table, in: state)

@@ -106,7 +106,7 @@ package struct DynamoDBLocalFile {
         var chunk: [Item] = []
         while try statement.step() {
             do {
-                chunk.append(try AttributeValue.decodeItem(JSONValue(parsing: statement.blob(0))))
+                chunk.append(try AttributeValue.decodeItem(bytes: statement.blob(0)))
             } catch {
                 throw DynamoDBLocalImportError(path: path, reason: "an item of table \(table) cannot be read (\(error))")
             }

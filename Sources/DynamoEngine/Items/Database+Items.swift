@@ -51,7 +51,7 @@ extension Database {
         }
         var json = found.json
         if let projection = compiled.projection {
-            let item = try AttributeValue.decodeItem(JSONValue(parsing: found.json))
+            let item = try AttributeValue.decodeItem(bytes: found.json)
             json = ItemJSON.encode(projection.apply(to: item))
         }
         return ItemReadResult(json: json, capacity: ConsumedUnits(table: Capacity.readUnits(size: found.size, consistent: consistent)))
@@ -81,7 +81,7 @@ extension Database {
         return try write { state in
             let store = try itemStore(table, in: state)
             let old = try store.get(key)
-            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
+            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(bytes: $0.json) } : nil
             try check.verify(oldItem)
             var capacity = try store.put(key, json: json, size: size, replacing: old?.json, item: input.item)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
@@ -115,7 +115,7 @@ extension Database {
         return try write { state in
             let store = try itemStore(table, in: state)
             let old = try store.get(key)
-            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) } : nil
+            let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(bytes: $0.json) } : nil
             try check.verify(oldItem)
             guard let old else {
                 return ItemWriteResult(oldItem: nil, newItem: nil, capacity: ConsumedUnits(table: Capacity.writeUnits(size: 0)))

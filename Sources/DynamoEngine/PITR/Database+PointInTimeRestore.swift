@@ -81,7 +81,7 @@ extension Database {
         }
         for (key, image) in try imagesBefore(storageID: source.storageID, after: time, connection: connection) {
             if let image {
-                let item = try AttributeValue.decodeItem(JSONValue(parsing: image))
+                let item = try AttributeValue.decodeItem(bytes: image)
                 try store.put(key, json: image, size: ItemSize.of(item))
             } else {
                 try store.delete(key)

@@ -70,7 +70,7 @@ extension Database {
             incomplete: PartiQLMessages.batchSingleItem)
         let result = try getItem(GetItemInput(tableName: read.table, key: read.key, consistentRead: consistent))
         guard let json = result.json else { return (nil, read.table, result.capacity) }
-        let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+        let item = try AttributeValue.decodeItem(bytes: json)
         if let condition = read.condition, !condition.evaluate(item) { return (nil, read.table, result.capacity) }
         return (read.projection.map { PartiQLProjection.apply($0, to: item) } ?? item, read.table, result.capacity)
     }

@@ -22,7 +22,7 @@ extension Database {
         let result = try executeStatementResult(input, now: now, oneItemOnly: oneItemOnly)
         guard let itemsJSON = result.itemsJSON else { return result.output }
         var output = result.output
-        output.items = try itemsJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        output.items = try itemsJSON.map { try AttributeValue.decodeItem(bytes: $0) }
         return output
     }
 

@@ -42,7 +42,7 @@ extension Database {
                     responses.append(ItemResponse())
                     continue
                 }
-                let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+                let item = try AttributeValue.decodeItem(bytes: json)
                 responses.append(ItemResponse(item: read.projection.map { PartiQLProjection.apply($0, to: item) } ?? item))
             }
             return ExecuteTransactionOutput(

@@ -95,7 +95,7 @@ extension Database {
         guard let json = result.json else { return StatementResult(output: output, itemsJSON: []) }
         // `SELECT *` without a filter: the stored JSON is the answer, as GetItem's is.
         if filter == nil, projection == nil { return StatementResult(output: output, itemsJSON: [json]) }
-        let item = try AttributeValue.decodeItem(JSONValue(parsing: json))
+        let item = try AttributeValue.decodeItem(bytes: json)
         guard filter?.evaluate(item) ?? true else { return StatementResult(output: output, itemsJSON: []) }
         output.items = [projection.map { PartiQLProjection.apply($0, to: item) } ?? item]
         return StatementResult(output: output)

@@ -101,7 +101,7 @@ struct ReadPager {
             if !options.countOnly { page.items.append(row.json) }
             return
         }
-        let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
+        let item = try AttributeValue.decodeItem(bytes: row.json)
         if let filter = options.filter, !filter(item) { return }
         page.count += 1
         guard !options.countOnly else { return }

@@ -137,7 +137,7 @@ extension Database {
                 table: definition, index: definition.globalIndexes[position],
                 connection: state.connection, ledger: state.statistics)
             for row in rows {
-                let item = try AttributeValue.decodeItem(JSONValue(parsing: row.json))
+                let item = try AttributeValue.decodeItem(bytes: row.json)
                 do {
                     try entries.reindex(tableKey: row.key, item: item)
                 } catch is DynamoError {

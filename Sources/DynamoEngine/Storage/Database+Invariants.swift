@@ -162,7 +162,7 @@ extension Database {
         while try rows.step() {
             report.items += 1
             let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
-            guard let item = try? AttributeValue.decodeItem(JSONValue(parsing: rows.blob(4))) else {
+            guard let item = try? AttributeValue.decodeItem(bytes: rows.blob(4)) else {
                 report.violations.append(InvariantViolation(table: table.name, message: "an item's JSON does not parse"))
                 continue
             }
@@ -202,7 +202,7 @@ extension Database {
                 report.violations.append(InvariantViolation(table: index.table.name, message: "\(label) has an entry with no item"))
                 continue
             }
-            let entry = try? AttributeValue.decodeItem(JSONValue(parsing: rows.blob(6)))
+            let entry = try? AttributeValue.decodeItem(bytes: rows.blob(6))
             if entry != want || Int(rows.int64(5)) != ItemSize.of(want) {
                 report.violations.append(
                     InvariantViolation(

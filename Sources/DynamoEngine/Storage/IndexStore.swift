@@ -190,10 +190,10 @@ extension ItemStore {
     ) throws -> ConsumedUnits {
         var units = ConsumedUnits()
         guard !table.indexes.isEmpty else { return units }
-        let old = try oldJSON.map { try AttributeValue.decodeItem(JSONValue(parsing: $0)) }
+        let old = try oldJSON.map { try AttributeValue.decodeItem(bytes: $0) }
         let new = try newJSON.map { written in
             StoredItem(
-                item: try newItem ?? AttributeValue.decodeItem(JSONValue(parsing: written.json)),
+                item: try newItem ?? AttributeValue.decodeItem(bytes: written.json),
                 json: written.json, size: written.size)
         }
         for index in table.indexesByName {

@@ -193,7 +193,7 @@ enum StoredStreamRecord {
         mutating func image() throws -> Item? {
             let length = try varint()
             if length == 0 { return nil }
-            return try AttributeValue.decodeItem(JSONValue(parsing: try take(length - 1)))
+            return try AttributeValue.decodeItem(bytes: try take(length - 1))
         }
     }
 }

@@ -42,8 +42,8 @@ struct StreamRecordWriter {
         guard let label = change.table.streamLabel, change.table.streamViewType != nil else { return }
         if let old = change.oldJSON, let new = change.newJSON {
             if old == new { return }
-            let oldItem = try AttributeValue.decodeItem(JSONValue(parsing: old))
-            let newItem = try AttributeValue.decodeItem(JSONValue(parsing: new))
+            let oldItem = try AttributeValue.decodeItem(bytes: old)
+            let newItem = try AttributeValue.decodeItem(bytes: new)
             if oldItem == newItem { return }
         }
         guard change.oldJSON != nil || change.newJSON != nil else { return }

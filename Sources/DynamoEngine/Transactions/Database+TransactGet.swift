@@ -50,7 +50,7 @@ extension Database {
                         continue
                     }
                     if let projection = read.projection {
-                        json = ItemJSON.encode(projection.apply(to: try AttributeValue.decodeItem(JSONValue(parsing: json))))
+                        json = ItemJSON.encode(projection.apply(to: try AttributeValue.decodeItem(bytes: json)))
                     }
                     result.items.append(json)
                 }

@@ -69,7 +69,7 @@ extension Database {
             for action in actions {
                 let store = itemStore(action.table, connection: state.connection)
                 let old = try store.get(action.key)
-                let oldItem = try old.map { try AttributeValue.decodeItem(JSONValue(parsing: $0.json)) }
+                let oldItem = try old.map { try AttributeValue.decodeItem(bytes: $0.json) }
                 olds.append(old)
                 oldItems.append(oldItem)
                 if let condition = action.condition, !condition.evaluate(oldItem ?? [:]) {
