@@ -118,6 +118,25 @@ def test_scan_rss_and_cold_start_verdicts():
     assert verdicts["ld-mem cold start < 30 ms"] == ("25.0 ms (median)", True)
 
 
+def test_client_and_store_verdicts():
+    rows = [dict(client="DynamoClient", operation="get", concurrency=8, rps=12_000.0),
+            dict(client="boto3", operation="get", concurrency=8, rps=1_000.0),
+            dict(client="DynamoClient", operation="put", concurrency=8, rps=9_000.0),
+            dict(client="boto3", operation="put", concurrency=8, rps=1_000.0),
+            # At one request in flight there is no target.
+            dict(client="DynamoClient", operation="query", concurrency=1, rps=100.0),
+            dict(client="boto3", operation="query", concurrency=1, rps=100.0)]
+    store = dict(save_500_ms=41.0, query_1000_ms=12.0, scan_1000_ms=99.0)
+    results = dict(servers=[], clients=rows, store=store)
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    assert verdicts["DynamoClient GetItem, 8 in flight ≥ 10× boto3"] == ("12.0×", True)
+    assert verdicts["DynamoClient PutItem (new key), 8 in flight ≥ 10× boto3"] == ("9.0×", False)
+    assert not any(name.startswith("DynamoClient Query") for name in verdicts)
+    assert verdicts["DynamoStore `save()` of 500 new objects (5 transactions of 100) ≤ 40 ms"] == ("41.0 ms", False)
+    assert verdicts["DynamoStore fetch of 1,000 objects planned as a Query (one partition) ≤ 50 ms"] == ("12.0 ms", True)
+    assert not any("Scan" in name for name in verdicts)
+
+
 def test_ttl_sweep_verdicts_and_section():
     results = dict(
         servers=[server("ld-disk", "ours", {})],

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import statistics
 
+import clients
+
 from .workloads import WORKLOADS
 
 # (workload, minimum share of the ceiling's requests/s at 8 connections, servers it applies to)
@@ -34,6 +36,9 @@ MAX_TTL_IDLE_PASS_MS = 10.0
 MIN_PARTIQL_SHARE_OF_GET = 0.80
 IDLE_RSS_KB = 15 * 1024
 MILLION_RSS_KB = 300 * 1024
+# DynamoClient's requests/s against boto3's, both at 8 requests in flight (the store's goals are
+# clients.STORE_ROWS').
+MIN_CLIENT_MULTIPLE_OF_BOTO3 = 10
 
 Verdict = tuple[str, str, "bool | None"]
 
@@ -108,6 +113,18 @@ def evaluate_targets(results: dict) -> list[Verdict]:
         if million and million.get("rss_kb"):
             out.append((f"{label} RSS with 1,000,000 items ≤ 300 MB", f"{million['rss_kb'] / 1024:.0f} MB",
                         million["rss_kb"] <= MILLION_RSS_KB))
+    for operation, label in clients.OPERATIONS.items():
+        at8 = {r["client"]: r for r in results.get("clients") or []
+               if r["operation"] == operation and r["concurrency"] == 8}
+        ours, theirs = at8.get("DynamoClient"), at8.get("boto3")
+        if ours and theirs and theirs["rps"]:
+            multiple = ours["rps"] / theirs["rps"]
+            out.append((f"DynamoClient {label}, 8 in flight ≥ {MIN_CLIENT_MULTIPLE_OF_BOTO3}× boto3",
+                        f"{multiple:.1f}×", multiple >= MIN_CLIENT_MULTIPLE_OF_BOTO3))
+    store = results.get("store") or {}
+    for key, label, goal in clients.STORE_ROWS:
+        if goal is not None and store.get(key) is not None:
+            out.append((f"DynamoStore {label} ≤ {goal:.0f} ms", f"{store[key]:.1f} ms", store[key] <= goal))
     for key, samples in (results.get("cold_starts") or {}).items():
         value = statistics.median([s["ms"] for s in samples])
         label = keyed[key]["label"] if key in keyed else key
