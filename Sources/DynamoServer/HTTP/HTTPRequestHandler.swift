@@ -16,7 +16,6 @@ struct HTTPHandlerSettings: Sendable {
     var inlineBodyBytes: Int
     /// Where bodies above `inlineBodyBytes` are inflated and parsed.
     var parsingPool: NIOThreadPool = .singleton
-    var dispatchOnEventLoop: Bool
     /// Which origins get CORS headers.
     var cors: CORSPolicy = .anyOrigin
     /// Answers `/_localdynamo/…`; `nil` leaves those paths to the DynamoDB protocol checks.
@@ -290,13 +289,11 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
-                if settings.dispatchOnEventLoop,
-                    let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger)
-                {
+                if let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger) {
                     write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
                     return
                 }
-                startTask(requestID: requestID, onEventLoop: settings.dispatchOnEventLoop) {
+                startTask(requestID: requestID) {
                     await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
                 }
             }
@@ -305,7 +302,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // waits for a thread of the global concurrency pool, which a process embedding the
             // server (an app, an in-process test run) may keep busy for seconds.
             let pool = settings.parsingPool
-            startTask(requestID: requestID, onEventLoop: settings.dispatchOnEventLoop) {
+            startTask(requestID: requestID) {
                 let decision: WireProtocol.Decision
                 do {
                     decision = try await pool.runIfActive {
@@ -337,7 +334,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             method: head.method.rawValue, uri: head.uri,
             body: body.map { Array($0.readableBytesView) } ?? [])
         let fromLoopback = Self.isLoopback(context?.channel.remoteAddress)
-        startTask(requestID: requestID, onEventLoop: true) {
+        startTask(requestID: requestID) {
             let (status, body, contentType) = await router.respond(to: request, fromLoopback: fromLoopback)
             return (
                 HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
@@ -354,10 +351,11 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
     }
 
-    /// Runs `work` in a task and writes its answer back on this channel's event loop.
+    /// Runs `work` in a task that prefers this channel's event loop as its executor, and writes
+    /// its answer back on that loop. (Where task executors are not available, before macOS 15
+    /// and its peers, the task runs on the global pool.)
     private func startTask(
         requestID: String,
-        onEventLoop: Bool,
         _ work: @escaping @Sendable () async -> (HTTPReply, String)
     ) {
         let eventLoop = self.eventLoop
@@ -376,7 +374,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
         }
-        guard onEventLoop, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *), let taskExecutor else {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *), let taskExecutor else {
             Task { finish(await work()) }
             return
         }

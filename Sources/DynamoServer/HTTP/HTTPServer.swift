@@ -32,10 +32,6 @@ package actor HTTPServer {
         /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before closing their
         /// connections anyway.
         package var shutdownGracePeriod: Duration
-        /// Run dispatches of small requests on the connection's event loop (a task-executor
-        /// preference) rather than on the global concurrent pool. Faster, as long as the
-        /// dispatcher never blocks; see `EventLoopTaskExecutor`.
-        package var dispatchOnEventLoop: Bool
         /// Bodies up to this size are checked (JSON parsed) on the event loop; larger ones, and
         /// compressed ones, on NIO's thread pool (`NIOThreadPool.singleton`), never on the global
         /// concurrency pool, which a process embedding the server may keep busy.
@@ -62,7 +58,6 @@ package actor HTTPServer {
             port: Int = 8000,
             maximumRequestBodyBytes: Int = 16 * 1024 * 1024,
             shutdownGracePeriod: Duration = .seconds(30),
-            dispatchOnEventLoop: Bool = true,
             inlineBodyBytes: Int = 64 * 1024,
             eventLoopGroup: (any EventLoopGroup)? = nil,
             cors: CORSPolicy = .anyOrigin
@@ -71,7 +66,6 @@ package actor HTTPServer {
             self.port = port
             self.maximumRequestBodyBytes = maximumRequestBodyBytes
             self.shutdownGracePeriod = shutdownGracePeriod
-            self.dispatchOnEventLoop = dispatchOnEventLoop
             self.inlineBodyBytes = inlineBodyBytes
             self.eventLoopGroup = eventLoopGroup
             self.cors = cors
@@ -129,7 +123,6 @@ package actor HTTPServer {
             logger: logger,
             maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
             inlineBodyBytes: configuration.inlineBodyBytes,
-            dispatchOnEventLoop: configuration.dispatchOnEventLoop,
             cors: configuration.cors,
             admin: admin,
             clock: clock,

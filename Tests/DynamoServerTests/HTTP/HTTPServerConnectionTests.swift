@@ -231,16 +231,6 @@ import Testing
         }
     }
 
-    @Test func globalPoolDispatchWorksToo() async throws {
-        try await withHTTPTestServer(.init(dispatchOnEventLoop: false)) { _, port in
-            let client = try TestHTTPClient(port: port)
-            for _ in 0..<3 {
-                try await client.send(TestRequest.make(target: "DynamoDB_20120810.Slow", body: #"{"ms":5}"#))
-                #expect(try await client.readResponse().status == 200)
-            }
-        }
-    }
-
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
         let dispatcher = FakeDispatcher()
         let server = HTTPServer(configuration: .init(port: 0), dispatcher: dispatcher)

@@ -65,13 +65,4 @@ private struct ImmediateDispatcher: DynamoDispatcher {
             #expect(try JSONValue(parsing: thrown.body)["__type"]?.stringValue?.hasSuffix("InternalServerError") == true)
         }
     }
-
-    @Test func serverWithoutLoopDispatchNeverAsksForAnImmediateAnswer() async throws {
-        var configuration = HTTPServer.Configuration(port: 0)
-        configuration.dispatchOnEventLoop = false
-        try await withHTTPTestServer(configuration, dispatcher: ImmediateDispatcher()) { _, port in
-            let response = try await roundTrip(TestRequest.make(target: "DynamoDB_20120810.GetItem"), port: port)
-            #expect(try JSONValue(parsing: response.body)["path"] == .string("async"))
-        }
-    }
 }
