@@ -168,13 +168,17 @@ extension Database {
             var capacity = try store.put(key, json: newJSON, size: size, replacing: old?.json, item: newItem)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (newJSON, size))
-            var touched: ProjectionPlan { ProjectionPlan(paths: compiled.update?.touchedPaths ?? []) }
+            // UPDATED_OLD / UPDATED_NEW: the attributes the update expression touched.
+            func touchedAttributes(of item: Item) -> Item {
+                let touched = ProjectionPlan(paths: compiled.update?.touchedPaths ?? [])
+                return touched.paths.isEmpty ? [:] : touched.apply(to: item)
+            }
             let returned: Item? =
                 switch returnValues {
                 case .allOld: oldItem
                 case .allNew: newItem
-                case .updatedOld: oldItem.map { touched.paths.isEmpty ? [:] : touched.apply(to: $0) }
-                case .updatedNew: touched.paths.isEmpty ? [:] : touched.apply(to: newItem)
+                case .updatedOld: oldItem.map(touchedAttributes)
+                case .updatedNew: touchedAttributes(of: newItem)
                 default: nil
                 }
             var result = ItemWriteResult(

@@ -66,14 +66,7 @@ final class TestHTTPClient: @unchecked Sendable {
     }
 
     func send(_ bytes: [UInt8]) async throws {
-        try await blocking {
-            var sent = 0
-            while sent < bytes.count {
-                let n = bytes[sent...].withUnsafeBytes { posixSend(self.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard n > 0 else { throw Failure(description: "send() failed: errno \(errno)") }
-                sent += n
-            }
-        }
+        try await blocking { try self.sendBlocking(bytes) }
     }
 
     func send(_ text: String) async throws {
@@ -83,13 +76,17 @@ final class TestHTTPClient: @unchecked Sendable {
     /// Sends a request and reads its answer on the calling thread, never touching the concurrency
     /// pool: for tests that keep every thread of that pool busy on purpose.
     func exchangeOnThisThread(_ bytes: [UInt8]) throws -> TestHTTPResponse {
+        try sendBlocking(bytes)
+        return try readResponseBlocking(expectingBody: true)
+    }
+
+    private func sendBlocking(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { posixSend(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard n > 0 else { throw Failure(description: "send() failed: errno \(errno)") }
             sent += n
         }
-        return try readResponseBlocking(expectingBody: true)
     }
 
     /// Closes the sending side (TCP half-close).
