@@ -33,7 +33,7 @@ from benchkit.scan import scan_benchmark
 from benchkit.ttl import ttl_benchmark
 from benchkit.report import machine_info, render, write_doc
 from benchkit.servers import RUNNING, build, cold_starts, server_specs
-from benchkit.workloads import WORKLOAD_ORDER
+from benchkit.workloads import WORKLOAD_ORDER, WORKLOADS
 
 PROFILES = {
     "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
@@ -70,8 +70,9 @@ def parse_args(argv: list[str]):
                         "reads (default 100000; 0 skips it)")
     parser.add_argument("--ttl-items", type=int, help="items in the table localdynamo's TTL sweep measurement "
                         "expires half of (default 20000, 100000 with --full; 0 skips it)")
-    parser.add_argument("--perf", action="store_true", help="also profile localdynamo (memory) under GetItem "
-                        "load with perf stat/record")
+    parser.add_argument("--perf", nargs="?", const="get", default=None, choices=sorted(WORKLOADS),
+                        metavar="WORKLOAD", help="also profile localdynamo (memory) with perf stat/record under "
+                        "a workload's load at 8 connections (default: get)")
     parser.add_argument("--instructions", action=argparse.BooleanOptionalAction, default=None,
                         help="count instructions per request of each workload with callgrind beside the "
                              "counts before issue 19 (default: on with --full, off with --quick; ~10 minutes)")
@@ -183,7 +184,7 @@ def main(argv: list[str]) -> int:
     if args.perf:
         spec = next((s for s in specs if s.key == "ld-mem"), None) or next((s for s in specs if s.kind == "ours"), None)
         if spec:
-            profile = perf_profile(spec, args, logs, scratch, out_dir)
+            profile = perf_profile(spec, args, logs, scratch, out_dir, args.perf)
             if profile:
                 results["perf"][spec.key] = profile
 

@@ -17,7 +17,8 @@ Operations (issue 19's list): get, get-disk, put, put-disk, query (10 items), qu
 new items), batch-disk, update (UpdateItem with an UpdateExpression and a ConditionExpression),
 transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs);
 ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them);
-put-stream and put-stream-disk (PutItem on `bench_stream`, `bench`'s key schema with a
+overwrite (PutItem replacing a preloaded item) and mix (four GetItems and one overwrite, as
+dynamo.lua's 80/20 mix); put-stream and put-stream-disk (PutItem on `bench_stream`, `bench`'s key schema with a
 NEW_AND_OLD_IMAGES stream: compare with put and put-disk for issue #14's stream overhead).
 
 Usage (from the repository root):
@@ -163,6 +164,20 @@ def put_once(client, i):
     client.call("PutItem", {"TableName": TABLE, "Item": item("n%08d" % i, i % 10, i)})
 
 
+def overwrite_once(client, i):
+    """PutItem replacing a preloaded item (the 80/20 mix's write)."""
+    client.call("PutItem", {"TableName": TABLE, "Item": item(
+        pk_of(i % PARTITIONS), (i // PARTITIONS) % PER_PARTITION, i)})
+
+
+def mix_once(client, i):
+    """dynamo.lua's mix, in order: four GetItems, then one PutItem overwriting an item."""
+    if i % 5 == 4:
+        overwrite_once(client, i * 7919)
+    else:
+        get_once(client, i)
+
+
 def put_gsi_once(client, i):
     client.call("PutItem", {"TableName": GSI_TABLE, "Item": item("n%08d" % i, i % 10, i)})
 
@@ -222,6 +237,8 @@ OPERATIONS = {
     "get-disk": (get_once, 1000, "disk"),
     "put": (put_once, 200, "memory"),
     "put-disk": (put_once, 200, "disk"),
+    "overwrite": (overwrite_once, 200, "memory"),
+    "mix": (mix_once, 1000, "memory"),
     "query": (query_once, 200, "memory"),
     "query-disk": (query_once, 200, "disk"),
     "ql-get": (ql_get_once, 1000, "memory"),

@@ -78,6 +78,9 @@ extension Database {
     /// Writes handed to ``enqueueWrite(_:completion:)`` and not answered yet.
     package var writesInFlight: Int { writeQueue.inFlight.load(ordering: .relaxed) }
 
+    /// Groups the writer thread has run (a write found alone is a group of one).
+    package var writeGroupsRun: Int { writeQueue.groups.load(ordering: .relaxed) }
+
     /// Runs `body` holding the writer's lock: no write runs or commits meanwhile (the writer
     /// thread waits). For tests of what must not wait for a write.
     package func holdingWriterLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

@@ -9,12 +9,14 @@ import NIOPosix
 /// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
 /// output: reads bounded by a few items run right on the connection's event loop (answered by
 /// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
-/// commit), everything else on the dedicated thread pool. A request with a body over the
+/// commit; on the loop too when the databases are in memory), everything else on the dedicated thread pool. A request with a body over the
 /// server's inline limit (parsed on NIO's thread pool first), a request that arrives off an
 /// event loop, or one while faults are armed takes the asynchronous path, where the policy's
 /// event-loop operations run on the pool.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
+    /// The engine keeps its databases in memory (item writes then run where reads run).
+    private let inMemory: Bool
     private let threadPool: NIOThreadPool
     private let logger: Logger
     private let faults: FaultInjector
@@ -91,6 +93,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     ) {
         self.throttle = throttle
         self.engine = engine
+        self.inMemory = engine.storage == .inMemory
         self.threadPool = threadPool
         self.logger = logger
         self.faults = faults
@@ -120,7 +123,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         }
         do {
             let call = try prepare(operation, named: target.operation, body: body, context: context, conflict: conflict)
-            switch DispatchPolicy.placement(of: target) {
+            switch DispatchPolicy.placement(of: target, inMemory: inMemory) {
             case .writer:
                 let database = try database(for: context)
                 return .success(
@@ -142,7 +145,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) -> DynamoResult? {
-        let placement = DispatchPolicy.placement(of: target)
+        let placement = DispatchPolicy.placement(of: target, inMemory: inMemory)
         guard !faults.isArmed, let operation = Self.operations[target.operation],
             MultiThreadedEventLoopGroup.currentEventLoop != nil,
             placement == .eventLoop

@@ -98,7 +98,7 @@ import Testing
         let results = answers.wait(for: 7)
         #expect(database.writesInFlight == 0)
         // The slow write alone, then the six queued behind it as one group.
-        #expect(database.writeQueue.groups.load(ordering: .relaxed) == 2)
+        #expect(database.writeGroupsRun == 2)
         for position in [0, 1, 3, 5, 6] { #expect((try? results[position]?.get()) == "ok", "write \(position)") }
         #expect(Self.errorCode(results[2]) == .conditionalCheckFailed)
         #expect(Self.errorCode(results[4]) == .transactionCanceled)

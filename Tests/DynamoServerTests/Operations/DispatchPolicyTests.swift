@@ -12,8 +12,9 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// `DispatchPolicy` as the server follows it: item writes wait for the namespace's writer, never
-/// on the connection's event loop, so a write held up does not hold up a read on that loop.
+/// `DispatchPolicy` as the server follows it: item writes to a file wait for the namespace's
+/// writer, never on the connection's event loop, so a write held up does not hold up a read on
+/// that loop; in memory they run on the loop like reads.
 @Suite struct DispatchPolicyTests {
     static func request(_ operation: String, _ body: String) -> String {
         TestRequest.make(target: "DynamoDB_20120810.\(operation)", body: body)
@@ -23,6 +24,17 @@ import Testing
         let client = try TestHTTPClient(port: port)
         try await client.send(request(operation, body))
         return try await client.readResponse()
+    }
+
+    /// Creates the table `Things` (partition key `pk`, a string) over HTTP.
+    static func createThings(port: Int) async throws {
+        let created = try await send(
+            "CreateTable",
+            """
+            {"TableName":"Things","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+             "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}
+            """, port: port)
+        #expect(created.status == 200, "\(created.text)")
     }
 
     /// Serves `engine` on port 0 with one event loop (so every connection shares it) and a
@@ -47,6 +59,61 @@ import Testing
         }
         for name in EngineDispatcher.streamsOperations.keys {
             #expect(DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name)) == .pool)
+            #expect(
+                DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name), inMemory: true)
+                    == .pool)
+        }
+    }
+
+    @Test func inMemoryItemWritesRunOnTheLoopAndNothingElseMoves() {
+        for name in EngineDispatcher.operations.keys {
+            let target = DynamoTarget(service: .dynamoDB, operation: name)
+            let onDisk = DispatchPolicy.placement(of: target)
+            let inMemory = DispatchPolicy.placement(of: target, inMemory: true)
+            #expect(inMemory == (onDisk == .writer ? .eventLoop : onDisk), "\(name)")
+        }
+    }
+
+    /// Every kind of item write over HTTP, on one engine in memory and one on disk: the same
+    /// answers and items, and only the file database's writes went through the writer thread.
+    @Test(arguments: [true, false]) func itemWritesReachTheWriterThreadOnlyOnDisk(inMemory: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let engine = try DynamoEngine(
+            storage: inMemory ? .inMemory : .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
+        defer { engine.close() }
+        try await Self.serve(engine) { port in
+            try await Self.createThings(port: port)
+            let writes: [(String, String)] = [
+                ("PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"a"},"n":{"N":"1"}}}"#),
+                ("PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"gone"}}}"#),
+                (
+                    "UpdateItem",
+                    #"{"TableName":"Things","Key":{"pk":{"S":"a"}},"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}}}"#
+                ),
+                ("DeleteItem", #"{"TableName":"Things","Key":{"pk":{"S":"gone"}}}"#),
+                ("BatchWriteItem", #"{"RequestItems":{"Things":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}"#),
+                ("TransactWriteItems", #"{"TransactItems":[{"Put":{"TableName":"Things","Item":{"pk":{"S":"c"}}}}]}"#),
+            ]
+            for (operation, body) in writes {
+                let answer = try await Self.send(operation, body, port: port)
+                #expect(answer.status == 200, "\(operation): \(answer.text)")
+            }
+            let failed = try await Self.send(
+                "PutItem", #"{"TableName":"Things","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}"#,
+                port: port)
+            #expect(failed.status == 400)
+            #expect(failed.text.contains("ConditionalCheckFailedException"), "\(failed.text)")
+            let scanned = try await Self.send("Scan", #"{"TableName":"Things","Select":"COUNT"}"#, port: port)
+            #expect(scanned.text.contains(#""Count":3"#), "\(scanned.text)")
+            let read = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"a"}}}"#, port: port)
+            #expect(read.text.contains(#""n":{"N":"2"}"#), "\(read.text)")
+            let database = try engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1")
+            if inMemory {
+                #expect(database.writeGroupsRun == 0)
+            } else {
+                #expect(database.writeGroupsRun == writes.count + 1)
+            }
         }
     }
 
@@ -60,13 +127,7 @@ import Testing
         let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
         defer { engine.close() }
         try await Self.serve(engine) { port in
-            let created = try await Self.send(
-                "CreateTable",
-                """
-                {"TableName":"Things","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
-                 "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}
-                """, port: port)
-            #expect(created.status == 200, "\(created.text)")
+            try await Self.createThings(port: port)
             let database = try engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1")
             let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
             DispatchQueue(label: "holder").async {

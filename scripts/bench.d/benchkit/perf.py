@@ -1,4 +1,5 @@
-"""`--perf`: `perf stat` and a flat `perf record` of LocalDynamo under GetItem load."""
+"""`--perf [WORKLOAD]`: `perf stat` and a flat `perf record` of LocalDynamo under one workload's load
+(GetItem unless named)."""
 
 from __future__ import annotations
 
@@ -22,27 +23,28 @@ def perf_lines(report: str, count: int) -> list[str]:
     return lines[:count]
 
 
-def perf_profile(spec: ServerSpec, args, logs: Path, scratch: Path, out_dir: Path) -> dict | None:
-    """`perf stat` and a flat `perf record` (cpu-clock) of the server under GetItem load at 8
-    connections."""
+def perf_profile(spec: ServerSpec, args, logs: Path, scratch: Path, out_dir: Path,
+                 workload: str = "get") -> dict | None:
+    """`perf stat` and a flat `perf record` (cpu-clock) of the server under `workload`'s load at 8
+    connections (a read-only or overwriting workload: its table is the preloaded one)."""
     if shutil.which("perf") is None:
         log("perf not found: no profile")
         return None
     server = start(spec, logs)
-    result: dict = {}
+    result: dict = {"workload": workload}
     try:
         create_table(server.port)
         preload(server.port, 0, args.items)
         seconds = max(args.duration, 5)
-        data = out_dir / f"perf-{spec.key}-get.data"
-        stat_out = out_dir / f"perf-{spec.key}-get-stat.txt"
+        data = out_dir / f"perf-{spec.key}-{workload}.data"
+        stat_out = out_dir / f"perf-{spec.key}-{workload}-stat.txt"
         record = subprocess.Popen(["perf", "record", "-F", "999", "-e", "cpu-clock", "-g", "-o", str(data),
                                    "-p", str(server.pid), "--", "sleep", str(seconds)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         stat = subprocess.Popen(["perf", "stat", "-e", "task-clock,context-switches,cpu-migrations,page-faults",
                                  "-o", str(stat_out), "-p", str(server.pid), "--", "sleep", str(seconds)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        run = run_wrk(server, "get", 8, seconds, args.items, scratch)
+        run = run_wrk(server, workload, 8, seconds, args.items, scratch)
         record.wait(timeout=60)
         stat.wait(timeout=60)
         result["requests"] = run["requests"]
@@ -59,7 +61,7 @@ def perf_profile(spec: ServerSpec, args, logs: Path, scratch: Path, out_dir: Pat
                                            capture_output=True, text=True, timeout=120)
                 if demangled.returncode == 0:
                     text = demangled.stdout
-            (out_dir / f"perf-{spec.key}-get-report.txt").write_text(text)
+            (out_dir / f"perf-{spec.key}-{workload}-report.txt").write_text(text)
             children = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--children", "--sort", "symbol",
                                        "-g", "none", "--percent-limit", "0.5"], capture_output=True, text=True,
                                       timeout=300).stdout
@@ -67,7 +69,7 @@ def perf_profile(spec: ServerSpec, args, logs: Path, scratch: Path, out_dir: Pat
                 demangled = subprocess.run(["swift", "demangle", "--simplified"], input=children,
                                            capture_output=True, text=True, timeout=120)
                 children = demangled.stdout if demangled.returncode == 0 else children
-            (out_dir / f"perf-{spec.key}-get-inclusive.txt").write_text(children)
+            (out_dir / f"perf-{spec.key}-{workload}-inclusive.txt").write_text(children)
             result["top"] = perf_lines(text, 25)
             own = subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children", "-g", "none", "--dsos",
                                   server.command[0].rsplit("/", 1)[-1], "--sort", "symbol"],

@@ -287,7 +287,8 @@ def render(results: dict) -> str:
 
     if results.get("perf"):
         for key, profile in results["perf"].items():
-            add(f"### Profile: {keyed[key]['label'] if key in keyed else key}, GetItem at 8 connections")
+            add(f"### Profile: {keyed[key]['label'] if key in keyed else key}, "
+                f"{WORKLOADS[profile.get('workload', 'get')]} at 8 connections")
             add("")
             if profile.get("error"):
                 add(f"perf failed: {profile['error']}")
