@@ -39,10 +39,21 @@ final class CheckpointPolicy: Sendable {
 
 extension Database {
     /// Called by the writer after a commit, under the writer's mutex (see ``CheckpointPolicy``).
-    func checkpointIfLogIsLarge(_ connection: SQLiteConnection) {
+    /// A commit made on an event loop (``writeNowIfIdle(_:)``) hands the checkpoint, which may
+    /// wait for readers, to the writer thread.
+    func checkpointIfLogIsLarge(_ state: borrowing WriterState) {
         guard let path, checkpoints.commitCounted(),
             CheckpointPolicy.fileSize(path + "-wal") > CheckpointPolicy.limitBytes
         else { return }
+        if state.checkpointsOnWriterThread {
+            writeQueue.run { self.writer.withLock { state in self.checkpoint(state.connection, path: path) } }
+        } else {
+            checkpoint(state.connection, path: path)
+        }
+    }
+
+    /// Runs a TRUNCATE checkpoint on the writer's connection, under the writer's mutex.
+    private func checkpoint(_ connection: SQLiteConnection, path: String) {
         // The writer's own statements stopped mid-result would hold a snapshot too.
         connection.releaseSnapshot()
         do {

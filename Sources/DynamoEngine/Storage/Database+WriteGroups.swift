@@ -24,6 +24,34 @@ final class WriteQueue: Sendable {
     /// Groups the writer thread ran (a write found alone is a group of one).
     let groups = Atomic<Int>(0)
 
+    /// Writes meet each other (``Database/writeNowIfIdle(_:)`` then leaves every write to the
+    /// writer thread): set when a write finds another queued, running or holding the lock, or
+    /// when the writer runs a group of more than one; cleared after ``calmGroups`` groups of one
+    /// in a row.
+    let contended = Atomic<Bool>(false)
+    /// Groups of one write the writer ran since the last sign of contention.
+    private let soloGroups = Atomic<Int>(0)
+    /// Groups of one in a row after which writes are taken to no longer meet.
+    static let calmGroups = 16
+
+    /// No write is queued and none is being drained.
+    var isIdle: Bool { pending.withLock { !$0.draining && $0.writes.isEmpty } }
+
+    /// A write met another one.
+    func noteContention() {
+        soloGroups.store(0, ordering: .relaxed)
+        contended.store(true, ordering: .relaxed)
+    }
+
+    /// The writer ran a group of `size` writes (called on the writer thread only).
+    func noteGroup(size: Int) {
+        if size > 1 {
+            noteContention()
+        } else if soloGroups.wrappingAdd(1, ordering: .relaxed).newValue >= Self.calmGroups {
+            contended.store(false, ordering: .relaxed)
+        }
+    }
+
     /// Queues `write`; `true` when no drain is running and the caller must start one.
     func append(_ write: QueuedWrite) -> Bool {
         inFlight.add(1, ordering: .relaxed)
@@ -75,6 +103,34 @@ extension Database {
         if writeQueue.append(write) { writeQueue.run { self.drainWrites() } }
     }
 
+    /// Runs `work` — a request's engine call that writes — right here, in its own transaction,
+    /// when the writer is idle and writes have not been meeting each other: no write queued or
+    /// running, the writer's lock free, and no group of more than one lately (see
+    /// `WriteQueue.contended`). Returns `nil` without running it otherwise (the caller then hands
+    /// it to ``enqueueWrite(_:completion:)``). Never waits for the lock.
+    ///
+    /// For an event loop: a write that finds the writer idle has no group to join, and the hop
+    /// to the writer thread and back costs more than the write (one connection writing to a
+    /// file: PutItem 188 → 135 µs of CPU). Writes that meet go to the writer, whose groups share
+    /// a commit: on the loop they would each commit alone (eight connections: PutItem 129 →
+    /// 153 µs when measured without the contention rule). A checkpoint due after a commit made
+    /// here, which may wait for readers, runs on the writer thread. Only with `--sync normal`:
+    /// with `full` each commit waits for the disk, which an event loop must not do.
+    package func writeNowIfIdle<T>(_ work: () throws -> T) throws -> T? {
+        guard !writeQueue.contended.load(ordering: .relaxed) else { return nil }
+        guard writeQueue.isIdle else {
+            writeQueue.noteContention()
+            return nil
+        }
+        let result = try writer.tryHolding { () throws -> T in
+            writer.withLock { $0.checkpointsOnWriterThread = true }
+            defer { writer.withLock { $0.checkpointsOnWriterThread = false } }
+            return try work()
+        }
+        if result == nil { writeQueue.noteContention() }
+        return result
+    }
+
     /// Writes handed to ``enqueueWrite(_:completion:)`` and not answered yet.
     package var writesInFlight: Int { writeQueue.inFlight.load(ordering: .relaxed) }
 
@@ -97,6 +153,7 @@ extension Database {
 
     /// Runs `writes` as one group (see ``enqueueWrite(_:completion:)``) and answers them.
     private func runGroup(_ writes: [QueuedWrite]) {
+        writeQueue.noteGroup(size: writes.count)
         guard writes.count > 1 else {
             writeQueue.groups.add(1, ordering: .relaxed)
             writes.first?.perform()(nil)
@@ -145,7 +202,7 @@ extension Database {
                 return error
             }
             publishAfterCommit(&state)
-            checkpointIfLogIsLarge(connection)
+            checkpointIfLogIsLarge(state)
             return nil
         }
     }

@@ -78,6 +78,9 @@ package final class Database: Sendable {
         /// ``StreamRecordWriter``); dropped for a table whose definition changes and entirely when a
         /// write rolls back.
         var streamAppenders: [String: StreamAppender] = [:]
+        /// The running write is on a thread that must not wait (an event loop, see
+        /// ``writeNowIfIdle(_:)``): a checkpoint due after its commit runs on the writer thread.
+        var checkpointsOnWriterThread = false
 
         /// Publishes `definition` (or the table's removal, `nil`) to the catalog cache when the
         /// running write transaction commits: a reader never sees a definition (a new index, an
@@ -316,7 +319,7 @@ package final class Database: Sendable {
                 throw error
             }
             publishAfterCommit(&state)
-            checkpointIfLogIsLarge(connection)
+            checkpointIfLogIsLarge(state)
             return result
         }
     }

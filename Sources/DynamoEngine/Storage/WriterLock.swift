@@ -54,6 +54,20 @@ final class WriterLock: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the lock if it is free (or this thread holds it already); `nil`,
+    /// without running `body`, when another thread holds it. Never waits.
+    func tryHolding<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result? {
+        let me = Self.threadID
+        if owner.load(ordering: .relaxed) == me { return try body() }
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        owner.store(me, ordering: .relaxed)
+        defer {
+            owner.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+
     /// The calling thread's identity.
     private static var threadID: UInt {
         #if canImport(Darwin)

@@ -9,14 +9,14 @@ import NIOPosix
 /// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
 /// output: reads bounded by a few items run right on the connection's event loop (answered by
 /// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
-/// commit; on the loop too when the databases are in memory), everything else on the dedicated thread pool. A request with a body over the
+/// commit; on the loop when the writer is idle, and always in memory), everything else on the dedicated thread pool. A request with a body over the
 /// server's inline limit (parsed on NIO's thread pool first), a request that arrives off an
 /// event loop, or one while faults are armed takes the asynchronous path, where the policy's
 /// event-loop operations run on the pool.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
-    /// The engine keeps its databases in memory (item writes then run where reads run).
-    private let inMemory: Bool
+    /// How the engine keeps its databases (where item writes run).
+    private let storage: DispatchPolicy.Storage
     private let threadPool: NIOThreadPool
     private let logger: Logger
     private let faults: FaultInjector
@@ -93,7 +93,8 @@ package final class EngineDispatcher: DynamoDispatcher {
     ) {
         self.throttle = throttle
         self.engine = engine
-        self.inMemory = engine.storage == .inMemory
+        self.storage =
+            engine.storage == .inMemory ? .memory : engine.syncMode == .full ? .syncedFiles : .files
         self.threadPool = threadPool
         self.logger = logger
         self.faults = faults
@@ -123,8 +124,8 @@ package final class EngineDispatcher: DynamoDispatcher {
         }
         do {
             let call = try prepare(operation, named: target.operation, body: body, context: context, conflict: conflict)
-            switch DispatchPolicy.placement(of: target, inMemory: inMemory) {
-            case .writer:
+            switch DispatchPolicy.placement(of: target, storage: storage) {
+            case .writer, .eventLoopIfWriterIdle:
                 let database = try database(for: context)
                 return .success(
                     try await withCheckedThrowingContinuation { continuation in
@@ -145,17 +146,19 @@ package final class EngineDispatcher: DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) -> DynamoResult? {
-        let placement = DispatchPolicy.placement(of: target, inMemory: inMemory)
+        let placement = DispatchPolicy.placement(of: target, storage: storage)
         guard !faults.isArmed, let operation = Self.operations[target.operation],
             MultiThreadedEventLoopGroup.currentEventLoop != nil,
-            placement == .eventLoop
+            placement == .eventLoop || placement == .eventLoopIfWriterIdle
                 // Conflicts are armed before the operation runs: never twice for a handed-back request.
                 || (placement == .eventLoopUnlessHandedBack && context.headers[Self.conflictHeader] == nil)
         else { return nil }
         do {
-            return .success(
-                try prepare(operation, named: target.operation, body: body, context: context)(
-                    database(for: context)))
+            let call = try prepare(operation, named: target.operation, body: body, context: context)
+            let database = try database(for: context)
+            guard placement == .eventLoopIfWriterIdle else { return .success(try call(database)) }
+            // A busy writer: nothing ran (no conflict armed either); the write joins its queue.
+            return try database.writeNowIfIdle { try call(database) }.map { .success($0) }
         } catch is Database.PartiQLReadsMoreThanOneItem, is Database.StatisticsNotCounted {
             // Not a SELECT of one item by its key, or a table's rows to count: the request goes
             // to the pool untouched.

@@ -99,6 +99,9 @@ import Testing
         #expect(database.writesInFlight == 0)
         // The slow write alone, then the six queued behind it as one group.
         #expect(database.writeGroupsRun == 2)
+        // Writes met: the next ones go to the writer too (see `writeNowIfIdle`).
+        let contended = database.writeQueue.contended.load(ordering: .relaxed)
+        #expect(contended)
         for position in [0, 1, 3, 5, 6] { #expect((try? results[position]?.get()) == "ok", "write \(position)") }
         #expect(Self.errorCode(results[2]) == .conditionalCheckFailed)
         #expect(Self.errorCode(results[4]) == .transactionCanceled)
@@ -108,6 +111,104 @@ import Testing
         #expect(try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("b")])).json == nil)
         #expect(try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("c")])).json == nil)
         #expect(try database.statistics(of: database.table(named: "Things")).itemCount == 2)
+        #expect(try database.checkInvariants().violations.isEmpty)
+    }
+
+    /// `writeNowIfIdle` runs a write on the calling thread only when the writer is idle: never
+    /// while a write is queued or the lock is held (it does not wait), nor after such a meeting
+    /// until the writer has run `calmGroups` groups of one; and a checkpoint due after its commit
+    /// runs on the writer thread, not on the caller's.
+    @Test func writeNowIfIdleNeverWaitsAndLeavesCheckpointsToTheWriter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/us-east-1.db"
+        let database = try Database(path: path, region: "us-east-1")
+        try DatabaseTests.makeTable(database)
+        func put(_ key: String, bytes: Int = 1) throws -> String? {
+            try database.writeNowIfIdle {
+                _ = try database.putItem(
+                    PutItemInput(tableName: "Things", item: ["pk": .s(key), "v": .s(String(repeating: "x", count: bytes))]))
+                return key
+            }
+        }
+        #expect(try put("idle") == "idle")
+        #expect(database.writeGroupsRun == 0)
+
+        // The lock held by another thread: nothing runs, nothing waits.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "holder").async {
+            database.holdingWriterLock {
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        #expect(try put("held") == nil)
+        release.signal()
+        done.wait()
+
+        // A write queued (the writer thread busy with it): the next one queues too.
+        let answers = Answers()
+        let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+        answers.enqueue(0, on: database) {
+            started.signal()
+            finish.wait()
+        }
+        started.wait()
+        #expect(try put("queued") == nil)
+        finish.signal()
+        _ = answers.wait(for: 1)
+        #expect(try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("held")])).json == nil)
+        #expect(try database.getItem(GetItemInput(tableName: "Things", key: ["pk": .s("queued")])).json == nil)
+
+        // Writes met: they go to the writer until it has run enough groups of one in a row.
+        #expect(try put("met") == nil)
+        let calming = Answers()
+        for position in 0..<WriteQueue.calmGroups {
+            calming.enqueue(position, on: database) {}
+            _ = calming.wait(for: 1)
+        }
+        // A write answered, the writer thread still ends its drain: a write arriving meanwhile
+        // finds it busy. After the drain (the writer's queue is serial), it is idle.
+        let drained = DispatchSemaphore(value: 0)
+        database.writeQueue.run { drained.signal() }
+        drained.wait()
+        #expect(try put("calm") == "calm")
+
+        // The writer thread's queue blocked: writes on this thread grow the log past the limit
+        // and their commits reach a checkpoint's turn, which does not run here.
+        let writerBusy = DispatchSemaphore(value: 0), writerRelease = DispatchSemaphore(value: 0)
+        database.writeQueue.run {
+            writerBusy.signal()
+            writerRelease.wait()
+        }
+        writerBusy.wait()
+        // Two batches of 25 items of 340,000 bytes: 17 MB in the log. Then one commit's turn to
+        // look at the log comes within the next `interval` commits.
+        for batch in 0..<2 {
+            let writes = (0..<25).map { index in
+                WriteRequest(
+                    putRequest: PutRequest(item: [
+                        "pk": .s("big-\(batch)-\(index)"), "v": .s(String(repeating: "x", count: 340_000)),
+                    ]))
+            }
+            let written = try database.writeNowIfIdle {
+                try database.batchWriteItem(BatchWriteItemInput(requestItems: ["Things": writes]))
+            }
+            #expect(written != nil)
+        }
+        #expect(CheckpointPolicy.fileSize(path + "-wal") > CheckpointPolicy.limitBytes)
+        for index in 0..<CheckpointPolicy.interval { #expect(try put("small-\(index)") != nil) }
+        #expect(CheckpointPolicy.fileSize(path + "-wal") > CheckpointPolicy.limitBytes)
+        writerRelease.signal()
+        // The writer thread runs the checkpoint it was handed; a write queued behind it is
+        // answered after it.
+        let after = Answers()
+        after.enqueue(0, on: database) {}
+        _ = after.wait(for: 1)
+        #expect(CheckpointPolicy.fileSize(path + "-wal") < CheckpointPolicy.limitBytes)
         #expect(try database.checkInvariants().violations.isEmpty)
     }
 }

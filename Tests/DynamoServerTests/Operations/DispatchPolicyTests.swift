@@ -12,9 +12,9 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// `DispatchPolicy` as the server follows it: item writes to a file wait for the namespace's
-/// writer, never on the connection's event loop, so a write held up does not hold up a read on
-/// that loop; in memory they run on the loop like reads.
+/// `DispatchPolicy` as the server follows it: an item write to a file that finds the writer busy
+/// waits for it, never on the connection's event loop, so a write held up does not hold up a
+/// read on that loop; in memory item writes run on the loop like reads.
 @Suite struct DispatchPolicyTests {
     static func request(_ operation: String, _ body: String) -> String {
         TestRequest.make(target: "DynamoDB_20120810.\(operation)", body: body)
@@ -53,34 +53,44 @@ import Testing
 
     @Test func everyItemWriteGoesToTheWriterAndNoWriteRunsOnTheLoop() {
         for name in EngineDispatcher.operations.keys {
-            let placement = DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDB, operation: name))
+            let placement = DispatchPolicy.placement(
+                of: DynamoTarget(service: .dynamoDB, operation: name), storage: .syncedFiles)
             let writes = ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"].contains(name)
             #expect((placement == .writer) == writes, "\(name)")
         }
         for name in EngineDispatcher.streamsOperations.keys {
-            #expect(DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name)) == .pool)
-            #expect(
-                DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name), inMemory: true)
-                    == .pool)
+            for storage in DispatchPolicy.Storage.allCases {
+                #expect(
+                    DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name), storage: storage)
+                        == .pool)
+            }
         }
     }
 
-    @Test func inMemoryItemWritesRunOnTheLoopAndNothingElseMoves() {
+    /// Only item writes move with the storage: on the loop in memory, on the loop while the
+    /// writer is idle for files with `--sync normal`.
+    @Test func itemWritesMoveWithTheStorageAndNothingElseDoes() {
         for name in EngineDispatcher.operations.keys {
             let target = DynamoTarget(service: .dynamoDB, operation: name)
-            let onDisk = DispatchPolicy.placement(of: target)
-            let inMemory = DispatchPolicy.placement(of: target, inMemory: true)
-            #expect(inMemory == (onDisk == .writer ? .eventLoop : onDisk), "\(name)")
+            let synced = DispatchPolicy.placement(of: target, storage: .syncedFiles)
+            let writes = synced == .writer
+            #expect(DispatchPolicy.placement(of: target, storage: .memory) == (writes ? .eventLoop : synced), "\(name)")
+            #expect(
+                DispatchPolicy.placement(of: target, storage: .files) == (writes ? .eventLoopIfWriterIdle : synced),
+                "\(name)")
         }
     }
 
-    /// Every kind of item write over HTTP, on one engine in memory and one on disk: the same
-    /// answers and items, and only the file database's writes went through the writer thread.
-    @Test(arguments: [true, false]) func itemWritesReachTheWriterThreadOnlyOnDisk(inMemory: Bool) async throws {
+    /// Every kind of item write over HTTP, one at a time, in memory, on files and on synced
+    /// files: the same answers and items; only with `--sync full` did they go through the
+    /// writer thread (elsewhere the writer was idle each time, so the loop ran them).
+    @Test(arguments: [DispatchPolicy.Storage.memory, .files, .syncedFiles])
+    func itemWritesReachTheWriterThreadOnlyWhenSynced(storage: DispatchPolicy.Storage) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let engine = try DynamoEngine(
-            storage: inMemory ? .inMemory : .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
+            storage: storage == .memory ? .inMemory : .directory(directory), namespaceMode: .perRegion,
+            logger: Logger(label: "test"), syncMode: storage == .syncedFiles ? .full : .normal)
         defer { engine.close() }
         try await Self.serve(engine) { port in
             try await Self.createThings(port: port)
@@ -109,11 +119,7 @@ import Testing
             let read = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"a"}}}"#, port: port)
             #expect(read.text.contains(#""n":{"N":"2"}"#), "\(read.text)")
             let database = try engine.database(accessKeyID: "AKIDEXAMPLE", region: "eu-west-1")
-            if inMemory {
-                #expect(database.writeGroupsRun == 0)
-            } else {
-                #expect(database.writeGroupsRun == writes.count + 1)
-            }
+            #expect(database.writeGroupsRun == (storage == .syncedFiles ? writes.count + 1 : 0))
         }
     }
 
