@@ -9,10 +9,11 @@ import NIOPosix
 /// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
 /// output: reads bounded by a few items run right on the connection's event loop (answered by
 /// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
-/// commit; on the loop when the writer is idle, and always in memory), everything else on the dedicated thread pool. A request with a body over the
-/// server's inline limit (parsed on NIO's thread pool first), a request that arrives off an
-/// event loop, or one while faults are armed takes the asynchronous path, where the policy's
-/// event-loop operations run on the pool.
+/// commit; on the loop when the writer is idle, and always in memory), everything else on the
+/// dedicated thread pool. A request with a body over the server's inline limit (parsed on NIO's
+/// thread pool first), a request that arrives off an event loop, or one while faults are armed
+/// takes the asynchronous path, where the policy's event-loop operations (item writes too, in
+/// memory) run on the pool and item writes to files on the writer thread.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     /// How the engine keeps its databases (where item writes run).
