@@ -18,8 +18,9 @@ new items), batch-disk, update (UpdateItem with an UpdateExpression and a Condit
 transact (TransactWriteItems of 10 new items), put-gsi2 (PutItem on a table with two GSIs);
 ql-get and ql-query (PartiQL SELECT by whole key and of one partition, as dynamo.lua sends them);
 overwrite (PutItem replacing a preloaded item) and mix (four GetItems and one overwrite, as
-dynamo.lua's 80/20 mix); put-stream and put-stream-disk (PutItem on `bench_stream`, `bench`'s key schema with a
-NEW_AND_OLD_IMAGES stream: compare with put and put-disk for issue #14's stream overhead).
+dynamo.lua's 80/20 mix); put-stream and put-stream-disk (PutItem on `bench_stream`, `bench`'s
+key schema with a NEW_AND_OLD_IMAGES stream: compare with put and put-disk for issue #14's
+stream overhead).
 
 Usage (from the repository root):
 

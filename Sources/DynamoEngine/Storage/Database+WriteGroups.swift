@@ -43,8 +43,10 @@ final class WriteQueue: Sendable {
         contended.store(true, ordering: .relaxed)
     }
 
-    /// The writer ran a group of `size` writes (called on the writer thread only).
+    /// The writer runs a group of `size` writes (called on the writer thread only): counted in
+    /// ``groups``, and a sign of contention or calm.
     func noteGroup(size: Int) {
+        groups.add(1, ordering: .relaxed)
         if size > 1 {
             noteContention()
         } else if soloGroups.wrappingAdd(1, ordering: .relaxed).newValue >= Self.calmGroups {
@@ -155,11 +157,9 @@ extension Database {
     private func runGroup(_ writes: [QueuedWrite]) {
         writeQueue.noteGroup(size: writes.count)
         guard writes.count > 1 else {
-            writeQueue.groups.add(1, ordering: .relaxed)
             writes.first?.perform()(nil)
             return
         }
-        writeQueue.groups.add(1, ordering: .relaxed)
         var answers: [@Sendable ((any Error)?) -> Void] = []
         answers.reserveCapacity(writes.count)
         var rest = writes[...]

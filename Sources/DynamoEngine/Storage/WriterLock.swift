@@ -46,12 +46,7 @@ final class WriterLock: @unchecked Sendable {
         let me = Self.threadID
         if owner.load(ordering: .relaxed) == me { return try body() }
         pthread_mutex_lock(mutex)
-        owner.store(me, ordering: .relaxed)
-        defer {
-            owner.store(0, ordering: .relaxed)
-            pthread_mutex_unlock(mutex)
-        }
-        return try body()
+        return try owned(by: me, body)
     }
 
     /// Runs `body` holding the lock if it is free (or this thread holds it already); `nil`,
@@ -60,6 +55,11 @@ final class WriterLock: @unchecked Sendable {
         let me = Self.threadID
         if owner.load(ordering: .relaxed) == me { return try body() }
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        return try owned(by: me, body)
+    }
+
+    /// Runs `body` with the mutex just taken by thread `me`, and lets it go after.
+    private func owned<Result, E: Error>(by me: UInt, _ body: () throws(E) -> Result) throws(E) -> Result {
         owner.store(me, ordering: .relaxed)
         defer {
             owner.store(0, ordering: .relaxed)

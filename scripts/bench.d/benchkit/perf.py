@@ -26,7 +26,7 @@ def perf_lines(report: str, count: int) -> list[str]:
 def perf_profile(spec: ServerSpec, args, logs: Path, scratch: Path, out_dir: Path,
                  workload: str = "get") -> dict | None:
     """`perf stat` and a flat `perf record` (cpu-clock) of the server under `workload`'s load at 8
-    connections (a read-only or overwriting workload: its table is the preloaded one)."""
+    connections (`create_table` makes every table a workload writes; `bench` is preloaded)."""
     if shutil.which("perf") is None:
         log("perf not found: no profile")
         return None
