@@ -156,14 +156,15 @@ extension Database {
         }
 
         var definition = TableDefinition(
-            name: input.tableName, storageID: 0, tableID: UUID().uuidString.lowercased(),
-            partitionKey: partitionKey, sortKey: sortKey, attributeDefinitions: definitions,
-            creationDateTime: now, billingMode: billingMode,
-            billingModeLastUpdate: input.billingMode == nil ? nil : now,
-            throughput: ThroughputSettings(
-                readCapacityUnits: throughput?.read ?? 0,
-                writeCapacityUnits: throughput?.write ?? 0),
-            localIndexes: localIndexes, globalIndexes: globalIndexes)
+            .init(
+                name: input.tableName, storageID: 0, tableID: UUID().uuidString.lowercased(),
+                partitionKey: partitionKey, sortKey: sortKey, attributeDefinitions: definitions,
+                creationDateTime: now, billingMode: billingMode,
+                billingModeLastUpdate: input.billingMode == nil ? nil : now,
+                throughput: ThroughputSettings(
+                    readCapacityUnits: throughput?.read ?? 0,
+                    writeCapacityUnits: throughput?.write ?? 0),
+                localIndexes: localIndexes, globalIndexes: globalIndexes))
         if let tags = input.tags {
             try definition.applyTags(tags.map { ($0.key, $0.value) })
         }

@@ -37,8 +37,10 @@ extension Database {
         try TagRules.checkRemoval(keys: keys)
         let name = try taggedTable(arn)
         _ = try updateDefinition(named: name) { definition in
-            for key in keys { definition.tags[key] = nil }
-            definition.tagOrder.removeAll { definition.tags[$0] == nil }
+            var tags = definition.tags
+            for key in keys { tags[key] = nil }
+            definition.tags = tags
+            definition.tagOrder.removeAll { tags[$0] == nil }
         }
     }
 
