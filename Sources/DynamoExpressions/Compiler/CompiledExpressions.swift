@@ -30,14 +30,12 @@ public struct CompiledExpressions: Sendable {
     public func checkKeyAttributes(_ keys: @autoclosure () -> [String]) throws(DynamoError) {
         guard condition != nil || filter != nil || projection != nil || update != nil else { return }
         let keys = keys()
-        for predicate in [condition, filter].compactMap({ $0 }) {
-            for path in predicate.paths where path.elements.count > 1 && keys.contains(path.attribute) {
-                throw Self.scalarKey(path.attribute)
-            }
+        func lookInside(_ path: DocumentPath) throws(DynamoError) {
+            if path.elements.count > 1, keys.contains(path.attribute) { throw Self.scalarKey(path.attribute) }
         }
-        for path in projection?.paths ?? [] where path.elements.count > 1 && keys.contains(path.attribute) {
-            throw Self.scalarKey(path.attribute)
-        }
+        try condition?.forEachPath(lookInside)
+        try filter?.forEachPath(lookInside)
+        for path in projection?.paths ?? [] { try lookInside(path) }
         for action in update?.actions ?? [] where keys.contains(action.path.attribute) {
             throw ExpressionMessages.keyAttributeUpdated(attribute: action.path.attribute)
         }
@@ -49,8 +47,10 @@ public struct CompiledExpressions: Sendable {
     /// - Throws: `ValidationException` "Filter Expression can only contain non-primary key
     ///   attributes: Primary key attribute: pk".
     public func checkQueryFilter(keys: [String]) throws(DynamoError) {
-        for path in filter?.paths ?? [] where keys.contains(path.attribute) {
-            throw ExpressionMessages.keyAttributeInQueryFilter(attribute: path.attribute)
+        try filter?.forEachPath { (path) throws(DynamoError) in
+            if keys.contains(path.attribute) {
+                throw ExpressionMessages.keyAttributeInQueryFilter(attribute: path.attribute)
+            }
         }
     }
 
@@ -60,28 +60,49 @@ public struct CompiledExpressions: Sendable {
 }
 
 extension Predicate {
-    /// Every document path the predicate reads.
-    var paths: [DocumentPath] {
+    /// Calls `body` with every document path the predicate reads, left to right as written
+    /// (without building a list: every request with a condition or filter is checked).
+    func forEachPath<E: Error>(_ body: (DocumentPath) throws(E) -> Void) throws(E) {
         switch self {
-        case .and(let a, let b), .or(let a, let b): a.paths + b.paths
-        case .not(let a): a.paths
-        case .compare(_, let a, let b), .beginsWith(let a, let b), .contains(let a, let b): a.paths + b.paths
-        case .between(let a, let b, let c): a.paths + b.paths + c.paths
-        case .isIn(let a, let list): a.paths + list.flatMap(\.paths)
-        case .exists(let path), .notExists(let path): [path]
-        case .hasType(let operand, _): operand.paths
+        case .and(let a, let b), .or(let a, let b):
+            try a.forEachPath(body)
+            try b.forEachPath(body)
+        case .not(let a):
+            try a.forEachPath(body)
+        case .compare(_, let a, let b), .beginsWith(let a, let b), .contains(let a, let b):
+            try a.forEachPath(body)
+            try b.forEachPath(body)
+        case .between(let a, let b, let c):
+            try a.forEachPath(body)
+            try b.forEachPath(body)
+            try c.forEachPath(body)
+        case .isIn(let a, let list):
+            try a.forEachPath(body)
+            for operand in list { try operand.forEachPath(body) }
+        case .exists(let path), .notExists(let path):
+            try body(path)
+        case .hasType(let operand, _):
+            try operand.forEachPath(body)
         }
     }
 }
 
 extension Operand {
-    var paths: [DocumentPath] {
+    /// Calls `body` with every document path the operand reads, left to right as written.
+    func forEachPath<E: Error>(_ body: (DocumentPath) throws(E) -> Void) throws(E) {
         switch self {
-        case .path(let path): [path]
-        case .value: []
-        case .size(let inner): inner.paths
-        case .ifNotExists(let path, let inner): [path] + inner.paths
-        case .listAppend(let a, let b), .add(let a, let b), .subtract(let a, let b): a.paths + b.paths
+        case .path(let path):
+            try body(path)
+        case .value:
+            break
+        case .size(let inner):
+            try inner.forEachPath(body)
+        case .ifNotExists(let path, let inner):
+            try body(path)
+            try inner.forEachPath(body)
+        case .listAppend(let a, let b), .add(let a, let b), .subtract(let a, let b):
+            try a.forEachPath(body)
+            try b.forEachPath(body)
         }
     }
 }

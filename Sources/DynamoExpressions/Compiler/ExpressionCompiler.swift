@@ -115,9 +115,9 @@ public enum ExpressionCompiler {
         }
         if let names = input.names {
             if names.isEmpty { throw ExpressionMessages.expressionAttributeNamesEmpty }
-            let allValid = names.allSatisfy { isValidPlaceholder($0.key, sigil: "#") && !$0.value.isEmpty }
+            let allValid = names.allSatisfy { isValidPlaceholder($0.key, sigil: UInt8(ascii: "#")) && !$0.value.isEmpty }
             for key in allValid ? [] : names.keys.sorted() {
-                try checkPlaceholderKey(key, sigil: "#", map: "ExpressionAttributeNames")
+                try checkPlaceholderKey(key, sigil: UInt8(ascii: "#"), map: "ExpressionAttributeNames")
                 if names[key]!.isEmpty {
                     throw ExpressionMessages.expressionAttributeNamesContainsInvalidValueEmpty(key: key)
                 }
@@ -125,14 +125,14 @@ public enum ExpressionCompiler {
         }
         if let values = input.values {
             if values.isEmpty { throw ExpressionMessages.expressionAttributeValuesEmpty }
-            let allValid = values.keys.allSatisfy { isValidPlaceholder($0, sigil: ":") }
+            let allValid = values.keys.allSatisfy { isValidPlaceholder($0, sigil: UInt8(ascii: ":")) }
             for key in allValid ? [] : values.keys.sorted() {
-                try checkPlaceholderKey(key, sigil: ":", map: "ExpressionAttributeValues")
+                try checkPlaceholderKey(key, sigil: UInt8(ascii: ":"), map: "ExpressionAttributeValues")
             }
         }
     }
 
-    private static func checkPlaceholderKey(_ key: String, sigil: Character, map: String) throws(DynamoError) {
+    private static func checkPlaceholderKey(_ key: String, sigil: UInt8, map: String) throws(DynamoError) {
         let size = key.utf8.count
         if size > maximumPlaceholderSize {
             throw ExpressionMessages.placeholderTooLong(map: map, size: size)
@@ -143,29 +143,36 @@ public enum ExpressionCompiler {
     }
 
     /// Whether ``checkPlaceholderKey(_:sigil:map:)`` passes `key`.
-    private static func isValidPlaceholder(_ key: String, sigil: Character) -> Bool {
+    private static func isValidPlaceholder(_ key: String, sigil: UInt8) -> Bool {
         key.utf8.count <= maximumPlaceholderSize && hasPlaceholderSyntax(key, sigil: sigil)
     }
 
-    /// The sigil, then one or more of `[0-9A-Za-z_]`.
-    private static func hasPlaceholderSyntax(_ key: String, sigil: Character) -> Bool {
-        let bytes = key.utf8
-        guard bytes.count > 1, bytes.first == sigil.asciiValue else { return false }
-        return bytes.dropFirst().allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+    /// The sigil, then one or more of `[0-9A-Za-z_]` (read as contiguous bytes: every request
+    /// with expressions checks each of its placeholders).
+    private static func hasPlaceholderSyntax(_ key: String, sigil: UInt8) -> Bool {
+        var key = key
+        return key.withUTF8 { bytes in
+            guard bytes.count > 1, bytes[0] == sigil else { return false }
+            for byte in bytes.dropFirst() {
+                let isWordByte =
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F
+                if !isWordByte { return false }
+            }
+            return true
         }
     }
 
     private static func checkUnused(_ input: ExpressionInput, _ resolver: Resolver) throws(DynamoError) {
         if let names = input.names {
-            let unused = names.keys.filter { !resolver.usedNames.contains($0) }
+            let unused = resolver.names.unusedKeys
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: names.count).joined(separator: ", ")
                 throw ExpressionMessages.unusedAttributeNames(keys: keys)
             }
         }
         if let values = input.values {
-            let unused = values.keys.filter { !resolver.usedValues.contains($0) }
+            let unused = resolver.values.unusedKeys
             if !unused.isEmpty {
                 let keys = JavaHashOrder.order(unused, tableFor: values.count).joined(separator: ", ")
                 throw ExpressionMessages.unusedAttributeValues(keys: keys)

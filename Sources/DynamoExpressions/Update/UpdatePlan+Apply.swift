@@ -63,7 +63,9 @@ extension UpdatePlan {
                 results[index] = .some(SetAlgebra.subtract(value, from: current))
             }
         }
-        for section in Set(sections).sorted(by: >) {
+        // Sections from the last to the first (numbered from 0 as written; a number with no
+        // action matches nothing), without building a set of them on every update.
+        for section in stride(from: sections.max() ?? -1, through: 0, by: -1) {
             for index in actions.indices where sections[index] == section {
                 if !actions[index].path.isWritable(in: item) { throw .validation(RuntimeMessage.invalidPath) }
             }

@@ -5,18 +5,16 @@ import DynamoAPI
 /// operand count, path depth; and the translation of the written tree into the compiled one.
 /// It records which placeholders the request's expressions used.
 struct Resolver {
-    let names: [String: String]
-    let values: [String: AttributeValue]
-    var usedNames: Set<String> = []
-    var usedValues: Set<String> = []
+    var names: PlaceholderMap<String>
+    var values: PlaceholderMap<AttributeValue>
 
     /// DynamoDB's limits.
     static let maximumPathDepth = 32
     static let maximumInOperands = 100
 
     init(names: [String: String]?, values: [String: AttributeValue]?) {
-        self.names = names ?? [:]
-        self.values = values ?? [:]
+        self.names = PlaceholderMap(names)
+        self.values = PlaceholderMap(values)
     }
 
     // MARK: Paths and operands
@@ -29,8 +27,7 @@ struct Resolver {
             case .name(let name):
                 elements.append(.attribute(name))
             case .placeholder(let placeholder):
-                guard let name = names[placeholder] else { throw Message.undefinedName(placeholder) }
-                usedNames.insert(placeholder)
+                guard let name = names.use(placeholder) else { throw Message.undefinedName(placeholder) }
                 elements.append(.attribute(name))
             case .index(let digits):
                 elements.append(.index(Int(digits) ?? 0))
@@ -42,7 +39,7 @@ struct Resolver {
 
     /// The names a path uses must be defined (no other check, nothing marked used).
     func checkNames(_ raw: RawPath) throws(ExpressionProblem) {
-        for case .placeholder(let placeholder) in raw.steps where names[placeholder] == nil {
+        for case .placeholder(let placeholder) in raw.steps where !names.contains(placeholder) {
             throw Message.undefinedName(placeholder)
         }
     }
@@ -60,8 +57,7 @@ struct Resolver {
     }
 
     mutating func value(_ placeholder: String) throws(ExpressionProblem) -> AttributeValue {
-        guard let value = values[placeholder] else { throw Message.undefinedValue(placeholder) }
-        usedValues.insert(placeholder)
+        guard let value = values.use(placeholder) else { throw Message.undefinedValue(placeholder) }
         return value
     }
 
