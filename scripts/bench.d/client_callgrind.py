@@ -5,7 +5,8 @@ Runs a release `client-bench` at concurrency 1 under `valgrind --tool=callgrind`
 fixed-answer stand-in (client_standin.py), so only the client's own user-space instructions
 (libcurl included, kernel excluded) are counted. Each operation runs twice, for a short and a
 long time; per request = (instructions of the long run - those of the short run) / (difference
-in requests), which cancels process start and setup (docs/performance.md, "Session 8 client").
+in requests), which cancels process start and setup (docs/history/performance-rounds.md,
+"Session 8 client").
 
 Usage (from the repository root):
 

@@ -4,8 +4,8 @@ Wall-clock rates move with the machine; instruction counts do not (a few tenths 
 between runs of one binary). This stage runs `scripts/bench.d/callgrind.py` against the release
 binary under test and sets each count beside the count of the same workload in the last build
 before issue 19's work (`BEFORE`, measured with the same script and setup on the release build of
-ea5d687, 2026-11-25; see "Instruction counts (issue #19)" in docs/performance.md). Workloads
-that did not exist then (streams, PartiQL) have no *before*.
+ea5d687, 2026-11-25; see "Instruction counts (issue #19)" in docs/history/performance-rounds.md).
+Workloads that did not exist then (streams, PartiQL) have no *before*.
 """
 
 from __future__ import annotations
