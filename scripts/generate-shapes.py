@@ -4,7 +4,8 @@
 Reads botocore's DynamoDB and DynamoDB Streams models (`service-2.json.gz`) and writes
 `Sources/DynamoAPI/Shapes/Generated/*.swift`: one struct per structure reachable from an
 operation's input or output, one RawRepresentable struct per string enumeration, and the
-operation tables. Structure and constraints come from the model; its documentation prose is
+operation tables; and `Sources/DynamoServer/Operations/Generated/OperationTable.swift`, the
+server's exhaustive switch from each operation to its typed row. Structure and constraints come from the model; its documentation prose is
 not used. The hand-written runtime they rely on lives next to them in `Sources/DynamoAPI/Shapes/`.
 
 Usage:
@@ -27,6 +28,8 @@ import generated_files  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "Sources", "DynamoAPI", "Shapes", "Generated")
+# The server's operation switch: one typed row per operation (Sources/DynamoServer/Operations).
+SERVER_OUT_DIR = os.path.join(ROOT, "Sources", "DynamoServer", "Operations", "Generated")
 
 # Shapes written by hand: the model's AttributeValue is DynamoAPI's `AttributeValue` enum.
 HAND_WRITTEN = {"AttributeValue": "AttributeValue"}
@@ -916,6 +919,50 @@ class Generator:
         lines.append("}")
         return lines
 
+    def server_operation_table(self, version):
+        """The server's exhaustive switch over the operations: each case hands the visitor the
+        row `OperationRows.<operation>` (`OperationRows.Streams.<operation>`), typed by the
+        operation's input, so an operation of the model without a row does not compile. And the
+        `TableNaming` conformance of every input with a `TableName` member."""
+        lines = self.header(version, "The server's operation rows, one per operation of the model.")
+        lines.append("import DynamoAPI")
+        lines.append("")
+        lines.append("/// Something done with one operation's row, whatever its input and output types.")
+        lines.append("protocol OperationRowVisitor {")
+        lines.append("    associatedtype Result")
+        lines.append("")
+        lines.append("    /// Called with the row of the operation a request names.")
+        lines.append("    func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> Result")
+        lines.append("}")
+        lines.append("")
+        named = []
+        for service, enum_name, rows in (("ddb", "DynamoOperation", "OperationRows"),
+                                         ("streams", "DynamoStreamsOperation", "OperationRows.Streams")):
+            ops = sorted(self.operations(service))
+            lines.append("extension %s {" % enum_name)
+            lines.append("    /// Hands `visitor` this operation's row.")
+            lines.append("    func withRow<Visitor: OperationRowVisitor>(_ visitor: Visitor) -> Visitor.Result {")
+            lines.append("        switch self {")
+            for name, op in ops:
+                case = escape(lower_camel(name))
+                input_key = self.m.key(service, op["input"]["shape"])
+                lines.append("        case .%s: visitor.visit(%s.%s as OperationRow<%s, _>)"
+                             % (case, rows, case, self.m.swift_type_name(input_key)))
+                if input_key not in named and "TableName" in self.m.shapes[input_key]["members"]:
+                    named.append(input_key)
+            lines.append("        }")
+            lines.append("    }")
+            lines.append("}")
+            lines.append("")
+        for key in sorted(named, key=self.m.swift_type_name):
+            info = next(m for m in self.member_info(key) if m["wire"] == "TableName")
+            value = "[%s]" % info["swift"] if info["required"] else "%s.map { [$0] } ?? []" % info["swift"]
+            lines.append("extension %s: TableNaming {" % self.m.swift_type_name(key))
+            lines.append("    var tableNames: [String] { %s }" % value)
+            lines.append("}")
+            lines.append("")
+        return {"OperationTable.swift": "\n".join(lines).rstrip("\n") + "\n"}
+
     def idempotent_inputs(self, service, inputs):
         """IdempotentOperationInput conformances: one per input member the model marks
         `idempotencyToken`, which clients fill with a fresh UUID when the caller left it out."""
@@ -1019,7 +1066,8 @@ class Generator:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", help="botocore's data directory (default: the installed botocore)")
-    parser.add_argument("--out", default=OUT_DIR, help="output directory")
+    parser.add_argument("--out", default=OUT_DIR, help="output directory of the shapes")
+    parser.add_argument("--server-out", default=SERVER_OUT_DIR, help="output directory of the server's operation switch")
     parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
     args = parser.parse_args()
 
@@ -1028,14 +1076,18 @@ def main():
     generator = Generator(Model(ddb, streams))
     generator.collect()
     files = generator.files(botocore_version(data_dir))
+    server_files = generator.server_operation_table(botocore_version(data_dir))
 
     if args.check:
-        outdated = generated_files.stale(args.out, files)
+        outdated = generated_files.stale(args.out, files) + generated_files.stale(args.server_out, server_files)
         if outdated:
             print("stale generated files: %s" % ", ".join(outdated), file=sys.stderr)
             return 1
         return 0
     written, removed = generated_files.sync(args.out, files)
+    server_written, server_removed = generated_files.sync(args.server_out, server_files)
+    written, removed = written + server_written, removed + server_removed
+    files = {**files, **server_files}
     total = sum(text.count("\n") for text in files.values())
     print("generated %d files, %d lines, %d types to %s: %d written, %d removed, the rest unchanged"
           % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT), len(written), len(removed)))

@@ -7,11 +7,13 @@ import NIOPosix
 /// the HTTP front end.
 ///
 /// ```swift
-/// let server = LocalDynamoServer(configuration: .init(port: 0, storage: .inMemory))
+/// let server = try LocalDynamoServer(configuration: .init(port: 0)) // dataDirectory nil: tables in memory
 /// let port = try await server.start()
 /// // point any AWS SDK at http://127.0.0.1:\(port)
 /// await server.shutdown()
 /// ```
+///
+/// (The same lines run in `LocalDynamoServerTests.theDocumentedExampleRuns`.)
 public final class LocalDynamoServer: Sendable {
     /// How the server listens and stores.
     public struct Configuration: Sendable {

@@ -32,6 +32,17 @@ import Testing
          "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}
         """#
 
+    /// The example of `LocalDynamoServer`'s doc comment, line for line, then a call to the port
+    /// it printed: the example compiles and serves.
+    @Test func theDocumentedExampleRuns() async throws {
+        let server = try LocalDynamoServer(configuration: .init(port: 0)) // dataDirectory nil: tables in memory
+        let port = try await server.start()
+        // point any AWS SDK at http://127.0.0.1:\(port)
+        let created = try await call("CreateTable", Self.createTable, port: port)
+        #expect(created.status == 200)
+        await server.shutdown()
+    }
+
     @Test func createPutGetThroughTheWire() async throws {
         try await withTestServer { endpoint in
             let created = try await call("CreateTable", Self.createTable, port: endpoint.port)

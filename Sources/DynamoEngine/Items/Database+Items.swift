@@ -233,11 +233,6 @@ extension Database {
         guard let statistics = try countedTable(table.name)?.statistics?.table else { throw DynamoError.tableNotFound() }
         return (statistics.itemCount, statistics.sizeBytes)
     }
-
-    /// Thrown by ``describeTable(named:countingStatistics:)`` asked not to count a table's rows
-    /// when its statistics are not known yet (the first DescribeTable after the database was
-    /// opened): the server runs the request again on its thread pool.
-    package struct StatisticsNotCounted: Error {}
 }
 
 extension Database {

@@ -9,24 +9,16 @@ extension Database {
     ///
     /// - Throws: DynamoDB's PartiQL errors: `ValidationException` (syntax, parameters, keys),
     ///   `ResourceNotFoundException`, `ConditionalCheckFailedException`, `DuplicateItemException`.
-    /// - Parameters:
-    ///   - now: the request's time on the server's clock (NextToken expiry).
-    ///   - oneItemOnly: run the statement only if it is a SELECT of one item by its whole table
-    ///     key (first page), bounded work like a GetItem; anything else throws
-    ///     ``PartiQLReadsMoreThanOneItem`` before it reads or writes anything. Statement errors
-    ///     are thrown either way.
-    package func executeStatement(
-        _ input: ExecuteStatementInput, now: Double,
-        oneItemOnly: Bool = false
-    ) throws -> ExecuteStatementOutput {
-        let result = try executeStatementResult(input, now: now, oneItemOnly: oneItemOnly)
+    /// - Parameter now: the request's time on the server's clock (NextToken expiry).
+    package func executeStatement(_ input: ExecuteStatementInput, now: Double) throws -> ExecuteStatementOutput {
+        let result = try executeStatementResult(input, now: now)
         guard let itemsJSON = result.itemsJSON else { return result.output }
         var output = result.output
         output.items = try itemsJSON.map { try AttributeValue.decodeItem(bytes: $0) }
         return output
     }
 
-    /// What ``executeStatementResult(_:now:oneItemOnly:)`` answers: the output, and for a
+    /// What ``executeStatementResult(_:now:)`` answers: the output, and for a
     /// SELECT its items as the JSON the read produced, to be written into the answer as they are
     /// (decoding them into `items` only to encode them again cost more than the read).
     package struct StatementResult: Sendable {
@@ -37,11 +29,8 @@ extension Database {
         package var itemsJSON: [[UInt8]]?
     }
 
-    /// ``executeStatement(_:now:oneItemOnly:)`` with a SELECT's items left as JSON.
-    package func executeStatementResult(
-        _ input: ExecuteStatementInput, now: Double,
-        oneItemOnly: Bool = false
-    ) throws -> StatementResult {
+    /// ``executeStatement(_:now:)`` with a SELECT's items left as JSON.
+    package func executeStatementResult(_ input: ExecuteStatementInput, now: Double) throws -> StatementResult {
         let parsed = try PartiQLTranslator.parse(input.statement, parameters: input.parameters)
         let parameters = input.parameters ?? []
         switch parsed.statement {
@@ -53,13 +42,10 @@ extension Database {
                     return try selectItem(key: key, table: lookup.table, filter: nil, projection: lookup.projection, input: input)
                 }
             }
-            return try executeSelect(
-                parsed.statement, input: input, parameters: parameters, now: now,
-                oneItemOnly: oneItemOnly)
+            return try executeSelect(parsed.statement, input: input, parameters: parameters, now: now)
         case .exists:
             throw PartiQLMessages.existsOutsideTransaction
         default:
-            if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
             let plan = try partiQLWritePlan(
                 parsed.statement, parameters: parameters,
                 returnOnFailure: input.returnValuesOnConditionCheckFailure)
@@ -70,11 +56,21 @@ extension Database {
         }
     }
 
-    /// Thrown by ``executeStatementResult(_:now:oneItemOnly:)`` for a statement that does more than read
-    /// one item by its key, before it touches any item: the caller runs it again where long work
-    /// may run.
-    package struct PartiQLReadsMoreThanOneItem: Error {
-        package init() {}
+    /// Whether `input` reads one item by its whole table key (a first page): work as bounded
+    /// as a GetItem's, which the server runs on an event loop. Looks at the statement (parsed
+    /// once and cached) and the table's key schema, never at an item; `false` for everything
+    /// else, statements that fail included (they are answered where long work may run).
+    package func readsOneItemByKey(_ input: ExecuteStatementInput) -> Bool {
+        guard input.nextToken == nil, let parsed = try? PartiQLTranslator.parse(input.statement, parameters: input.parameters),
+            case .select = parsed.statement, parsed.statement.index == nil,
+            let definition = try? table(named: parsed.statement.table)
+        else { return false }
+        let parameters = input.parameters ?? []
+        if let lookup = parsed.keyLookup, lookup.key(in: definition.partiQLSchema, parameters: parameters) != nil {
+            return true
+        }
+        let plan = try? PartiQLTranslator.select(parsed.statement, schema: definition.partiQLSchema, parameters: parameters)
+        return plan?.fullKey(of: definition) != nil
     }
 
     /// Translates a write against its table's key schema.

@@ -6,7 +6,7 @@ extension Database {
     /// A SELECT: the partitions its WHERE fixes, each read as a Query page, or a Scan page.
     func executeSelect(
         _ statement: PartiQLStatement, input: ExecuteStatementInput,
-        parameters: [AttributeValue], now: Double, oneItemOnly: Bool = false
+        parameters: [AttributeValue], now: Double
     ) throws -> StatementResult {
         let definition = try table(named: statement.table)
         let consistent = input.consistentRead ?? false
@@ -30,7 +30,6 @@ extension Database {
         if input.nextToken == nil, let key = plan.fullKey(of: definition) {
             return try selectItem(key: key, table: plan.table, filter: plan.filter, projection: plan.projection, input: input)
         }
-        if oneItemOnly { throw PartiQLReadsMoreThanOneItem() }
         var items: [[UInt8]] = []
         var capacity = ConsumedUnits()
         var next: PartiQLNextToken?

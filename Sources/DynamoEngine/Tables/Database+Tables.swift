@@ -31,15 +31,21 @@ package struct TableSnapshot: Sendable {
 }
 
 extension Database {
+    /// Whether ``describeTable(named:)`` answers `name` from memory, with no SQL and no wait
+    /// for the writer: the table's statistics are known, or there is no such table (answered at
+    /// once). `false` the first time after the database was opened, until the rows are counted.
+    package func describesFromMemory(_ name: String) -> Bool {
+        publishedTable(TableReference.name(from: name)).map { $0.statistics != nil } ?? true
+    }
+
     /// Describes one table: its definition and the live statistics of the table and of each
     /// index, all as of the same commit (``PublishedTable``), read from memory: no SQL, and no
     /// wait for the writer, once the table's statistics are known.
     ///
     /// The first time after the database is opened, the table's rows are counted on the writer
-    /// (``countedTable(_:)``, O(rows)); with `countingStatistics: false` (on an event loop)
-    /// that throws ``StatisticsNotCounted`` instead, for the caller to run it again where it may
-    /// block.
-    package func describeTable(named name: String, countingStatistics: Bool = true) throws -> TableSnapshot {
+    /// (``countedTable(_:)``, O(rows)): blocking work, which ``describesFromMemory(_:)`` tells
+    /// apart beforehand.
+    package func describeTable(named name: String) throws -> TableSnapshot {
         let now = clock.now()
         let tableName = TableReference.name(from: name)
         guard var published = publishedTable(tableName) else {
@@ -48,7 +54,6 @@ extension Database {
             throw DynamoError.tableNotFound()
         }
         if published.statistics == nil {
-            guard countingStatistics else { throw StatisticsNotCounted() }
             // Counted under the writer's lock, with the definition of the same moment.
             guard let counted = try countedTable(tableName) else { throw DynamoError.tableNotFound() }
             published = counted

@@ -1,5 +1,6 @@
-/// Where each operation's engine call runs: the event-loop policy of docs/architecture.md
-/// ("Dispatch"), written once. `EngineDispatcher` follows it on every path.
+/// Where operations' engine calls run: the event-loop policy of docs/architecture.md
+/// ("Dispatch"). Each operation's row says where it runs (``RowPlacement``);
+/// `EngineDispatcher` follows it on every path.
 ///
 /// The rule: an event loop serves every connection assigned to it, so it only runs work that is
 /// bounded and never waits for a write — point reads and a page of reads under WAL, lookups in
@@ -16,13 +17,6 @@ enum DispatchPolicy {
     enum Placement: Sendable, Equatable {
         /// Right on the connection's event loop, answered synchronously.
         case eventLoop
-        /// Tried on the event loop; an operation that finds, before it touches an item, that it
-        /// reads more than one (`Database.PartiQLReadsMoreThanOneItem`), or a DescribeTable that
-        /// finds its table's statistics not counted yet (`Database.StatisticsNotCounted`), is
-        /// handed back to the pool.
-        /// A hand-back runs the operation's preparation twice, so a request that arms something
-        /// once per run (injected transaction conflicts) goes to the pool directly.
-        case eventLoopUnlessHandedBack
         /// On the namespace's writer thread, in a group commit.
         case writer
         /// On the event loop when the namespace's writer is idle (nothing queued or running,
@@ -31,25 +25,6 @@ enum DispatchPolicy {
         /// On the request thread pool.
         case pool
     }
-
-    /// The DynamoDB operations that do not run on the pool.
-    static let placements: [String: Placement] = [
-        // Bounded reads: one item, a few (100 at most), or one page of at most 1 MB.
-        "GetItem": .eventLoop, "BatchGetItem": .eventLoop, "TransactGetItems": .eventLoop, "Query": .eventLoop,
-        // Answers from the catalog in memory.
-        "ListTables": .eventLoop, "DescribeTimeToLive": .eventLoop,
-        "ListTagsOfResource": .eventLoop, "DescribeEndpoints": .eventLoop, "DescribeLimits": .eventLoop,
-        "DescribeContinuousBackups": .eventLoop,
-        // Tried on the loop as a SELECT of one item by its whole key; any other statement is
-        // handed back before it touches an item (`PartiQLReadsMoreThanOneItem`) and runs on the pool.
-        "ExecuteStatement": .eventLoopUnlessHandedBack,
-        // From memory, except the first time after the database was opened, when the table's
-        // rows are counted: handed back (`Database.StatisticsNotCounted`) to run on the pool.
-        "DescribeTable": .eventLoopUnlessHandedBack,
-        // Item writes.
-        "PutItem": .writer, "UpdateItem": .writer, "DeleteItem": .writer, "BatchWriteItem": .writer,
-        "TransactWriteItems": .writer,
-    ]
 
     /// How the engine keeps its databases, which decides where item writes run.
     enum Storage: Sendable, CaseIterable {
@@ -67,17 +42,14 @@ enum DispatchPolicy {
         /// Files with `--sync full`: every commit waits for the disk, which a group shares and
         /// an event loop must not do; item writes always go to the writer (``Placement/writer``).
         case syncedFiles
-    }
 
-    /// Where `target`'s engine call runs; the pool unless ``placements`` says otherwise.
-    static func placement(of target: DynamoTarget, storage: Storage) -> Placement {
-        guard target.service == .dynamoDB else { return .pool }
-        let placement = placements[target.operation] ?? .pool
-        guard placement == .writer else { return placement }
-        switch storage {
-        case .memory: return .eventLoop
-        case .files: return .eventLoopIfWriterIdle
-        case .syncedFiles: return .writer
+        /// Where an item write runs.
+        var itemWritePlacement: Placement {
+            switch self {
+            case .memory: .eventLoop
+            case .files: .eventLoopIfWriterIdle
+            case .syncedFiles: .writer
+            }
         }
     }
 }

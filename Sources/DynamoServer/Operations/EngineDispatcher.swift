@@ -5,15 +5,17 @@ import NIOPosix
 
 /// The dispatcher that runs DynamoDB operations on the engine.
 ///
-/// Decodes and validates each request body into its input shape, resolves the request's
-/// namespace, runs the (blocking) engine call where ``DispatchPolicy`` places it and renders the
-/// output: reads bounded by a few items run right on the connection's event loop (answered by
-/// ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer thread (group
-/// commit; on the loop when the writer is idle, and always in memory), everything else on the
-/// dedicated thread pool. A request with a body over the server's inline limit (parsed on NIO's
-/// thread pool first), a request that arrives off an event loop, or one while faults are armed
-/// takes the asynchronous path, where the policy's event-loop operations (item writes too, in
-/// memory) run on the pool and item writes to files on the writer thread.
+/// Each request goes through its operation's row (``OperationRow``, reached through the
+/// generated switch of `OperationTable.swift`): the body is decoded into the input shape, the
+/// placement is read from the typed input, the engine call runs where ``DispatchPolicy`` places
+/// it, and the output is encoded after that call returned (for an item write, after the writer's
+/// lock was let go). Reads bounded by a few items run right on the connection's event loop
+/// (answered by ``dispatchImmediately(_:body:context:)``), item writes on the namespace's writer
+/// thread (group commit; on the loop when the writer is idle, and always in memory), everything
+/// else on the dedicated thread pool. A request with a body over the server's inline limit
+/// (parsed on NIO's thread pool first), a request that arrives off an event loop, or one while
+/// faults are armed takes the asynchronous path, where event-loop operations (item writes too,
+/// in memory) run on the pool and item writes to files on the writer thread.
 package final class EngineDispatcher: DynamoDispatcher {
     private let engine: DynamoEngine
     /// How the engine keeps its databases (where item writes run).
@@ -24,69 +26,25 @@ package final class EngineDispatcher: DynamoDispatcher {
     /// Capacity throttling (`--throttle`); `nil` never throttles.
     private let throttle: CapacityThrottle?
 
-    /// Every operation this server implements, by wire name.
-    static let operations: [String: Operation] = [
-        coreOperations, BackupOperations.rows, DataTransferOperations.rows, SettingsOperations.rows,
-        GlobalTableOperations.rows,
-    ].reduce(into: [:]) { table, rows in
-        // One row per operation: a name in two tables is a programming error, not a silent pick.
-        table.merge(rows) { _, _ in preconditionFailure("an operation has two rows in EngineDispatcher's tables") }
+    /// The operation a wire name names, in either service.
+    enum Named: Sendable {
+        case dynamoDB(DynamoOperation)
+        case streams(DynamoStreamsOperation)
+
+        /// Hands `visitor` the operation's row.
+        func withRow<Visitor: OperationRowVisitor>(_ visitor: Visitor) -> Visitor.Result {
+            switch self {
+            case .dynamoDB(let operation): operation.withRow(visitor)
+            case .streams(let operation): operation.withRow(visitor)
+            }
+        }
     }
 
-    /// The operations of the first release (item, table, batch and transaction operations …).
-    private static let coreOperations: [String: Operation] = [
-        "CreateTable": TableOperations.createTable,
-        "DescribeTable": TableOperations.describeTable,
-        "ListTables": TableOperations.listTables,
-        "DeleteTable": TableOperations.deleteTable,
-        "UpdateTable": TableOperations.updateTable,
-        "PutItem": ItemOperations.putItem,
-        "GetItem": ItemOperations.getItem,
-        "DeleteItem": ItemOperations.deleteItem,
-        "UpdateItem": ItemOperations.updateItem,
-        "BatchGetItem": BatchOperations.batchGetItem,
-        "TransactWriteItems": TransactionOperations.transactWriteItems,
-        "TransactGetItems": TransactionOperations.transactGetItems,
-        "Query": ReadOperations.query,
-        "Scan": ReadOperations.scan,
-        "BatchWriteItem": BatchOperations.batchWriteItem,
-        "TagResource": ManagementOperations.tagResource,
-        "UntagResource": ManagementOperations.untagResource,
-        "ListTagsOfResource": ManagementOperations.listTagsOfResource,
-        "DescribeTimeToLive": ManagementOperations.describeTimeToLive,
-        "UpdateTimeToLive": ManagementOperations.updateTimeToLive,
-        "DescribeEndpoints": ManagementOperations.describeEndpoints,
-        "DescribeLimits": ManagementOperations.describeLimits,
-        "ExecuteStatement": PartiQLOperations.executeStatement,
-        "BatchExecuteStatement": PartiQLOperations.batchExecuteStatement,
-        "ExecuteTransaction": PartiQLOperations.executeTransaction,
-    ]
-
-    /// One operation: decodes its input from the body and runs it against a database.
-    typealias Operation = @Sendable (DynamoRequestBody, OperationContext) throws -> [UInt8]
-
-    /// The operations of DynamoDB Streams (`X-Amz-Target: DynamoDBStreams_20120810.<name>`),
-    /// served on the same port; all of them run on the thread pool.
-    static let streamsOperations: [String: Operation] = [
-        "ListStreams": StreamsOperations.listStreams,
-        "DescribeStream": StreamsOperations.describeStream,
-        "GetShardIterator": StreamsOperations.getShardIterator,
-        "GetRecords": StreamsOperations.getRecords,
-    ]
-
-    /// The usual row of the operation table: decode the generated input shape (DynamoDB's
-    /// serialization and constraint checks), run the engine, encode the generated output shape.
-    ///
-    /// ```swift
-    /// "DescribeLimits": shaped { (input: DescribeLimitsInput, context) in
-    ///     context.database.describeLimits(input)
-    /// },
-    /// ```
-    static func shaped<Input: DynamoShape, Output: DynamoShape>(
-        _ run: @escaping @Sendable (Input, OperationContext) throws -> Output
-    ) -> Operation {
-        { body, context in try run(Input.decodeRequest(body), context).jsonBytes }
-    }
+    /// DynamoDB's operations by wire name (one lookup per request).
+    private static let dynamoDBOperations = Dictionary(uniqueKeysWithValues: DynamoOperation.allCases.map { ($0.rawValue, $0) })
+    /// DynamoDB Streams' operations by wire name.
+    private static let streamsOperations = Dictionary(
+        uniqueKeysWithValues: DynamoStreamsOperation.allCases.map { ($0.rawValue, $0) })
 
     package init(
         engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
@@ -101,11 +59,11 @@ package final class EngineDispatcher: DynamoDispatcher {
         self.faults = faults
     }
 
-    /// The operation a target names, if this server implements it.
-    static func operation(for target: DynamoTarget) -> Operation? {
+    /// The operation a target names, if this server implements it (every operation of the model).
+    static func operation(for target: DynamoTarget) -> Named? {
         switch target.service {
-        case .dynamoDB: operations[target.operation]
-        case .dynamoDBStreams: streamsOperations[target.operation]
+        case .dynamoDB: dynamoDBOperations[target.operation].map(Named.dynamoDB)
+        case .dynamoDBStreams: streamsOperations[target.operation].map(Named.streams)
         }
     }
 
@@ -117,69 +75,146 @@ package final class EngineDispatcher: DynamoDispatcher {
         guard let operation = Self.operation(for: target) else {
             return .failure(DynamoError(.unknownOperation))
         }
-        var conflict: String?
-        if faults.isArmed, let fault = faults.fault(operation: target.operation, tables: FaultInjector.tables(in: body.json)) {
-            if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
-            if let error = fault.error { return .failure(error) }
-            conflict = fault.conflictTable
-        }
         do {
-            let call = try prepare(operation, named: target.operation, body: body, context: context, conflict: conflict)
-            switch DispatchPolicy.placement(of: target, storage: storage) {
+            let request = try operation.withRow(
+                Preparation(body: body, storage: storage) { try self.database(for: context) }
+            ).get()
+            var conflict: String?
+            if faults.isArmed, let fault = faults.fault(operation: target.operation, tables: request.touches().tables) {
+                if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
+                if let error = fault.error { return .failure(error) }
+                conflict = fault.conflictTable
+            }
+            let call = try self.call(request.run, context: context, conflict: conflict)
+            switch request.placement {
             case .writer, .eventLoopIfWriterIdle:
                 let database = try database(for: context)
-                return .success(
-                    try await withCheckedThrowingContinuation { continuation in
-                        database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
-                    })
-            case .eventLoop, .eventLoopUnlessHandedBack, .pool:
+                let answer = try await withCheckedThrowingContinuation { continuation in
+                    database.enqueueWrite({ try call(database) }) { continuation.resume(with: $0) }
+                }
+                return .success(answer.encode())
+            case .eventLoop, .pool:
                 // Event-loop operations here arrived off a loop, or with faults armed.
-                return .success(try await threadPool.runIfActive { try call(self.database(for: context)) })
+                return .success(try await threadPool.runIfActive { try call(self.database(for: context)).encode() })
             }
         } catch {
             return failure(error, target: target, context: context)
         }
     }
 
-    /// Runs the event-loop operations of ``DispatchPolicy`` right here when called on an event
-    /// loop (the server calls this on the connection's loop before it would start a task for
-    /// ``dispatch(_:body:context:)``); `nil` sends every other request there.
+    /// Runs the requests whose row places them on the event loop right here when called on an
+    /// event loop (the server calls this on the connection's loop before it would start a task
+    /// for ``dispatch(_:body:context:)``); `nil` sends every other request there.
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) -> DynamoResult? {
-        let placement = DispatchPolicy.placement(of: target, storage: storage)
-        guard !faults.isArmed, let operation = Self.operations[target.operation],
-            MultiThreadedEventLoopGroup.currentEventLoop != nil,
-            placement == .eventLoop || placement == .eventLoopIfWriterIdle
-                // Conflicts are armed before the operation runs: never twice for a handed-back request.
-                || (placement == .eventLoopUnlessHandedBack && context.headers[Self.conflictHeader] == nil)
+        guard !faults.isArmed, let operation = Self.operation(for: target), MultiThreadedEventLoopGroup.currentEventLoop != nil
         else { return nil }
-        do {
-            let call = try prepare(operation, named: target.operation, body: body, context: context)
-            let database = try database(for: context)
-            guard placement == .eventLoopIfWriterIdle else { return .success(try call(database)) }
-            // A busy writer: nothing ran (no conflict armed either); the write joins its queue.
-            return try database.writeNowIfIdle { try call(database) }.map { .success($0) }
-        } catch is Database.PartiQLReadsMoreThanOneItem, is Database.StatisticsNotCounted {
-            // Not a SELECT of one item by its key, or a table's rows to count: the request goes
-            // to the pool untouched.
-            return nil
-        } catch {
-            return failure(error, target: target, context: context)
+        return operation.withRow(ImmediateRun(dispatcher: self, target: target, body: body, context: context))
+    }
+
+    /// Runs a row on the calling event loop when it belongs there; `nil` otherwise. A row that
+    /// never runs on the loop (the pool, or item writes that always go to the writer thread),
+    /// or an item write that finds the writer busy, is left before its body is decoded.
+    private struct ImmediateRun: OperationRowVisitor {
+        let dispatcher: EngineDispatcher
+        let target: DynamoTarget
+        let body: DynamoRequestBody
+        let context: DynamoRequestContext
+
+        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> DynamoResult? {
+            switch (row.placement, dispatcher.storage.itemWritePlacement) {
+            case (.fixed(.pool), _), (.fixed(.writer), _), (.itemWrite, .writer): return nil
+            default: break
+            }
+            do {
+                let database = try dispatcher.database(for: context)
+                if case .itemWrite = row.placement, dispatcher.storage == .files, !database.writerLooksIdle { return nil }
+                let input = try Input.decodeRequest(body)
+                let placement = row.placement.resolve(input, storage: dispatcher.storage) { database }
+                let run = try dispatcher.call(
+                    { context, throttle in try EngineDispatcher.run(row, input, context: context, throttle: throttle) },
+                    context: context)
+                switch placement {
+                case .eventLoop:
+                    return .success(row.encode(try run(database)))
+                case .eventLoopIfWriterIdle:
+                    // A busy writer: nothing ran (no conflict armed either); the write joins its queue.
+                    return try database.writeNowIfIdle { try run(database) }.map { .success(row.encode($0)) }
+                case .writer, .pool:
+                    return nil
+                }
+            } catch {
+                return dispatcher.failure(error, target: target, context: context)
+            }
+        }
+    }
+
+    /// One request decoded and placed, ready to run on any thread.
+    struct PreparedRequest: Sendable {
+        /// Where its engine call runs.
+        let placement: DispatchPolicy.Placement
+        /// What it names (faults, throttling, the request log).
+        let touches: @Sendable () -> OperationTouches
+        /// Runs the engine call (throttled when a throttle is given); returns the encoder of
+        /// its output.
+        let run: @Sendable (OperationContext, CapacityThrottle?) throws -> PendingAnswer
+    }
+
+    /// An engine call's output, encoded when asked (after the writer's lock was let go).
+    struct PendingAnswer: Sendable {
+        let encode: @Sendable () -> [UInt8]
+    }
+
+    /// Decodes and places a request for ``dispatch(_:body:context:)``.
+    private struct Preparation: OperationRowVisitor {
+        let body: DynamoRequestBody
+        let storage: DispatchPolicy.Storage
+        let database: () throws -> Database
+
+        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> Result<PreparedRequest, any Error> {
+            Result {
+                let input = try Input.decodeRequest(body)
+                return PreparedRequest(
+                    placement: try row.placement.resolve(input, storage: storage, database: database),
+                    touches: { row.touches(input) },
+                    run: { context, throttle in
+                        let output = try EngineDispatcher.run(row, input, context: context, throttle: throttle)
+                        return PendingAnswer { row.encode(output) }
+                    })
+            }
+        }
+    }
+
+    /// Runs one row's engine call, admitted by `throttle` as the row says.
+    static func run<Input, Output>(
+        _ row: OperationRow<Input, Output>, _ input: Input, context: OperationContext, throttle: CapacityThrottle?
+    ) throws -> Output {
+        guard let throttle else { return try row.run(input, context) }
+        switch row.admission {
+        case .unthrottled:
+            return try row.run(input, context)
+        case .whole(let capacity):
+            return try throttle.run(row.touches(input), capacity: capacity, database: context.database, now: context.now) {
+                try row.run(input, context)
+            }
+        case .itemByItem(let admit):
+            let admission = BatchAdmission.Context(throttle: throttle, database: context.database, now: context.now)
+            return try admit(input, admission) { admitted in try row.run(admitted, context) }
         }
     }
 
     /// The namespace's database of a request.
-    private func database(for context: DynamoRequestContext) throws -> Database {
+    fileprivate func database(for context: DynamoRequestContext) throws -> Database {
         try engine.database(accessKeyID: context.accessKeyID, region: context.region.isEmpty ? nil : context.region)
     }
 
-    /// The engine call of one request, ready to run on any thread against its database.
-    private func prepare(
-        _ operation: @escaping Operation, named name: String, body: DynamoRequestBody, context: DynamoRequestContext,
+    /// The engine call of one request, ready to run on any thread against its database: arms
+    /// the transaction conflicts the request's header (or a fault) asks for, then runs.
+    private func call<Answer>(
+        _ run: @escaping @Sendable (OperationContext, CapacityThrottle?) throws -> Answer, context: DynamoRequestContext,
         conflict: String? = nil
-    ) throws -> @Sendable (Database) throws -> [UInt8] {
-        let engine = engine
+    ) throws -> @Sendable (Database) throws -> Answer {
         let throttle = throttle
         let now = engine.clock.now()
         let conflicts =
@@ -187,17 +222,13 @@ package final class EngineDispatcher: DynamoDispatcher {
             + (conflict.map { [($0, 1)] } ?? [])
         return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
-            guard let throttle else { return try operation(body, OperationContext(database: database, now: now)) }
-            // Throttling reads (and for a batch, trims) the JSON tree: the generic decoder runs.
-            return try throttle.run(operation: name, body: body.json, database: database, now: engine.clock.now()) { json in
-                try operation(DynamoRequestBody(json: json), OperationContext(database: database, now: now))
-            }
+            return try run(OperationContext(database: database, now: now), throttle)
         }
     }
 
     /// A thrown error as the request's answer: a `DynamoError` as itself, anything else as a
     /// logged 500.
-    private func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
+    fileprivate func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
         if let error = error as? DynamoError { return .failure(error) }
         // The type only below trace: an error's description may quote item data. SQLite's own
         // messages ("database or disk is full", "disk I/O error") name no values (they are
@@ -245,15 +276,10 @@ extension EngineDispatcher {
     }
 }
 
-/// What an operation needs besides its input.
-struct OperationContext {
-    let database: Database
-    /// Seconds since 1970, fixed for the whole request.
-    let now: Double
-}
-
 extension EngineDispatcher {
     /// Every operation name this dispatcher answers (DynamoDB and DynamoDB Streams), for the
     /// per-operation series of `/metrics`.
-    package static var operationNames: [String] { Array(operations.keys) + Array(streamsOperations.keys) }
+    package static var operationNames: [String] {
+        DynamoOperation.allCases.map(\.rawValue) + DynamoStreamsOperation.allCases.map(\.rawValue)
+    }
 }

@@ -1,69 +1,70 @@
 import DynamoAPI
 import DynamoEngine
 
-/// The single-item data-plane operations: decode, run on the engine, encode the output shape.
-enum ItemOperations {
-    static let getItem: EngineDispatcher.Operation = { body, context in
-        let input = try GetItemInput.decodeRequest(body)
-        let result = try context.database.getItem(input)
-        CapacityRecorder.report(result.capacity, table: input.tableName)
-        let output = RawGetItemOutput(
-            item: result.json.map(RawItem.init),
-            consumedCapacity: result.capacity.shape(table: input.tableName, mode: input.returnConsumedCapacity))
-        var writer = JSONWriter(reservingCapacity: (result.json?.count ?? 0) + 64)
-        output.encode(to: &writer)
-        return writer.bytes
-    }
+/// The single-item data-plane operations: GetItem on the event loop, the writes where item
+/// writes go; each answer written from the stored item's bytes or the output shape.
+extension OperationRows {
+    static let getItem = OperationRow(
+        .eventLoop, touches: { (input: GetItemInput) in .item(input.key, table: input.tableName) }, admission: .whole(.reads),
+        run: { input, context in
+            let result = try context.database.getItem(input)
+            CapacityRecorder.report(result.capacity, table: input.tableName)
+            return RawGetItemOutput(
+                item: result.json.map(RawItem.init),
+                consumedCapacity: result.capacity.shape(table: input.tableName, mode: input.returnConsumedCapacity))
+        },
+        encode: { output in
+            var writer = JSONWriter(reservingCapacity: (output.item?.bytes.count ?? 0) + 64)
+            output.encode(to: &writer)
+            return writer.bytes
+        })
 
-    static let putItem: EngineDispatcher.Operation = { body, context in
-        let input = try PutItemInput.decodeRequest(body)
-        let result = try context.database.putItem(input)
-        return written(
-            result, attributes: result.oldItem, table: input.tableName,
-            capacity: input.returnConsumedCapacity
-        ) {
-            PutItemOutput(
-                attributes: $0, consumedCapacity: $1,
-                itemCollectionMetrics: $2)
-        }
-    }
+    static let putItem = OperationRow(
+        .itemWrite, touches: { (input: PutItemInput) in .item(input.item, table: input.tableName) }, admission: .whole(.writes),
+        run: { input, context in
+            let result = try context.database.putItem(input)
+            return written(result, attributes: result.oldItem, table: input.tableName, capacity: input.returnConsumedCapacity) {
+                PutItemOutput(attributes: $0, consumedCapacity: $1, itemCollectionMetrics: $2)
+            }
+        })
 
-    static let deleteItem: EngineDispatcher.Operation = { body, context in
-        let input = try DeleteItemInput.decodeRequest(body)
-        let result = try context.database.deleteItem(input)
-        return written(
-            result, attributes: result.oldItem, table: input.tableName,
-            capacity: input.returnConsumedCapacity
-        ) {
-            DeleteItemOutput(
-                attributes: $0, consumedCapacity: $1,
-                itemCollectionMetrics: $2)
-        }
-    }
+    static let deleteItem = OperationRow(
+        .itemWrite, touches: { (input: DeleteItemInput) in .item(input.key, table: input.tableName) }, admission: .whole(.writes),
+        run: { input, context in
+            let result = try context.database.deleteItem(input)
+            return written(result, attributes: result.oldItem, table: input.tableName, capacity: input.returnConsumedCapacity) {
+                DeleteItemOutput(attributes: $0, consumedCapacity: $1, itemCollectionMetrics: $2)
+            }
+        })
 
-    static let updateItem: EngineDispatcher.Operation = { body, context in
-        let input = try UpdateItemInput.decodeRequest(body)
-        let result = try context.database.updateItem(input)
-        return written(
-            result, attributes: result.returnedAttributes, table: input.tableName,
-            capacity: input.returnConsumedCapacity
-        ) {
-            UpdateItemOutput(
-                attributes: $0, consumedCapacity: $1,
-                itemCollectionMetrics: $2)
-        }
-    }
+    static let updateItem = OperationRow(
+        .itemWrite, touches: { (input: UpdateItemInput) in .item(input.key, table: input.tableName) }, admission: .whole(.writes),
+        run: { input, context in
+            let result = try context.database.updateItem(input)
+            return written(
+                result, attributes: result.returnedAttributes, table: input.tableName, capacity: input.returnConsumedCapacity
+            ) {
+                UpdateItemOutput(attributes: $0, consumedCapacity: $1, itemCollectionMetrics: $2)
+            }
+        })
 
     /// The output of a single-item write; DynamoDB omits `Attributes` when empty.
     private static func written<Output: DynamoShape>(
         _ result: ItemWriteResult, attributes: Item?, table: String, capacity: ReturnConsumedCapacity?,
         _ output: (Item?, ConsumedCapacity?, ItemCollectionMetrics?) -> Output
-    ) -> [UInt8] {
+    ) -> Output {
         CapacityRecorder.report(result.capacity, table: table)
         return output(
             attributes?.isEmpty == false ? attributes : nil,
             result.capacity.shape(table: table, mode: capacity),
             result.itemCollection?.shape
-        ).jsonBytes
+        )
+    }
+}
+
+extension OperationTouches {
+    /// One item of one table, named by its key or as a whole.
+    static func item(_ item: [String: AttributeValue], table: String) -> OperationTouches {
+        OperationTouches(tables: [table], items: [(table, item)])
     }
 }

@@ -27,10 +27,10 @@ extension ServerMessages {
     }
 }
 
-// MARK: - Operations/TableOperations.swift
+// MARK: - Operations/TableOperations.swift (OperationRows.naming)
 
 extension ServerMessages {
-    /// Thrown by TableOperations.naming.
+    /// Thrown by OperationRows.naming.
     static func requestedResourceNotFoundTable(reference: String) -> DynamoError {
         DynamoError(.resourceNotFound, "Requested resource not found: Table: \(reference) not found")
     }

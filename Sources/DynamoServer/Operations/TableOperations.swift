@@ -1,10 +1,9 @@
 import DynamoAPI
 import DynamoEngine
-import NIOPosix
 
-/// The control-plane operations: decode, run on the engine, encode the output shape.
-enum TableOperations {
-    static let createTable = EngineDispatcher.shaped { (input: CreateTableInput, context) in
+/// The control-plane operations on tables.
+extension OperationRows {
+    static let createTable = OperationRow { (input: CreateTableInput, context) in
         let definition = try context.database.createTable(input, now: context.now)
         let snapshot = TableSnapshot(
             definition: definition, status: .creating, itemCount: 0,
@@ -12,28 +11,26 @@ enum TableOperations {
         return CreateTableOutput(tableDescription: snapshot.tableDescription)
     }
 
-    /// On an event loop the table's statistics are read from memory only: the first DescribeTable
-    /// of a table after its database was opened throws `StatisticsNotCounted` and is run again
-    /// on the thread pool, where its rows are counted.
-    static let describeTable = EngineDispatcher.shaped { (input: DescribeTableInput, context) in
-        let snapshot = try naming(input.tableName) {
-            try context.database.describeTable(
-                named: input.tableName, countingStatistics: MultiThreadedEventLoopGroup.currentEventLoop == nil)
-        }
+    /// From memory on the event loop, except the first time after the database was opened,
+    /// when the table's rows are counted: then on the pool.
+    static let describeTable = OperationRow(
+        .decided { (input: DescribeTableInput, database) in database.describesFromMemory(input.tableName) ? .eventLoop : .pool }
+    ) { input, context in
+        let snapshot = try naming(input.tableName) { try context.database.describeTable(named: input.tableName) }
         return DescribeTableOutput(table: snapshot.tableDescription)
     }
 
-    static let deleteTable = EngineDispatcher.shaped { (input: DeleteTableInput, context) in
+    static let deleteTable = OperationRow { (input: DeleteTableInput, context) in
         let snapshot = try naming(input.tableName) { try context.database.deleteTable(named: input.tableName) }
         return DeleteTableOutput(tableDescription: snapshot.deletedTableDescription)
     }
 
-    static let updateTable = EngineDispatcher.shaped { (input: UpdateTableInput, context) in
+    static let updateTable = OperationRow { (input: UpdateTableInput, context) in
         let snapshot = try naming(input.tableName) { try context.database.updateTable(input, now: context.now) }
         return UpdateTableOutput(tableDescription: snapshot.tableDescription)
     }
 
-    static let listTables = EngineDispatcher.shaped { (input: ListTablesInput, context) in
+    static let listTables = OperationRow(.eventLoop) { (input: ListTablesInput, context) in
         let page = context.database.listTables(exclusiveStart: input.exclusiveStartTableName, limit: input.limit)
         return ListTablesOutput(tableNames: page.names, lastEvaluatedTableName: page.lastEvaluated)
     }

@@ -1,25 +1,50 @@
 import DynamoAPI
 import DynamoEngine
 
-/// TransactWriteItems and TransactGetItems: decode, run on the engine, encode the output shape.
-enum TransactionOperations {
-    static let transactWriteItems = EngineDispatcher.shaped { (input: TransactWriteItemsInput, context) in
-        let result = try context.database.transactWriteItems(input, now: context.now)
-        CapacityRecorder.report(result.capacity)
-        return TransactWriteItemsOutput(
-            consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
-            itemCollectionMetrics: ItemCollectionMetric.shapes(
-                result.itemCollections,
-                mode: input.returnItemCollectionMetrics))
+/// TransactWriteItems (an item write, at most 100 actions) and TransactGetItems (bounded, on
+/// the event loop).
+extension OperationRows {
+    static let transactWriteItems = OperationRow(
+        .itemWrite,
+        touches: { (input: TransactWriteItemsInput) in
+            OperationTouches(
+                tables: input.transactItems.compactMap(\.tableName),
+                items: input.transactItems.compactMap { action in action.tableName.map { ($0, action.namedItem) } })
+        },
+        admission: .whole(.writes),
+        run: { input, context in
+            let result = try context.database.transactWriteItems(input, now: context.now)
+            CapacityRecorder.report(result.capacity)
+            return TransactWriteItemsOutput(
+                consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
+                itemCollectionMetrics: ItemCollectionMetric.shapes(result.itemCollections, mode: input.returnItemCollectionMetrics))
+        })
+
+    static let transactGetItems = OperationRow(
+        .eventLoop,
+        touches: { (input: TransactGetItemsInput) in
+            OperationTouches(
+                tables: input.transactItems.map(\.get.tableName),
+                items: input.transactItems.map { ($0.get.tableName, $0.get.key) })
+        },
+        admission: .whole(.reads),
+        run: { input, context in
+            let result = try context.database.transactGetItems(input)
+            CapacityRecorder.report(result.capacity)
+            return RawTransactGetItemsOutput(
+                consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
+                responses: result.items.map { RawItemResponse(item: $0.map(RawItem.init)) })
+        }, encode: { $0.jsonBytes })
+}
+
+extension TransactWriteItem {
+    /// The table of the action's one member (an action of no kind names none).
+    fileprivate var tableName: String? {
+        put?.tableName ?? update?.tableName ?? delete?.tableName ?? conditionCheck?.tableName
     }
 
-    static let transactGetItems: EngineDispatcher.Operation = { body, context in
-        let input = try TransactGetItemsInput.decodeRequest(body)
-        let result = try context.database.transactGetItems(input)
-        CapacityRecorder.report(result.capacity)
-        return RawTransactGetItemsOutput(
-            consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
-            responses: result.items.map { RawItemResponse(item: $0.map(RawItem.init)) }
-        ).jsonBytes
+    /// The item the action names: its key, or a Put's whole item.
+    fileprivate var namedItem: [String: AttributeValue] {
+        put?.item ?? update?.key ?? delete?.key ?? conditionCheck?.key ?? [:]
     }
 }

@@ -1,6 +1,5 @@
 import DynamoAPI
 import DynamoEngine
-import Foundation
 
 /// `--throttle` for BatchWriteItem and BatchGetItem, item by item as DynamoDB does: in request
 /// order, an item is admitted while its table (for a write, also every global index of it) and
@@ -11,43 +10,29 @@ import Foundation
 /// ("If none of the items can be processed due to insufficient provisioned throughput on all of
 /// the tables in the request, then BatchWriteItem returns a
 /// ProvisionedThroughputExceededException", and the same for BatchGetItem).
-struct BatchAdmission {
-    private let body: JSONValue
-    private let tables: [(nameInBody: String, table: TableDefinition)]
-    private var write: BatchWriteItemInput?
-    private var get: BatchGetItemInput?
-
-    /// Nil when the request does not decode or names a table that does not exist: it then runs
-    /// as a whole, and the engine answers with DynamoDB's error.
-    init?(operation: String, body: JSONValue, tables: [(String, TableDefinition)]) {
-        self.body = body
-        self.tables = tables.map { (nameInBody: $0.0, table: $0.1) }
-        if operation == "BatchWriteItem" {
-            guard let input = try? BatchWriteItemInput.decodeRequest(body), input.requestItems.count == tables.count
-            else { return nil }
-            write = input
-        } else {
-            guard let input = try? BatchGetItemInput.decodeRequest(body), input.requestItems.count == tables.count
-            else { return nil }
-            get = input
-        }
+enum BatchAdmission {
+    /// What an item-by-item admission works with.
+    struct Context {
+        var throttle: CapacityThrottle
+        var database: Database
+        var now: Double
     }
 
-    /// Admits what has room, runs it and charges it; returns the answer with the rest unprocessed.
-    func run(
-        throttle: CapacityThrottle, database: Database, now: Double,
-        _ work: (JSONValue) throws -> [UInt8]
-    ) throws -> [UInt8] {
+    /// The admissions of one batch: what was reserved so far, the first refusal, the
+    /// partitions admitted.
+    private struct Ledger {
+        let context: Context
         var reserved: [CapacityThrottle.BucketKey: Double] = [:]
         var refusal: DynamoError?
         var partitions: [String: [PartitionKeys.Touch]] = [:]
+
         /// Whether the item keyed `key` on `table` (estimated at `estimate` units) has room.
-        func admits(_ key: [String: AttributeValue], table: TableDefinition, estimate: Double, isWrite: Bool) -> Bool {
+        mutating func admits(_ key: [String: AttributeValue], table: TableDefinition, estimate: Double, isWrite: Bool) -> Bool {
             let touch = key[table.partitionKey.name].map { [PartitionKeys.Touch(index: nil, value: PartitionKeys.identity($0))] } ?? []
             let demands = CapacityThrottle.demands(table, index: nil, isWrite: isWrite, partitions: touch)
-            if let refused = throttle.admit(
+            if let refused = context.throttle.admit(
                 demands, estimate: estimate, reserved: &reserved, isWrite: isWrite,
-                database: database, now: now)
+                database: context.database, now: context.now)
             {
                 refusal = refusal ?? refused
                 return false
@@ -55,52 +40,86 @@ struct BatchAdmission {
             partitions[table.name, default: []] += touch
             return true
         }
-        let definitions = tables.map(\.table)
-        if var input = write {
-            var unprocessed: [String: [WriteRequest]] = [:]
-            for (name, table) in tables {
-                let (admitted, refused) = (input.requestItems[name] ?? []).partitioned { request in
-                    let item = request.putRequest?.item ?? request.deleteRequest?.key ?? [:]
-                    let estimate = request.putRequest.map { (Double(ItemSize.of($0.item)) / 1024).rounded(.up) } ?? 1
-                    return admits(item, table: table, estimate: max(estimate, 1), isWrite: true)
-                }
-                input.requestItems[name] = admitted.isEmpty ? nil : admitted
-                if !refused.isEmpty { unprocessed[name] = refused }
-            }
-            if let refusal, input.requestItems.isEmpty { throw refusal }
-            let bytes = try throttle.runCharged(
-                body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
-                isWrite: true, database: database, now: now, work)
-            guard !unprocessed.isEmpty, var output = try? BatchWriteItemOutput(json: JSONValue(parsing: bytes)) else { return bytes }
-            output.unprocessedItems = (output.unprocessedItems ?? [:]).merging(unprocessed) { $0 + $1 }
-            return output.jsonBytes
+
+        /// Runs the admitted part and charges it.
+        func run<Output>(_ definitions: [TableDefinition], isWrite: Bool, _ work: () throws -> Output) throws -> Output {
+            try context.throttle.runCharged(
+                definitions: definitions, partitions: partitions, isWrite: isWrite, database: context.database,
+                now: context.now, work)
         }
-        guard var input = get else { return try work(body) }
+    }
+
+    /// The tables of a batch with their definitions, or `nil` when one does not exist (the
+    /// batch then runs as it is, and the engine answers DynamoDB's error).
+    private static func definitions(_ names: some Sequence<String>, in database: Database) -> [(String, TableDefinition)]? {
+        var found: [(String, TableDefinition)] = []
+        for name in names {
+            guard let definition = try? database.table(named: name) else { return nil }
+            found.append((name, definition))
+        }
+        return found
+    }
+
+    /// A BatchWriteItem admitted item by item; the refused items are added to the answer's
+    /// `UnprocessedItems`.
+    static func batchWrite(
+        _ input: BatchWriteItemInput, _ context: Context, _ work: (BatchWriteItemInput) throws -> BatchWriteItemOutput
+    ) throws -> BatchWriteItemOutput {
+        guard let tables = definitions(input.requestItems.keys.sorted(), in: context.database) else { return try work(input) }
+        var ledger = Ledger(context: context)
+        var admitted = input
+        var unprocessed: [String: [WriteRequest]] = [:]
+        for (name, table) in tables {
+            let (accepted, refused) = (input.requestItems[name] ?? []).partitioned { request in
+                let item = request.putRequest?.item ?? request.deleteRequest?.key ?? [:]
+                let estimate = request.putRequest.map { (Double(ItemSize.of($0.item)) / 1024).rounded(.up) } ?? 1
+                return ledger.admits(item, table: table, estimate: max(estimate, 1), isWrite: true)
+            }
+            admitted.requestItems[name] = accepted.isEmpty ? nil : accepted
+            if !refused.isEmpty { unprocessed[name] = refused }
+        }
+        if let refusal = ledger.refusal, admitted.requestItems.isEmpty { throw refusal }
+        var output = try ledger.run(tables.map(\.1), isWrite: true) { try work(admitted) }
+        if !unprocessed.isEmpty {
+            output.unprocessedItems = (output.unprocessedItems ?? [:]).merging(unprocessed) { $0 + $1 }
+        }
+        return output
+    }
+
+    /// A BatchGetItem admitted key by key; the refused keys are added to the answer's
+    /// `UnprocessedKeys`.
+    static func batchGet(
+        _ input: BatchGetItemInput, _ context: Context, _ work: (BatchGetItemInput) throws -> RawBatchGetItemOutput
+    ) throws -> RawBatchGetItemOutput {
+        guard let tables = definitions(input.requestItems.keys.sorted(), in: context.database) else { return try work(input) }
+        var ledger = Ledger(context: context)
+        var admitted = input
         var unprocessed: [String: KeysAndAttributes] = [:]
         for (name, table) in tables {
             guard var request = input.requestItems[name] else { continue }
             let estimate = request.consistentRead == true ? 1.0 : 0.5
-            let (admitted, refused) = request.keys.partitioned { admits($0, table: table, estimate: estimate, isWrite: false) }
-            request.keys = admitted
-            input.requestItems[name] = admitted.isEmpty ? nil : request
-            if !refused.isEmpty { request.keys = refused; unprocessed[name] = request }
+            let (accepted, refused) = request.keys.partitioned { ledger.admits($0, table: table, estimate: estimate, isWrite: false) }
+            request.keys = accepted
+            admitted.requestItems[name] = accepted.isEmpty ? nil : request
+            if !refused.isEmpty {
+                request.keys = refused
+                unprocessed[name] = request
+            }
         }
-        if let refusal, input.requestItems.isEmpty { throw refusal }
-        let bytes = try throttle.runCharged(
-            body: unprocessed.isEmpty ? body : Self.json(input), definitions: definitions, partitions: partitions,
-            isWrite: false, database: database, now: now, work)
-        guard !unprocessed.isEmpty, var output = try? BatchGetItemOutput(json: JSONValue(parsing: bytes)) else { return bytes }
+        if let refusal = ledger.refusal, admitted.requestItems.isEmpty { throw refusal }
+        var output = try ledger.run(tables.map(\.1), isWrite: false) { try work(admitted) }
+        guard !unprocessed.isEmpty else { return output }
         var keys = output.unprocessedKeys ?? [:]
         for (name, request) in unprocessed {
-            if var pending = keys[name] { pending.keys += request.keys; keys[name] = pending } else { keys[name] = request }
+            if var pending = keys[name] {
+                pending.keys += request.keys
+                keys[name] = pending
+            } else {
+                keys[name] = request
+            }
         }
         output.unprocessedKeys = keys
-        return output.jsonBytes
-    }
-
-    /// A shape as the request body the engine call takes.
-    private static func json(_ input: some DynamoShape) throws -> JSONValue {
-        try JSONValue(parsing: input.jsonBytes)
+        return output
     }
 }
 

@@ -59,53 +59,39 @@ package final class CapacityThrottle: Sendable {
 
     package init() {}
 
-    /// The operations that consume read capacity.
-    static let reads: Set<String> = ["GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems"]
-    /// The operations that consume write capacity.
-    static let writes: Set<String> = ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"]
-
-    /// Runs `work` (one engine call on a request body) if the tables and partitions it names have
-    /// capacity left, then charges what it consumed. A batch runs on the items admitted
-    /// (``BatchAdmission``). Other operations run unthrottled.
+    /// Runs `work` (one engine call) if the tables and partitions `touches` names have capacity
+    /// left, then charges what it consumed.
     ///
     /// - Throws: DynamoDB's throttling error, or whatever `work` throws.
-    func run(
-        operation: String, body: JSONValue, database: Database, now: Double,
-        _ work: (JSONValue) throws -> [UInt8]
-    ) throws -> [UInt8] {
-        let isWrite = Self.writes.contains(operation)
-        guard isWrite || Self.reads.contains(operation) else { return try work(body) }
-        let named = FaultInjector.tables(in: body)
-        let definitions = named.compactMap { name in (try? database.table(named: name)).map { (name, $0) } }
-        if operation == "BatchWriteItem" || operation == "BatchGetItem",
-            let batch = BatchAdmission(operation: operation, body: body, tables: definitions)
-        {
-            return try batch.run(throttle: self, database: database, now: now, work)
-        }
+    func run<Output>(
+        _ touches: OperationTouches, capacity: OperationTouches.Capacity, database: Database, now: Double,
+        _ work: () throws -> Output
+    ) throws -> Output {
+        let isWrite = capacity == .writes
+        let definitions = touches.tables.compactMap { name in (try? database.table(named: name)).map { (name, $0) } }
         var demands: [Demand] = []
         var partitions: [String: [PartitionKeys.Touch]] = [:]
         for (name, table) in definitions {
-            let touched = PartitionKeys.touched(by: operation, body: body, table: table, nameInBody: name)
+            let touched = touches.partitions(of: table, named: name, database: database)
             partitions[table.name, default: []] += touched
-            demands += Self.demands(table, index: body["IndexName"]?.stringValue, isWrite: isWrite, partitions: touched)
+            demands += Self.demands(table, index: touches.index, isWrite: isWrite, partitions: touched)
         }
         var reserved: [BucketKey: Double] = [:]
         if let refusal = admit(demands, estimate: 0, reserved: &reserved, isWrite: isWrite, database: database, now: now) {
             throw refusal
         }
         return try runCharged(
-            body: body, definitions: definitions.map(\.1), partitions: partitions, isWrite: isWrite,
-            database: database, now: now, work)
+            definitions: definitions.map(\.1), partitions: partitions, isWrite: isWrite, database: database, now: now, work)
     }
 
     /// Runs an admitted request and charges what the engine says it consumed.
-    func runCharged(
-        body: JSONValue, definitions: [TableDefinition], partitions: [String: [PartitionKeys.Touch]],
+    func runCharged<Output>(
+        definitions: [TableDefinition], partitions: [String: [PartitionKeys.Touch]],
         isWrite: Bool, database: Database, now: Double,
-        _ work: (JSONValue) throws -> [UInt8]
-    ) throws -> [UInt8] {
+        _ work: () throws -> Output
+    ) throws -> Output {
         let recorder = CapacityRecorder()
-        let result = try CapacityRecorder.$current.withValue(recorder) { try work(body) }
+        let result = try CapacityRecorder.$current.withValue(recorder) { try work() }
         charge(
             recorder.consumed, definitions: definitions, partitions: partitions, isWrite: isWrite,
             database: database, now: now)

@@ -51,34 +51,79 @@ import Testing
         try await loop.shutdownGracefully()
     }
 
-    @Test func everyItemWriteGoesToTheWriterAndNoWriteRunsOnTheLoop() {
-        for name in EngineDispatcher.operations.keys {
-            let placement = DispatchPolicy.placement(
-                of: DynamoTarget(service: .dynamoDB, operation: name), storage: .syncedFiles)
-            let writes = ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"].contains(name)
-            #expect((placement == .writer) == writes, "\(name)")
-        }
-        for name in EngineDispatcher.streamsOperations.keys {
-            for storage in DispatchPolicy.Storage.allCases {
-                #expect(
-                    DispatchPolicy.placement(of: DynamoTarget(service: .dynamoDBStreams, operation: name), storage: storage)
-                        == .pool)
+    /// A row's placement, whatever its types.
+    private struct PlacementOf: OperationRowVisitor {
+        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> String {
+            switch row.placement {
+            case .fixed(let placement): "\(placement)"
+            case .itemWrite: "itemWrite"
+            case .decided: "decided"
             }
         }
     }
 
-    /// Only item writes move with the storage: on the loop in memory, on the loop while the
-    /// writer is idle for files with `--sync normal`.
-    @Test func itemWritesMoveWithTheStorageAndNothingElseDoes() {
-        for name in EngineDispatcher.operations.keys {
-            let target = DynamoTarget(service: .dynamoDB, operation: name)
-            let synced = DispatchPolicy.placement(of: target, storage: .syncedFiles)
-            let writes = synced == .writer
-            #expect(DispatchPolicy.placement(of: target, storage: .memory) == (writes ? .eventLoop : synced), "\(name)")
-            #expect(
-                DispatchPolicy.placement(of: target, storage: .files) == (writes ? .eventLoopIfWriterIdle : synced),
-                "\(name)")
+    /// The rows say where each operation runs: the five item writes where item writes go, the
+    /// bounded reads and catalog lookups on the loop, two decided per request, the rest (and
+    /// every DynamoDB Streams operation) on the pool.
+    @Test func everyRowPlacesItsOperation() {
+        var byPlacement: [String: Set<String>] = [:]
+        for operation in DynamoOperation.allCases {
+            byPlacement[operation.withRow(PlacementOf()), default: []].insert(operation.rawValue)
         }
+        #expect(byPlacement["itemWrite"] == ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"])
+        #expect(
+            byPlacement["eventLoop"] == [
+                "GetItem", "BatchGetItem", "TransactGetItems", "Query", "ListTables", "DescribeTimeToLive",
+                "ListTagsOfResource", "DescribeEndpoints", "DescribeLimits", "DescribeContinuousBackups",
+            ])
+        #expect(byPlacement["decided"] == ["DescribeTable", "ExecuteStatement"])
+        #expect(byPlacement["writer"] == nil)
+        #expect(byPlacement.values.reduce(0) { $0 + $1.count } == DynamoOperation.allCases.count)
+        for operation in DynamoStreamsOperation.allCases {
+            #expect(operation.withRow(PlacementOf()) == "pool", "\(operation)")
+        }
+    }
+
+    /// Only item writes move with the storage: on the loop in memory, on the loop while the
+    /// writer is idle for files with `--sync normal`, always on the writer with `--sync full`.
+    @Test func itemWritesMoveWithTheStorage() {
+        #expect(DispatchPolicy.Storage.memory.itemWritePlacement == .eventLoop)
+        #expect(DispatchPolicy.Storage.files.itemWritePlacement == .eventLoopIfWriterIdle)
+        #expect(DispatchPolicy.Storage.syncedFiles.itemWritePlacement == .writer)
+    }
+
+    /// An ExecuteStatement is placed from its statement and the table's key schema before it
+    /// runs: a SELECT of one item by its whole key on the loop, anything else on the pool.
+    @Test func aStatementIsPlacedByWhatItReads() throws {
+        let engine = try DynamoEngine(storage: .inMemory, namespaceMode: .perRegion, logger: Logger(label: "test"))
+        defer { engine.close() }
+        let database = try engine.database(accessKeyID: nil, region: "us-east-1")
+        _ = try database.createTable(
+            CreateTableInput(
+                attributeDefinitions: [AttributeDefinition(attributeName: "pk", attributeType: .init(rawValue: "S"))],
+                tableName: "Things", keySchema: [KeySchemaElement(attributeName: "pk", keyType: .hash)],
+                billingMode: .init(rawValue: "PAY_PER_REQUEST")), now: 1_700_000_000)
+        let loop = [
+            #"SELECT * FROM "Things" WHERE pk = 'a'"#, "SELECT n FROM Things WHERE pk = ?", "SELECT * FROM Things WHERE pk = 'a' AND n = 1",
+        ]
+        let pool = [
+            "SELECT * FROM Things", "SELECT * FROM Things WHERE n = 1", "INSERT INTO Things VALUE {'pk': 'b'}",
+            "DELETE FROM Things WHERE pk = 'a'", "SELECT * FROM Missing WHERE pk = 'a'", "SELECT * FROM",
+        ]
+        for (statements, expected) in [(loop, DispatchPolicy.Placement.eventLoop), (pool, .pool)] {
+            for statement in statements {
+                let input = ExecuteStatementInput(statement: statement, parameters: statement.contains("?") ? [.s("a")] : nil)
+                guard case .decided(let decide) = OperationRows.executeStatement.placement else {
+                    Issue.record("ExecuteStatement's placement is not decided per request")
+                    return
+                }
+                #expect(decide(input, database) == expected, "\(statement)")
+            }
+        }
+        // A next page is never on the loop.
+        var paged = ExecuteStatementInput(statement: "SELECT * FROM Things WHERE pk = 'a'")
+        paged.nextToken = "x"
+        #expect(database.readsOneItemByKey(paged) == false)
     }
 
     /// Every kind of item write over HTTP, one at a time, in memory, on files and on synced
@@ -123,14 +168,17 @@ import Testing
         }
     }
 
-    /// One event loop serves both connections. The writer's lock is held (as by an index-build
-    /// chunk or a checkpoint) until a GetItem and a DescribeTable have been answered: the
-    /// PutItem is provably still waiting then, and is answered once the lock is let go.
-    @Test func aHeldWriteDoesNotDelayAGetItemOnTheSameLoop() async throws {
+    /// Serves a database on files whose writer's lock is held (as by an index-build chunk or a
+    /// checkpoint) with a PutItem of `k` waiting for it on a connection of its own: `body` gets
+    /// the port, the database, that connection, and the function that lets the lock go.
+    static func withAWriteHeld(
+        syncMode: SyncMode = .normal, _ body: (Int, Database, TestHTTPClient, () -> Void) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let engine = try DynamoEngine(storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"))
+        let engine = try DynamoEngine(
+            storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"), syncMode: syncMode)
         defer { engine.close() }
         try await Self.serve(engine) { port in
             try await Self.createThings(port: port)
@@ -151,7 +199,18 @@ import Testing
             // The PutItem reached the writer (it waits there for the lock).
             for _ in 0..<10_000 where database.writesInFlight == 0 { try await Task.sleep(for: .milliseconds(1)) }
             #expect(database.writesInFlight == 1)
+            try await body(port, database, writer) {
+                released = true
+                release.signal()
+            }
+        }
+    }
 
+    /// One event loop serves both connections. The writer's lock is held until a GetItem and a
+    /// DescribeTable have been answered: the PutItem is provably still waiting then, and is
+    /// answered once the lock is let go.
+    @Test func aHeldWriteDoesNotDelayAGetItemOnTheSameLoop() async throws {
+        try await Self.withAWriteHeld { port, database, writer, letGo in
             let read = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"k"}}}"#, port: port)
             #expect(read.status == 200)
             #expect(read.text == "{}")
@@ -163,8 +222,7 @@ import Testing
             #expect(described.text.contains(#""ItemCount":0"#), "\(described.text)")
             #expect(database.writesInFlight == 1)
 
-            release.signal()
-            released = true
+            letGo()
             let written = try await writer.readResponse()
             #expect(written.status == 200)
             let after = try await Self.send("GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"k"}}}"#, port: port)
@@ -172,9 +230,25 @@ import Testing
         }
     }
 
+    /// Nothing but the engine call runs under the writer's lock: with the lock held and every
+    /// item write going to the writer thread (`--sync full`), a PutItem whose body does not
+    /// decode is answered at once (it never reaches the writer), while a valid one waits there.
+    @Test func decodingNeverWaitsForTheWritersLock() async throws {
+        try await Self.withAWriteHeld(syncMode: .full) { port, database, writer, letGo in
+            for body in [#"{"TableName":"Things","Item":{"pk":{"Q":"k"}}}"#, #"{"TableName":"Things"}"#, #"{"Item":7}"#] {
+                let refused = try await Self.send("PutItem", body, port: port)
+                #expect(refused.status == 400, "\(body): \(refused.text)")
+                #expect(refused.text.contains("ValidationException") || refused.text.contains("SerializationException"), "\(refused.text)")
+            }
+            #expect(database.writesInFlight == 1) // answered while the valid write was still held
+            letGo()
+            #expect(try await writer.readResponse().status == 200)
+        }
+    }
+
     /// A database opened again counts no rows: the first DescribeTable of a table, which finds
-    /// its statistics not counted, is handed from the event loop to the pool (which counts them)
-    /// and answered with exact counts, not an error; later ones answer from memory.
+    /// its statistics not counted, is placed on the pool (which counts them) and answered with
+    /// exact counts; later ones answer from memory on the loop.
     @Test func firstDescribeAfterOpenIsHandedToThePool() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -140,8 +140,8 @@ import Testing
             #"{"TableName":"Things","RequestItems":{"Things":{}},"TransactItems":[{}],"Statement":""}"#,
         ]
         let targets =
-            EngineDispatcher.operations.keys.sorted().map { (DynamoTarget.Service.dynamoDB, $0) }
-            + EngineDispatcher.streamsOperations.keys.sorted().map { (DynamoTarget.Service.dynamoDBStreams, $0) }
+            DynamoOperation.allCases.map { (DynamoTarget.Service.dynamoDB, $0.rawValue) }
+            + DynamoStreamsOperation.allCases.map { (DynamoTarget.Service.dynamoDBStreams, $0.rawValue) }
         #expect(targets.count > 50)
         for (service, operation) in targets {
             for body in bodies {

@@ -6,7 +6,7 @@ import Testing
 
 /// Which partition key values a request touches, for `--throttle`'s per-partition limits.
 struct PartitionKeysTests {
-    private static func table() throws -> (DynamoEngine, TableDefinition) {
+    private static func table() throws -> (DynamoEngine, Database, TableDefinition) {
         let engine = try DynamoEngine(storage: .inMemory, namespaceMode: .perRegion, logger: Logger(label: "test"))
         let database = try engine.database(accessKeyID: nil, region: "us-east-1")
         _ = try database.createTable(
@@ -23,13 +23,24 @@ struct PartitionKeysTests {
                 ],
                 billingMode: .init(rawValue: "PAY_PER_REQUEST")),
             now: database.clock.now())
-        return (engine, try database.table(named: "Keys"))
+        return (engine, database, try database.table(named: "Keys"))
+    }
+
+    /// The touches a row reads from a body, or `nil` when the body does not decode.
+    private struct Touching: OperationRowVisitor {
+        let body: JSONValue
+
+        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> OperationTouches? {
+            (try? Input.decodeRequest(body)).map(row.touches)
+        }
     }
 
     private static func touched(_ operation: String, _ body: String) throws -> [PartitionKeys.Touch] {
-        let (engine, table) = try Self.table()
+        let (engine, database, table) = try Self.table()
         defer { _ = engine }
-        return PartitionKeys.touched(by: operation, body: try JSONValue(parsing: body), table: table, nameInBody: "Keys")
+        let named = try #require(EngineDispatcher.operation(for: DynamoTarget(service: .dynamoDB, operation: operation)))
+        let touches = named.withRow(Touching(body: try JSONValue(parsing: body)))
+        return touches?.partitions(of: table, named: "Keys", database: database) ?? []
     }
 
     @Test func itemOperationsBatchesAndTransactionsNameEachItemsKey() throws {
@@ -40,7 +51,7 @@ struct PartitionKeysTests {
             try Self.touched("BatchWriteItem", #"{"RequestItems":{"Keys":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}}"#)
                 .map(\.value) == [#"{"S":"a"}"#, #"{"S":"b"}"#])
         #expect(
-            try Self.touched("TransactWriteItems", #"{"TransactItems":[{"Update":{"TableName":"Keys","Key":{"pk":{"S":"c"}}}},{"Put":{"TableName":"Other","Item":{"pk":{"S":"d"}}}}]}"#)
+            try Self.touched("TransactWriteItems", #"{"TransactItems":[{"Update":{"TableName":"Keys","Key":{"pk":{"S":"c"}},"UpdateExpression":"REMOVE x"}},{"Put":{"TableName":"Other","Item":{"pk":{"S":"d"}}}}]}"#)
                 .map(\.value) == [#"{"S":"c"}"#])
         #expect(try Self.touched("Scan", #"{"TableName":"Keys"}"#).isEmpty)
         #expect(try Self.touched("GetItem", #"{"TableName":"Keys","Key":{"pk":{"Q":"bad"}}}"#).isEmpty)

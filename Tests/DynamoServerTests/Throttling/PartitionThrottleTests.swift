@@ -25,13 +25,12 @@ struct PartitionThrottleTests {
         _ throttle: CapacityThrottle, _ database: Database, operation: String,
         key: String, units: Double, now: Double
     ) throws -> (Int, DynamoError) {
-        let member = operation == "PutItem" ? "Item" : "Key"
-        let body = JSONValue.object(["TableName": .string("Hot"), member: .object(["pk": .object(["S": .string(key)])])])
+        let touches = OperationTouches.item(["pk": .s(key)], table: "Hot")
+        let capacity: OperationTouches.Capacity = operation == "PutItem" ? .writes : .reads
         for accepted in 0..<10_000 {
             do {
-                _ = try throttle.run(operation: operation, body: body, database: database, now: now) { _ in
+                try throttle.run(touches, capacity: capacity, database: database, now: now) {
                     CapacityRecorder.current?.record(ConsumedUnits(table: units), table: "Hot")
-                    return []
                 }
             } catch let error as DynamoError {
                 return (accepted, error)
