@@ -36,21 +36,33 @@ package protocol DynamoDispatcher: Sendable {
     func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async throws -> DynamoResult
 
     /// Runs one request synchronously when the dispatcher can answer it without blocking and
-    /// without suspending; returns `nil` to have it run through ``dispatch(_:body:context:)``.
+    /// without suspending, or says what to run from a task instead.
     ///
     /// Called on the connection's event loop, in place of starting a task for
     /// ``dispatch(_:body:context:)`` (a task, its executor hop and its continuation cost more
-    /// than a small operation itself). Errors are treated as in ``dispatch(_:body:context:)``.
-    /// The default answers `nil`.
-    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws -> DynamoResult?
+    /// than a small operation itself). A dispatcher that has looked at the body before it finds
+    /// the request must wait (decoded it, say) hands that work on in ``ImmediateDispatch/later(_:)``,
+    /// so the body is not read twice. Errors are treated as in ``dispatch(_:body:context:)``.
+    /// The default answers ``ImmediateDispatch/later(_:)`` with ``dispatch(_:body:context:)``.
+    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws
+        -> ImmediateDispatch
 }
 
 extension DynamoDispatcher {
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
-    ) throws -> DynamoResult? {
-        nil
+    ) throws -> ImmediateDispatch {
+        .later { try await dispatch(target, body: body, context: context) }
     }
+}
+
+/// What ``DynamoDispatcher/dispatchImmediately(_:body:context:)`` answers.
+package enum ImmediateDispatch: Sendable {
+    /// Answered on the calling event loop.
+    case answered(DynamoResult)
+    /// To be run from a task on the connection's loop; a `DynamoError` thrown is answered like
+    /// a returned failure.
+    case later(@Sendable () async throws -> DynamoResult)
 }
 
 /// The outcome of one dispatched request.

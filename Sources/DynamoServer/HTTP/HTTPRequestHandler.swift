@@ -289,12 +289,13 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .respond(let reply, let operation):
                 write(reply, requestID: requestID, operation: operation, then: .byKeepAlive)
             case .dispatch(let request):
-                if let answer = Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger) {
+                switch Self.runImmediately(request, dispatcher: settings.dispatcher, logger: settings.logger) {
+                case .answered(let answer):
                     write(answer.0, requestID: requestID, operation: answer.1, then: .byKeepAlive)
-                    return
-                }
-                startTask(requestID: requestID) {
-                    await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                case .later(let work):
+                    startTask(requestID: requestID) {
+                        await Self.run(request, logger: settings.logger, work)
+                    }
                 }
             }
         } else {
@@ -319,7 +320,9 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 case .respond(let reply, let operation):
                     return (reply, operation)
                 case .dispatch(let request):
-                    return await Self.run(request, dispatcher: settings.dispatcher, logger: settings.logger)
+                    return await Self.run(request, logger: settings.logger) {
+                        try await settings.dispatcher.dispatch(request.target, body: request.body, context: request.context)
+                    }
                 }
             }
         }
@@ -394,30 +397,37 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// type only: error descriptions may hold item data).
     private static func run(
         _ request: WireProtocol.Dispatch,
-        dispatcher: any DynamoDispatcher,
-        logger: Logger
+        logger: Logger,
+        _ work: @Sendable () async throws -> DynamoResult
     ) async -> (HTTPReply, String) {
         do {
-            let result = try await dispatcher.dispatch(request.target, body: request.body, context: request.context)
+            let result = try await work()
             return reply(result, to: request, logger: logger)
         } catch {
             return reply(throwing: error, to: request, logger: logger)
         }
     }
 
-    /// ``run(_:dispatcher:logger:)`` without a task, when the dispatcher answers synchronously;
-    /// `nil` when it wants the asynchronous path.
+    /// What to answer now when the dispatcher answers synchronously, or the work to run from a
+    /// task when it wants the asynchronous path.
+    private enum Immediate {
+        case answered((HTTPReply, String))
+        case later(@Sendable () async throws -> DynamoResult)
+    }
+
+    /// ``run(_:logger:_:)`` without a task, when the dispatcher answers synchronously.
     private static func runImmediately(
         _ request: WireProtocol.Dispatch,
         dispatcher: any DynamoDispatcher,
         logger: Logger
-    ) -> (HTTPReply, String)? {
+    ) -> Immediate {
         do {
-            guard let result = try dispatcher.dispatchImmediately(request.target, body: request.body, context: request.context)
-            else { return nil }
-            return reply(result, to: request, logger: logger)
+            switch try dispatcher.dispatchImmediately(request.target, body: request.body, context: request.context) {
+            case .answered(let result): return .answered(reply(result, to: request, logger: logger))
+            case .later(let work): return .later(work)
+            }
         } catch {
-            return reply(throwing: error, to: request, logger: logger)
+            return .answered(reply(throwing: error, to: request, logger: logger))
         }
     }
 

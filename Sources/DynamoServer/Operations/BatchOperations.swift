@@ -7,7 +7,7 @@ extension OperationRows {
     static let batchGetItem = OperationRow(
         .eventLoop,
         touches: { (input: BatchGetItemInput) in
-            let tables = input.requestItems.keys.sorted()
+            let tables = input.tableNames
             return OperationTouches(
                 tables: tables, items: tables.flatMap { name in input.requestItems[name]!.keys.map { (name, $0) } })
         },
@@ -28,7 +28,7 @@ extension OperationRows {
     static let batchWriteItem = OperationRow(
         .itemWrite,
         touches: { (input: BatchWriteItemInput) in
-            let tables = input.requestItems.keys.sorted()
+            let tables = input.tableNames
             return OperationTouches(
                 tables: tables,
                 items: tables.flatMap { name in
@@ -44,4 +44,14 @@ extension OperationRows {
                 itemCollectionMetrics: ItemCollectionMetric.shapes(result.itemCollections, mode: input.returnItemCollectionMetrics),
                 consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity))
         })
+}
+
+extension BatchGetItemInput: TableNaming {
+    /// The keys of `RequestItems`, in order.
+    var tableNames: [String] { requestItems.keys.sorted() }
+}
+
+extension BatchWriteItemInput: TableNaming {
+    /// The keys of `RequestItems`, in order.
+    var tableNames: [String] { requestItems.keys.sorted() }
 }

@@ -79,6 +79,16 @@ package final class EngineDispatcher: DynamoDispatcher {
             let request = try operation.withRow(
                 Preparation(body: body, storage: storage) { try self.database(for: context) }
             ).get()
+            return await perform(request, target: target, context: context)
+        } catch {
+            return failure(error, target: target, context: context)
+        }
+    }
+
+    /// Runs a decoded and placed request where its placement says, off the calling loop: fault
+    /// rules first, then the engine call on the writer thread or the pool, then the encoding.
+    private func perform(_ request: PreparedRequest, target: DynamoTarget, context: DynamoRequestContext) async -> DynamoResult {
+        do {
             var conflict: String?
             if faults.isArmed, let fault = faults.fault(operation: target.operation, tables: request.touches().tables) {
                 if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
@@ -104,48 +114,63 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// Runs the requests whose row places them on the event loop right here when called on an
     /// event loop (the server calls this on the connection's loop before it would start a task
-    /// for ``dispatch(_:body:context:)``); `nil` sends every other request there.
+    /// for ``dispatch(_:body:context:)``); every other request is handed on to run from a task,
+    /// with its input when it was decoded here.
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
-    ) -> DynamoResult? {
-        guard !faults.isArmed, let operation = Self.operation(for: target), MultiThreadedEventLoopGroup.currentEventLoop != nil
-        else { return nil }
+    ) -> ImmediateDispatch {
+        guard let operation = Self.operation(for: target) else { return .answered(.failure(DynamoError(.unknownOperation))) }
+        guard !faults.isArmed, MultiThreadedEventLoopGroup.currentEventLoop != nil else {
+            return .later { await self.dispatch(target, body: body, context: context) }
+        }
         return operation.withRow(ImmediateRun(dispatcher: self, target: target, body: body, context: context))
     }
 
-    /// Runs a row on the calling event loop when it belongs there; `nil` otherwise. A row that
+    /// Runs a row on the calling event loop when it belongs there, else hands it on. A row that
     /// never runs on the loop (the pool, or item writes that always go to the writer thread),
-    /// or an item write that finds the writer busy, is left before its body is decoded.
+    /// or an item write that finds the writer busy, is handed on before its body is decoded;
+    /// one found to belong elsewhere once decoded (a placement decided per request, a writer
+    /// taken meanwhile) is handed on with its input.
     private struct ImmediateRun: OperationRowVisitor {
         let dispatcher: EngineDispatcher
         let target: DynamoTarget
         let body: DynamoRequestBody
         let context: DynamoRequestContext
 
-        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> DynamoResult? {
+        func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> ImmediateDispatch {
+            let (dispatcher, target, body, context) = (dispatcher, target, body, context)
+            // Closures made only when handed on: the answered path allocates none.
+            func undecoded() -> ImmediateDispatch { .later { await dispatcher.dispatch(target, body: body, context: context) } }
+            func handedOn(_ input: Input, _ placement: DispatchPolicy.Placement) -> ImmediateDispatch {
+                .later { await dispatcher.perform(PreparedRequest(row, input, placement: placement), target: target, context: context) }
+            }
             switch (row.placement, dispatcher.storage.itemWritePlacement) {
-            case (.fixed(.pool), _), (.fixed(.writer), _), (.itemWrite, .writer): return nil
+            case (.fixed(.pool), _), (.fixed(.writer), _), (.itemWrite, .writer): return undecoded()
             default: break
             }
             do {
                 let database = try dispatcher.database(for: context)
-                if case .itemWrite = row.placement, dispatcher.storage == .files, !database.writerLooksIdle { return nil }
+                if case .itemWrite = row.placement, dispatcher.storage == .files, !database.writerLooksIdle { return undecoded() }
                 let input = try Input.decodeRequest(body)
                 let placement = row.placement.resolve(input, storage: dispatcher.storage) { database }
-                let run = try dispatcher.call(
-                    { context, throttle in try EngineDispatcher.run(row, input, context: context, throttle: throttle) },
-                    context: context)
+                let conflicts = try dispatcher.conflicts(context)
+                let operationContext = OperationContext(database: database, now: dispatcher.engine.clock.now())
+                func run() throws -> Output {
+                    for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
+                    return try EngineDispatcher.run(row, input, context: operationContext, throttle: dispatcher.throttle)
+                }
                 switch placement {
                 case .eventLoop:
-                    return .success(row.encode(try run(database)))
+                    return .answered(.success(row.encode(try run())))
                 case .eventLoopIfWriterIdle:
                     // A busy writer: nothing ran (no conflict armed either); the write joins its queue.
-                    return try database.writeNowIfIdle { try run(database) }.map { .success(row.encode($0)) }
+                    return try database.writeNowIfIdle { try run() }.map { .answered(.success(row.encode($0))) }
+                        ?? handedOn(input, placement)
                 case .writer, .pool:
-                    return nil
+                    return handedOn(input, placement)
                 }
             } catch {
-                return dispatcher.failure(error, target: target, context: context)
+                return .answered(dispatcher.failure(error, target: target, context: context))
             }
         }
     }
@@ -159,6 +184,16 @@ package final class EngineDispatcher: DynamoDispatcher {
         /// Runs the engine call (throttled when a throttle is given); returns the encoder of
         /// its output.
         let run: @Sendable (OperationContext, CapacityThrottle?) throws -> PendingAnswer
+
+        /// `row`'s request of `input`, placed.
+        init<Input, Output>(_ row: OperationRow<Input, Output>, _ input: Input, placement: DispatchPolicy.Placement) {
+            self.placement = placement
+            touches = { row.touches(input) }
+            run = { context, throttle in
+                let output = try EngineDispatcher.run(row, input, context: context, throttle: throttle)
+                return PendingAnswer { row.encode(output) }
+            }
+        }
     }
 
     /// An engine call's output, encoded when asked (after the writer's lock was let go).
@@ -175,13 +210,7 @@ package final class EngineDispatcher: DynamoDispatcher {
         func visit<Input, Output>(_ row: OperationRow<Input, Output>) -> Result<PreparedRequest, any Error> {
             Result {
                 let input = try Input.decodeRequest(body)
-                return PreparedRequest(
-                    placement: try row.placement.resolve(input, storage: storage, database: database),
-                    touches: { row.touches(input) },
-                    run: { context, throttle in
-                        let output = try EngineDispatcher.run(row, input, context: context, throttle: throttle)
-                        return PendingAnswer { row.encode(output) }
-                    })
+                return PreparedRequest(row, input, placement: try row.placement.resolve(input, storage: storage, database: database))
             }
         }
     }
@@ -217,13 +246,19 @@ package final class EngineDispatcher: DynamoDispatcher {
     ) throws -> @Sendable (Database) throws -> Answer {
         let throttle = throttle
         let now = engine.clock.now()
-        let conflicts =
-            try (context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? [])
-            + (conflict.map { [($0, 1)] } ?? [])
+        let conflicts = try self.conflicts(context, conflict: conflict)
         return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
             return try run(OperationContext(database: database, now: now), throttle)
         }
+    }
+
+    /// The transaction conflicts to arm before a request runs: its header's, and one on
+    /// `conflict`'s table (a fault rule).
+    private func conflicts(_ context: DynamoRequestContext, conflict: String? = nil) throws -> [(String, Int)] {
+        let header = try context.headers[Self.conflictHeader].map(Self.parseConflicts) ?? []
+        guard let conflict else { return header }
+        return header + [(conflict, 1)]
     }
 
     /// A thrown error as the request's answer: a `DynamoError` as itself, anything else as a

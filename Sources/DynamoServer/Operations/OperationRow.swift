@@ -127,8 +127,7 @@ struct OperationTouches: Sendable {
     /// value, as the engine reads its key condition.
     var queryPartition: (@Sendable (Database) -> (index: String?, value: AttributeValue)?)? = nil
 
-    /// The tables of an input that names one in `TableName` or none: found through
-    /// ``TableNaming``.
+    /// The tables of an input (``TableNaming``; an input that names none, none).
     static func named(_ input: some DynamoShape) -> OperationTouches {
         OperationTouches(tables: (input as? any TableNaming)?.tableNames ?? [])
     }
@@ -147,7 +146,8 @@ struct OperationTouches: Sendable {
     }
 }
 
-/// An input that names its tables (`TableName`, `RequestItems`, transaction items).
+/// An input that names its tables: every input with a `TableName` (conformances generated in
+/// `OperationTable.swift`), the batches (`RequestItems`) and the transactions (their actions).
 protocol TableNaming {
     /// The tables, as ``OperationTouches/tables`` lists them.
     var tableNames: [String] { get }

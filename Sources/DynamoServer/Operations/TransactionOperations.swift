@@ -8,7 +8,7 @@ extension OperationRows {
         .itemWrite,
         touches: { (input: TransactWriteItemsInput) in
             OperationTouches(
-                tables: input.transactItems.compactMap(\.tableName),
+                tables: input.tableNames,
                 items: input.transactItems.compactMap { action in action.tableName.map { ($0, action.namedItem) } })
         },
         admission: .whole(.writes),
@@ -24,7 +24,7 @@ extension OperationRows {
         .eventLoop,
         touches: { (input: TransactGetItemsInput) in
             OperationTouches(
-                tables: input.transactItems.map(\.get.tableName),
+                tables: input.tableNames,
                 items: input.transactItems.map { ($0.get.tableName, $0.get.key) })
         },
         admission: .whole(.reads),
@@ -35,6 +35,16 @@ extension OperationRows {
                 consumedCapacity: ConsumedUnits.shapes(result.capacity, mode: input.returnConsumedCapacity),
                 responses: result.items.map { RawItemResponse(item: $0.map(RawItem.init)) })
         }, encode: { $0.jsonBytes })
+}
+
+extension TransactWriteItemsInput: TableNaming {
+    /// Each action's table, in order.
+    var tableNames: [String] { transactItems.compactMap(\.tableName) }
+}
+
+extension TransactGetItemsInput: TableNaming {
+    /// Each action's table, in order.
+    var tableNames: [String] { transactItems.map(\.get.tableName) }
 }
 
 extension TransactWriteItem {

@@ -2,25 +2,29 @@ import DynamoAPI
 @testable import DynamoServer
 import Testing
 
-/// A dispatcher that answers `GetItem` synchronously (`dispatchImmediately`) and everything else
-/// through the asynchronous path, so the tests can tell which path answered.
+/// A dispatcher that answers `GetItem` synchronously (`dispatchImmediately`), hands `Later` on
+/// with work of its own, and everything else to the asynchronous path, so the tests can tell
+/// which path answered.
 private struct ImmediateDispatcher: DynamoDispatcher {
     struct Boom: Error {}
 
     func supports(target: DynamoTarget) -> Bool {
-        ["GetItem", "PutItem", "Fail", "Throw"].contains(target.operation)
+        ["GetItem", "PutItem", "Later", "Fail", "Throw"].contains(target.operation)
     }
 
     func dispatch(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) async throws -> DynamoResult {
         .success(Array(#"{"path":"async"}"#.utf8))
     }
 
-    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws -> DynamoResult? {
+    func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws
+        -> ImmediateDispatch
+    {
         switch target.operation {
-        case "GetItem": return .success(Array(#"{"path":"immediate","requestID":"\#(context.requestID)"}"#.utf8))
-        case "Fail": return .failure(.tableNotFound())
+        case "GetItem": return .answered(.success(Array(#"{"path":"immediate","requestID":"\#(context.requestID)"}"#.utf8)))
+        case "Fail": return .answered(.failure(.tableNotFound()))
         case "Throw": throw Boom()
-        default: return nil
+        case "Later": return .later { .success(Array(#"{"path":"handed on"}"#.utf8)) }
+        default: return .later { try await dispatch(target, body: body, context: context) }
         }
     }
 }
@@ -47,11 +51,14 @@ private struct ImmediateDispatcher: DynamoDispatcher {
         }
     }
 
-    @Test func nilFallsBackToDispatch() async throws {
+    @Test func laterRunsTheWorkHandedOn() async throws {
         try await withHTTPTestServer(dispatcher: ImmediateDispatcher()) { _, port in
             let response = try await roundTrip(TestRequest.make(target: "DynamoDB_20120810.PutItem"), port: port)
             #expect(response.status == 200)
             #expect(try JSONValue(parsing: response.body)["path"] == .string("async"))
+            let handedOn = try await roundTrip(TestRequest.make(target: "DynamoDB_20120810.Later"), port: port)
+            #expect(handedOn.status == 200)
+            #expect(try JSONValue(parsing: handedOn.body)["path"] == .string("handed on"))
         }
     }
 
