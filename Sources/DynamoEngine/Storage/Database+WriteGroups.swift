@@ -133,11 +133,6 @@ extension Database {
         return result
     }
 
-    /// Whether ``writeNowIfIdle(_:)`` would find the writer idle now (a hint: it checks again,
-    /// and takes the lock only if it is free): no write queued or running, and writes not
-    /// meeting each other lately.
-    package var writerLooksIdle: Bool { !writeQueue.contended.load(ordering: .relaxed) && writeQueue.isIdle }
-
     /// Writes handed to ``enqueueWrite(_:completion:)`` and not answered yet.
     package var writesInFlight: Int { writeQueue.inFlight.load(ordering: .relaxed) }
 

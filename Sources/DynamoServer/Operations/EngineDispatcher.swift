@@ -127,10 +127,10 @@ package final class EngineDispatcher: DynamoDispatcher {
     }
 
     /// Runs a row on the calling event loop when it belongs there, else hands it on. A row that
-    /// never runs on the loop (the pool, or item writes that always go to the writer thread),
-    /// or an item write that finds the writer busy, is handed on before its body is decoded;
-    /// one found to belong elsewhere once decoded (a placement decided per request, a writer
-    /// taken meanwhile) is handed on with its input.
+    /// never runs on the loop (the pool, or item writes that always go to the writer thread) is
+    /// handed on before its body is decoded; one found to belong elsewhere once decoded (a
+    /// placement decided per request, an item write that finds the writer busy) is handed on
+    /// with its input.
     private struct ImmediateRun: OperationRowVisitor {
         let dispatcher: EngineDispatcher
         let target: DynamoTarget
@@ -150,7 +150,6 @@ package final class EngineDispatcher: DynamoDispatcher {
             }
             do {
                 let database = try dispatcher.database(for: context)
-                if case .itemWrite = row.placement, dispatcher.storage == .files, !database.writerLooksIdle { return undecoded() }
                 let input = try Input.decodeRequest(body)
                 let placement = row.placement.resolve(input, storage: dispatcher.storage) { database }
                 let conflicts = try dispatcher.conflicts(context)
