@@ -11,8 +11,8 @@ Usage:
 Where the facts come from:
 - the operations: botocore's `service-2.json.gz` models (as scripts/generate-shapes.py reads them);
   an operation a newer botocore adds appears as a row, "not yet" until the server answers it;
-- the status: the server's operation tables, i.e. the `"<Operation>":` rows in
-  Sources/DynamoServer/ (EngineDispatcher's tables and the row files they merge);
+- the status: the server's operation rows, i.e. the `static let <operation> = OperationRow`
+  declarations in Sources/DynamoServer/ (the rows the generated switch names);
 - the tests: files under Tests/ that call the operation (boto3 `snake_case(`, AWS CLI
   `"kebab-case"`, Swift `<Operation>Input`/`<Operation>Request`), except the model walk of
   test_compatibility.py, which calls every operation.
@@ -160,13 +160,14 @@ def walk(directory, suffixes):
 
 
 def server_rows(names):
-    """The operations the server's tables have a row for: `"<Name>":` in Sources/DynamoServer."""
+    """The operations the server has a row for: `static let <name> = OperationRow` in
+    Sources/DynamoServer (the rows the generated switch of OperationTable.swift names)."""
     found = set()
     for path in walk(SERVER_SOURCES, (".swift",)):
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        found.update(re.findall(r'"([A-Z][A-Za-z]+)"\s*:', text))
-    return {name for name in names if name in found}
+        found.update(name.lower() for name in re.findall(r"static let (\w+) = OperationRow\b", text))
+    return {name for name in names if name.lower() in found}
 
 
 def covering_tests(names):
