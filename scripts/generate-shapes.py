@@ -4,7 +4,8 @@
 Reads botocore's DynamoDB and DynamoDB Streams models (`service-2.json.gz`) and writes
 `Sources/DynamoAPI/Shapes/Generated/*.swift`: one struct per structure reachable from an
 operation's input or output, one RawRepresentable struct per string enumeration, and the
-operation tables; and `Sources/DynamoServer/Operations/Generated/OperationTable.swift`, the
+operation tables; `Sources/DynamoAPI/FastDecode/Generated/*.swift`, the byte-level reader of
+every input shape for `RequestFastDecoder` (scripts/shape_readers.py); and `Sources/DynamoServer/Operations/Generated/OperationTable.swift`, the
 server's exhaustive switch from each operation to its typed row. Structure and constraints come from the model; its documentation prose is
 not used. The hand-written runtime they rely on lives next to them in `Sources/DynamoAPI/Shapes/`.
 
@@ -25,11 +26,16 @@ import sys
 # The shared writer beside this script, also when the script is loaded as a module from elsewhere.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generated_files  # noqa: E402
+import shape_readers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "Sources", "DynamoAPI", "Shapes", "Generated")
 # The server's operation switch: one typed row per operation (Sources/DynamoServer/Operations).
 SERVER_OUT_DIR = os.path.join(ROOT, "Sources", "DynamoServer", "Operations", "Generated")
+# RequestFastDecoder's byte-level readers of every input shape (scripts/shape_readers.py).
+READER_OUT_DIR = os.path.join(ROOT, "Sources", "DynamoAPI", "FastDecode", "Generated")
+# The input shapes with their rules, for the readers' tests.
+SCHEMA_OUT_DIR = os.path.join(ROOT, "Tests", "DynamoAPITests", "FastDecode", "Generated")
 
 # Shapes written by hand: the model's AttributeValue is DynamoAPI's `AttributeValue` enum.
 HAND_WRITTEN = {"AttributeValue": "AttributeValue"}
@@ -465,37 +471,50 @@ class Generator:
             return "[String: %s]" % self.swift_type(value)
         sys.exit("unsupported shape type %s (%s)" % (kind, key))
 
-    def own_rules(self, key, owner=None, member=None):
-        """A `ValueRules(...)` literal for the shape's own constraints, or None."""
+    def rule_args(self, key, owner=None, member=None):
+        """The shape's own constraints as `ValueRules` arguments (`{"minLength": 3, …}` in the
+        literal's order), `"tableNameOrARN"`, or None. The request readers (shape_readers.py)
+        check the very same rules."""
         if owner and (owner, member) in TABLE_NAME_MEMBER_OVERRIDES:
             key = ("ddb", TABLE_NAME_MEMBER_OVERRIDES[(owner, member)])
         elif self.m.model_names[key] == "TableArn" and member == "TableName":
-            return ".tableNameOrARN"
+            return "tableNameOrARN"
         shape = self.m.shapes[key]
         if (owner, member) in MEMBER_MAXIMUMS:
             shape = dict(shape, max=MEMBER_MAXIMUMS[(owner, member)])
         kind = shape["type"]
-        args = []
+        args = {}
         if kind in ("string", "list", "map", "blob") and "enum" not in shape:
             if "min" in shape:
-                args.append("minLength: %d" % shape["min"])
+                args["minLength"] = shape["min"]
             if "max" in shape:
-                args.append("maxLength: %d" % shape["max"])
+                args["maxLength"] = shape["max"]
             if "pattern" in shape:
-                pattern = shape["pattern"]
-                if pattern in PATTERNS:
-                    args.append("pattern: .%s" % PATTERNS[pattern])
-                else:
-                    print("warning: no hand-coded matcher for pattern %r (%s); using NSRegularExpression"
-                          % (pattern, key[1]), file=sys.stderr)
-                    args.append("pattern: .regex(%s)" % swift_string(pattern))
+                args["pattern"] = shape["pattern"]
         elif kind in ("integer", "long"):
             if "min" in shape:
-                args.append("minValue: %d" % shape["min"])
+                args["minValue"] = shape["min"]
             if "max" in shape:
-                args.append("maxValue: %d" % shape["max"])
-        if not args:
+                args["maxValue"] = shape["max"]
+        return args or None
+
+    def own_rules(self, key, owner=None, member=None):
+        """A `ValueRules(...)` literal for the shape's own constraints, or None."""
+        rules = self.rule_args(key, owner, member)
+        if rules is None:
             return None
+        if rules == "tableNameOrARN":
+            return ".tableNameOrARN"
+        args = []
+        for name, value in rules.items():
+            if name != "pattern":
+                args.append("%s: %d" % (name, value))
+            elif value in PATTERNS:
+                args.append("pattern: .%s" % PATTERNS[value])
+            else:
+                print("warning: no hand-coded matcher for pattern %r (%s); using NSRegularExpression"
+                      % (value, key[1]), file=sys.stderr)
+                args.append("pattern: .regex(%s)" % swift_string(value))
         return "ValueRules(%s)" % ", ".join(args)
 
     def element_rules(self, key):
@@ -1068,6 +1087,7 @@ def main():
     parser.add_argument("--data", help="botocore's data directory (default: the installed botocore)")
     parser.add_argument("--out", default=OUT_DIR, help="output directory of the shapes")
     parser.add_argument("--server-out", default=SERVER_OUT_DIR, help="output directory of the server's operation switch")
+    parser.add_argument("--reader-out", default=READER_OUT_DIR, help="output directory of the request readers")
     parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
     args = parser.parse_args()
 
@@ -1077,17 +1097,24 @@ def main():
     generator.collect()
     files = generator.files(botocore_version(data_dir))
     server_files = generator.server_operation_table(botocore_version(data_dir))
+    reader_files = shape_readers.reader_files(generator, sys.modules[__name__], botocore_version(data_dir))
+    schema_files = shape_readers.schema_files(generator, sys.modules[__name__], botocore_version(data_dir))
 
     if args.check:
-        outdated = generated_files.stale(args.out, files) + generated_files.stale(args.server_out, server_files)
+        outdated = (generated_files.stale(args.out, files) + generated_files.stale(args.server_out, server_files)
+                    + generated_files.stale(args.reader_out, reader_files)
+                    + generated_files.stale(SCHEMA_OUT_DIR, schema_files))
         if outdated:
             print("stale generated files: %s" % ", ".join(outdated), file=sys.stderr)
             return 1
         return 0
     written, removed = generated_files.sync(args.out, files)
     server_written, server_removed = generated_files.sync(args.server_out, server_files)
-    written, removed = written + server_written, removed + server_removed
-    files = {**files, **server_files}
+    reader_written, reader_removed = generated_files.sync(args.reader_out, reader_files)
+    schema_written, schema_removed = generated_files.sync(SCHEMA_OUT_DIR, schema_files)
+    written = written + server_written + reader_written + schema_written
+    removed = removed + server_removed + reader_removed + schema_removed
+    files = {**files, **server_files, **reader_files, **schema_files}
     total = sum(text.count("\n") for text in files.values())
     print("generated %d files, %d lines, %d types to %s: %d written, %d removed, the rest unchanged"
           % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT), len(written), len(removed)))

@@ -1,5 +1,5 @@
-/// Decodes the hot request shapes straight from the request bytes, without the `JSONValue` tree,
-/// when a request is clean and in a form it knows.
+/// Decodes request shapes straight from the request bytes, without the `JSONValue` tree, when a
+/// request is clean and in a form it knows.
 ///
 /// The generic path parses a body into a `JSONValue` tree and decodes that with validation
 /// (``DynamoShape/decodeRequest(_:)``). For a PutItem that tree is about a sixth of the request's
@@ -10,60 +10,20 @@
 /// returns `nil` and the caller runs the generic path, so every error, its message and the order
 /// of checks stay those of the generic path by construction.
 ///
+/// Every operation of DynamoDB and DynamoDB Streams has a reader, generated with the shapes by
+/// `scripts/generate-shapes.py` (`scripts/shape_readers.py`) from the very rules the generic
+/// decoder is generated with: `Generated/RequestFastDecoder+Operations.swift` maps an operation
+/// to its input's `fastDecode(_:)`, and each structure has a `JSONByteReader.read<Shape>()`.
+///
 /// What is left to the generic path on purpose: unknown members, JSON numbers (but a plain `Limit`)
-/// and `null`s, names with escapes, legacy parameters (`Expected`, `ConditionalOperator`,
-/// `QueryFilter`; a Query's `KeyConditions` are read), table ARNs, nesting deeper than
-/// ``JSONByteReader/maximumValueDepth`` attribute values, and transaction actions of no kind or of
-/// more than one (the engine words those).
+/// and `null`s, timestamps and binary members, names with escapes, table ARNs, and nesting deeper
+/// than ``JSONByteReader/maximumValueDepth`` attribute values.
 ///
 /// ```swift
 /// let input = body.withUnsafeBytes { RequestFastDecoder.decode(operation: "PutItem", bytes: $0) }
 ///     ?? (try PutItemInput.decodeRequest(JSONValue(parsing: body)))
 /// ```
 public enum RequestFastDecoder {
-    /// The operations this decoder reads.
-    public static let operations: Set<String> = [
-        "PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems", "GetItem", "Query",
-    ]
-
-    /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
-    /// when the body must go through the generic path.
-    public static func decode(operation: String, bytes: UnsafeRawBufferPointer) -> (any DynamoShape)? {
-        switch operation {
-        case "PutItem": putItem(bytes)
-        case "BatchWriteItem": batchWriteItem(bytes)
-        case "UpdateItem": updateItem(bytes)
-        case "TransactWriteItems": transactWriteItems(bytes)
-        case "GetItem": getItem(bytes)
-        case "Query": query(bytes)
-        default: nil
-        }
-    }
-
-    /// A PutItem body as ``PutItemInput``, or `nil` (see the type's rules).
-    public static func putItem(_ bytes: UnsafeRawBufferPointer) -> PutItemInput? {
-        var reader = JSONByteReader(bytes)
-        return try? reader.putItem()
-    }
-
-    /// A BatchWriteItem body as ``BatchWriteItemInput``, or `nil` (see the type's rules).
-    public static func batchWriteItem(_ bytes: UnsafeRawBufferPointer) -> BatchWriteItemInput? {
-        var reader = JSONByteReader(bytes)
-        return try? reader.batchWriteItem()
-    }
-
-    /// An UpdateItem body as ``UpdateItemInput``, or `nil` (see the type's rules).
-    public static func updateItem(_ bytes: UnsafeRawBufferPointer) -> UpdateItemInput? {
-        var reader = JSONByteReader(bytes)
-        return try? reader.updateItem()
-    }
-
-    /// A TransactWriteItems body as ``TransactWriteItemsInput``, or `nil` (see the type's rules).
-    public static func transactWriteItems(_ bytes: UnsafeRawBufferPointer) -> TransactWriteItemsInput? {
-        var reader = JSONByteReader(bytes)
-        return try? reader.transactWriteItems()
-    }
-
     /// Whether `name` passes the `TableName` rule without a violation: 1...255 characters of
     /// `[a-zA-Z0-9_.-]` (an ARN goes the generic way).
     static func isPlainTableName(_ name: String) -> Bool {
@@ -73,15 +33,6 @@ public enum RequestFastDecoder {
 }
 
 extension JSONByteReader {
-    /// Reads the members of a top-level object, calling `member` with each name; bails on a name
-    /// seen twice (`bit` gives each known name its own bit) and on data after the object.
-    mutating func topLevelObject(
-        _ member: (inout JSONByteReader, UnsafeRawBufferPointer) throws(FastDecodeBail) -> UInt32
-    ) throws(FastDecodeBail) {
-        try objectMembers(member)
-        guard atEnd() else { throw FastDecodeBail() }
-    }
-
     /// Reads the members of an object, calling `member` with each name; bails on a name seen
     /// twice (`bit` gives each known name its own bit).
     mutating func objectMembers(
@@ -122,9 +73,38 @@ extension JSONByteReader {
         return map
     }
 
+    /// A `TableName` that is a plain table name (1...255 characters of `[a-zA-Z0-9_.-]`); bails
+    /// on an ARN, which the generic path checks against its own rule.
     mutating func tableName() throws(FastDecodeBail) -> String {
         let name = try string()
         guard RequestFastDecoder.isPlainTableName(name) else { throw FastDecodeBail() }
         return name
+    }
+
+    /// A string of `length` UTF-16 units (Java's measure, as ``ValueRules`` counts them) that
+    /// `pattern` matches, if one is given.
+    mutating func string(length: ClosedRange<Int>, pattern: ShapePattern? = nil) throws(FastDecodeBail) -> String {
+        let value = try string()
+        guard length.contains(value.utf16.count) else { throw FastDecodeBail() }
+        if let pattern, !pattern.matches(value) { throw FastDecodeBail() }
+        return value
+    }
+
+    /// A string that `pattern` matches.
+    mutating func string(pattern: ShapePattern) throws(FastDecodeBail) -> String {
+        let value = try string()
+        guard pattern.matches(value) else { throw FastDecodeBail() }
+        return value
+    }
+
+    /// A Java `Integer` in `range` written as plain digits (a `Limit`); bails on a sign, a leading
+    /// zero, a fraction, an exponent and a value past `Int32.max`.
+    mutating func javaInteger(in range: ClosedRange<Int>) throws(FastDecodeBail) -> Int {
+        let digits = try digitsToken()
+        guard digits[0] != UInt8(ascii: "0"), digits.count <= 10 else { throw FastDecodeBail() }
+        var value = 0
+        for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        guard value <= Int(Int32.max), range.contains(value) else { throw FastDecodeBail() }
+        return value
     }
 }

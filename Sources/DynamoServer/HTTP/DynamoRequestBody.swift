@@ -4,7 +4,7 @@ import NIOCore
 /// A request body as the dispatcher receives it: the input ``RequestFastDecoder`` read straight
 /// from the bytes, or else the body's JSON tree for the generic decoder.
 ///
-/// The server tries the fast decoder on the hot operations (``RequestFastDecoder/operations``) before it
+/// The server tries the fast decoder (every operation, ``RequestFastDecoder/operations``) before it
 /// parses a body; when it answers, no `JSONValue` tree is built unless something asks for
 /// ``json`` (throttling, armed faults, a debug request log), which parses the bytes then.
 package struct DynamoRequestBody: Sendable {

@@ -74,8 +74,6 @@ struct RequestFastDecoderReadTests {
             #"{"TableName":"bench","KeyConditions":{"pk":{"ComparisonOperator":"EQUALS"}}}"#,
             #"{"TableName":"bench","KeyConditions":{"pk":{"ComparisonOperator":"EQ","Exists":true}}}"#,
             #"{"TableName":"bench","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[null]}}}"#,
-            #"{"TableName":"bench","KeyConditionExpression":"pk = :p","QueryFilter":{}}"#,
-            #"{"TableName":"bench","KeyConditionExpression":"pk = :p","ConditionalOperator":"AND"}"#,
         ])
     func bails(body: String) {
         let operation = body.contains("\"Key\"") ? "GetItem" : "Query"

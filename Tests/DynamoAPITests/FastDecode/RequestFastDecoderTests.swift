@@ -97,7 +97,6 @@ struct RequestFastDecoderTests {
             #"{"Item":{}}"#,
             #"{"RequestItems":{}}"#,
             #"{"RequestItems":{"t":[]}}"#,
-            #"{"RequestItems":{"t":[{"PutRequest":{"Item":{}},"DeleteRequest":{"Key":{}}}]}}"#,
         ])
     func bails(body: String) {
         let operation = body.contains("RequestItems") ? "BatchWriteItem" : "PutItem"

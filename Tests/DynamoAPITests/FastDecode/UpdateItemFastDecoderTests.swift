@@ -42,9 +42,6 @@ struct UpdateItemFastDecoderTests {
     @Test(
         "leaves bodies the generic path must answer",
         arguments: [
-            #"{"TableName":"bench","Key":{"a":{"S":"x"}},"AttributeUpdates":{}}"#,
-            #"{"TableName":"bench","Key":{"a":{"S":"x"}},"Expected":{}}"#,
-            #"{"TableName":"bench","Key":{"a":{"S":"x"}},"ConditionalOperator":"AND"}"#,
             #"{"TableName":"bench","Key":{},"ReturnValues":"UPDATE_NEW"}"#,
             #"{"TableName":"bench","Key":{},"UpdateExpression":null}"#,
             #"{"TableName":"bench","Key":{},"UpdateExpression":"a","UpdateExpression":"b"}"#,
