@@ -69,21 +69,22 @@ struct HTTPConnectionStateMachine {
         return false
     }
 
+    /// A request is complete and its answer is being prepared.
+    private var isResponding: Bool {
+        if case .responding = state { return true }
+        return false
+    }
+
     /// A request part arrived from the decoder.
     mutating func receive(_ part: HTTPServerRequestPart) -> Action {
-        switch state {
-        case .closing:
-            return .none
-        case .responding:
+        // Checked apart from `take(_:)`, so no copy of the state (and of the body it aggregates)
+        // is alive while `take(_:)` appends to that body.
+        if isClosing { return .none }
+        guard !isResponding, held.isEmpty else {
             held.append(.part(part))
             return .none
-        case .idle, .receiving, .discarding:
-            guard held.isEmpty else {
-                held.append(.part(part))
-                return .none
-            }
-            return take(part)
         }
+        return take(part)
     }
 
     /// The channel asks for more input: passed on unless requests are held.
