@@ -58,6 +58,7 @@ struct HTTPConnectionStateMachine {
     /// A graceful shutdown asked this connection to close after the current answer.
     private var quiescing = false
 
+    /// A machine for a new connection, waiting for its first request.
     init(maximumBodyBytes: Int, allocator: ByteBufferAllocator) {
         self.maximumBodyBytes = maximumBodyBytes
         self.allocator = allocator

@@ -28,6 +28,8 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, H
     /// Told where requests and answers end, for the request and idle timeouts.
     private let deadlines: ConnectionTimeoutHandler?
 
+    /// A handler for one connection, served by `eventLoop`; `deadlines` is the connection's
+    /// timeout handler, told where requests and answers end.
     init(settings: HTTPHandlerSettings, eventLoop: any EventLoop, deadlines: ConnectionTimeoutHandler? = nil) {
         self.settings = settings
         self.deadlines = deadlines

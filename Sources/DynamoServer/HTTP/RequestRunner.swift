@@ -15,6 +15,7 @@ struct RequestRunner {
     /// The connection's event loop as a task executor.
     private let executor: EventLoopTaskExecutor
 
+    /// A runner for the connection served by `eventLoop`.
     init(settings: HTTPHandlerSettings, eventLoop: any EventLoop) {
         self.settings = settings
         self.executor = EventLoopTaskExecutor(eventLoop)

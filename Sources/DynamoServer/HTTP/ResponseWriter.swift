@@ -13,6 +13,10 @@ struct ResponseWriter {
     /// The last `Date` header and the second it stands for.
     private var cachedDate: (second: Int64, text: String) = (.min, "")
 
+    /// - Parameters:
+    ///   - clock: the server's clock, for the `Date` header.
+    ///   - metrics: counts each answer for `/metrics`; `nil` counts nothing.
+    ///   - logger: gets the debug request log.
     init(clock: ServerClock, metrics: ServerMetrics?, logger: Logger) {
         self.clock = clock
         self.metrics = metrics
