@@ -44,9 +44,10 @@ extension HTTPConnectionStateMachine {
     }
 
     /// How to write the answer ``answerReady()`` was told of.
-    struct ResponsePlan: Equatable {
-        /// The answer says `Connection: close` when this is `false`.
-        var keepAlive: Bool
+    struct ResponsePlan {
+        /// The request answered: its version, method, `Accept-Encoding`, start, and whether the
+        /// connection is kept (the answer says `Connection: close` when it is not).
+        var request: RequestFacts
         /// Close the connection once the answer is written (held requests are dropped).
         var close: Bool
     }
@@ -56,8 +57,6 @@ extension HTTPConnectionStateMachine {
 protocol HTTPConnectionActionPerformer: AnyObject {
     /// The connection's state machine.
     var machine: HTTPConnectionStateMachine { get set }
-    /// ``deliverHeld()`` is running (an answer written from inside it must not start it again).
-    var isDeliveringHeld: Bool { get set }
     /// Does what `action` says.
     func perform(_ action: HTTPConnectionStateMachine.Action)
 }
@@ -68,9 +67,7 @@ extension HTTPConnectionActionPerformer {
     /// Answers written from inside it (a request answered within its dispatch) come back here
     /// and return at once: this loop goes on with the next held request.
     func deliverHeld() {
-        guard !isDeliveringHeld else { return }
-        isDeliveringHeld = true
-        defer { isDeliveringHeld = false }
+        guard machine.startDelivery() else { return }
         while true {
             let action = machine.nextHeld()
             if case .none = action { return }

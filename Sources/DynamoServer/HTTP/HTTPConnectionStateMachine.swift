@@ -15,7 +15,9 @@ import NIOHTTP1
 /// machine.receive(.head(head))                    // .none
 /// machine.receive(.end(nil))                      // .dispatch(head, summary, body: nil)
 /// let plan = machine.answerReady()                // frame the answer with `plan`, write it
-/// if !plan.close { machine.nextHeld() }           // the next held request, or .read, or .none
+/// if !plan.close, machine.startDelivery() {       // then nextHeld() until it returns .none
+///     machine.nextHeld()                          // the next held request, or .read, or .none
+/// }
 /// ```
 ///
 /// The adapter (`HTTPRequestHandler`) performs each action before it feeds the next event (see
@@ -57,6 +59,8 @@ struct HTTPConnectionStateMachine {
     private var halfClosed = false
     /// A graceful shutdown asked this connection to close after the current answer.
     private var quiescing = false
+    /// Held parts are being taken up (from ``startDelivery()`` until ``nextHeld()`` returns `.none`).
+    private var delivering = false
 
     /// A machine for a new connection, waiting for its first request.
     init(maximumBodyBytes: Int, allocator: ByteBufferAllocator) {
@@ -136,7 +140,8 @@ struct HTTPConnectionStateMachine {
     }
 
     /// The current request's answer (dispatched or refused) is about to be written: how to frame
-    /// it and whether to close after it. Unless it closes, call ``nextHeld()`` once it is written.
+    /// it and whether to close after it. Unless it closes, call ``startDelivery()`` once it is
+    /// written.
     mutating func answerReady() -> ResponsePlan {
         if quiescing { current.keepAlive = false }
         let close: Bool
@@ -154,12 +159,28 @@ struct HTTPConnectionStateMachine {
             held.removeAll()
             state = .closing
         }
-        return ResponsePlan(keepAlive: current.keepAlive, close: close)
+        return ResponsePlan(request: current, close: close)
     }
 
-    /// After an answer was written: the next thing to do with what was held meanwhile. Call it
-    /// until it returns `.none`, performing each action (a `.dispatch` answered at once included).
+    /// After an answer that keeps the connection was written: whether there is anything to take
+    /// up (held parts, a held-back read, a half-close), and it is not under way already (an answer
+    /// written from inside it). When `true`, call ``nextHeld()`` until it returns `.none`,
+    /// performing each action (a `.dispatch` answered at once included).
+    mutating func startDelivery() -> Bool {
+        guard !delivering, !held.isEmpty || readPending || halfClosed else { return false }
+        delivering = true
+        return true
+    }
+
+    /// The next thing to do with what was held while the last answer was prepared; `.none` when
+    /// a request waits for its answer or nothing is left (which ends the delivery).
     mutating func nextHeld() -> Action {
+        let action = takeNextHeld()
+        if case .none = action { delivering = false }
+        return action
+    }
+
+    private mutating func takeNextHeld() -> Action {
         // Closing leaves nothing held.
         while !held.isEmpty {
             if case .responding = state { return .none }

@@ -17,8 +17,6 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, H
 
     /// Decides what this connection does; every event goes through it.
     var machine: HTTPConnectionStateMachine
-    /// See ``HTTPConnectionActionPerformer/isDeliveringHeld``.
-    var isDeliveringHeld = false
     private let router: RequestRouter
     private let runner: RequestRunner
     private var writer: ResponseWriter
@@ -128,7 +126,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, H
     /// Routes a complete request and writes its answer now, or lets a task write it later.
     private func dispatch(_ head: HTTPRequestHead, _ summary: RequestHeaderSummary, body: ByteBuffer?, context: ChannelHandlerContext) {
         let requestID = requestIDs.makeID()
-        let acceptEncoding = machine.current.acceptEncoding
+        let acceptEncoding = summary.acceptEncoding
         switch router.route(head, body: body) {
         case .answer(let answer):
             write(answer, requestID: requestID)
@@ -150,9 +148,7 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, H
     private func write(_ answer: Answer, requestID: String) {
         guard let context else { return }
         let plan = machine.answerReady()
-        let frame = writer.frame(
-            answer, requestID: requestID, for: machine.current, keepAlive: plan.keepAlive,
-            allocator: context.channel.allocator)
+        let frame = writer.frame(answer, requestID: requestID, for: plan.request, allocator: context.channel.allocator)
         deadlines?.responseWritten()
         if plan.close {
             let loopBound = context.loopBound

@@ -31,13 +31,12 @@ struct ResponseWriter {
     /// - Parameters:
     ///   - answer: the reply and its operation label.
     ///   - requestID: the `x-amzn-RequestId`.
-    ///   - request: the version, method, `Accept-Encoding` and start of the request answered.
-    ///   - keepAlive: `false` adds `Connection: close`.
+    ///   - request: the version, method, `Accept-Encoding` and start of the request answered, and
+    ///     whether the connection is kept (`Connection: close` when it is not).
     mutating func frame(
         _ answer: Answer,
         requestID: String,
         for request: HTTPConnectionStateMachine.RequestFacts,
-        keepAlive: Bool,
         allocator: ByteBufferAllocator
     ) -> ByteBuffer {
         let reply = answer.reply.compressed(acceptEncoding: request.acceptEncoding)
@@ -64,7 +63,7 @@ struct ResponseWriter {
         for (name, value) in reply.extraHeaders {
             frame.header(name, value)
         }
-        if !keepAlive {
+        if !request.keepAlive {
             frame.header("Connection", "close")
         } else if version.major == 1, version.minor == 0 {
             frame.header("Connection", "keep-alive")

@@ -16,7 +16,6 @@ final class StateMachineDriver: HTTPConnectionActionPerformer {
     private(set) var inFlight: [String] = []
     /// Whether a dispatched request is answered at once, within the dispatch.
     var answersInline: (HTTPRequestHead) -> Bool = { _ in false }
-    var isDeliveringHeld = false
 
     init(maximumBodyBytes: Int = 64) {
         machine = HTTPConnectionStateMachine(maximumBodyBytes: maximumBodyBytes, allocator: ByteBufferAllocator())
@@ -74,7 +73,7 @@ final class StateMachineDriver: HTTPConnectionActionPerformer {
 
     private func write(_ what: String) {
         let plan = machine.answerReady()
-        log.append("answer \(what) \(plan.close ? "close" : plan.keepAlive ? "keep" : "drain")")
+        log.append("answer \(what) \(plan.close ? "close" : plan.request.keepAlive ? "keep" : "drain")")
         if !plan.close { deliverHeld() }
     }
 }
