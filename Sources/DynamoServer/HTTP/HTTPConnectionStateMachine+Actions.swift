@@ -58,7 +58,7 @@ protocol HTTPConnectionActionPerformer: AnyObject {
     /// The connection's state machine.
     var machine: HTTPConnectionStateMachine { get set }
     /// Does what `action` says.
-    func perform(_ action: HTTPConnectionStateMachine.Action)
+    func perform(_ action: consuming HTTPConnectionStateMachine.Action)
 }
 
 extension HTTPConnectionActionPerformer {

@@ -92,10 +92,10 @@ final class HTTPRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, H
     }
 
     /// Does what the state machine says, on this handler's channel.
-    func perform(_ action: HTTPConnectionStateMachine.Action) {
+    func perform(_ action: consuming HTTPConnectionStateMachine.Action) {
         if case .none = action { return }
         guard let context else { return }
-        switch action {
+        switch consume action {
         case .none:
             break
         case .read:

@@ -48,7 +48,7 @@ final class StateMachineDriver: HTTPConnectionActionPerformer {
     /// Forgets what was logged so far.
     func clearLog() { log.removeAll() }
 
-    func perform(_ action: HTTPConnectionStateMachine.Action) {
+    func perform(_ action: consuming HTTPConnectionStateMachine.Action) {
         switch action {
         case .none:
             break
