@@ -6,7 +6,8 @@ import NIOCore
 ///
 /// The server tries the fast decoder (every operation, ``RequestFastDecoder/operations``) before it
 /// parses a body; when it answers, no `JSONValue` tree is built unless something asks for
-/// ``json`` (throttling, armed faults, a debug request log), which parses the bytes then.
+/// ``json``, which nothing on the server does: throttling, fault rules and the request log read
+/// what they need from the typed input (``tableNames``, the row's touches).
 package struct DynamoRequestBody: Sendable {
     /// The input decoded from the bytes, when the fast decoder took the request.
     package let decoded: (any DynamoShape)?
@@ -25,6 +26,14 @@ package struct DynamoRequestBody: Sendable {
         self.decoded = decoded
         self.parsed = .null
         self.bytes = bytes
+    }
+
+    /// The tables the request names, for the request log: from the input the fast decoder read
+    /// (``TableNaming``; none for an input that names none), else from the JSON tree. Never
+    /// parses the body again.
+    package var tableNames: [String] {
+        guard let decoded else { return FaultInjector.tables(in: parsed) }
+        return (decoded as? any TableNaming)?.tableNames ?? []
     }
 
     /// The body as a JSON tree (parsed now if the fast decoder read it; such bytes are valid JSON).

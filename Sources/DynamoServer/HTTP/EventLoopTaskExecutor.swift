@@ -9,7 +9,6 @@ import NIOCore
 ///
 /// NIO 2.101 offers event loops as serial executors (`EventLoop.executor`) but not yet as task
 /// executors; this is the small adapter. One exists per connection.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 

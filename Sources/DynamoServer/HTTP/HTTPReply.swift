@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// A response before it is framed: status, body and the few headers that vary.
 ///
-/// `HTTPRequestHandler` adds what every response carries (`Server`, `Date`, `x-amzn-RequestId`,
+/// `ResponseWriter` adds what every response carries (`Server`, `Date`, `x-amzn-RequestId`,
 /// `x-amz-crc32`, `Content-Length`, `Connection` when needed, `Content-Encoding` when it
 /// compresses the body).
 struct HTTPReply: Sendable {

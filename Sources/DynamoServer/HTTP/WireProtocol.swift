@@ -9,7 +9,7 @@ import NIOHTTP1
 /// them against the real service:
 ///
 /// 1. Body over the size limit → 413, empty body (checked while the body streams in, by
-///    `HTTPRequestHandler`, before anything here). dynalite keeps the connection; we answer
+///    `HTTPConnectionStateMachine`, before anything here). dynalite keeps the connection; we answer
 ///    `Connection: close` and close once the rest of the body is drained.
 /// 1b. `Content-Encoding: gzip` / `deflate` → the body is inflated (see `ContentCoding`); over
 ///    the size limit once inflated → 413; corrupt, truncated or another coding → 500, as
