@@ -9,7 +9,8 @@ final class LocalServer {
     /// the `PATH`, and reads the port from its startup line.
     init() throws {
         guard let binary = Self.findBinary() else {
-            throw ExampleError("no localdynamo binary beside \(CommandLine.arguments[0]) or on PATH; build it with `swift build` or pass --endpoint URL")
+            throw ExampleError(
+                "no localdynamo binary beside \(CommandLine.arguments[0]) or on PATH; build it with `swift build` or pass --endpoint URL")
         }
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: binary)

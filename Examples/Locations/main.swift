@@ -112,7 +112,9 @@ enum LocationsExample {
         onTablet.latitude = 59.925
         try await tablet.save()
         let merged = try require(try await ObjectContext(store: store).existingObject(with: bakeryID) as? Location)
-        say("conflict on Bakery resolved by mergeByPropertyStoreTrump: name \"\(merged.name)\" (the store's), latitude \(merged.latitude) (the tablet's), version \(merged.version)")
+        say(
+            "conflict on Bakery resolved by mergeByPropertyStoreTrump: name \"\(merged.name)\" (the store's), latitude \(merged.latitude) (the tablet's), version \(merged.version)"
+        )
     }
 
     static func deleteTables(_ store: DynamoStore) async throws {

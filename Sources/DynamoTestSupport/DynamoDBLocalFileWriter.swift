@@ -183,7 +183,9 @@ package enum DynamoDBLocalFileWriter {
         func sqliteKeys(_ hash: String, _ range: String?) -> JSONValue {
             .array(
                 [.object(["DynamoDBAttribute": attribute(hash), "KeyType": .string("HASH"), "SQLiteColumnName": .string("hashKey")])]
-                    + (range.map { [.object(["DynamoDBAttribute": attribute($0), "KeyType": .string("RANGE"), "SQLiteColumnName": .string("rangeKey")])] } ?? []))
+                    + (range.map {
+                        [.object(["DynamoDBAttribute": attribute($0), "KeyType": .string("RANGE"), "SQLiteColumnName": .string("rangeKey")])]
+                    } ?? []))
         }
         func projection(_ index: Index) -> JSONValue {
             var members: [String: JSONValue] = ["ProjectionType": .string(index.projection)]

@@ -79,7 +79,8 @@ struct FuzzRun {
                 "target": .string(target.name), "inputs": .number(String(options.inputs)),
                 "seed": .number(String(options.seed)), "corpus": .number(String(corpus.count)),
                 "seconds": .number(String(format: "%.1f", Date().timeIntervalSince(start))),
-                "slowest_ms": .number(String(format: "%.1f", slowest * 1000)), "crashes": .number("0"), "hangs": .number("0"), "bugs": .number(String(bugs)),
+                "slowest_ms": .number(String(format: "%.1f", slowest * 1000)), "crashes": .number("0"), "hangs": .number("0"),
+                "bugs": .number(String(bugs)),
                 "outcomes": .object(outcomes.mapValues { .number(String($0)) }),
             ]))
         print(writer.string)

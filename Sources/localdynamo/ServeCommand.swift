@@ -36,7 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port (the startup line prints it).")
     var port = 8000
 
-    @Option(name: .customLong("db-path"), help: "Directory for the database files (created if missing); DynamoDB Local's files found there are migrated first.")
+    @Option(
+        name: .customLong("db-path"),
+        help: "Directory for the database files (created if missing); DynamoDB Local's files found there are migrated first.")
     var dbPath = ".localdynamo"
 
     @Flag(name: .customLong("in-memory"), help: "Keep everything in memory; nothing is written to disk.")

@@ -31,7 +31,8 @@ struct NeighbourSettingsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("credentials").path
-        try "[default]\naws_access_key_id = DEFAULTKEY\naws_secret_access_key = d\n[ci]\naws_access_key_id = CIKEY\naws_secret_access_key = c # note\n"
+        try
+            "[default]\naws_access_key_id = DEFAULTKEY\naws_secret_access_key = d\n[ci]\naws_access_key_id = CIKEY\naws_secret_access_key = c # note\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         func keys(_ environment: [String: String], profile: String? = nil, endpoint: String = "http://127.0.0.1:9") throws -> String? {
             try NeighbourSettings(

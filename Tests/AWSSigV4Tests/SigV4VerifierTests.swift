@@ -79,7 +79,8 @@ struct SigV4VerifierTests {
                 "/20260101/",
                 SigV4Refusal(
                     .invalidSignature,
-                    "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '20251231' != '20260101', from '20260101T000000Z'.")
+                    "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '20251231' != '20260101', from '20260101T000000Z'."
+                )
             ),
             (
                 "aws4_request",
@@ -174,7 +175,9 @@ struct SigV4VerifierTests {
     }
 
     /// A presigned URL built the way botocore's `SigV4QueryAuth` builds one.
-    static func presigned(expires: Int = 300, at time: Double = now, token: String? = nil) -> (target: String, headers: [(name: String, value: String)]) {
+    static func presigned(expires: Int = 300, at time: Double = now, token: String? = nil) -> (
+        target: String, headers: [(name: String, value: String)]
+    ) {
         let stamp = AmzDate(Date(timeIntervalSince1970: time))
         let headers: [(name: String, value: String)] = [("Host", "127.0.0.1:8000"), ("X-Amz-Target", "DynamoDB_20120810.ListTables")]
         var query =

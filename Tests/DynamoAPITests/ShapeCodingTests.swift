@@ -307,7 +307,8 @@ extension ShapeCodingTests {
             #expect(
                 try validationMessage(
                     CreateTableInput.self,
-                    #"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"x","AttributeType":"INVALID"}]}"#)
+                    #"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"x","AttributeType":"INVALID"}]}"#
+                )
                     == "1 validation error detected: Value 'INVALID' at 'attributeDefinitions.2.member.attributeType' failed to "
                     + "satisfy constraint: Member must satisfy enum value set: [B, N, S]")
             // dynalite (recorded against DynamoDB): missing members of a nested structure, write before read.
@@ -455,7 +456,8 @@ extension ShapeCodingTests {
             #expect(
                 try validationMessage(
                     CreateTableInput.self,
-                    #"{"TableName":"tbl","LocalSecondaryIndexes":[{"IndexName":"idx","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a","\#(long)"]}}]}"#)
+                    #"{"TableName":"tbl","LocalSecondaryIndexes":[{"IndexName":"idx","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a","\#(long)"]}}]}"#
+                )
                     == "1 validation error detected: Value '[a, \(long)]' at 'localSecondaryIndexes.1.member.projection.nonKeyAttributes' "
                     + "failed to satisfy constraint: Member must satisfy constraint: [Member must have length less than or equal "
                     + "to 255, Member must have length greater than or equal to 1]")

@@ -17,7 +17,11 @@ struct UpdateTests {
         let expression = "set b.c=((c[1])+(b.a)),b.a = a,c[1] = a, c[4] = b.a - b.b, c[2] = b.c add c[8] :b, c[6] :a"
         let compiled = try T.compile(.updateItem, update: expression, values: #"{":a":{"N":"2"},":b":{"SS":["a"]}}"#)
         let new = try compiled.update!.apply(to: T.item(old))
-        #expect(new == T.item(#"{"a":{"S":"k"},"b":{"M":{"a":{"S":"k"},"b":{"N":"2"},"c":{"N":"4"}}},"c":{"L":[{"N":"1"},{"S":"k"},{"N":"3"},{"N":"-1"},{"N":"2"},{"SS":["a"]}]}}"#))
+        #expect(
+            new
+                == T.item(
+                    #"{"a":{"S":"k"},"b":{"M":{"a":{"S":"k"},"b":{"N":"2"},"c":{"N":"4"}}},"c":{"L":[{"N":"1"},{"S":"k"},{"N":"3"},{"N":"-1"},{"N":"2"},{"SS":["a"]}]}}"#
+                ))
         // UPDATED_NEW projects the touched paths on the new item.
         let touched = ProjectionPlan(paths: compiled.update!.touchedPaths).apply(to: new)
         #expect(touched == T.item(#"{"b":{"M":{"a":{"S":"k"},"c":{"N":"4"}}},"c":{"L":[{"S":"k"},{"N":"3"},{"N":"2"}]}}"#))
@@ -31,7 +35,8 @@ struct UpdateTests {
 
     @Test("ADD and DELETE on numbers and sets; an emptied set disappears")
     func addDelete() throws {
-        let new = try apply("ADD n :n, s :s, fresh :n", to: #"{"n":{"N":"0.1"},"s":{"SS":["a","b"]}}"#, values: #"{":n":{"N":"0.2"},":s":{"SS":["b","c"]}}"#)
+        let new = try apply(
+            "ADD n :n, s :s, fresh :n", to: #"{"n":{"N":"0.1"},"s":{"SS":["a","b"]}}"#, values: #"{":n":{"N":"0.2"},":s":{"SS":["b","c"]}}"#)
         #expect(new == T.item(#"{"n":{"N":"0.3"},"s":{"SS":["a","b","c"]},"fresh":{"N":"0.2"}}"#))
         let emptied = try apply("DELETE s :d", to: #"{"s":{"SS":["a","b"]},"k":{"S":"x"}}"#, values: #"{":d":{"SS":["a","b","c"]}}"#)
         #expect(emptied == T.item(#"{"k":{"S":"x"}}"#))

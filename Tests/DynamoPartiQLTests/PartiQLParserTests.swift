@@ -20,7 +20,8 @@ import Testing
         guard case .insert(let table, nil, .tuple(let pairs)) = insert.statement else { Issue.record("not an insert"); return }
         #expect(table == "t")
         #expect(pairs.count == 3)
-        let update = try PartiQLParser.parse(#"update "T" set a = a + 1 set b = list_append(b, [?]) remove c where pk = 'x' returning modified new *"#)
+        let update = try PartiQLParser.parse(
+            #"update "T" set a = a + 1 set b = list_append(b, [?]) remove c where pk = 'x' returning modified new *"#)
         guard case .update(_, _, let clauses, _, let returning) = update.statement else { Issue.record("not an update"); return }
         #expect(clauses.count == 3)
         #expect(returning == .modifiedNew)
@@ -37,7 +38,10 @@ import Testing
         ("SELECT * FROM t LIMIT 1", "Unsupported clause: LIMIT"),
         ("SELECT *, a FROM t", "Other attributes should not be present in the projection when '*' is used."),
         ("SELECT * FROM \"t\".\"i\".\"j\"", "A path may contain at most 2 components in the FROM clause"),
-        ("INSERT INTO t VALUE 'x'", "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement."),
+        (
+            "INSERT INTO t VALUE 'x'",
+            "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement."
+        ),
         ("INSERT INTO t VALUE {'pk': 'a'} RETURNING ALL OLD *", "RETURNING is not supported in INSERT"),
         (
             "DELETE FROM t WHERE pk = 'a' RETURNING ALL NEW *",

@@ -93,7 +93,10 @@ import Testing
 
     @Test(arguments: [
         ("UPDATE t SET n = 1 WHERE pk = 'a'", "Where clause does not contain a mandatory equality on all key attributes"),
-        ("UPDATE t SET n = 1 WHERE pk = 'a' AND sk = 1 AND sk = 2", "Multiple conditions on same key sk. Only single item Update/Insert/Delete are supported"),
+        (
+            "UPDATE t SET n = 1 WHERE pk = 'a' AND sk = 1 AND sk = 2",
+            "Multiple conditions on same key sk. Only single item Update/Insert/Delete are supported"
+        ),
         ("DELETE FROM t WHERE pk = 1 AND sk = 1", "Key attribute's data type should match its data type in table's schema: Key pk"),
         ("UPDATE t SET s = set_add(t, <<1>>) WHERE pk = 'a' AND sk = 1", "The first argument to SET_ADD must equal the assignment value"),
         ("UPDATE t SET s = set_delete(s, [1]) WHERE pk = 'a' AND sk = 1", "The second argument to SET_DELETE must be a value with type SET"),

@@ -70,7 +70,9 @@ import Testing
             try await other.save()
             let stored = try await fixture.client.getItem(GetItemInput(tableName: "Event", key: second.key)).item
             #expect(stored?["body"] == .s("changed") && stored?["v"] == .n(DynamoNumber(2)))
-            #expect(try await fixture.client.getItem(GetItemInput(tableName: "Event", key: ["stream": .s("s"), "seq": .n(DynamoNumber(1))])).item?["body"] == .s("event 1"))
+            #expect(
+                try await fixture.client.getItem(GetItemInput(tableName: "Event", key: ["stream": .s("s"), "seq": .n(DynamoNumber(1))])).item?["body"]
+                    == .s("event 1"))
         }
     }
 }

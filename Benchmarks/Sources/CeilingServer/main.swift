@@ -26,7 +26,8 @@ final class FixedResponseHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     /// The fixed answer: 250 bytes, shaped like a GetItem output.
-    static let responseBody = #"{"Item":{"pk":{"S":"p00000123"},"sk":{"N":"7"},"data":{"S":"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"},"n":{"N":"123456"}}}"#
+    static let responseBody =
+        #"{"Item":{"pk":{"S":"p00000123"},"sk":{"N":"7"},"data":{"S":"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"},"n":{"N":"123456"}}}"#
     private var body: ByteBuffer?
     private var headers = HTTPHeaders()
     private var keepAlive = true

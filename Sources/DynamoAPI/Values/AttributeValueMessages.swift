@@ -55,10 +55,12 @@ extension AttributeValueMessages {
 
 extension AttributeValueMessages {
     /// Thrown by AttributeValue+JSON.init.
-    static let suppliedAttributeValueEmptyContainExactly = DynamoError.validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+    static let suppliedAttributeValueEmptyContainExactly = DynamoError.validation(
+        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
 
     /// Thrown by AttributeValue+JSON.init.
-    static let suppliedAttributeValueMoreThanOne = DynamoError.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+    static let suppliedAttributeValueMoreThanOne = DynamoError.validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 }
 
 // MARK: - Values/DynamoNumber+KeyEncoding.swift
@@ -72,5 +74,6 @@ extension AttributeValueMessages {
 
 extension AttributeValueMessages {
     /// Thrown by ItemSize.checkNesting.
-    static let nestingLevelsHaveExceededSupported = DynamoError.validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+    static let nestingLevelsHaveExceededSupported = DynamoError.validation(
+        "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
 }

@@ -41,7 +41,11 @@ public struct AttributePath: Sendable, Hashable, CustomStringConvertible, Expres
         for character in text {
             if var digits = index {
                 if character == "]" {
-                    if let value = Int(digits), value >= 0 { elements.append(.index(value)) } else { fail("a list index must be a non-negative integer") }
+                    if let value = Int(digits), value >= 0 {
+                        elements.append(.index(value))
+                    } else {
+                        fail("a list index must be a non-negative integer")
+                    }
                     index = nil
                     afterIndex = true
                 } else {

@@ -37,7 +37,8 @@ extension KeyConditionExpression {
             } else if partitionKeys.contains(name) || sortKeys.contains(name) {
                 throw ExpressionBuildError("a key condition has one condition per key; \(name) has two (or a partition key condition other than =)")
             } else {
-                throw ExpressionBuildError("a key condition names only the key attributes; \(name) is not one of \((partitionKeys + sortKeys).joined(separator: ", "))")
+                throw ExpressionBuildError(
+                    "a key condition names only the key attributes; \(name) is not one of \((partitionKeys + sortKeys).joined(separator: ", "))")
             }
         }
         var partitionTerms: [(name: String, value: AttributeValue)] = []

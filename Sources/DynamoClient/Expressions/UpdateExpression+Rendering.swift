@@ -53,14 +53,16 @@ extension UpdateExpression {
             case .path, .target: break
             default: throw ExpressionBuildError("if_not_exists takes a document path first (setting \(target))")
             }
-            return "if_not_exists(\(try render(path, target: target, &renderer, top: false)), \(try render(fallback, target: target, &renderer, top: false)))"
+            return
+                "if_not_exists(\(try render(path, target: target, &renderer, top: false)), \(try render(fallback, target: target, &renderer, top: false)))"
         case .listAppend(let first, let second):
             for operand in [first, second] {
                 if case .value(let value) = operand, value.typeDescriptor != "L" {
                     throw ExpressionBuildError("list_append takes lists, not \(value.typeDescriptor) (setting \(target))")
                 }
             }
-            return "list_append(\(try render(first, target: target, &renderer, top: false)), \(try render(second, target: target, &renderer, top: false)))"
+            return
+                "list_append(\(try render(first, target: target, &renderer, top: false)), \(try render(second, target: target, &renderer, top: false)))"
         case .plus(let left, let right), .minus(let left, let right):
             let symbol = if case .plus = node { "+" } else { "-" }
             guard top else { throw ExpressionBuildError("a SET value allows one + or -, not nested arithmetic (setting \(target))") }

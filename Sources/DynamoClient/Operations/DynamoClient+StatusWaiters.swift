@@ -54,7 +54,9 @@ extension DynamoClient {
             switch description.importStatus {
             case .completed?: return .done(description)
             case .failed?, .cancelled?:
-                return .failed("import \(importArn) \(description.importStatus!.rawValue): \(description.failureCode ?? "-") \(description.failureMessage ?? "")")
+                return .failed(
+                    "import \(importArn) \(description.importStatus!.rawValue): \(description.failureCode ?? "-") \(description.failureMessage ?? "")"
+                )
             default: return .pending
             }
         }

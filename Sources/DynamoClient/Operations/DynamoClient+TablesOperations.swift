@@ -170,7 +170,9 @@ extension DynamoClient {
     /// - Parameter input: The request (`DescribeKinesisStreamingDestinationInput`).
     /// - Returns: The response (`DescribeKinesisStreamingDestinationOutput`).
     /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
-    public func describeKinesisStreamingDestination(_ input: DescribeKinesisStreamingDestinationInput) async throws -> DescribeKinesisStreamingDestinationOutput {
+    public func describeKinesisStreamingDestination(_ input: DescribeKinesisStreamingDestinationInput) async throws
+        -> DescribeKinesisStreamingDestinationOutput
+    {
         try await send(input)
     }
 
@@ -197,7 +199,9 @@ extension DynamoClient {
     /// - Parameter input: The request (`UpdateKinesisStreamingDestinationInput`).
     /// - Returns: The response (`UpdateKinesisStreamingDestinationOutput`).
     /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
-    public func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) async throws -> UpdateKinesisStreamingDestinationOutput {
+    public func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) async throws
+        -> UpdateKinesisStreamingDestinationOutput
+    {
         try await send(input)
     }
 }

@@ -56,7 +56,8 @@ extension DynamoClient {
         if let error = error as? DynamoError {
             if error.code == .transactionCanceled {
                 let codes = (error.cancellationReasons ?? []).compactMap(\.code).filter { $0 != "None" }
-                return !codes.isEmpty && codes.allSatisfy { ["TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"].contains($0) }
+                return !codes.isEmpty
+                    && codes.allSatisfy { ["TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"].contains($0) }
             }
         }
         return classify(error, status: nil) == .retryable || classify(error, status: nil) == .timeout

@@ -19,7 +19,8 @@ extension EngineMessages {
     static let invalidBackupArn = DynamoError.validation("Invalid Backup ARN")
 
     /// Thrown by Backups (listBackups).
-    static let timeRangeBoundsReversed = DynamoError.validation("One or more parameter values were invalid: Time range lower bound must be less than or equal to upper bound")
+    static let timeRangeBoundsReversed = DynamoError.validation(
+        "One or more parameter values were invalid: Time range lower bound must be less than or equal to upper bound")
 
     /// Thrown by Backups (listBackups), Backups (backup).
     static func backupNotFound(start: String) -> DynamoError {
@@ -61,7 +62,8 @@ extension EngineMessages {
     static let exportTimeOnIncrementalExport = DynamoError.validation("ExportTime cannot be specified for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let incrementalExportTimesRequired = DynamoError.validation("IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
+    static let incrementalExportTimesRequired = DynamoError.validation(
+        "IncrementalExportSpecification with ExportFromTime and ExportToTime is required for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
     static let exportPeriodOutsideRecoveryWindow = DynamoError(.invalidExportTime, "Export period must be within the point in time recovery window")
@@ -70,7 +72,8 @@ extension EngineMessages {
     static let exportPeriodLength = DynamoError.validation("Export period must be between 15 minutes and 24 hours long")
 
     /// Thrown by Exports (exportTableToPointInTime).
-    static let incrementalSpecificationOnFullExport = DynamoError.validation("IncrementalExportSpecification can only be specified for an incremental export")
+    static let incrementalSpecificationOnFullExport = DynamoError.validation(
+        "IncrementalExportSpecification can only be specified for an incremental export")
 
     /// Thrown by Exports (exportTableToPointInTime).
     static let exportTimeOutsideRecoveryWindow = DynamoError(.invalidExportTime, "Export time must be within the point in time recovery window")
@@ -106,26 +109,34 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by ContinuousBackups (updateContinuousBackups).
-    static let recoveryPeriodWhenDisabling = DynamoError.validation("Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
+    static let recoveryPeriodWhenDisabling = DynamoError.validation(
+        "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
 }
 
 // MARK: - PITR/Database+PointInTimeRestore.swift
 
 extension EngineMessages {
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
-    static let eitherSourceTableArnSourceTableNameSpecified = DynamoError.validation("The parameter 'TableName' is required but was not present in the request")
+    static let eitherSourceTableArnSourceTableNameSpecified = DynamoError.validation(
+        "The parameter 'TableName' is required but was not present in the request")
 
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
     static let onlyOneSourceTableArnSourceTableNameSpecified = DynamoError.validation("Must provide exactly one of: sourceTableArn, sourceTableName")
 
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime).
-    static let onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified = DynamoError.validation("Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime")
+    static let onlyOneRestoreDateTimeUseLatestRestorableTimeSpecified = DynamoError.validation(
+        "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for point-in-time restore request. Please specify either RestoreDateTime time or UseLatestRestorableTime"
+    )
 
     /// Thrown by PointInTimeRestore (restoreTableToPointInTime): neither a time nor UseLatestRestorableTime.
-    static let restoreTimeMissing = DynamoError.validation("Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both")
+    static let restoreTimeMissing = DynamoError.validation(
+        "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be specified, but not both")
 
     /// Thrown by PointInTimeRestore (restoreTime).
     static func restoreDateTimeBetweenEarliestRestorableDateTimeLatestRestorableDateTime(earliest: Double, latest: Double) -> DynamoError {
-        DynamoError(.invalidRestoreTime, "RestoreDateTime must be between EarliestRestorableDateTime (\(Timestamp(secondsSince1970: earliest))) and LatestRestorableDateTime (\(Timestamp(secondsSince1970: latest)))")
+        DynamoError(
+            .invalidRestoreTime,
+            "RestoreDateTime must be between EarliestRestorableDateTime (\(Timestamp(secondsSince1970: earliest))) and LatestRestorableDateTime (\(Timestamp(secondsSince1970: latest)))"
+        )
     }
 }

@@ -50,7 +50,9 @@ enum EngineMessages {
 
 extension EngineMessages {
     /// Thrown by BatchGet (batchGetItem).
-    static let expressionAndNonExpressionParameters = DynamoError.validation("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+    static let expressionAndNonExpressionParameters = DynamoError.validation(
+        "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"
+    )
 
     /// Thrown by BatchGet (batchGetItem).
     static let tooManyItemsRequestedBatchGetItem = DynamoError.validation("Too many items requested for the BatchGetItem call")
@@ -63,7 +65,8 @@ extension EngineMessages {
     static let tooManyItemsRequestedBatchWriteItem = DynamoError.validation("Too many items requested for the BatchWriteItem call")
 
     /// Thrown by BatchWrite (batchWriteItem).
-    static let suppliedAttributeValueMoreThanOne = DynamoError.validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+    static let suppliedAttributeValueMoreThanOne = DynamoError.validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 }
 
 // MARK: - DynamoEngine.swift
@@ -92,14 +95,17 @@ extension EngineMessages {
 
     /// Thrown by KeyValidation.keyShapeError.
     static func typeMismatchKeyExpectedActual(attributeName: String, typeRawValue: String, typeDescriptor: String) -> DynamoError {
-        .validation("One or more parameter values were invalid: Type mismatch for key \(attributeName) expected: \(typeRawValue) actual: \(typeDescriptor)")
+        .validation(
+            "One or more parameter values were invalid: Type mismatch for key \(attributeName) expected: \(typeRawValue) actual: \(typeDescriptor)")
     }
 
     /// Thrown by KeyValidation.encodeKey.
-    static let hashKeyTooLarge = DynamoError.validation("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
+    static let hashKeyTooLarge = DynamoError.validation(
+        "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes")
 
     /// Thrown by KeyValidation.encodeKey.
-    static let rangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+    static let rangeKeysTooLarge = DynamoError.validation(
+        "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
 
     /// Thrown by KeyValidation.checkNotEmpty.
     static func emptyStringKeyValue(prefix: String, name: String) -> DynamoError {
@@ -129,25 +135,35 @@ extension EngineMessages {
 extension EngineMessages {
     /// Thrown by IndexKeyEncoding.typeMismatch.
     static func typeMismatchIndexKeyExpected(attributeName: String, typeRawValue: String, typeDescriptor: String, name: String) -> DynamoError {
-        .validation("One or more parameter values were invalid: Type mismatch for Index Key \(attributeName) Expected: \(typeRawValue) Actual: \(typeDescriptor) IndexName: \(name)")
+        .validation(
+            "One or more parameter values were invalid: Type mismatch for Index Key \(attributeName) Expected: \(typeRawValue) Actual: \(typeDescriptor) IndexName: \(name)"
+        )
     }
 
     /// Thrown by IndexKeyEncoding.storedKey.
     static func emptyIndexKeyValue(kind: String, name: String, attributeName: String) -> DynamoError {
-        .validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attributeName)")
+        .validation(
+            "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value. IndexName: \(name), IndexKey: \(attributeName)"
+        )
     }
 
     /// Thrown by `IndexDefinition.storedKey(of:)` (IndexKeyEncoding.swift).
     static func sizeLimitExceededIndexKey(attributeName: String, size: Int, name: String) -> DynamoError {
-        .validation("One or more parameter values were invalid: Size limit exceeded for Index Key \(attributeName) Actual Size: \(size) bytes Max Size: \(TableDefinition.maximumPartitionKeyBytes) bytes IndexName: \(name)")
+        .validation(
+            "One or more parameter values were invalid: Size limit exceeded for Index Key \(attributeName) Actual Size: \(size) bytes Max Size: \(TableDefinition.maximumPartitionKeyBytes) bytes IndexName: \(name)"
+        )
     }
 
     /// Thrown by `IndexDefinition.storedKey(of:)` (IndexKeyEncoding.swift).
-    static let indexRangeKeysTooLarge = DynamoError.validation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes")
+    static let indexRangeKeysTooLarge = DynamoError.validation(
+        "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of \(TableDefinition.maximumSortKeyBytes) bytes"
+    )
 
     /// Thrown by IndexKeyEncoding.updatedIndexKeyError.
     static func updateSetsEmptyIndexKey(kind: String) -> DynamoError {
-        .validation("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value.")
+        .validation(
+            "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty \(kind) value."
+        )
     }
 }
 
@@ -212,14 +228,17 @@ extension EngineMessages {
     static let aggregateSizeItemsTransactionCannot = DynamoError.validation("The aggregate size of the items in the transaction cannot exceed 4 MB")
 
     /// Thrown by TransactWrite (readAction).
-    static let invalidRequestTransactWriteRequestShouldContain = DynamoError.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+    static let invalidRequestTransactWriteRequestShouldContain = DynamoError.validation(
+        "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
 
     /// Thrown by TransactWrite (readAction).
     static let transactItemsOnlyContainOneCheck = DynamoError.validation("TransactItems can only contain one of Check, Put, Update or Delete")
 
     /// Thrown by TransactWrite (transactionCanceled).
     static func transactionCancelledPleaseReferCancellation(codes: String, reasons: [CancellationReason]) -> DynamoError {
-        DynamoError(.transactionCanceled, "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]", cancellationReasons: reasons)
+        DynamoError(
+            .transactionCanceled, "Transaction cancelled, please refer cancellation reasons for specific reasons [\(codes)]",
+            cancellationReasons: reasons)
     }
 }
 
@@ -227,5 +246,6 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by IdempotencyTokens.run.
-    static let requestSameClientTokenAlready = DynamoError(.idempotentParameterMismatch, "Request with the same client token has already been used with different parameters")
+    static let requestSameClientTokenAlready = DynamoError(
+        .idempotentParameterMismatch, "Request with the same client token has already been used with different parameters")
 }

@@ -34,7 +34,8 @@ extension EngineMessages {
 
     /// Thrown by LegacyGlobalTables (joiningTable).
     static func replicaNeedsNewAndOldImagesStream(name: String, region: String) -> DynamoError {
-        .validation(invalidParameters + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
+        .validation(
+            invalidParameters + "Table: \(name) in region: \(region) must have DynamoDB Streams enabled with StreamViewType NEW_AND_OLD_IMAGES")
     }
 
     /// Thrown by LegacyGlobalTables (joiningTable).
@@ -51,14 +52,16 @@ extension EngineMessages {
     }
 
     /// Thrown by LegacyGlobalTables (updateGlobalTable).
-    static let replicaUpdateWithoutCreateOrDelete = DynamoError.validation(invalidParameters + "One of Create or Delete must be specified in a ReplicaUpdate")
+    static let replicaUpdateWithoutCreateOrDelete = DynamoError.validation(
+        invalidParameters + "One of Create or Delete must be specified in a ReplicaUpdate")
 }
 
 // MARK: - GlobalTables/Database+ReplicaAutoScaling.swift
 
 extension EngineMessages {
     /// Thrown by ReplicaAutoScaling (updateTableReplicaAutoScaling).
-    static let replicaAutoScalingUpdateEmpty = DynamoError.validation(invalidParameters + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
+    static let replicaAutoScalingUpdateEmpty = DynamoError.validation(
+        invalidParameters + "At least one of ProvisionedWriteCapacityAutoScalingUpdate, GlobalSecondaryIndexUpdates or ReplicaUpdates is required")
 
     /// Thrown by ReplicaAutoScaling (updateTableReplicaAutoScaling).
     static func tableNoReplicaRegion(definitionName: String, regionName: String) -> DynamoError {
@@ -83,7 +86,8 @@ extension EngineMessages {
     }
 
     /// Thrown by ReplicaUpdates (checkReadOverride), UpdateTable (updateTable), TableValidation.checkBilling.
-    static let neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified = DynamoError.validation(invalidParameters + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+    static let neitherReadCapacityUnitsNorWriteCapacityUnitsSpecified = DynamoError.validation(
+        invalidParameters + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 
     /// Thrown by ReplicaUpdates (createReplica).
     static let tableWriteCapacityNotAutoScaled = DynamoError.validation("Table write capacity should either be Pay-Per-Request or AutoScaled.")
@@ -93,11 +97,14 @@ extension EngineMessages {
 
     /// Thrown by ReplicaUpdates (deleteReplica).
     static func replicaDeletionProtected(definitionName: String, target: String) -> DynamoError {
-        .validation("Cannot delete table \(definitionName) in region \(target) because it has deletion protection enabled. Disable deletion protection first.")
+        .validation(
+            "Cannot delete table \(definitionName) in region \(target) because it has deletion protection enabled. Disable deletion protection first."
+        )
     }
 
     /// Thrown by ReplicaUpdates (describeReplicaUpdate).
-    static let replicaUpdatesOnlyOperationRequest = DynamoError.validation(invalidParameters + "Replica modification must be the only operation in the request")
+    static let replicaUpdatesOnlyOperationRequest = DynamoError.validation(
+        invalidParameters + "Replica modification must be the only operation in the request")
 }
 
 // MARK: - GlobalTables/ReplicaUpdateRules.swift
@@ -105,7 +112,8 @@ extension EngineMessages {
 extension EngineMessages {
     /// Thrown by ReplicaUpdateRules.alreadyExisted.
     static func failedCreateNewReplicaTable(table: String) -> DynamoError {
-        .validation("Failed to create a the new replica of table with name: \u{2018}\(table)\u{2019} because one or more replicas already existed as tables.")
+        .validation(
+            "Failed to create a the new replica of table with name: \u{2018}\(table)\u{2019} because one or more replicas already existed as tables.")
     }
 
     /// Thrown by ReplicaUpdateRules.check.
@@ -115,16 +123,21 @@ extension EngineMessages {
     static let mixedReplicaActions = DynamoError.validation("Update table operation with more than one type of replica actions not allowed.")
 
     /// Thrown by ReplicaUpdateRules.check.
-    static let multipleReplicaCreateOrDelete = DynamoError.validation("Update table operation with more than one create or delete replica actions not allowed")
+    static let multipleReplicaCreateOrDelete = DynamoError.validation(
+        "Update table operation with more than one create or delete replica actions not allowed")
 
     /// Thrown by ReplicaUpdateRules.check.
     static func updateGlobalTableOperationFailed(missing: [String]) -> DynamoError {
-        .validation("Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [\(missing.joined(separator: ", "))].")
+        .validation(
+            "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [\(missing.joined(separator: ", "))]."
+        )
     }
 
     /// Thrown by ReplicaUpdateRules.localRegionError.
     static func localRegionReplicaUpdate(update: Bool) -> DynamoError {
-        .validation((update ? "Cannot add, delete, or update" : "Cannot add or delete") + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
+        .validation(
+            (update ? "Cannot add, delete, or update" : "Cannot add or delete")
+                + " the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
     }
 }
 
@@ -132,7 +145,8 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by ReplicationHub.database.
-    static let globalTablesNeedUnsharedDB = DynamoError.validation("Global tables need one namespace per region: this server runs with --shared-db, where every region shares one set of tables")
+    static let globalTablesNeedUnsharedDB = DynamoError.validation(
+        "Global tables need one namespace per region: this server runs with --shared-db, where every region shares one set of tables")
 
     /// Thrown by ReplicationHub.database.
     static let replicationNotConnectedEngine = DynamoError(.internalServerError, "Replication is not connected to an engine")

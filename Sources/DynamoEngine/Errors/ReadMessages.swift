@@ -16,7 +16,8 @@ extension EngineMessages {
     static let providedStartingKeyInvalid = DynamoError.validation("The provided starting key is invalid")
 
     /// Thrown by Query (checkStartKey).
-    static let providedStartingKeyOutsideQuery = DynamoError.validation("The provided starting key is outside query boundaries based on provided conditions")
+    static let providedStartingKeyOutsideQuery = DynamoError.validation(
+        "The provided starting key is outside query boundaries based on provided conditions")
 
     /// Thrown by Query (checkStartKey).
     static let startingKeySchemaMismatch = DynamoError.validation("The provided starting key does not match the range key predicate")
@@ -35,7 +36,8 @@ extension EngineMessages {
     }
 
     /// Thrown by Query (indexStartRow).
-    static let providedStartingKeyInvalidProvided = DynamoError.validation("The provided starting key is invalid: The provided key element does not match the schema")
+    static let providedStartingKeyInvalidProvided = DynamoError.validation(
+        "The provided starting key is invalid: The provided key element does not match the schema")
 
     /// Thrown by Query (resolve), ReadRequests (spec), MultiAttributeKeys.resolve, MultiAttributeKeys.condition.
     static func queryConditionMissedKeyElement(_ name: String) -> DynamoError {
@@ -43,20 +45,23 @@ extension EngineMessages {
     }
 
     /// Thrown by Query (resolve), Query (operandBytes).
-    static let conditionTypeMismatch = DynamoError.validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+    static let conditionTypeMismatch = DynamoError.validation(
+        "One or more parameter values were invalid: Condition parameter type does not match schema type")
 
     /// Thrown by Query (resolve), ReadRequests (spec), MultiAttributeKeys.condition.
     static let queryKeyConditionNotSupported = DynamoError.validation("Query key condition not supported")
 
     /// Thrown by Query (operandBytes).
-    static let invalidKeyConditionExpressionIncorrectOperandType = DynamoError.validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+    static let invalidKeyConditionExpressionIncorrectOperandType = DynamoError.validation(
+        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
 }
 
 // MARK: - Reads/Database+ReadRequests.swift
 
 extension EngineMessages {
     /// Thrown by ReadRequests (query).
-    static let eitherKeyConditionsKeyConditionExpressionParameterSpecified = DynamoError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+    static let eitherKeyConditionsKeyConditionExpressionParameterSpecified = DynamoError.validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 
     /// Thrown by ReadRequests (checkSelect).
     static func duplicateValueAttributeName(duplicate: String) -> DynamoError {
@@ -74,25 +79,32 @@ extension EngineMessages {
     }
 
     /// Thrown by ReadRequests (checkSelect).
-    static let specifyAttributesToGetProjectionExpressionWhenChoosing = DynamoError.validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+    static let specifyAttributesToGetProjectionExpressionWhenChoosing = DynamoError.validation(
+        "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 
     /// Thrown by ReadRequests (checkSelect).
     static let allProjectedAttributesUsedOnly = DynamoError.validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
 
     /// Thrown by ReadRequests (checkSegments).
-    static let totalSegmentsMissing = DynamoError.validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+    static let totalSegmentsMissing = DynamoError.validation(
+        "The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
 
     /// Thrown by ReadRequests (checkSegments).
-    static let segmentMissing = DynamoError.validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+    static let segmentMissing = DynamoError.validation(
+        "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
 
     /// Thrown by ReadRequests (checkSegments).
     static func segmentOutOfRange(segment: Int, total: Int) -> DynamoError {
-        .validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)")
+        .validation(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)"
+        )
     }
 
     /// Thrown by ReadRequests (fetchesTableItems).
     static func selectTypeAllAttributesNot(indexName: String) -> DynamoError {
-        .validation("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(indexName) because its projection type is not ALL")
+        .validation(
+            "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index \(indexName) because its projection type is not ALL"
+        )
     }
 
     /// Thrown by ReadRequests (spec).
@@ -106,7 +118,8 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by Scan (scan).
-    static let providedExclusiveStartKeyDoes = DynamoError.validation("The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
+    static let providedExclusiveStartKeyDoes = DynamoError.validation(
+        "The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
 
     /// Thrown by Scan (startKey).
     static func startingKeyInvalidBecause(errorMessage: String?) -> DynamoError {
@@ -118,7 +131,11 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by MultiAttributeKeys.condition.
-    static func rangeKeyAttributesHaveEquality(lacking: [KeyAttribute], sortAttributes: [KeyAttribute], lastIndex: Array<KeyAttribute>.Index) -> DynamoError {
-        .validation("RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have " + "equality conditions specified in the query because a condition is present on key " + "attribute \(sortAttributes[lastIndex].name)")
+    static func rangeKeyAttributesHaveEquality(lacking: [KeyAttribute], sortAttributes: [KeyAttribute], lastIndex: Array<KeyAttribute>.Index)
+        -> DynamoError
+    {
+        .validation(
+            "RANGE key attributes \(lacking.map(\.name).joined(separator: ", ")) must have "
+                + "equality conditions specified in the query because a condition is present on key " + "attribute \(sortAttributes[lastIndex].name)")
     }
 }

@@ -15,10 +15,13 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by KinesisDestinations (enableKinesisStreamingDestination).
-    static let kinesisDestinationAlreadyLive = DynamoError.validation(kinesisNotValid + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
+    static let kinesisDestinationAlreadyLive = DynamoError.validation(
+        kinesisNotValid + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.")
 
     /// Thrown by KinesisDestinations (updateKinesisStreamingDestination).
-    static let kinesisUpdateWithoutConfiguration = DynamoError.validation("Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
+    static let kinesisUpdateWithoutConfiguration = DynamoError.validation(
+        "Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values"
+    )
 
     /// Thrown by KinesisDestinations (updateKinesisStreamingDestination).
     static func invalidRequestPrecisionAlreadySet(current: ApproximateCreationDateTimePrecision, tableID: String, streamArn: String) -> DynamoError {
@@ -71,30 +74,41 @@ extension EngineMessages {
     }
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentPolicyNot = DynamoError.validation(invalidParameters + "Invalid policy document: This policy contains invalid Json")
+    static let invalidPolicyDocumentPolicyNot = DynamoError.validation(
+        invalidParameters + "Invalid policy document: This policy contains invalid Json")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentMissingRequired = DynamoError.validation(invalidParameters + "Invalid policy document: Missing required field Statement")
+    static let invalidPolicyDocumentMissingRequired = DynamoError.validation(
+        invalidParameters + "Invalid policy document: Missing required field Statement")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument).
-    static let invalidPolicyDocumentStatementObject = DynamoError.validation(invalidParameters + "Invalid policy document: Statement must be an object or an array")
+    static let invalidPolicyDocumentStatementObject = DynamoError.validation(
+        invalidParameters + "Invalid policy document: Statement must be an object or an array")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument): the JSON text `null`.
     static let invalidPolicyDocumentNull = DynamoError.validation(invalidParameters + "Invalid policy document: This text appears not to be a policy")
 
     /// Thrown by ResourcePolicies (checkPolicyDocument): `"Statement": []`.
-    static let invalidPolicyDocumentStatementEmpty = DynamoError.validation(invalidParameters + "Invalid policy document: Could not parse the policy: Statement is empty!")
+    static let invalidPolicyDocumentStatementEmpty = DynamoError.validation(
+        invalidParameters + "Invalid policy document: Could not parse the policy: Statement is empty!")
 }
 
 // MARK: - Settings/WarmThroughput.swift
 
 extension EngineMessages {
     /// Thrown by WarmThroughput.applyWarmThroughput.
-    static let warmThroughputContainReadUnitsPerSecondWriteUnitsPerSecond = DynamoError.validation(invalidParameters + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
+    static let warmThroughputContainReadUnitsPerSecondWriteUnitsPerSecond = DynamoError.validation(
+        invalidParameters + "WarmThroughput must contain ReadUnitsPerSecond or WriteUnitsPerSecond")
 
     /// Thrown by WarmThroughput.applyWarmThroughput.
-    static let requestedReadUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
+    static let requestedReadUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(
+        invalidParameters
+            + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported"
+    )
 
     /// Thrown by WarmThroughput.applyWarmThroughput.
-    static let requestedWriteUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(invalidParameters + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported")
+    static let requestedWriteUnitsPerSecondWarmThroughputTableLower = DynamoError.validation(
+        invalidParameters
+            + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than current WarmThroughput, decreasing WarmThroughput is not supported"
+    )
 }

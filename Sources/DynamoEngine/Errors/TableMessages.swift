@@ -14,13 +14,15 @@ extension EngineMessages {
     }
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let numberAttributesKeySchemaDoesNot = DynamoError.validation(invalidParameters + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+    static let numberAttributesKeySchemaDoesNot = DynamoError.validation(
+        invalidParameters + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 
     /// Thrown by CreateTable (validatedDefinition).
     static let listLocalSecondaryIndexesEmpty = DynamoError.validation(invalidParameters + "List of LocalSecondaryIndexes is empty")
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let tableKeySchemaDoesNotHave = DynamoError.validation(invalidParameters + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+    static let tableKeySchemaDoesNotHave = DynamoError.validation(
+        invalidParameters + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 
     /// Thrown by CreateTable (validatedDefinition).
     static func localIndexWithoutRangeKey(indexName: String) -> DynamoError {
@@ -29,7 +31,10 @@ extension EngineMessages {
 
     /// Thrown by CreateTable (validatedDefinition).
     static func localIndexHashKeyDiffers(indexName: String, hashName: String, partitionKeyName: String) -> DynamoError {
-        .validation(invalidParameters + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(indexName). index hash key: \(hashName), table hash key: \(partitionKeyName)")
+        .validation(
+            invalidParameters
+                + "Index KeySchema does not have the same leading hash key as table KeySchema for index: \(indexName). index hash key: \(hashName), table hash key: \(partitionKeyName)"
+        )
     }
 
     /// Thrown by CreateTable (validatedDefinition).
@@ -38,13 +43,15 @@ extension EngineMessages {
     }
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let numberLocalSecondaryIndexesExceedsPerTable = DynamoError.validation(invalidParameters + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
+    static let numberLocalSecondaryIndexesExceedsPerTable = DynamoError.validation(
+        invalidParameters + "Number of LocalSecondaryIndexes exceeds per-table limit of 5")
 
     /// Thrown by CreateTable (validatedDefinition).
     static let listGlobalSecondaryIndexesEmpty = DynamoError.validation(invalidParameters + "List of GlobalSecondaryIndexes is empty")
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let globalSecondaryIndexCountExceedsPerTable = DynamoError.validation(invalidParameters + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
+    static let globalSecondaryIndexCountExceedsPerTable = DynamoError.validation(
+        invalidParameters + "GlobalSecondaryIndex count exceeds the per-table limit of 20")
 
     /// Thrown by CreateTable (validatedDefinition).
     static func duplicateAttributeNameAttributeDefinitions(name: String) -> DynamoError {
@@ -52,20 +59,25 @@ extension EngineMessages {
     }
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let tableBeingCreatedStreamEnabled = DynamoError.validation(invalidParameters + "Table is being created with a stream enabled, UpdateViewType is required")
+    static let tableBeingCreatedStreamEnabled = DynamoError.validation(
+        invalidParameters + "Table is being created with a stream enabled, UpdateViewType is required")
 
     /// Thrown by CreateTable (validatedDefinition).
-    static let tableBeingCreatedStreamDisabled = DynamoError.validation(invalidParameters + "Table is being created with a stream disabled, UpdateViewType should not be specified")
+    static let tableBeingCreatedStreamDisabled = DynamoError.validation(
+        invalidParameters + "Table is being created with a stream disabled, UpdateViewType should not be specified")
 }
 
 // MARK: - Tables/Database+Tables.swift
 
 extension EngineMessages {
     /// Thrown by Tables (deleteTable).
-    static let resourceCannotDeletedAsIt = DynamoError(.validation, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+    static let resourceCannotDeletedAsIt = DynamoError(
+        .validation, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 
     /// Thrown by Tables (deleteTable).
-    static let deleteTableWhileIndexesChange = DynamoError(.resourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+    static let deleteTableWhileIndexesChange = DynamoError(
+        .resourceInUse,
+        "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
 }
 
 // MARK: - Tables/Database+Tags.swift
@@ -86,17 +98,22 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by UpdateTable (updateTable).
-    static let atLeastOneProvisionedThroughputBillingMode = DynamoError.validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+    static let atLeastOneProvisionedThroughputBillingMode = DynamoError.validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
+    )
 
     /// Thrown by UpdateTable (updateTable).
     static let listGlobalSecondaryIndexUpdatesEmpty = DynamoError.validation(invalidParameters + "List of GlobalSecondaryIndexUpdates is empty")
 
     /// Thrown by UpdateTable (updateTable).
-    static let provisionedThroughputSpecifiedWhenBillingModeProvisioned = DynamoError.validation(invalidParameters + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+    static let provisionedThroughputSpecifiedWhenBillingModeProvisioned = DynamoError.validation(
+        invalidParameters + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 
     /// Thrown by UpdateTable (updateTable).
     static func throughputUnchanged(currentRead: Int, requestedRead: Int, currentWrite: Int, requestedWrite: Int) -> DynamoError {
-        .validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for the table: \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+        .validation(
+            "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for the table: \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+        )
     }
 
     /// Thrown by UpdateTable (updateTable).
@@ -113,7 +130,8 @@ extension EngineMessages {
     }
 
     /// Thrown by UpdateTable (updateTable).
-    static let ifStreamBeingDisabledThen = DynamoError.validation(invalidParameters + "If stream is being disabled, then UpdateViewType must not be specified")
+    static let ifStreamBeingDisabledThen = DynamoError.validation(
+        invalidParameters + "If stream is being disabled, then UpdateViewType must not be specified")
 
     /// Thrown by UpdateTable (updateTable).
     static func tableNoStreamDisableTableName(definitionName: String) -> DynamoError {
@@ -125,28 +143,37 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by IndexUpdates..
-    static let oneOnlineIndexChangeAtATime = DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+    static let oneOnlineIndexChangeAtATime = DynamoError(
+        .limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let indexChangeWithThroughputChange = DynamoError.validation(invalidParameters + "You cannot create or delete index while updating table IOPS")
+    static let indexChangeWithThroughputChange = DynamoError.validation(
+        invalidParameters + "You cannot create or delete index while updating table IOPS")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let indexChangeWithStreamChange = DynamoError.validation(invalidParameters + "You cannot create or delete index while changing stream status")
+    static let indexChangeWithStreamChange = DynamoError.validation(
+        invalidParameters + "You cannot create or delete index while changing stream status")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let deletionProtectionModificationOnlyOperationRequest = DynamoError.validation(invalidParameters + "DeletionProtection modification must be the only operation in the request")
+    static let deletionProtectionModificationOnlyOperationRequest = DynamoError.validation(
+        invalidParameters + "DeletionProtection modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let serverSideEncryptionModificationOnly = DynamoError.validation(invalidParameters + "Server-Side Encryption modification must be the only operation in the request")
+    static let serverSideEncryptionModificationOnly = DynamoError.validation(
+        invalidParameters + "Server-Side Encryption modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.checkCombination.
-    static let tableClassModificationOnlyOperationRequest = DynamoError.validation(invalidParameters + "TableClass modification must be the only operation in the request")
+    static let tableClassModificationOnlyOperationRequest = DynamoError.validation(
+        invalidParameters + "TableClass modification must be the only operation in the request")
 
     /// Thrown by IndexUpdates.apply.
-    static let oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate = DynamoError.validation(invalidParameters + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+    static let oneGlobalSecondaryIndexUpdateUpdateGlobalSecondaryIndexUpdateCreate = DynamoError.validation(
+        invalidParameters
+            + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
 
     /// Thrown by IndexUpdates.apply.
-    static let oneActionPerIndexUpdate = DynamoError.validation(invalidParameters + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+    static let oneActionPerIndexUpdate = DynamoError.validation(
+        invalidParameters + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
 
     /// Thrown by IndexUpdates.apply.
     static func twoUpdatesForOneIndex(actions: [String]) -> DynamoError {
@@ -168,7 +195,8 @@ extension EngineMessages {
 
     /// Thrown by IndexUpdates.create.
     static func subscriberLimitExceededNumberGlobal(maximumGlobalIndexes: Int) -> DynamoError {
-        DynamoError(.limitExceeded, "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
+        DynamoError(
+            .limitExceeded, "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of \(maximumGlobalIndexes)")
     }
 
     /// Thrown by IndexUpdates.globalIndexPosition.
@@ -183,17 +211,22 @@ extension EngineMessages {
 
     /// Thrown by IndexUpdates.globalIndexPosition.
     static func indexBeingDeleted(definitionName: String, name: String) -> DynamoError {
-        DynamoError(.resourceInUse, "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definitionName) Index: \(name)")
+        DynamoError(
+            .resourceInUse, "Attempt to change a resource which is still in use: Index is being deleted. Table: \(definitionName) Index: \(name)")
     }
 
     /// Thrown by IndexUpdates.updateThroughput.
     static func onlyUpdatesIndexWhenTableThroughputMode(indexName: String) -> DynamoError {
-        .validation(invalidParameters + "The only Updates for index: \(indexName) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+        .validation(
+            invalidParameters
+                + "The only Updates for index: \(indexName) when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
     }
 
     /// Thrown by IndexUpdates.updateThroughput.
     static func indexThroughputUnchanged(name: String, currentRead: Int, requestedRead: Int, currentWrite: Int, requestedWrite: Int) -> DynamoError {
-        .validation("The provisioned throughput for the index \(name) will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index \(name): \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for index \(name): \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+        .validation(
+            "The provisioned throughput for the index \(name) will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index \(name): \(currentRead). Requested ReadCapacityUnits: \(requestedRead). Current WriteCapacityUnits provisioned for index \(name): \(currentWrite). Requested WriteCapacityUnits: \(requestedWrite). Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+        )
     }
 }
 
@@ -201,7 +234,8 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Thrown by TableValidation.checkBilling.
-    static let readCapacityUnitsWriteCapacityUnitsBothSpecifiedWhen = DynamoError.validation(invalidParameters + "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+    static let readCapacityUnitsWriteCapacityUnitsBothSpecifiedWhen = DynamoError.validation(
+        invalidParameters + "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 
     /// Thrown by TableValidation.checkThroughputBounds.
     static func givenValueReadCapacityUnitsOutBounds(read: Int) -> DynamoError {
@@ -228,29 +262,36 @@ extension EngineMessages {
 
     /// Thrown by TableValidation.resolveKeySchema, TableValidation.resolveGlobalIndexKeySchema.
     static func someIndexKeyAttributesNot(keyNames: [String], definedNames: [String]) -> DynamoError {
-        .validation(invalidParameters + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]")
+        .validation(
+            invalidParameters
+                + "Some index key attributes are not defined in AttributeDefinitions. Keys: [\(keyNames.joined(separator: ", "))], AttributeDefinitions: [\(definedNames.joined(separator: ", "))]"
+        )
     }
 
     /// Thrown by TableValidation.resolveKeySchema.
     static let bothHashKeyRangeKey = DynamoError.validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
 
     /// Thrown by TableValidation.resolveKeySchema, TableValidation.resolveGlobalIndexKeySchema.
-    static let invalidKeySchemaFirstKeySchemaElementNot = DynamoError.validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+    static let invalidKeySchemaFirstKeySchemaElementNot = DynamoError.validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 
     /// Thrown by TableValidation.resolveKeySchema.
-    static let invalidKeySchemaSecondKeySchemaElementNot = DynamoError.validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+    static let invalidKeySchemaSecondKeySchemaElementNot = DynamoError.validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
     static let keySchemaContainsMultipleKeyAttributes = DynamoError.validation("The KeySchema contains multiple key attributes with the same name")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
-    static let allHashKeyAttributesPrecede = DynamoError.validation(invalidParameters + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
+    static let allHashKeyAttributesPrecede = DynamoError.validation(
+        invalidParameters + "All HASH key attributes must precede RANGE key attributes in the KeySchema")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
     static let tooManyHashKeys = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of HASH key attributes")
 
     /// Thrown by TableValidation.resolveGlobalIndexKeySchema.
-    static let tooManyRangeKeys = DynamoError.validation(invalidParameters + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
+    static let tooManyRangeKeys = DynamoError.validation(
+        invalidParameters + "The KeySchema exceeds the maximum allowed number of RANGE key attributes")
 
     /// Thrown by TableValidation.checkProjection.
     static let unknownProjectionTypeNull = DynamoError.validation(invalidParameters + "Unknown ProjectionType: null")
@@ -276,7 +317,8 @@ extension EngineMessages {
     }
 
     /// Thrown by TableValidation.checkTableClass (CreateTable, UpdateTable).
-    static let invalidTableClass = DynamoError.validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+    static let invalidTableClass = DynamoError.validation(
+        "Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
 
     /// Thrown by TableValidation.checkEncryption.
     static let sseTypeWhenDisabled = DynamoError.validation(invalidParameters + "SSEType can not be specified if Enabled is false")
@@ -291,7 +333,8 @@ extension EngineMessages {
     static let sseTypeAES256 = DynamoError.validation(invalidParameters + "SSEType AES256 is not supported")
 
     /// Thrown by TableValidation.checkProjection.
-    static let projectionTypeIncludeButNonKeyAttributesNot = DynamoError.validation(invalidParameters + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+    static let projectionTypeIncludeButNonKeyAttributesNot = DynamoError.validation(
+        invalidParameters + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 }
 
 // MARK: - Tables/TagRules.swift

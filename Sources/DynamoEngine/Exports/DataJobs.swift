@@ -43,7 +43,9 @@ package final class DataJobs: Sendable {
         guard let store = objectStore else {
             throw ObjectStoreError(
                 code: "S3NoSuchBucket",
-                message: "The specified bucket does not exist (the server runs without an S3 endpoint: start it with --s3-endpoint URL, AWS_ENDPOINT_URL_S3 or --s3-dir DIR)")
+                message:
+                    "The specified bucket does not exist (the server runs without an S3 endpoint: start it with --s3-endpoint URL, AWS_ENDPOINT_URL_S3 or --s3-dir DIR)"
+            )
         }
         guard store.bucketExists(bucket) else {
             throw ObjectStoreError(code: "S3NoSuchBucket", message: "The specified bucket does not exist")

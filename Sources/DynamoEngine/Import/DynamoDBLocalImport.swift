@@ -130,7 +130,8 @@ package enum DynamoDBLocalImport {
         if !isDirectory(source) {
             let name = source.split(separator: "/").last.map(String.init) ?? source
             guard let namespace = namespace(forFileNamed: name) else {
-                throw DynamoDBLocalImportError(path: source, reason: "its name is not shared-local-instance.db or <AccessKeyId>_<Region>.db, so it names no namespace")
+                throw DynamoDBLocalImportError(
+                    path: source, reason: "its name is not shared-local-instance.db or <AccessKeyId>_<Region>.db, so it names no namespace")
             }
             return [(source, namespace)]
         }

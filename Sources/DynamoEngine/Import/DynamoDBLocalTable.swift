@@ -68,7 +68,8 @@ package struct DynamoDBLocalTable {
         do {
             input = try CreateTableInput.decodeRequest(.object(request))
         } catch {
-            throw DynamoDBLocalImportError(path: file, reason: "table \(row.name) has a definition that cannot be read (\(error.message ?? "\(error.code)"))")
+            throw DynamoDBLocalImportError(
+                path: file, reason: "table \(row.name) has a definition that cannot be read (\(error.message ?? "\(error.code)"))")
         }
     }
 }

@@ -48,7 +48,8 @@ extension TableDefinition {
                 return EngineMessages.missingKeyItem(attributeName: attribute.name)
             }
             guard attribute.type.matches(value) else {
-                return EngineMessages.typeMismatchKeyExpectedActual(attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor)
+                return EngineMessages.typeMismatchKeyExpectedActual(
+                    attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor)
             }
         }
         return nil

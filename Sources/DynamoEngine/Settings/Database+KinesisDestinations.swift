@@ -97,7 +97,8 @@ extension Database {
 
     /// UpdateKinesisStreamingDestination: changes an ACTIVE destination's timestamp precision
     /// (UPDATING, then ACTIVE; the new precision shows at once).
-    package func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) throws -> UpdateKinesisStreamingDestinationOutput {
+    package func updateKinesisStreamingDestination(_ input: UpdateKinesisStreamingDestinationInput) throws -> UpdateKinesisStreamingDestinationOutput
+    {
         guard let precision = input.updateKinesisStreamingConfiguration?.approximateCreationDateTimePrecision else {
             throw EngineMessages.kinesisUpdateWithoutConfiguration
         }
@@ -119,7 +120,9 @@ extension Database {
     }
 
     /// DescribeKinesisStreamingDestination: every destination of the table with its status now.
-    package func describeKinesisStreamingDestination(_ input: DescribeKinesisStreamingDestinationInput) throws -> DescribeKinesisStreamingDestinationOutput {
+    package func describeKinesisStreamingDestination(_ input: DescribeKinesisStreamingDestinationInput) throws
+        -> DescribeKinesisStreamingDestinationOutput
+    {
         let definition = try table(named: input.tableName)
         let now = clock.now()
         let destinations = (definition.controlSettings.kinesisDestinations ?? []).map { stored in

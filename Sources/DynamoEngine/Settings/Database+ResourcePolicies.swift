@@ -52,13 +52,15 @@ extension Database {
         case (true, nil): return
         case (true, let current?):
             throw policyNotFound(
-                "Requested policy update expecting none to be present for table \(table), but a policy exists with revision id \(current.revisionID).")
+                "Requested policy update expecting none to be present for table \(table), but a policy exists with revision id \(current.revisionID)."
+            )
         case (false, nil):
             throw policyNotFound(arn)
         case (false, let current?):
             guard current.revisionID != expected else { return }
             throw policyNotFound(
-                "Requested update for policy with revision id \(expected), but the policy associated to target table \(table) has revision id \(current.revisionID).")
+                "Requested update for policy with revision id \(expected), but the policy associated to target table \(table) has revision id \(current.revisionID)."
+            )
         }
     }
 

@@ -61,7 +61,9 @@ extension Database {
             if Set(cached.keys) != Set(catalog.keys) || !Set(live.keys).isSubset(of: catalog.keys) {
                 report.violations.append(
                     InvariantViolation(
-                        message: "cached catalog \(cached.keys.sorted()) or live statistics \(live.keys.sorted()) differ from stored \(catalog.keys.sorted())"))
+                        message:
+                            "cached catalog \(cached.keys.sorted()) or live statistics \(live.keys.sorted()) differ from stored \(catalog.keys.sorted())"
+                    ))
             }
             var expectedTables: Set<String> = []
             for definition in catalog.values.sorted(by: { $0.name < $1.name }) {
@@ -86,7 +88,8 @@ extension Database {
                     stored: try LiveStatistics.count(definition, connection: connection))
             }
             let names = try connection.statement(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\')")
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\')"
+            )
             while try names.step() {
                 let name = names.text(0)
                 if !expectedTables.contains(name) {
@@ -237,7 +240,9 @@ extension Database {
             report.violations.append(
                 InvariantViolation(
                     table: table.name,
-                    message: "expiry index holds \(value) for \(item.map { "\($0)" } ?? "a missing item"), not \(expected[key].map { "\($0)" } ?? "nothing")"))
+                    message:
+                        "expiry index holds \(value) for \(item.map { "\($0)" } ?? "a missing item"), not \(expected[key].map { "\($0)" } ?? "nothing")"
+                ))
         }
         for (key, value) in expected where stored[key] == nil {
             report.violations.append(

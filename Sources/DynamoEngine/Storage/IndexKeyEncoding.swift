@@ -63,7 +63,8 @@ extension IndexDefinition {
     }
 
     private func typeMismatch(_ attribute: KeyAttribute, _ value: AttributeValue) -> DynamoError {
-        EngineMessages.typeMismatchIndexKeyExpected(attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor, name: name)
+        EngineMessages.typeMismatchIndexKeyExpected(
+            attributeName: attribute.name, typeRawValue: attribute.type.rawValue, typeDescriptor: value.typeDescriptor, name: name)
     }
 
     /// The stored index key of an item, or `nil` when it lacks an index key attribute (sparse).

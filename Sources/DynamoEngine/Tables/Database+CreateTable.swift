@@ -106,7 +106,8 @@ extension Database {
                     throw EngineMessages.localIndexWithoutRangeKey(indexName: index.indexName)
                 }
                 if hash.name != partitionKey.name {
-                    throw EngineMessages.localIndexHashKeyDiffers(indexName: index.indexName, hashName: hash.name, partitionKeyName: partitionKey.name)
+                    throw EngineMessages.localIndexHashKeyDiffers(
+                        indexName: index.indexName, hashName: hash.name, partitionKeyName: partitionKey.name)
                 }
                 let projection = try TableValidation.checkProjection(
                     type: index.projection.projectionType, nonKeyAttributes: index.projection.nonKeyAttributes)

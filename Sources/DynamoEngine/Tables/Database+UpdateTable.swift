@@ -79,7 +79,9 @@ extension Database {
                         input.tableClass == nil, input.deletionProtectionEnabled == nil, input.streamSpecification == nil,
                         input.sseSpecification == nil, indexUpdates == nil
                     {
-                        throw EngineMessages.throughputUnchanged(currentRead: old.readCapacityUnits, requestedRead: throughput.readCapacityUnits, currentWrite: old.writeCapacityUnits, requestedWrite: throughput.writeCapacityUnits)
+                        throw EngineMessages.throughputUnchanged(
+                            currentRead: old.readCapacityUnits, requestedRead: throughput.readCapacityUnits, currentWrite: old.writeCapacityUnits,
+                            requestedWrite: throughput.writeCapacityUnits)
                     }
                     if throughput.readCapacityUnits > old.readCapacityUnits
                         || throughput.writeCapacityUnits > old.writeCapacityUnits

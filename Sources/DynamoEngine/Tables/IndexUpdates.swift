@@ -154,7 +154,9 @@ enum IndexUpdates {
         var throughput = index.throughput ?? ThroughputSettings(readCapacityUnits: 0, writeCapacityUnits: 0)
         let name = index.name
         if throughput.readCapacityUnits == given.readCapacityUnits, throughput.writeCapacityUnits == given.writeCapacityUnits {
-            throw EngineMessages.indexThroughputUnchanged(name: name, currentRead: throughput.readCapacityUnits, requestedRead: given.readCapacityUnits, currentWrite: throughput.writeCapacityUnits, requestedWrite: given.writeCapacityUnits)
+            throw EngineMessages.indexThroughputUnchanged(
+                name: name, currentRead: throughput.readCapacityUnits, requestedRead: given.readCapacityUnits,
+                currentWrite: throughput.writeCapacityUnits, requestedWrite: given.writeCapacityUnits)
         }
         if given.readCapacityUnits > throughput.readCapacityUnits || given.writeCapacityUnits > throughput.writeCapacityUnits {
             throughput.lastIncreaseDateTime = now

@@ -36,7 +36,8 @@ extension ExpressionMessages {
     static let conditionalOperatorWithoutConditions = DynamoError.validation("ConditionalOperator cannot be used without Filter or Expected")
 
     /// Thrown by ExpressionCompiler.compile.
-    static let conditionalOperatorWithOneCondition = DynamoError.validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+    static let conditionalOperatorWithOneCondition = DynamoError.validation(
+        "ConditionalOperator can only be used when Filter or Expected has two or more elements")
 
     /// Thrown by ExpressionCompiler.checkParameters.
     static let expressionAttributeNamesEmpty = DynamoError.validation("ExpressionAttributeNames must not be empty")
@@ -77,16 +78,19 @@ extension ExpressionMessages {
     static let noKeyAttributeSpecified = DynamoError.validation(keyConditionPrefix + "No key attribute specified")
 
     /// Thrown by KeyConditionTranslation.collect.
-    static let betweenOperatorHaveKeyAttribute = DynamoError.validation(keyConditionPrefix + "BETWEEN operator must have the key attribute as its first operand")
+    static let betweenOperatorHaveKeyAttribute = DynamoError.validation(
+        keyConditionPrefix + "BETWEEN operator must have the key attribute as its first operand")
 
     /// Thrown by KeyConditionTranslation.collect, KeyConditionTranslation.checkOperands.
     static let multipleAttributeNamesUsedOne = DynamoError.validation(keyConditionPrefix + "Multiple attribute names used in one condition")
 
     /// Thrown by KeyConditionTranslation.collect.
-    static let beginsOperatorHaveKeyAttribute = DynamoError.validation(keyConditionPrefix + "begins_with operator must have the key attribute as its first operand")
+    static let beginsOperatorHaveKeyAttribute = DynamoError.validation(
+        keyConditionPrefix + "begins_with operator must have the key attribute as its first operand")
 
     /// Thrown by KeyConditionTranslation.collect.
-    static let keyConditionTwicePerKey = DynamoError.validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
+    static let keyConditionTwicePerKey = DynamoError.validation(
+        "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
 
     /// Thrown by KeyConditionTranslation.operatorError.
     static func invalidOperatorUsedKeyConditionExpression(name: String) -> DynamoError {
@@ -94,13 +98,16 @@ extension ExpressionMessages {
     }
 
     /// Thrown by KeyConditionTranslation.checkOperands.
-    static let keyConditionExpressionsCannotContainNestedOperations = DynamoError.validation("KeyConditionExpressions cannot contain nested operations")
+    static let keyConditionExpressionsCannotContainNestedOperations = DynamoError.validation(
+        "KeyConditionExpressions cannot contain nested operations")
 
     /// Thrown by KeyConditionTranslation.attribute.
-    static let keyConditionExpressionsCannotHaveConditionsNested = DynamoError.validation("KeyConditionExpressions cannot have conditions on nested attributes")
+    static let keyConditionExpressionsCannotHaveConditionsNested = DynamoError.validation(
+        "KeyConditionExpressions cannot have conditions on nested attributes")
 
     /// Thrown by KeyConditionTranslation.fromLegacy.
-    static let attemptedConditionalConstraintIndexableOperation = DynamoError.validation("Attempted conditional constraint is not an indexable operation")
+    static let attemptedConditionalConstraintIndexableOperation = DynamoError.validation(
+        "Attempted conditional constraint is not an indexable operation")
 
     /// Thrown by KeyConditionTranslation.fromLegacy.
     static let keyConditionsTooMany = DynamoError.validation("Conditions can be of length 1 or 2 only")
@@ -115,7 +122,8 @@ extension ExpressionMessages {
     }
 
     /// Thrown by LegacyComparison.validate.
-    static let attributeValuesInsideAttributeValueListSameType = DynamoError.validation(invalidParameters + "AttributeValues inside AttributeValueList must be of same type")
+    static let attributeValuesInsideAttributeValueListSameType = DynamoError.validation(
+        invalidParameters + "AttributeValues inside AttributeValueList must be of same type")
 
     /// Thrown by LegacyComparison.validate.
     static func comparisonOperatorValidAttributeValueType(op: String, typeDescriptor: String) -> DynamoError {
@@ -123,7 +131,8 @@ extension ExpressionMessages {
     }
 
     /// Thrown by LegacyComparison.validate.
-    static let betweenConditionProvidedRangeWhere = DynamoError.validation("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
+    static let betweenConditionProvidedRangeWhere = DynamoError.validation(
+        "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
 }
 
 // MARK: - Legacy/LegacyTranslation.swift
@@ -160,7 +169,8 @@ extension ExpressionMessages {
     }
 
     /// Thrown by LegacyTranslation.attributeUpdates.
-    static let onlyDeleteActionAllowedWhen = DynamoError.validation(invalidParameters + "Only DELETE action is allowed when no attribute value is specified")
+    static let onlyDeleteActionAllowedWhen = DynamoError.validation(
+        invalidParameters + "Only DELETE action is allowed when no attribute value is specified")
 
     /// Thrown by LegacyTranslation.attributeUpdates.
     static func deleteActionValueSupportedType(typeDescriptor: String) -> DynamoError {
@@ -188,7 +198,8 @@ extension ExpressionMessages {
     static let queryKeyConditionSupported = DynamoError.validation("Query key condition not supported")
 
     /// Thrown by KeyCondition.bind.
-    static let conditionParameterTypeDoesMatch = DynamoError.validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+    static let conditionParameterTypeDoesMatch = DynamoError.validation(
+        "One or more parameter values were invalid: Condition parameter type does not match schema type")
 }
 
 // MARK: - Syntax/ExpressionKind.swift

@@ -38,7 +38,9 @@ package enum PartiQLMessages {
     static let isOperand = DynamoError.validation(
         "The left hand side argument to IS must be a Variable Reference, Literal, or Path")
     static func isType(_ type: String) -> DynamoError {
-        .validation("Unsupported data type for IS operator: \(type). Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]")
+        .validation(
+            "Unsupported data type for IS operator: \(type). Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]"
+        )
     }
     static let whereNotBoolean = DynamoError.validation("WHERE clause must contain an expression that resolves to a boolean")
     static let andOrOperand = DynamoError.validation("The arguments to AND/OR must be Expressions")

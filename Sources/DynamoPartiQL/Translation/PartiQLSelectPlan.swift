@@ -169,7 +169,13 @@ extension PartiQLTranslator {
         case .binary(let op, let left, let right):
             let flipped: Bool
             let constant: PartiQLExpression
-            if isSortKey(left) { (flipped, constant) = (false, right) } else if isSortKey(right) { (flipped, constant) = (true, left) } else { return nil }
+            if isSortKey(left) {
+                (flipped, constant) = (false, right)
+            } else if isSortKey(right) {
+                (flipped, constant) = (true, left)
+            } else {
+                return nil
+            }
             guard let value = try typed(constant) else { return nil }
             switch (op, flipped) {
             case ("=", _): return .equal(value)

@@ -29,7 +29,9 @@ enum MetricsExposition {
         var out = PrometheusText()
         if let requests {
             let slots = requests.usedSlots
-            out.family("localdynamo_requests_total", type: "counter", help: "Requests answered, by operation (admin calls and unknown targets count as other).")
+            out.family(
+                "localdynamo_requests_total", type: "counter",
+                help: "Requests answered, by operation (admin calls and unknown targets count as other).")
             for slot in slots { out.sample("localdynamo_requests_total", [("operation", slot.name)], slot.requests.current) }
             out.family("localdynamo_request_duration_seconds", type: "histogram", help: "Time from a request's head to its answer, by operation.")
             for slot in slots {
@@ -52,7 +54,9 @@ enum MetricsExposition {
             out.family("localdynamo_connections_total", type: "counter", help: "HTTP connections accepted since start.")
             out.sample("localdynamo_connections_total", [], requests.acceptedConnections.current)
         }
-        out.family("localdynamo_injected_faults_total", type: "counter", help: "Requests that met an injected fault (serve --fault, POST /_localdynamo/faults).")
+        out.family(
+            "localdynamo_injected_faults_total", type: "counter",
+            help: "Requests that met an injected fault (serve --fault, POST /_localdynamo/faults).")
         out.sample("localdynamo_injected_faults_total", [], injectedFaults)
         out.family("localdynamo_ttl_deleted_items_total", type: "counter", help: "Items the TTL sweeper deleted.")
         out.sample("localdynamo_ttl_deleted_items_total", [], ttlDeletions)
@@ -65,7 +69,9 @@ enum MetricsExposition {
         out.family("localdynamo_sqlite_page_cache_hits_total", type: "counter", help: "Pages SQLite found in its page cache, by namespace.")
         for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_hits_total", [("namespace", entry.namespace)], Int(entry.counts.hits)) }
         out.family("localdynamo_sqlite_page_cache_misses_total", type: "counter", help: "Pages SQLite read from the database file, by namespace.")
-        for entry in pageCache { out.sample("localdynamo_sqlite_page_cache_misses_total", [("namespace", entry.namespace)], Int(entry.counts.misses)) }
+        for entry in pageCache {
+            out.sample("localdynamo_sqlite_page_cache_misses_total", [("namespace", entry.namespace)], Int(entry.counts.misses))
+        }
         renderMemory(into: &out, memory: memory, sqliteMemory: sqliteMemory)
         return out.text
     }
@@ -76,7 +82,10 @@ enum MetricsExposition {
             ("process_resident_memory_bytes", "Resident memory size in bytes.", memory.residentBytes),
             ("localdynamo_malloc_in_use_bytes", "Bytes the C allocator has handed out and not had back.", memory.mallocInUseBytes),
             ("localdynamo_malloc_held_bytes", "Bytes the C allocator holds from the system, in use or free.", memory.mallocHeldBytes),
-            ("localdynamo_sqlite_memory_bytes", "Bytes SQLite holds (page caches, statements, schemas) across every connection.", sqliteMemory.map { Int($0.used) }),
+            (
+                "localdynamo_sqlite_memory_bytes", "Bytes SQLite holds (page caches, statements, schemas) across every connection.",
+                sqliteMemory.map { Int($0.used) }
+            ),
             ("localdynamo_sqlite_memory_high_water_bytes", "The most SQLite has held since start.", sqliteMemory.map { Int($0.highWater) }),
         ]
         for (name, help, reading) in gauges {

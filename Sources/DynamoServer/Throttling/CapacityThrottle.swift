@@ -150,7 +150,10 @@ package final class CapacityThrottle: Sendable {
     ) {
         buckets.withLock { buckets in
             for (name, units) in consumed {
-                guard let table = definitions.first(where: { $0.name == name || ResourceNames.tableARN(region: database.region, table: $0.name) == name })
+                guard
+                    let table = definitions.first(where: {
+                        $0.name == name || ResourceNames.tableARN(region: database.region, table: $0.name) == name
+                    })
                 else { continue }
                 // Local indexes share their table's capacity; global ones have their own.
                 var charges: [(IndexDefinition?, Double)] = [(nil, units.table + units.localIndexes.values.reduce(0, +))]

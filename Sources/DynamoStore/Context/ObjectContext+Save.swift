@@ -149,7 +149,9 @@ extension ObjectContext {
         }
         for attribute in entity.attributes where attribute.name != entity.versionAttribute {
             guard let value = item[attribute.storageName] else {
-                if !attribute.isOptional && !attribute.type.isSet { issues.append(.init(objectID: id, property: attribute.name, message: "a value is required")) }
+                if !attribute.isOptional && !attribute.type.isSet {
+                    issues.append(.init(objectID: id, property: attribute.name, message: "a value is required"))
+                }
                 continue
             }
             if let message = Self.rangeProblem(value, attribute.range) {
@@ -167,7 +169,8 @@ extension ObjectContext {
                 issues.append(
                     .init(
                         objectID: id, property: relationship.name,
-                        message: relationship.isToMany ? "at least \(relationship.minCount) destination(s) required; has \(count)" : "a destination is required"))
+                        message: relationship.isToMany
+                            ? "at least \(relationship.minCount) destination(s) required; has \(count)" : "a destination is required"))
             }
             if let maximum = relationship.maxCount, relationship.isToMany, count > maximum {
                 issues.append(.init(objectID: id, property: relationship.name, message: "at most \(maximum) destination(s) allowed; has \(count)"))

@@ -120,7 +120,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         if let predicate {
             let variables = predicate.variableNames
             guard variables.isEmpty else {
-                throw FetchPredicateError("the predicate has unsubstituted variables: \(variables.map { "$" + $0 }.joined(separator: ", ")); call substituting(_:) first")
+                throw FetchPredicateError(
+                    "the predicate has unsubstituted variables: \(variables.map { "$" + $0 }.joined(separator: ", ")); call substituting(_:) first")
             }
             resolved = try PredicateResolver(entity: entity, model: model).resolve(predicate)
             // DynamoDB's own checks (e.g. the 4 KB expression size) now, not at the first page.

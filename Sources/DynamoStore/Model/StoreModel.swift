@@ -148,9 +148,12 @@ public struct StoreModel: Sendable, Hashable {
                     // unknown destination is reported with the relationships.)
                     let known = entities.contains { $0.name == relationship.destination }
                     if relationship.isToMany {
-                        problems.append("\(path): key '\(key)' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship")
+                        problems.append(
+                            "\(path): key '\(key)' is a to-many relationship, which is stored as a set; an index key must be an attribute or a to-one relationship"
+                        )
                     } else if known && keyScalarType(of: relationship, in: entities) == nil {
-                        problems.append("\(path): key '\(key)' is a relationship to \(relationship.destination), whose hash key cannot be an index key")
+                        problems.append(
+                            "\(path): key '\(key)' is a relationship to \(relationship.destination), whose hash key cannot be an index key")
                     }
                     continue
                 }

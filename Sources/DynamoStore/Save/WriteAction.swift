@@ -95,7 +95,8 @@ extension ObjectContext {
                         let key = object.objectID.key[try object.entity.hashKeyStorageName]
                     else { continue }
                     let path = AttributePath.name(inverse.storageName)
-                    let names = inverse.isToMany ? ConditionExpression.contains(path, .value(key)) : ConditionExpression.attribute(path) == .value(key)
+                    let names =
+                        inverse.isToMany ? ConditionExpression.contains(path, .value(key)) : ConditionExpression.attribute(path) == .value(key)
                     let id = destination.objectID
                     if checks[id] == nil {
                         order.append(id)

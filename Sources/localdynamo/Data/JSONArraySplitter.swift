@@ -36,7 +36,13 @@ enum JSONArraySplitter {
                 let byte = bytes[index]
                 if byte == 0x0A { line += 1 }
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else {
                     switch byte {
                     case UInt8(ascii: "\""): inString = true

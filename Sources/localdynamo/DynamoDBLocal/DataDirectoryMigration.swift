@@ -26,7 +26,9 @@ enum DataDirectoryMigration {
             logger.info("\(describe(report))")
             let served: LocalDynamoServer.Namespace = report.namespace == "shared-local-instance" ? .shared : .perAccessKey
             if served != namespace {
-                logger.warning("the tables of \(report.source) are served when the server groups tables \(served == .shared ? "in one shared set (-sharedDb, --shared-db)" : "per access key and region (DynamoDB Local's default, --per-access-key)")")
+                logger.warning(
+                    "the tables of \(report.source) are served when the server groups tables \(served == .shared ? "in one shared set (-sharedDb, --shared-db)" : "per access key and region (DynamoDB Local's default, --per-access-key)")"
+                )
             }
         }
     }

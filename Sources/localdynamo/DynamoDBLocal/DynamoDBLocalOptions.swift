@@ -95,7 +95,8 @@ struct DynamoDBLocalOptions: Equatable {
         options.delayTransientStatuses = present.contains("delayTransientStatuses")
         options.dbPath = values["dbPath"]
         if options.optimizeDBBeforeStartup, options.dbPath == nil {
-            return .failure("optimizeDbBeforeStartup option must be used with dbPath to determine the location of database files to optimize.", showUsage: false)
+            return .failure(
+                "optimizeDbBeforeStartup option must be used with dbPath to determine the location of database files to optimize.", showUsage: false)
         }
         if options.inMemory, options.dbPath != nil {
             return .failure("dbPath and inMemory cannot be set at the same time.", showUsage: false)

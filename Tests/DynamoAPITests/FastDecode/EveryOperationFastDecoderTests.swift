@@ -50,10 +50,19 @@ struct EveryOperationFastDecoderTests {
         arguments: [
             ("PutItem", #"{"TableName":"t","Item":{"pk":{"S":"a"},"n":{"N":"1"}},"ConditionExpression":"attribute_not_exists(pk)"}"#),
             ("BatchWriteItem", #"{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}}"#),
-            ("UpdateItem", ##"{"TableName":"t","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET #n = :v","ExpressionAttributeNames":{"#n":"n"},"ExpressionAttributeValues":{":v":{"N":"2"}},"ReturnValues":"ALL_NEW"}"##),
-            ("TransactWriteItems", #"{"TransactItems":[{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}},{"Update":{"TableName":"t","Key":{"pk":{"S":"b"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"N":"1"}}}},{"ConditionCheck":{"TableName":"t","Key":{"pk":{"S":"c"}},"ConditionExpression":"attribute_exists(pk)"}},{"Delete":{"TableName":"t","Key":{"pk":{"S":"d"}}}}],"ClientRequestToken":"token-1"}"#),
+            (
+                "UpdateItem",
+                ##"{"TableName":"t","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET #n = :v","ExpressionAttributeNames":{"#n":"n"},"ExpressionAttributeValues":{":v":{"N":"2"}},"ReturnValues":"ALL_NEW"}"##
+            ),
+            (
+                "TransactWriteItems",
+                #"{"TransactItems":[{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}},{"Update":{"TableName":"t","Key":{"pk":{"S":"b"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"N":"1"}}}},{"ConditionCheck":{"TableName":"t","Key":{"pk":{"S":"c"}},"ConditionExpression":"attribute_exists(pk)"}},{"Delete":{"TableName":"t","Key":{"pk":{"S":"d"}}}}],"ClientRequestToken":"token-1"}"#
+            ),
             ("GetItem", #"{"TableName":"t","Key":{"pk":{"S":"a"}},"ConsistentRead":true,"ProjectionExpression":"pk, v"}"#),
-            ("Query", #"{"TableName":"t","IndexName":"by-v","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":10,"ScanIndexForward":false}"#),
+            (
+                "Query",
+                #"{"TableName":"t","IndexName":"by-v","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":10,"ScanIndexForward":false}"#
+            ),
             ("Query", #"{"TableName":"t","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"Select":"COUNT"}"#),
             ("DescribeTable", #"{"TableName":"t"}"#),
             ("DeleteItem", #"{"TableName":"t","Key":{"pk":{"S":"a"}},"ReturnValues":"ALL_OLD"}"#),
@@ -61,7 +70,10 @@ struct EveryOperationFastDecoderTests {
             ("BatchGetItem", #"{"RequestItems":{"t":{"Keys":[{"pk":{"S":"a"}},{"pk":{"S":"b"}}],"ConsistentRead":true}}}"#),
             ("TransactGetItems", #"{"TransactItems":[{"Get":{"TableName":"t","Key":{"pk":{"S":"a"}}}}]}"#),
             ("ListTables", #"{"Limit":10,"ExclusiveStartTableName":"abc"}"#),
-            ("CreateTable", #"{"TableName":"tab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}"#),
+            (
+                "CreateTable",
+                #"{"TableName":"tab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}"#
+            ),
             ("DescribeStream", #"{"StreamArn":"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2026-01-01T00:00:00.000","Limit":10}"#),
         ])
     func takesTypicalBodies(operation: String, body: String) throws {
@@ -98,7 +110,10 @@ struct EveryOperationFastDecoderTests {
             ("DescribeTable", #"{"TableName":null}"#),
             ("DescribeTable", #"{}"#),
             ("DescribeTable", #"{"TableName":"t","Extra":1}"#),
-            ("CreateTable", #"{"TableName":"ab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}"#),
+            (
+                "CreateTable",
+                #"{"TableName":"ab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}"#
+            ),
             ("ListTables", #"{"Limit":101}"#),
             ("ListTables", #"{"Limit":0}"#),
             ("Scan", #"{"TableName":"t","Segment":1,"TotalSegments":2}"#),

@@ -50,7 +50,9 @@ struct StoredItemDecodeTests {
         #expect(try AttributeValue.decodeItem(bytes: writer.bytes) == item)
         // A `null` member is skipped and a repeated name keeps the last, as the generic path does.
         #expect(try AttributeValue.decodeItem(bytes: Array(#"{"a":null,"b":{"S":"x"}}"#.utf8)) == ["b": .s("x")])
-        #expect(try AttributeValue.decodeItem(bytes: Array(#"{"a":{"S":"x"},"a":{"S":"y"}}"#.utf8)) == Self.generic(Array(#"{"a":{"S":"x"},"a":{"S":"y"}}"#.utf8)))
+        #expect(
+            try AttributeValue.decodeItem(bytes: Array(#"{"a":{"S":"x"},"a":{"S":"y"}}"#.utf8))
+                == Self.generic(Array(#"{"a":{"S":"x"},"a":{"S":"y"}}"#.utf8)))
         #expect(throws: (any Error).self) { try AttributeValue.decodeItem(bytes: Array(#"{"a":{"S":"x"}} x"#.utf8)) }
         #expect(throws: (any Error).self) { try AttributeValue.decodeItem(bytes: Array(#"[]"#.utf8)) }
     }

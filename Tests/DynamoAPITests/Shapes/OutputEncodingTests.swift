@@ -38,7 +38,8 @@ import Testing
         capacity.globalSecondaryIndexes = ["z": Capacity(capacityUnits: 2), "a": Capacity(capacityUnits: 0.5)]
         #expect(
             String(decoding: capacity.jsonBytes, as: UTF8.self)
-                == #"{"TableName":"t","CapacityUnits":1.0,"Table":{"CapacityUnits":1.0},"GlobalSecondaryIndexes":{"a":{"CapacityUnits":0.5},"z":{"CapacityUnits":2.0}}}"#)
+                == #"{"TableName":"t","CapacityUnits":1.0,"Table":{"CapacityUnits":1.0},"GlobalSecondaryIndexes":{"a":{"CapacityUnits":0.5},"z":{"CapacityUnits":2.0}}}"#
+        )
         let metrics = ItemCollectionMetrics(itemCollectionKey: ["pk": .s("a")], sizeEstimateRangeGB: [0, 1])
         #expect(
             String(decoding: metrics.jsonBytes, as: UTF8.self)

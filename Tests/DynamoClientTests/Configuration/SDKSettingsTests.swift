@@ -186,7 +186,8 @@ struct SDKSettingsTests {
         let skewed = FakeHTTPServer.Action.respond(
             status: 400, headers: ["Date": "Fri, 15 Jan 2027 09:00:00 GMT"],
             body:
-                #"{"__type":"com.amazon.coral.service#InvalidSignatureException","message":"Signature expired: 20270115T080000Z is now earlier than 20270115T084500Z (20270115T090000Z - 15 min.)"}"#)
+                #"{"__type":"com.amazon.coral.service#InvalidSignatureException","message":"Signature expired: 20270115T080000Z is now earlier than 20270115T084500Z (20270115T090000Z - 15 min.)"}"#
+        )
         try await withFakeServer([skewed, .ok(), .ok()]) { server in
             let sleeps = SleepRecorder()
             var configuration = DynamoClient.Configuration(region: "us-east-1", endpoint: server.url, credentials: TestClients.credentials)

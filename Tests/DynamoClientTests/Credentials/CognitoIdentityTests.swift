@@ -108,11 +108,15 @@ struct CognitoIdentityTests {
             let credentials = try #require(try await provider.resolveCredentials())
             Self.expectSigned(transport.requests(target: "DynamoDB_"), with: credentials)
             #expect(try Self.loginsSent(transport.requests(target: "AWSCognitoIdentityService.GetId").first) == ["accounts.google.com": "token-1"])
-            #expect(try Self.loginsSent(transport.requests(target: "AWSCognitoIdentityService.GetCredentials").last) == ["accounts.google.com": "token-1"])
+            #expect(
+                try Self.loginsSent(transport.requests(target: "AWSCognitoIdentityService.GetCredentials").last) == ["accounts.google.com": "token-1"]
+            )
 
             await provider.setLogins(["accounts.google.com": "token-2"])
             _ = try await client.listTables(ListTablesInput())
-            #expect(try Self.loginsSent(transport.requests(target: "AWSCognitoIdentityService.GetCredentials").last) == ["accounts.google.com": "token-2"])
+            #expect(
+                try Self.loginsSent(transport.requests(target: "AWSCognitoIdentityService.GetCredentials").last) == ["accounts.google.com": "token-2"]
+            )
             #expect(transport.requests(target: "AWSCognitoIdentityService.GetId").count == 1)
         }
     }
@@ -162,7 +166,11 @@ struct CognitoIdentityTests {
         let responses: [HTTPResponse] = [
             HTTPResponse(status: 400, body: Array(#"{"__type":"ResourceNotFoundException","message":"gone"}"#.utf8)),
             HTTPResponse(status: 200, body: Array(#"{"IdentityId":"us-east-1:new"}"#.utf8)),
-            HTTPResponse(status: 200, body: Array(#"{"IdentityId":"us-east-1:new","Credentials":{"AccessKeyId":"ASIA1","SecretKey":"s","SessionToken":"t","Expiration":4102444800}}"#.utf8)),
+            HTTPResponse(
+                status: 200,
+                body: Array(
+                    #"{"IdentityId":"us-east-1:new","Credentials":{"AccessKeyId":"ASIA1","SecretKey":"s","SessionToken":"t","Expiration":4102444800}}"#
+                        .utf8)),
         ]
         let scripted = ScriptedResponses(responses)
         let store = InMemoryCognitoIdentityIDStore()

@@ -149,7 +149,8 @@ struct CredentialProviderTests {
         await #expect(throws: CredentialError.self) {
             try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
         }
-        #expect(try await ContainerCredentialProvider(sources: Self.sources(), transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
+        #expect(
+            try await ContainerCredentialProvider(sources: Self.sources(), transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
     }
 
     @Test func instanceMetadataV2() async throws {
@@ -177,7 +178,8 @@ struct CredentialProviderTests {
 
     @Test func instanceMetadataDisabledOrUnreachable() async throws {
         let disabled = Self.sources(["AWS_EC2_METADATA_DISABLED": "true"])
-        #expect(try await InstanceMetadataCredentialProvider(sources: disabled, transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
+        #expect(
+            try await InstanceMetadataCredentialProvider(sources: disabled, transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
         try await withRefusingPort { (port: Int) async throws -> Void in
             let unreachable = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(port)"])
             #expect(

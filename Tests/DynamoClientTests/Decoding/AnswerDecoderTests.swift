@@ -142,15 +142,19 @@ struct AnswerDecoderTests {
         for round in 0..<300 {
             let query = Array(generator.queryAnswer().utf8)
             var json: JSONValue?
-            #expect(AnswerDecoder.readingItems(QueryOutput.self, from: query, json: &json) != nil, "seed \(seed) round \(round): \(Self.readable(query))")
+            #expect(
+                AnswerDecoder.readingItems(QueryOutput.self, from: query, json: &json) != nil, "seed \(seed) round \(round): \(Self.readable(query))")
             #expect(Self.outcome(QueryOutput.self, query, generic: false) == Self.outcome(QueryOutput.self, query, generic: true))
             var genericJSON: JSONValue?
             _ = try? AnswerDecoder.decodeGenerically(QueryOutput.self, from: query, json: &genericJSON)
             #expect(DynamoClient.consumedCapacity(in: json) == DynamoClient.consumedCapacity(in: genericJSON))
 
             let get = Array(generator.getItemAnswer().utf8)
-            #expect(AnswerDecoder.readingItems(GetItemOutput.self, from: get, json: &json) != nil, "seed \(seed) round \(round): \(Self.readable(get))")
-            #expect(Self.outcome(GetItemOutput.self, get, generic: false) == Self.outcome(GetItemOutput.self, get, generic: true), "\(Self.readable(get))")
+            #expect(
+                AnswerDecoder.readingItems(GetItemOutput.self, from: get, json: &json) != nil, "seed \(seed) round \(round): \(Self.readable(get))")
+            #expect(
+                Self.outcome(GetItemOutput.self, get, generic: false) == Self.outcome(GetItemOutput.self, get, generic: true), "\(Self.readable(get))"
+            )
 
             let batch = Array(generator.batchGetItemAnswer().utf8)
             #expect(AnswerDecoder.readingItems(BatchGetItemOutput.self, from: batch, json: &json) != nil)
@@ -165,9 +169,13 @@ struct AnswerDecoderTests {
         var generator = AnswerTextGenerator(seed: seed, valid: false)
         for _ in 0..<300 {
             let query = Array(generator.queryAnswer().utf8)
-            #expect(Self.outcome(QueryOutput.self, query, generic: false) == Self.outcome(QueryOutput.self, query, generic: true), "\(Self.readable(query))")
+            #expect(
+                Self.outcome(QueryOutput.self, query, generic: false) == Self.outcome(QueryOutput.self, query, generic: true),
+                "\(Self.readable(query))")
             let get = Array(generator.getItemAnswer().utf8)
-            #expect(Self.outcome(GetItemOutput.self, get, generic: false) == Self.outcome(GetItemOutput.self, get, generic: true), "\(Self.readable(get))")
+            #expect(
+                Self.outcome(GetItemOutput.self, get, generic: false) == Self.outcome(GetItemOutput.self, get, generic: true), "\(Self.readable(get))"
+            )
         }
     }
 
@@ -187,9 +195,13 @@ struct AnswerDecoderTests {
             default: bytes[position] = replacements.randomElement(using: &generator.random)!
             }
             if round % 2 == 0 {
-                #expect(Self.outcome(QueryOutput.self, bytes, generic: false) == Self.outcome(QueryOutput.self, bytes, generic: true), "\(Self.readable(bytes))")
+                #expect(
+                    Self.outcome(QueryOutput.self, bytes, generic: false) == Self.outcome(QueryOutput.self, bytes, generic: true),
+                    "\(Self.readable(bytes))")
             } else {
-                #expect(Self.outcome(GetItemOutput.self, bytes, generic: false) == Self.outcome(GetItemOutput.self, bytes, generic: true), "\(Self.readable(bytes))")
+                #expect(
+                    Self.outcome(GetItemOutput.self, bytes, generic: false) == Self.outcome(GetItemOutput.self, bytes, generic: true),
+                    "\(Self.readable(bytes))")
             }
         }
     }

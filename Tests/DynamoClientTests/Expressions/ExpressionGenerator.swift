@@ -70,7 +70,8 @@ struct ExpressionGenerator {
         case 6: return .attributeType(path, random.pick(ConditionExpression.AttributeType.allCases))
         case 7: return .beginsWith(path, .value(random.chance(85) ? string() : .b([UInt8(random.int(0..<3))])))
         case 8: return .contains(path, .value(scalar()))
-        default: return .init(.compare(.path(path), random.pick([.equal, .notEqual]), .value(random.pick([.bool(true), .null, .ss(["a"]), .l([])]))))
+        default:
+            return .init(.compare(.path(path), random.pick([.equal, .notEqual]), .value(random.pick([.bool(true), .null, .ss(["a"]), .l([])]))))
         }
     }
 

@@ -65,7 +65,9 @@ enum ReferenceUpdate {
         case .ifNotExists(let path, let fallback):
             return evaluate(path, target: target, item) ?? evaluate(fallback, target: target, item)
         case .listAppend(let first, let second):
-            guard case .l(let a)? = evaluate(first, target: target, item), case .l(let b)? = evaluate(second, target: target, item) else { return nil }
+            guard case .l(let a)? = evaluate(first, target: target, item), case .l(let b)? = evaluate(second, target: target, item) else {
+                return nil
+            }
             return .l(a + b)
         case .plus(let left, let right), .minus(let left, let right):
             guard case .n(let a)? = evaluate(left, target: target, item), case .n(let b)? = evaluate(right, target: target, item) else { return nil }

@@ -60,7 +60,8 @@ struct ObserverTests {
     }
 
     @Test func batchCapacityIsAList() {
-        let json = try! JSONValue(parsing: Array(#"{"ConsumedCapacity":[{"TableName":"a","CapacityUnits":1.5},{"TableName":"b","CapacityUnits":2.5}]}"#.utf8))
+        let json = try! JSONValue(
+            parsing: Array(#"{"ConsumedCapacity":[{"TableName":"a","CapacityUnits":1.5},{"TableName":"b","CapacityUnits":2.5}]}"#.utf8))
         #expect(DynamoClient.consumedCapacity(in: json).compactMap(\.capacityUnits) == [1.5, 2.5])
         #expect(DynamoClient.consumedCapacity(in: nil).isEmpty)
     }

@@ -33,8 +33,10 @@ struct BatchHelperTests {
     }
 
     @Test func batchGetReportsUnprocessedKeysAndCapacity() async throws {
-        let first = #"{"Responses":{"t":[{"id":{"S":"1"}}]},"UnprocessedKeys":{"t":{"Keys":[{"id":{"S":"2"}}]}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":1.0}]}"#
-        let again = #"{"Responses":{},"UnprocessedKeys":{"t":{"Keys":[{"id":{"S":"2"}}]}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":0.5}]}"#
+        let first =
+            #"{"Responses":{"t":[{"id":{"S":"1"}}]},"UnprocessedKeys":{"t":{"Keys":[{"id":{"S":"2"}}]}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":1.0}]}"#
+        let again =
+            #"{"Responses":{},"UnprocessedKeys":{"t":{"Keys":[{"id":{"S":"2"}}]}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":0.5}]}"#
         try await withFakeServer([.ok(first), .ok(again)]) { server in
             let client = try TestClients.client(endpoint: server.url)
             let report = try await client.batchGet(

@@ -32,7 +32,8 @@ struct StatusWaiterTests {
     @Test func exportWaiterPollsUntilCompletedAndReportsFailure() async throws {
         let inProgress = #"{"ExportDescription":{"ExportArn":"arn:e","ExportStatus":"IN_PROGRESS"}}"#
         let completed = #"{"ExportDescription":{"ExportArn":"arn:e","ExportStatus":"COMPLETED"}}"#
-        let failed = #"{"ExportDescription":{"ExportArn":"arn:e","ExportStatus":"FAILED","FailureCode":"S3NoSuchBucket","FailureMessage":"no bucket"}}"#
+        let failed =
+            #"{"ExportDescription":{"ExportArn":"arn:e","ExportStatus":"FAILED","FailureCode":"S3NoSuchBucket","FailureMessage":"no bucket"}}"#
         try await withFakeServer([.ok(inProgress), .ok(completed)]) { server in
             let client = try TestClients.client(endpoint: server.url)
             let export = try await client.waitUntilExportCompleted("arn:e", delay: .milliseconds(1))
@@ -59,7 +60,8 @@ struct StatusWaiterTests {
 
     @Test func replicaWaiterWaitsForTheRegionAndTimesOut() async throws {
         let creating = #"{"Table":{"TableName":"t","Replicas":[{"RegionName":"eu-west-1","ReplicaStatus":"CREATING"}]}}"#
-        let active = #"{"Table":{"TableName":"t","Replicas":[{"RegionName":"us-west-2","ReplicaStatus":"CREATING"},{"RegionName":"eu-west-1","ReplicaStatus":"ACTIVE"}]}}"#
+        let active =
+            #"{"Table":{"TableName":"t","Replicas":[{"RegionName":"us-west-2","ReplicaStatus":"CREATING"},{"RegionName":"eu-west-1","ReplicaStatus":"ACTIVE"}]}}"#
         try await withFakeServer([.ok(#"{"Table":{"TableName":"t"}}"#), .ok(creating), .ok(active)]) { server in
             let client = try TestClients.client(endpoint: server.url)
             let replica = try await client.waitUntilReplicaActive("t", region: "eu-west-1", delay: .milliseconds(1))

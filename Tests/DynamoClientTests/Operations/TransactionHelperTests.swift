@@ -19,7 +19,11 @@ struct TransactionHelperTests {
     @Test func theTokenIsReusedAcrossRounds() async throws {
         try await withFakeServer([
             .error(400, "TransactionInProgressException", "in progress"),
-            .respond(status: 400, body: #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled","CancellationReasons":[{"Code":"None"},{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"}]}"#),
+            .respond(
+                status: 400,
+                body:
+                    #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled","CancellationReasons":[{"Code":"None"},{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"}]}"#
+            ),
             .ok(),
         ]) { server in
             let client = try TestClients.client(endpoint: server.url, retry: SleepRecorder().retry(attempts: 1))
@@ -32,7 +36,8 @@ struct TransactionHelperTests {
     }
 
     @Test func aFailedConditionEndsTheCallAtOnce() async throws {
-        let body = #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled","CancellationReasons":[{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}]}"#
+        let body =
+            #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled","CancellationReasons":[{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}]}"#
         try await withFakeServer([.respond(status: 400, body: body), .ok()]) { server in
             let client = try TestClients.client(endpoint: server.url, retry: SleepRecorder().retry(attempts: 1))
             await #expect(throws: DynamoError.self) { try await client.transactWrite(Self.items, clientRequestToken: "mine") }

@@ -59,10 +59,12 @@ import Testing
             Self.request(#"{"RequestItems":{"Things":\#(Self.block(["k1"], extra: #","ProjectionExpression":"w""#))}}"#))
         let item = try AttributeValue.decodeItem(JSONValue(parsing: try #require(result.responses["Things"]?.first)))
         #expect(item == ["w": .n(DynamoNumber(1))])
-        let mixed = #"{"RequestItems":{"Things":\#(Self.block(["k1"], extra: #","ProjectionExpression":"w""#)),"Others":\#(Self.block(["k1"], extra: #","AttributesToGet":["w"]"#))}}"#
+        let mixed =
+            #"{"RequestItems":{"Things":\#(Self.block(["k1"], extra: #","ProjectionExpression":"w""#)),"Others":\#(Self.block(["k1"], extra: #","AttributesToGet":["w"]"#))}}"#
         #expect(
             throws: DynamoError.validation(
-                "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+                "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"
+            )
         ) {
             try database.batchGetItem(Self.request(mixed))
         }

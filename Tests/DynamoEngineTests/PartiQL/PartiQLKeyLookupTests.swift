@@ -108,7 +108,8 @@ struct PartiQLKeyLookupTests {
     /// Sends a random statement with random parameters (mostly of the key's types) and checks
     /// the answer against the items; for a lookup of the whole key, also against GetItem, and
     /// that the server would run it on an event loop. Returns whether it was such a lookup.
-    private static func lookUp(_ database: Database, schema: KeySchema, items: [Item], _ random: inout DynamoTestSupport.SeededRandom) throws -> Bool {
+    private static func lookUp(_ database: Database, schema: KeySchema, items: [Item], _ random: inout DynamoTestSupport.SeededRandom) throws -> Bool
+    {
         let statement = random.pick(statements)
         var parameters: [AttributeValue] = []
         for name in statement.parameters {

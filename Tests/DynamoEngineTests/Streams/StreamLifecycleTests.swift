@@ -24,7 +24,10 @@ struct StreamLifecycleTests {
         #expect(throws: DynamoError.validation("Table has no stream to disable: TableName: Events")) {
             try database.updateTable(Self.streamSpecification(false), now: database.clock.now())
         }
-        #expect(throws: DynamoError.validation(EngineMessages.invalidParameters + "If stream is being disabled, then UpdateViewType must not be specified")) {
+        #expect(
+            throws: DynamoError.validation(
+                EngineMessages.invalidParameters + "If stream is being disabled, then UpdateViewType must not be specified")
+        ) {
             try database.updateTable(Self.streamSpecification(false, .keysOnly), now: database.clock.now())
         }
         #expect(throws: DynamoError.validation(EngineMessages.invalidParameters + "If stream is being enabled then UpdateViewType is required")) {

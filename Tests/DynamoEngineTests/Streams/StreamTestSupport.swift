@@ -63,7 +63,9 @@ enum StreamTestSupport {
         var records: [StreamsRecord] = []
         var pending = shards
         while !pending.isEmpty {
-            let ready = pending.filter { shard in shard.parentShardId.map { done.contains($0) || !shards.contains { $0.shardId == shard.parentShardId } } ?? true }
+            let ready = pending.filter { shard in
+                shard.parentShardId.map { done.contains($0) || !shards.contains { $0.shardId == shard.parentShardId } } ?? true
+            }
             try #require(!ready.isEmpty, "shard lineage has a cycle")
             for shard in ready {
                 let shardID = try #require(shard.shardId)

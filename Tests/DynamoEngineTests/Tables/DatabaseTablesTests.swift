@@ -250,8 +250,12 @@ import Testing
             }
             run {
                 for _ in 0..<rounds {
-                    do { try InvariantTests.makeTable(database) } catch let error where expectedRefusal(error) {} catch { problems.note("CreateTable: \(error)") }
-                    do { _ = try database.deleteTable(named: "Orders") } catch let error where expectedRefusal(error) {} catch { problems.note("DeleteTable: \(error)") }
+                    do { try InvariantTests.makeTable(database) } catch let error where expectedRefusal(error) {} catch {
+                        problems.note("CreateTable: \(error)")
+                    }
+                    do { _ = try database.deleteTable(named: "Orders") } catch let error where expectedRefusal(error) {} catch {
+                        problems.note("DeleteTable: \(error)")
+                    }
                 }
                 problems.finished.add(1, ordering: .relaxed)
             }
@@ -276,7 +280,8 @@ import Testing
                 while problems.finished.load(ordering: .relaxed) < 2 {
                     round += 1
                     let item: Item = ["pk": .s("p\(round % 50)"), "sk": .n(DynamoNumber(round % 3)), "lsk": .s("l"), "g": .s("g")]
-                    do { _ = try database.putItem(PutItemInput(tableName: "Orders", item: item)) } catch let error where expectedRefusal(error) {} catch {
+                    do { _ = try database.putItem(PutItemInput(tableName: "Orders", item: item)) } catch let error where expectedRefusal(error) {
+                    } catch {
                         problems.note("PutItem: \(error)")
                     }
                 }

@@ -60,7 +60,10 @@ struct TransientStatusTests {
         let database = try Self.database(delay: 5)
         try Self.create(database, "Orders")
         try database.clock.advance(by: 5)
-        try Self.update(database, #"{"TableName": "Orders", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}, "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "ByG", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}"#)
+        try Self.update(
+            database,
+            #"{"TableName": "Orders", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}, "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "ByG", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}"#
+        )
         #expect(try database.describeTable(named: "Orders").status == .updating)
         try database.clock.advance(by: 5)
         #expect(try database.describeTable(named: "Orders").status == .active)
@@ -78,7 +81,10 @@ struct TransientStatusTests {
         let database = try Self.database(delay: 5)
         try Self.create(database, "Orders")
         try database.clock.advance(by: 5)
-        try Self.update(database, #"{"TableName": "Orders", "AttributeDefinitions": [{"AttributeName": "h", "AttributeType": "N"}], "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}"#)
+        try Self.update(
+            database,
+            #"{"TableName": "Orders", "AttributeDefinitions": [{"AttributeName": "h", "AttributeType": "N"}], "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}"#
+        )
         try database.runIndexWork(table: database.table(named: "Orders"), index: "ByH")
         #expect(database.tables["Orders"]?.index(named: "ByH")?.status == .active)
         let building = try database.describeTable(named: "Orders")

@@ -55,7 +55,8 @@ import Testing
         // An index's throughput changes through its Update action.
         _ = try database.updateTable(
             Self.update(
-                #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":1}}}]}"#),
+                #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":1}}}]}"#
+            ),
             now: Self.now + 30)
         #expect(try database.table(named: "Things").index(named: "byColor")?.throughput?.readCapacityUnits == 3)
     }
@@ -78,7 +79,8 @@ import Testing
         ) {
             try database.updateTable(
                 Self.update(
-                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]}"#),
+                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]}"#
+                ),
                 now: Self.now)
         }
         #expect(try database.table(named: "Things").throughput.lastDecreaseDateTime == nil)
@@ -92,7 +94,8 @@ import Testing
         }
         let created = try database.updateTable(
             Self.update(
-                #"{"TableName":"Things","AttributeDefinitions":[{"AttributeName":"size","AttributeType":"N"}],"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"bySize","KeySchema":[{"AttributeName":"size","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]}"#),
+                #"{"TableName":"Things","AttributeDefinitions":[{"AttributeName":"size","AttributeType":"N"}],"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"bySize","KeySchema":[{"AttributeName":"size","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]}"#
+            ),
             now: Self.now)
         #expect(created.definition.index(named: "bySize")?.status == .creating)
         #expect(created.definition.attributeDefinitions.contains(KeyAttribute(name: "size", type: .number)))
@@ -112,32 +115,44 @@ import Testing
     @Test("index changes refused: one at a time, one action per update, not beside throughput or stream changes")
     func indexRefusals() throws {
         let database = try Self.provisioned()
-        let create = #"{"Create":{"IndexName":"bySize","KeySchema":[{"AttributeName":"size","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}"#
+        let create =
+            #"{"Create":{"IndexName":"bySize","KeySchema":[{"AttributeName":"size","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}"#
         let definitions = #""AttributeDefinitions":[{"AttributeName":"size","AttributeType":"N"}]"#
-        #expect(throws: DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")) {
+        #expect(
+            throws: DynamoError(.limitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+        ) {
             try database.updateTable(
                 Self.update(#"{"TableName":"Things",\#(definitions),"GlobalSecondaryIndexUpdates":[\#(create),{"Delete":{"IndexName":"byColor"}}]}"#),
                 now: Self.now)
         }
-        #expect(throws: DynamoError.validation("One or more parameter values were invalid: You cannot create or delete index while updating table IOPS")) {
+        #expect(
+            throws: DynamoError.validation("One or more parameter values were invalid: You cannot create or delete index while updating table IOPS")
+        ) {
             try database.updateTable(
                 Self.update(
-                    #"{"TableName":"Things",\#(definitions),"ProvisionedThroughput":{"ReadCapacityUnits":6,"WriteCapacityUnits":6},"GlobalSecondaryIndexUpdates":[\#(create)]}"#),
-                now: Self.now)
-        }
-        #expect(throws: DynamoError.validation("One or more parameter values were invalid: You cannot create or delete index while changing stream status")) {
-            try database.updateTable(
-                Self.update(
-                    #"{"TableName":"Things",\#(definitions),"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"GlobalSecondaryIndexUpdates":[\#(create)]}"#),
+                    #"{"TableName":"Things",\#(definitions),"ProvisionedThroughput":{"ReadCapacityUnits":6,"WriteCapacityUnits":6},"GlobalSecondaryIndexUpdates":[\#(create)]}"#
+                ),
                 now: Self.now)
         }
         #expect(
             throws: DynamoError.validation(
-                "One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: byColor")
+                "One or more parameter values were invalid: You cannot create or delete index while changing stream status")
         ) {
             try database.updateTable(
                 Self.update(
-                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byColor"}},{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":2}}}]}"#),
+                    #"{"TableName":"Things",\#(definitions),"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"GlobalSecondaryIndexUpdates":[\#(create)]}"#
+                ),
+                now: Self.now)
+        }
+        #expect(
+            throws: DynamoError.validation(
+                "One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: byColor"
+            )
+        ) {
+            try database.updateTable(
+                Self.update(
+                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byColor"}},{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":2}}}]}"#
+                ),
                 now: Self.now)
         }
         #expect(throws: DynamoError(.resourceNotFound, "Requested resource not found: Index missing for table Things")) {
@@ -163,7 +178,8 @@ import Testing
         ) {
             try database.updateTable(
                 Self.update(
-                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":2}}}]}"#),
+                    #"{"TableName":"Things","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byColor","ProvisionedThroughput":{"ReadCapacityUnits":2,"WriteCapacityUnits":2}}}]}"#
+                ),
                 now: Self.now)
         }
     }
@@ -171,7 +187,9 @@ import Testing
     @Test("a stream is enabled with its view type and label, and disabled; redundant changes are refused")
     func streams() throws {
         let database = try Self.provisioned()
-        #expect(throws: DynamoError.validation("One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required")) {
+        #expect(
+            throws: DynamoError.validation("One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required")
+        ) {
             try database.updateTable(Self.update(#"{"TableName":"Things","StreamSpecification":{"StreamEnabled":true}}"#), now: Self.now)
         }
         #expect(throws: DynamoError.validation("Table has no stream to disable: TableName: Things")) {
@@ -186,7 +204,8 @@ import Testing
                 Self.update(#"{"TableName":"Things","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}}"#), now: Self.now)
         }
         #expect(
-            throws: DynamoError.validation("One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified")
+            throws: DynamoError.validation(
+                "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified")
         ) {
             try database.updateTable(
                 Self.update(#"{"TableName":"Things","StreamSpecification":{"StreamEnabled":false,"StreamViewType":"KEYS_ONLY"}}"#), now: Self.now)
@@ -203,7 +222,8 @@ import Testing
         let database = try Self.provisioned()
         #expect(
             throws: DynamoError.validation(
-                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
+                "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
+            )
         ) {
             try database.updateTable(Self.update(#"{"TableName":"Things"}"#), now: Self.now)
         }
@@ -214,7 +234,8 @@ import Testing
         }
         #expect(
             throws: DynamoError.validation(
-                "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+                "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"
+            )
         ) {
             try database.updateTable(
                 Self.update(

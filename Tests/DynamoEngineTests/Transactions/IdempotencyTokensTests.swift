@@ -16,7 +16,8 @@ import Testing
         var model: [String: (request: Int, recorded: Double)] = [:]
         var now = 1_700_000_000.0
         let requests = try (0..<3).map { number in
-            let body = #"{"TransactItems":[{"ConditionCheck":{"TableName":"T","Key":{"pk":{"S":"k\#(number)"}},"ConditionExpression":"attribute_exists(pk)"}}]}"#
+            let body =
+                #"{"TransactItems":[{"ConditionCheck":{"TableName":"T","Key":{"pk":{"S":"k\#(number)"}},"ConditionExpression":"attribute_exists(pk)"}}]}"#
             return CanonicalForm(try TransactWriteItemsInput.decodeRequest(JSONValue(parsing: body)).transactItems)
         }
         for _ in 0..<4_000 {

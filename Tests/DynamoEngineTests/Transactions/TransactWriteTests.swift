@@ -20,7 +20,8 @@ import Testing
     }
 
     static let putA = #"{"Put":{"TableName":"Things","Item":{"pk":{"S":"a"}}}}"#
-    static let incrementB = #"{"Update":{"TableName":"Things","Key":{"pk":{"S":"b"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}}}}"#
+    static let incrementB =
+        #"{"Update":{"TableName":"Things","Key":{"pk":{"S":"b"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}}}}"#
     static let deleteC = #"{"Delete":{"TableName":"Things","Key":{"pk":{"S":"c"}}}}"#
     static let deleteMissing = #"{"Delete":{"TableName":"Things","Key":{"pk":{"S":"x"}}}}"#
     static let putOther = #"{"Put":{"TableName":"Others","Item":{"pk":{"S":"o"}}}}"#
@@ -28,7 +29,8 @@ import Testing
     /// A ConditionCheck on `key` of Things requiring `n = value`.
     static func check(_ key: String, n value: Int, returnOld: Bool = false) -> String {
         let returnValues = returnOld ? #","ReturnValuesOnConditionCheckFailure":"ALL_OLD""# : ""
-        return #"{"ConditionCheck":{"TableName":"Things","Key":{"pk":{"S":"\#(key)"}},"ConditionExpression":"n = :n","ExpressionAttributeValues":{":n":{"N":"\#(value)"}}\#(returnValues)}}"#
+        return
+            #"{"ConditionCheck":{"TableName":"Things","Key":{"pk":{"S":"\#(key)"}},"ConditionExpression":"n = :n","ExpressionAttributeValues":{":n":{"N":"\#(value)"}}\#(returnValues)}}"#
     }
 
     /// Things' and Others' items, by table and key.
@@ -52,11 +54,14 @@ import Testing
                 now: 1_700_000_000)
         }
         #expect(error.code == .transactionCanceled)
-        #expect(error.message == "Transaction cancelled, please refer cancellation reasons for specific reasons [None, None, ConditionalCheckFailed, None, None]")
+        #expect(
+            error.message
+                == "Transaction cancelled, please refer cancellation reasons for specific reasons [None, None, ConditionalCheckFailed, None, None]")
         #expect(
             error.cancellationReasons == [
                 CancellationReason(code: "None"), CancellationReason(code: "None"),
-                CancellationReason(item: ["pk": .s("c"), "n": .n(DynamoNumber(2))], code: "ConditionalCheckFailed", message: "The conditional request failed"),
+                CancellationReason(
+                    item: ["pk": .s("c"), "n": .n(DynamoNumber(2))], code: "ConditionalCheckFailed", message: "The conditional request failed"),
                 CancellationReason(code: "None"), CancellationReason(code: "None"),
             ])
         #expect(try Self.contents(database) == before)
@@ -70,7 +75,10 @@ import Testing
             try database.transactWriteItems(
                 Self.request([Self.check("b", n: 5), Self.putA, Self.check("c", n: 7, returnOld: true)]), now: 1_700_000_000)
         }
-        #expect(error.message == "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed]")
+        #expect(
+            error.message
+                == "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed]"
+        )
         #expect(error.cancellationReasons?.map(\.code) == ["ConditionalCheckFailed", "None", "ConditionalCheckFailed"])
         #expect(error.cancellationReasons?[0].item == nil)
         #expect(error.cancellationReasons?[2].item == ["pk": .s("c"), "n": .n(DynamoNumber(2))])

@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func specsParseAndRefuseWhatIsWrong() throws {
-        let rule = try FaultInjector.Rule(spec: "table=Orders,operation=PutItem,error=ProvisionedThroughputExceededException,rate=0.5,latency-ms=20,count=3,message=slow, down")
+        let rule = try FaultInjector.Rule(
+            spec: "table=Orders,operation=PutItem,error=ProvisionedThroughputExceededException,rate=0.5,latency-ms=20,count=3,message=slow, down")
         #expect(
             rule
                 == FaultInjector.Rule(

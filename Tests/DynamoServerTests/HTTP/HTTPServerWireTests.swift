@@ -79,7 +79,10 @@ import Testing
         try await withHTTPTestServer { _, port in
             let response = try await roundTrip(TestRequest.make(authorization: authorization), port: port)
             #expect(response.status == 400)
-            #expect(response.text == #"{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}"#)
+            #expect(
+                response.text
+                    == #"{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}"#
+            )
         }
     }
 
@@ -141,7 +144,8 @@ import Testing
         try await withHTTPTestServer { _, port in
             let response = try await roundTrip(TestRequest.make(target: "DynamoDB_20120810.Fail"), port: port)
             #expect(response.status == 400)
-            #expect(response.text == #"{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}"#)
+            #expect(
+                response.text == #"{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}"#)
         }
     }
 

@@ -8,7 +8,8 @@ import Testing
         for _ in 0..<1000 {
             let id = generator.makeID()
             #expect(id.utf8.count == 52)
-            #expect(id.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) })
+            #expect(
+                id.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) })
             seen.insert(id)
         }
         #expect(seen.count == 1000)

@@ -188,7 +188,8 @@ import Testing
                 model[sk] = nil
             }
         }
-        let counted = try await harness.success("Query", #"{"TableName":"Things","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"m"}},"Select":"COUNT"}"#)
+        let counted = try await harness.success(
+            "Query", #"{"TableName":"Things","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"m"}},"Select":"COUNT"}"#)
         #expect(counted["Count"] == .number(String(model.count)))
     }
 }

@@ -48,21 +48,30 @@ struct PartitionKeysTests {
             try Self.touched("PutItem", #"{"TableName":"Keys","Item":{"pk":{"S":"a"},"x":{"N":"1"}}}"#)
                 == [PartitionKeys.Touch(index: nil, value: #"{"S":"a"}"#)])
         #expect(
-            try Self.touched("BatchWriteItem", #"{"RequestItems":{"Keys":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}}"#)
-                .map(\.value) == [#"{"S":"a"}"#, #"{"S":"b"}"#])
+            try Self.touched(
+                "BatchWriteItem", #"{"RequestItems":{"Keys":[{"PutRequest":{"Item":{"pk":{"S":"a"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}}"#
+            )
+            .map(\.value) == [#"{"S":"a"}"#, #"{"S":"b"}"#])
         #expect(
-            try Self.touched("TransactWriteItems", #"{"TransactItems":[{"Update":{"TableName":"Keys","Key":{"pk":{"S":"c"}},"UpdateExpression":"REMOVE x"}},{"Put":{"TableName":"Other","Item":{"pk":{"S":"d"}}}}]}"#)
-                .map(\.value) == [#"{"S":"c"}"#])
+            try Self.touched(
+                "TransactWriteItems",
+                #"{"TransactItems":[{"Update":{"TableName":"Keys","Key":{"pk":{"S":"c"}},"UpdateExpression":"REMOVE x"}},{"Put":{"TableName":"Other","Item":{"pk":{"S":"d"}}}}]}"#
+            )
+            .map(\.value) == [#"{"S":"c"}"#])
         #expect(try Self.touched("Scan", #"{"TableName":"Keys"}"#).isEmpty)
         #expect(try Self.touched("GetItem", #"{"TableName":"Keys","Key":{"pk":{"Q":"bad"}}}"#).isEmpty)
     }
 
     @Test func aQueryTouchesThePartitionOfItsKeyCondition() throws {
         #expect(
-            try Self.touched("Query", ##"{"TableName":"Keys","KeyConditionExpression":"#k = :v","ExpressionAttributeNames":{"#k":"pk"},"ExpressionAttributeValues":{":v":{"S":"q"}}}"##)
+            try Self.touched(
+                "Query",
+                ##"{"TableName":"Keys","KeyConditionExpression":"#k = :v","ExpressionAttributeNames":{"#k":"pk"},"ExpressionAttributeValues":{":v":{"S":"q"}}}"##
+            )
                 == [PartitionKeys.Touch(index: nil, value: #"{"S":"q"}"#)])
         #expect(
-            try Self.touched("Query", #"{"TableName":"Keys","IndexName":"ByG","KeyConditionExpression":"g = :v","ExpressionAttributeValues":{":v":{"N":"7"}}}"#)
+            try Self.touched(
+                "Query", #"{"TableName":"Keys","IndexName":"ByG","KeyConditionExpression":"g = :v","ExpressionAttributeValues":{":v":{"N":"7"}}}"#)
                 == [PartitionKeys.Touch(index: "ByG", value: #"{"N":"7"}"#)])
         #expect(try Self.touched("Query", #"{"TableName":"Keys","KeyConditionExpression":"pk = = :v"}"#).isEmpty)
     }

@@ -75,7 +75,10 @@ import Testing
             let cursor = try #require(try await ObjectContext(store: fixture.store).fetchPage(request).cursor)
             var sorted = try fixture.request("Visit", "user == 'u0'", sortBy: [.ascending("city")])
             sorted.cursor = cursor
-            await #expect(throws: FetchPredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")) {
+            await #expect(
+                throws: FetchPredicateError(
+                    "a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")
+            ) {
                 try await ObjectContext(store: fixture.store).fetch(sorted)
             }
             var other = try fixture.request("Visit", "city == 'Oslo' AND score > 1")

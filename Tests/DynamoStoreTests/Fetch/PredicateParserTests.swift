@@ -88,16 +88,43 @@ import Testing
         ("name == 'abc", "Unable to parse \"name == 'abc\": unterminated string at offset 8"),
         ("age ~ 3", "Unable to parse \"age ~ 3\": unexpected character '~' at offset 4"),
         ("age == %z", "Unable to parse \"age == %z\": unknown format specifier '%z' at offset 7"),
-        ("name ENDSWITH 'x'", "Unsupported predicate \"name ENDSWITH 'x'\": ENDSWITH is not supported: DynamoDB expressions can test a prefix (begins_with) but not a suffix"),
+        (
+            "name ENDSWITH 'x'",
+            "Unsupported predicate \"name ENDSWITH 'x'\": ENDSWITH is not supported: DynamoDB expressions can test a prefix (begins_with) but not a suffix"
+        ),
         ("name LIKE 'a*'", "Unsupported predicate \"name LIKE 'a*'\": LIKE is not supported: DynamoDB expressions have no wildcard matching"),
-        ("name MATCHES 'a.*'", "Unsupported predicate \"name MATCHES 'a.*'\": MATCHES is not supported: DynamoDB expressions have no regular expressions"),
-        ("name ==[c] 'x'", "Unsupported predicate \"name ==[c] 'x'\": the [c] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)"),
-        ("name BEGINSWITH[cd] 'x'", "Unsupported predicate \"name BEGINSWITH[cd] 'x'\": the [cd] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)"),
-        ("ANY checkins.comment == 'x'", "Unsupported predicate \"ANY checkins.comment == 'x'\": ANY is not supported: key paths through to-many relationships cannot be evaluated by DynamoDB"),
-        ("SUBQUERY(checkins, $c, $c.x == 1).@count > 0", "Unsupported predicate \"SUBQUERY(checkins, $c, $c.x == 1).@count > 0\": SUBQUERY is not supported: DynamoDB cannot evaluate a query inside a filter"),
-        ("checkins.@count > 2", "Unsupported predicate \"checkins.@count > 2\": the aggregate checkins.@count is not supported: DynamoDB expressions cannot compute over collections"),
-        ("@sum.x > 2", "Unsupported predicate \"@sum.x > 2\": the aggregate @sum is not supported: DynamoDB expressions cannot compute over collections"),
-        ("FUNCTION(name, 'length') > 2", "Unsupported predicate \"FUNCTION(name, 'length') > 2\": FUNCTION is not supported: DynamoDB expressions cannot call arbitrary functions"),
+        (
+            "name MATCHES 'a.*'",
+            "Unsupported predicate \"name MATCHES 'a.*'\": MATCHES is not supported: DynamoDB expressions have no regular expressions"
+        ),
+        (
+            "name ==[c] 'x'",
+            "Unsupported predicate \"name ==[c] 'x'\": the [c] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)"
+        ),
+        (
+            "name BEGINSWITH[cd] 'x'",
+            "Unsupported predicate \"name BEGINSWITH[cd] 'x'\": the [cd] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)"
+        ),
+        (
+            "ANY checkins.comment == 'x'",
+            "Unsupported predicate \"ANY checkins.comment == 'x'\": ANY is not supported: key paths through to-many relationships cannot be evaluated by DynamoDB"
+        ),
+        (
+            "SUBQUERY(checkins, $c, $c.x == 1).@count > 0",
+            "Unsupported predicate \"SUBQUERY(checkins, $c, $c.x == 1).@count > 0\": SUBQUERY is not supported: DynamoDB cannot evaluate a query inside a filter"
+        ),
+        (
+            "checkins.@count > 2",
+            "Unsupported predicate \"checkins.@count > 2\": the aggregate checkins.@count is not supported: DynamoDB expressions cannot compute over collections"
+        ),
+        (
+            "@sum.x > 2",
+            "Unsupported predicate \"@sum.x > 2\": the aggregate @sum is not supported: DynamoDB expressions cannot compute over collections"
+        ),
+        (
+            "FUNCTION(name, 'length') > 2",
+            "Unsupported predicate \"FUNCTION(name, 'length') > 2\": FUNCTION is not supported: DynamoDB expressions cannot call arbitrary functions"
+        ),
         ("a == b", "Unsupported predicate \"a == b\": comparing key path a with key path b is not supported; compare a key path with a value"),
         ("1 == 2", "Unsupported predicate \"1 == 2\": == compares two constants; one side must be a key path"),
         ("'x' IN tags", "Unsupported predicate \"'x' IN tags\": IN needs the key path on its left (\"x\" IN tags tests membership in a collection)"),

@@ -190,7 +190,8 @@ import Testing
                     return visit
                 }
                 let expected = visits.filter { Self.holds(predicate, for: $0) }
-                let label = "seed \(seed) round \(round): \(predicate) sorted \(sorts), limit \(request.fetchLimit.map(String.init) ?? "-"), plan \(plan)"
+                let label =
+                    "seed \(seed) round \(round): \(predicate) sorted \(sorts), limit \(request.fetchLimit.map(String.init) ?? "-"), plan \(plan)"
                 let fetchedIDs = Set(fetched.map(\.id)), expectedIDs = Set(expected.map(\.id))
                 #expect(fetchedIDs.count == fetched.count, "duplicates: \(label)")
                 if let limit = request.fetchLimit {

@@ -22,7 +22,8 @@ import Testing
         #expect(scan.expressionAttributeValues == [":v0": .n(DynamoNumber(2)), ":v1": .bool(true)])
         // Any number compares with any numeric attribute, without the attribute's range check.
         let fraction = try FetchRequest("Place", in: model, predicate: FetchPredicate("rank > 2.5 AND rank < 100000000000")).explain()
-        #expect(fraction.expressionAttributeValues == [":v0": .n(try DynamoNumber(parsing: "2.5")), ":v1": .n(try DynamoNumber(parsing: "100000000000"))])
+        #expect(
+            fraction.expressionAttributeValues == [":v0": .n(try DynamoNumber(parsing: "2.5")), ":v1": .n(try DynamoNumber(parsing: "100000000000"))])
         // Dates and UUIDs are stored the way the store writes them.
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
@@ -47,7 +48,10 @@ import Testing
 
     @Test(arguments: [
         ("nmae == 'x'", "Visit has no property named nmae"),
-        ("place.name == 'x'", "key path place.name reads Place.name through Visit.place; DynamoDB cannot join tables, so only place.id (the stored key) can be compared"),
+        (
+            "place.name == 'x'",
+            "key path place.name reads Place.name through Visit.place; DynamoDB cannot join tables, so only place.id (the stored key) can be compared"
+        ),
         ("score.x == 1", "key path score.x: Visit.score is double; key paths into attribute values are not supported"),
         ("city == 3", "Visit.city (string) cannot be compared with 3: invalid value: Visit.city is string; got Int64"),
         ("at == 'x'", "Visit.at (int64) cannot be compared with \"x\": invalid value: Visit.at is int64; got String"),
@@ -65,7 +69,11 @@ import Testing
     }
 
     @Test func toManyRelationshipsAndOtherMisusesAreRefused() {
-        #expect(throws: FetchPredicateError("key path neighbours.name goes through the to-many relationship Place.neighbours; DynamoDB expressions cannot test the members of a relationship")) {
+        #expect(
+            throws: FetchPredicateError(
+                "key path neighbours.name goes through the to-many relationship Place.neighbours; DynamoDB expressions cannot test the members of a relationship"
+            )
+        ) {
             try FetchRequest("Place", in: model, predicate: FetchPredicate("neighbours.name == 'x'"))
         }
         #expect(throws: FetchPredicateError("Visit.place is a relationship to Place, not to Visit")) {
@@ -91,7 +99,8 @@ import Testing
         #expect(throws: FetchPredicateError("the model has no entity named Nope")) {
             try FetchRequest("Nope", in: model)
         }
-        #expect(throws: FetchPredicateError("key path place.id: the destination entity Place is not known; build the request with the store's model")) {
+        #expect(throws: FetchPredicateError("key path place.id: the destination entity Place is not known; build the request with the store's model"))
+        {
             try FetchRequest(entity: FetchModel.visit, predicate: FetchPredicate("place.id == 'x'"))
         }
     }

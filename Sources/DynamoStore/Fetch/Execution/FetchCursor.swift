@@ -48,13 +48,16 @@ public struct FetchCursor: Sendable, Hashable {
     /// Checks that the cursor continues this plan's read.
     func check(against plan: FetchPlan) throws(FetchPredicateError) {
         guard plan.operation == .query || plan.operation == .scan else {
-            throw FetchPredicateError("a cursor continues a Query or Scan; this request is planned as \(plan.operation.rawValue), which reads everything at once")
+            throw FetchPredicateError(
+                "a cursor continues a Query or Scan; this request is planned as \(plan.operation.rawValue), which reads everything at once")
         }
         guard !plan.sortsInMemory else {
             throw FetchPredicateError("a cursor continues DynamoDB's order; this request sorts in memory, so it has no position to continue from")
         }
         guard tableName == plan.tableName, indexName == plan.indexName else {
-            throw FetchPredicateError("the cursor is from a read of \(tableName)\(indexName.map { " index \($0)" } ?? ""), not of this request's \(plan.tableName)\(plan.indexName.map { " index \($0)" } ?? "")")
+            throw FetchPredicateError(
+                "the cursor is from a read of \(tableName)\(indexName.map { " index \($0)" } ?? ""), not of this request's \(plan.tableName)\(plan.indexName.map { " index \($0)" } ?? "")"
+            )
         }
     }
 }

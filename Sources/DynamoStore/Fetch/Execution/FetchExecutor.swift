@@ -52,7 +52,9 @@ struct FetchExecutor<Result: ManagedObject> {
             page = Page(items: try await batchGet(plan.keys, attributes: attributes).filter(residual))
         case .query, .scan:
             if plan.operation == .scan {
-                logger.warning("fetch of \(request.entity.name) scans the whole table \(plan.tableName): no key condition in the predicate", metadata: ["plan": "\(plan)"])
+                logger.warning(
+                    "fetch of \(request.entity.name) scans the whole table \(plan.tableName): no key condition in the predicate",
+                    metadata: ["plan": "\(plan)"])
             }
             page = try await readPages(
                 limit: plan.sortsInMemory ? nil : limit, pageSize: pageSize,

@@ -48,7 +48,8 @@ struct PredicateParser {
         let predicate = try parseOr()
         guard current.kind == .end else { throw syntax("expected AND, OR or the end") }
         guard argumentsUsed == arguments.count else {
-            throw FetchPredicateError("\"\(format)\" uses \(argumentsUsed) argument\(argumentsUsed == 1 ? "" : "s") but \(arguments.count) were given")
+            throw FetchPredicateError(
+                "\"\(format)\" uses \(argumentsUsed) argument\(argumentsUsed == 1 ? "" : "s") but \(arguments.count) were given")
         }
         return predicate
     }
@@ -135,7 +136,8 @@ struct PredicateParser {
         }
         advance()
         if case .modifier(let letters) = current.kind {
-            throw unsupported("the [\(letters)] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)")
+            throw unsupported(
+                "the [\(letters)] modifier is not supported: DynamoDB compares strings by their bytes, exactly (no case or diacritic folding)")
         }
         let right = try parseTerm()
         return try Self.comparison(left, op, right, unsupported: unsupported)

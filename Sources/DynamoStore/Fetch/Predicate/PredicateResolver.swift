@@ -71,7 +71,8 @@ struct PredicateResolver {
             case ("S", _), ("B", _):
                 throw FetchPredicateError("\(path) \(keyword) needs \(target.scalarType == "S" ? "a string" : "data"), not \(value.kindDescription)")
             default:
-                throw FetchPredicateError("\(path) \(keyword): \(keyword) applies to string and data attributes; \(entity.name).\(path) is \(target.typeName)")
+                throw FetchPredicateError(
+                    "\(path) \(keyword): \(keyword) applies to string and data attributes; \(entity.name).\(path) is \(target.typeName)")
             }
             return isPrefix ? .beginsWith(target.storageName, operand) : .contains(target.storageName, operand)
         }
@@ -97,10 +98,14 @@ struct PredicateResolver {
             if let relationship {
                 guard case .object(let id) = value else {
                     if let encoded = try? encodeScalar(value) { return encoded }
-                    throw FetchPredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)")
+                    throw FetchPredicateError(
+                        "\(entityName).\(relationship.name) is a relationship to \(relationship.destination); compare it with a \(relationship.destination) ObjectID, not \(value.kindDescription)"
+                    )
                 }
-                guard id.entityName == relationship.destination, let key = id.key[attribute.storageName] ?? id.key.values.first, id.key.count == 1 else {
-                    throw FetchPredicateError("\(entityName).\(relationship.name) is a relationship to \(relationship.destination), not to \(id.entityName)")
+                guard id.entityName == relationship.destination, let key = id.key[attribute.storageName] ?? id.key.values.first, id.key.count == 1
+                else {
+                    throw FetchPredicateError(
+                        "\(entityName).\(relationship.name) is a relationship to \(relationship.destination), not to \(id.entityName)")
                 }
                 return key
             }
@@ -147,7 +152,8 @@ struct PredicateResolver {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if let attribute = entity.attribute(named: parts[0]) {
             guard parts.count == 1 else {
-                throw FetchPredicateError("key path \(path): \(entity.name).\(parts[0]) is \(attribute.type.rawValue); key paths into attribute values are not supported")
+                throw FetchPredicateError(
+                    "key path \(path): \(entity.name).\(parts[0]) is \(attribute.type.rawValue); key paths into attribute values are not supported")
             }
             return Target(storageName: attribute.storageName, attribute: attribute, relationship: nil, entityName: entity.name)
         }
@@ -155,15 +161,20 @@ struct PredicateResolver {
             throw FetchPredicateError("\(entity.name) has no property named \(parts[0])")
         }
         if relationship.isToMany {
-            throw FetchPredicateError("key path \(path) goes through the to-many relationship \(entity.name).\(relationship.name); DynamoDB expressions cannot test the members of a relationship")
+            throw FetchPredicateError(
+                "key path \(path) goes through the to-many relationship \(entity.name).\(relationship.name); DynamoDB expressions cannot test the members of a relationship"
+            )
         }
         guard let model, let destination = model.entity(named: relationship.destination),
             let destinationKey = destination.attribute(named: destination.hashKey)
         else {
-            throw FetchPredicateError("key path \(path): the destination entity \(relationship.destination) is not known; build the request with the store's model")
+            throw FetchPredicateError(
+                "key path \(path): the destination entity \(relationship.destination) is not known; build the request with the store's model")
         }
         if parts.count == 2 && parts[1] != destination.hashKey || parts.count > 2 {
-            throw FetchPredicateError("key path \(path) reads \(destination.name).\(parts[1...].joined(separator: ".")) through \(entity.name).\(relationship.name); DynamoDB cannot join tables, so only \(relationship.name).\(destination.hashKey) (the stored key) can be compared")
+            throw FetchPredicateError(
+                "key path \(path) reads \(destination.name).\(parts[1...].joined(separator: ".")) through \(entity.name).\(relationship.name); DynamoDB cannot join tables, so only \(relationship.name).\(destination.hashKey) (the stored key) can be compared"
+            )
         }
         // Compared as the destination's key attribute: that is what the relationship stores.
         return Target(storageName: relationship.storageName, attribute: destinationKey, relationship: relationship, entityName: entity.name)

@@ -36,7 +36,8 @@ struct PrecedenceTests {
         try await withFakeServer([FakeAWS.stsAnswer(keyID: "ASIAPROFILEROLE")]) { server in
             let credentials = try await Self.resolve(
                 Self.webIdentity,
-                config: "[default]\nrole_arn = arn:aws:iam::123456789012:role/p\nsource_profile = base\n[profile base]\naws_access_key_id = AKIDBASE\naws_secret_access_key = b\n",
+                config:
+                    "[default]\nrole_arn = arn:aws:iam::123456789012:role/p\nsource_profile = base\n[profile base]\naws_access_key_id = AKIDBASE\naws_secret_access_key = b\n",
                 server: server)
             #expect(credentials?.accessKeyID == "ASIAPROFILEROLE")
             #expect(FakeAWS.form(server.requests.first?.body ?? "")["Action"] == "AssumeRole")
@@ -105,7 +106,8 @@ struct PrecedenceTests {
         try await withFakeServer([.ok()]) { server in
             let credentials = try await Self.resolve(
                 ["AWS_PROFILE": "other"],
-                credentials: "[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = d\n[other]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = o\n",
+                credentials:
+                    "[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = d\n[other]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = o\n",
                 server: server)
             #expect(credentials?.accessKeyID == "AKIDOTHER")
         }

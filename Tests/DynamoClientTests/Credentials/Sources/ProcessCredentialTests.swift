@@ -21,7 +21,8 @@ struct ProcessCredentialTests {
     }
 
     @Test func commandOutputBecomesCredentials() async throws {
-        let json = #"{"Version": 1, "AccessKeyId": "ASIAPROC", "SecretAccessKey": "procsecret", "SessionToken": "proctoken", "Expiration": "2030-01-02T03:04:05Z", "AccountId": "123456789012"}"#
+        let json =
+            #"{"Version": 1, "AccessKeyId": "ASIAPROC", "SecretAccessKey": "procsecret", "SessionToken": "proctoken", "Expiration": "2030-01-02T03:04:05Z", "AccountId": "123456789012"}"#
         let provider = ProcessCredentialProvider(command: "python3 -c 'import sys; print(sys.argv[1])' '\(json)'")
         #expect(
             try await provider.resolveCredentials()
@@ -39,7 +40,9 @@ struct ProcessCredentialTests {
 
     @Test func manyBytesOnStderrDoNotBlock() async throws {
         let provider = ProcessCredentialProvider(
-            command: #"python3 -c "import sys; sys.stderr.write('e' * 300000); print('{\"Version\": 1, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"s\"}')""#)
+            command:
+                #"python3 -c "import sys; sys.stderr.write('e' * 300000); print('{\"Version\": 1, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"s\"}')""#
+        )
         let credentials = try await provider.resolveCredentials()
         #expect(credentials?.accessKeyID == "A")
     }

@@ -89,7 +89,8 @@ struct SSOTests {
     }
 
     @Test func expiringTokenIsRefreshedAndWrittenBack() async throws {
-        let oidc = FakeHTTPServer.Action.respond(status: 200, body: #"{"accessToken":"new-token","expiresIn":28800,"tokenType":"Bearer","refreshToken":"refresh-2"}"#, crc: .absent)
+        let oidc = FakeHTTPServer.Action.respond(
+            status: 200, body: #"{"accessToken":"new-token","expiresIn":28800,"tokenType":"Bearer","refreshToken":"refresh-2"}"#, crc: .absent)
         try await withFakeServer([oidc, FakeAWS.portalAnswer()]) { server in
             let written = FakeAWS.WrittenFiles()
             // Expires in 10 minutes: inside the 15-minute refresh window.
