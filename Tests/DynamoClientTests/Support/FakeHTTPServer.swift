@@ -37,6 +37,8 @@ final class FakeHTTPServer: Sendable {
         var path: String
         var headers: [String: String]
         var body: String
+        /// Which accepted connection it came on (1 for the first).
+        var connection = 0
     }
 
     let port: Int
@@ -90,8 +92,11 @@ final class FakeHTTPServer: Sendable {
     /// The requests received so far.
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// How many connections were accepted.
-    var connectionCount: Int { state.withLock { $0.accepted } }
+    /// How many connections carried a request. A test process runs many servers and clients at
+    /// once, and a listening port freed by one test may be handed to another: a client of the
+    /// first that connects again is accepted here but sends this server nothing it answers as
+    /// its own; so this counts the connections requests came on, not the ones accepted.
+    var requestConnectionCount: Int { state.withLock { Set($0.requests.map(\.connection)).count } }
 
     /// The most requests that were being answered at the same time.
     var peakConcurrentRequests: Int { concurrency.withLock { $0.peak } }
@@ -116,17 +121,17 @@ final class FakeHTTPServer: Sendable {
                 close(listener)
                 return
             }
-            let accepted = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
+            let ordinal = state.withLock { state -> Int? in
+                guard !state.stopped else { return nil }
                 state.connections.insert(connection)
                 state.accepted += 1
-                return true
+                return state.accepted
             }
-            guard accepted else {
+            guard let ordinal else {
                 close(connection)
                 continue
             }
-            let thread = Thread { [self] in serve(connection) }
+            let thread = Thread { [self] in serve(connection, ordinal: ordinal) }
             thread.start()
         }
     }
@@ -137,7 +142,7 @@ final class FakeHTTPServer: Sendable {
         }
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ connection: Int32, ordinal: Int) {
         defer {
             state.withLock { state in
                 state.connections.remove(connection)
@@ -145,8 +150,9 @@ final class FakeHTTPServer: Sendable {
             }
         }
         var buffer: [UInt8] = []
-        while let request = readRequest(connection, buffer: &buffer) {
-            state.withLock { $0.requests.append(request) }
+        while var request = readRequest(connection, buffer: &buffer) {
+            request.connection = ordinal
+            state.withLock { [request] in $0.requests.append(request) }
             concurrency.withLock { counts in
                 counts.current += 1
                 counts.peak = max(counts.peak, counts.current)

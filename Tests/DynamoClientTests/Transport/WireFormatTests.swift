@@ -37,7 +37,7 @@ struct WireFormatTests {
             let client = try TestClients.client(endpoint: server.url)
             for _ in 0..<5 { _ = try await client.listTables(ListTablesInput()) }
             #expect(server.requests.count == 5)
-            #expect(server.connectionCount == 1)
+            #expect(server.requestConnectionCount == 1)
         }
     }
 
@@ -52,7 +52,7 @@ struct WireFormatTests {
             // At most 16 in flight to one host; connections are reused (a transport may still
             // replace one now and then, so the total of connections opened is not the bound).
             #expect(server.peakConcurrentRequests <= 16)
-            #expect(server.connectionCount < 40)
+            #expect(server.requestConnectionCount < 40)
         }
     }
 

@@ -46,7 +46,7 @@ struct WorkerPoolTests {
                     try await group.waitForAll()
                 }
                 #expect(server.requests.count == 45)
-                #expect(server.connectionCount <= 3)
+                #expect(server.requestConnectionCount <= 3)
             }
         }
     #endif
