@@ -232,14 +232,18 @@ import Testing
 
     /// Nothing but the engine call runs under the writer's lock: with the lock held and every
     /// item write going to the writer thread (`--sync full`), a PutItem whose body does not
-    /// decode is answered at once (it never reaches the writer), while a valid one waits there.
-    @Test func decodingNeverWaitsForTheWritersLock() async throws {
+    /// decode is answered at once (it never reaches the writer), and a GetItem is decoded, read
+    /// and encoded, while a valid PutItem waits there.
+    @Test func decodingAndEncodingNeverWaitForTheWritersLock() async throws {
         try await Self.withAWriteHeld(syncMode: .full) { port, database, writer, letGo in
             for body in [#"{"TableName":"Things","Item":{"pk":{"Q":"k"}}}"#, #"{"TableName":"Things"}"#, #"{"Item":7}"#] {
                 let refused = try await Self.send("PutItem", body, port: port)
                 #expect(refused.status == 400, "\(body): \(refused.text)")
                 #expect(refused.text.contains("ValidationException") || refused.text.contains("SerializationException"), "\(refused.text)")
             }
+            let read = try await Self.send(
+                "GetItem", #"{"TableName":"Things","Key":{"pk":{"S":"k"}},"ReturnConsumedCapacity":"TOTAL"}"#, port: port)
+            #expect(read.text == #"{"ConsumedCapacity":{"TableName":"Things","CapacityUnits":0.5}}"#)
             #expect(database.writesInFlight == 1) // answered while the valid write was still held
             letGo()
             #expect(try await writer.readResponse().status == 200)
