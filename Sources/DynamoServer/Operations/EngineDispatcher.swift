@@ -233,7 +233,7 @@ package final class EngineDispatcher: DynamoDispatcher {
     }
 
     /// The namespace's database of a request.
-    fileprivate func database(for context: DynamoRequestContext) throws -> Database {
+    private func database(for context: DynamoRequestContext) throws -> Database {
         try engine.database(accessKeyID: context.accessKeyID, region: context.region.isEmpty ? nil : context.region)
     }
 
@@ -262,7 +262,7 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// A thrown error as the request's answer: a `DynamoError` as itself, anything else as a
     /// logged 500.
-    fileprivate func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
+    private func failure(_ error: any Error, target: DynamoTarget, context: DynamoRequestContext) -> DynamoResult {
         if let error = error as? DynamoError { return .failure(error) }
         // The type only below trace: an error's description may quote item data. SQLite's own
         // messages ("database or disk is full", "disk I/O error") name no values (they are
