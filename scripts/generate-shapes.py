@@ -168,7 +168,7 @@ SWIFT_KEYWORDS = {
 GROUPS = [
     ("Items", ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
                "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
-               "BatchExecuteStatement", "ExecuteTransaction"]),
+               "BatchExecuteStatement", "ExecuteTransaction", "SearchVectors"]),
     ("Tables", ["CreateTable", "DescribeTable", "UpdateTable", "DeleteTable", "ListTables",
                 "DescribeTimeToLive", "UpdateTimeToLive", "TagResource", "UntagResource",
                 "ListTagsOfResource", "DescribeLimits", "DescribeEndpoints"]),
@@ -179,7 +179,8 @@ GROUPS = [
                       "ListGlobalTables", "UpdateGlobalTable", "UpdateGlobalTableSettings",
                       "DescribeTableReplicaAutoScaling", "UpdateTableReplicaAutoScaling"]),
     ("ImportExport", ["ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
-                      "DescribeImport", "ListImports"]),
+                      "DescribeImport", "ListImports", "StartBulkPutItems",
+                      "DescribeBulkOperation", "ListBulkOperations", "CancelBulkOperation"]),
     ("Management", []),  # every other DynamoDB operation
     ("Streams", None),   # the DynamoDB Streams operations
     ("Errors", "errors"),  # structures that error shapes carry (errors themselves are DynamoError)
@@ -521,7 +522,7 @@ class Generator:
         """Rules of a list's elements or a map's values: their own constraints (enums count)."""
         shape = self.m.shapes[key]
         if shape["type"] == "string" and "enum" in shape:
-            return ".none"
+            return "ValueRules.none"
         return self.own_rules(key)
 
     def constraint_doc(self, key, owner, member, required):

@@ -281,6 +281,15 @@ class CliResult:
         return json.loads(self.stdout) if self.stdout.strip() else {}
 
 
+def botocore_data_path() -> str:
+    """The pinned botocore's model directory. The AWS CLI (1.46) carries its own older botocore,
+    whose DynamoDB model lacks 2026's operations (SearchVectors, the bulk operations);
+    `AWS_DATA_PATH` makes it load the pinned models first, as `aws configure add-model` would."""
+    import botocore
+
+    return os.path.join(os.path.dirname(botocore.__file__), "data")
+
+
 @pytest.fixture(scope="session")
 def aws_cli(endpoint_url):
     """Run `aws dynamodb <args>` against the endpoint; returns a CliResult."""
@@ -296,6 +305,7 @@ def aws_cli(endpoint_url):
         AWS_PAGER="",
         AWS_CONFIG_FILE=os.devnull,
         AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+        AWS_DATA_PATH=botocore_data_path(),
     )
 
     def run(*args: str, timeout: float = 60.0) -> CliResult:

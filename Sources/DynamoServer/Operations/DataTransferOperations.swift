@@ -28,3 +28,11 @@ extension OperationRows {
         try context.database.listImports(input)
     }
 }
+
+/// Bulk operations: loads of items from S3 into an existing table (not answered yet).
+extension OperationRows {
+    static let startBulkPutItems = notYet(StartBulkPutItemsInput.self, StartBulkPutItemsOutput.self)
+    static let describeBulkOperation = notYet(DescribeBulkOperationInput.self, DescribeBulkOperationOutput.self)
+    static let listBulkOperations = notYet(ListBulkOperationsInput.self, ListBulkOperationsOutput.self)
+    static let cancelBulkOperation = notYet(CancelBulkOperationInput.self, CancelBulkOperationOutput.self)
+}

@@ -40,8 +40,10 @@ package final class EngineDispatcher: DynamoDispatcher {
         }
     }
 
-    /// DynamoDB's operations by wire name (one lookup per request).
-    private static let dynamoDBOperations = Dictionary(uniqueKeysWithValues: DynamoOperation.allCases.map { ($0.rawValue, $0) })
+    /// DynamoDB's operations by wire name (one lookup per request), but the ones not answered
+    /// yet (``OperationRows/notYetAnswered``).
+    private static let dynamoDBOperations = Dictionary(
+        uniqueKeysWithValues: DynamoOperation.allCases.filter { !OperationRows.notYetAnswered.contains($0) }.map { ($0.rawValue, $0) })
     /// DynamoDB Streams' operations by wire name.
     private static let streamsOperations = Dictionary(
         uniqueKeysWithValues: DynamoStreamsOperation.allCases.map { ($0.rawValue, $0) })
@@ -59,7 +61,8 @@ package final class EngineDispatcher: DynamoDispatcher {
         self.faults = faults
     }
 
-    /// The operation a target names, if this server implements it (every operation of the model).
+    /// The operation a target names, if this server answers it (every operation of the model but
+    /// ``OperationRows/notYetAnswered``).
     static func operation(for target: DynamoTarget) -> Named? {
         switch target.service {
         case .dynamoDB: dynamoDBOperations[target.operation].map(Named.dynamoDB)
