@@ -255,7 +255,7 @@ struct SingleItemEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: Bool) throws { set(.bool(value)) }
     mutating func encode(_ value: String) throws { set(.s(value)) }
     mutating func encode(_ value: Double) throws { try setNumber(finite(value), value) }
-    mutating func encode(_ value: Float) throws { try setNumber(finite(Double(value)), value) }
+    mutating func encode(_ value: Float) throws { try setNumber(finite(value), value) }
     mutating func encode(_ value: Int) throws { try setNumber(String(value), value) }
     mutating func encode(_ value: Int8) throws { try setNumber(String(value), value) }
     mutating func encode(_ value: Int16) throws { try setNumber(String(value), value) }
@@ -268,7 +268,9 @@ struct SingleItemEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try setNumber(String(value), value) }
     mutating func encode(_ value: some Encodable) throws { try encoder.encodeValue(value) }
 
-    private func finite(_ value: Double) throws -> String {
+    /// The shortest text that reads back as `value` (a `Float` as a `Float`: `0.1`, not the
+    /// `0.10000000149011612` of its `Double`, so vectors stay small on the wire and in storage).
+    private func finite<Number: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Number) throws -> String {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "DynamoDB numbers must be finite"))
         }

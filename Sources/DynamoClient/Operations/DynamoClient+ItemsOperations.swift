@@ -1,6 +1,6 @@
 import DynamoAPI
 
-// One method per operation: item reads and writes, queries, scans, batches, transactions and PartiQL.
+// One method per operation: item reads and writes, queries, scans, vector searches, batches, transactions and PartiQL.
 // Each is `send(_:)` with the operation's input; see `send(_:)` for what they throw.
 extension DynamoClient {
     /// `BatchExecuteStatement`: Runs up to 25 PartiQL statements as one batch.
@@ -90,6 +90,28 @@ extension DynamoClient {
     /// - Returns: The response (`ScanOutput`).
     /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
     public func scan(_ input: ScanInput) async throws -> ScanOutput {
+        try await send(input)
+    }
+
+    /// `SearchVectors`: The `TopK` items of a vector index nearest a vector, optionally filtered
+    /// by a `SearchConditionExpression` over the index's search schema.
+    ///
+    /// The SDKs send this operation to a vector-search host of its own (`search-dynamodb.<region>`)
+    /// unless an endpoint is configured; with an endpoint (LocalDynamo, a proxy) it goes there like
+    /// every other operation.
+    ///
+    /// ```swift
+    /// var search = try SearchVectorsInput(tableName: "Notes", indexName: "embedding-index", vector: [0.1, 0.7, 0.2], topK: 10)
+    /// search.searchConditionExpression = "#owner = :owner"
+    /// search.expressionAttributeNames = ["#owner": "owner"]
+    /// search.expressionAttributeValues = [":owner": .s("ada")]
+    /// let nearest = try await client.searchVectors(search).searchResults ?? []
+    /// ```
+    ///
+    /// - Parameter input: The request (`SearchVectorsInput`).
+    /// - Returns: The response (`SearchVectorsOutput`): the items with their scores, nearest first.
+    /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
+    public func searchVectors(_ input: SearchVectorsInput) async throws -> SearchVectorsOutput {
         try await send(input)
     }
 

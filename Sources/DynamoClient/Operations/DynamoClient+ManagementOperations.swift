@@ -1,6 +1,6 @@
 import DynamoAPI
 
-// One method per operation: backups, point-in-time recovery, global tables (2017.11.29), imports and exports.
+// One method per operation: backups, point-in-time recovery, global tables (2017.11.29), imports, exports and bulk operations.
 // Each is `send(_:)` with the operation's input; see `send(_:)` for what they throw.
 extension DynamoClient {
     /// `CreateBackup`: Creates an on-demand backup of a table.
@@ -198,6 +198,44 @@ extension DynamoClient {
     /// - Returns: The response (`ListImportsOutput`).
     /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
     public func listImports(_ input: ListImportsInput) async throws -> ListImportsOutput {
+        try await send(input)
+    }
+
+    /// `StartBulkPutItems`: Starts loading items from S3 into an existing table, in the background.
+    ///
+    /// - Parameter input: The request (`StartBulkPutItemsInput`); a `ClientToken` makes a retried
+    ///   start return the same operation.
+    /// - Returns: The response (`StartBulkPutItemsOutput`).
+    /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
+    public func startBulkPutItems(_ input: StartBulkPutItemsInput) async throws -> StartBulkPutItemsOutput {
+        try await send(input)
+    }
+
+    /// `DescribeBulkOperation`: Describes a bulk operation: its status, counts and usage.
+    ///
+    /// - Parameter input: The request (`DescribeBulkOperationInput`).
+    /// - Returns: The response (`DescribeBulkOperationOutput`).
+    /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
+    public func describeBulkOperation(_ input: DescribeBulkOperationInput) async throws -> DescribeBulkOperationOutput {
+        try await send(input)
+    }
+
+    /// `ListBulkOperations`: Lists the bulk operations of the last 90 days, newest first (one page;
+    /// ``listBulkOperationsPages(_:)`` follows `NextToken`).
+    ///
+    /// - Parameter input: The request (`ListBulkOperationsInput`).
+    /// - Returns: The response (`ListBulkOperationsOutput`).
+    /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
+    public func listBulkOperations(_ input: ListBulkOperationsInput) async throws -> ListBulkOperationsOutput {
+        try await send(input)
+    }
+
+    /// `CancelBulkOperation`: Asks a running bulk operation to stop; what it wrote stays.
+    ///
+    /// - Parameter input: The request (`CancelBulkOperationInput`).
+    /// - Returns: The response (`CancelBulkOperationOutput`).
+    /// - Throws: `DynamoError` with DynamoDB's code and message, or a client-side error (see ``send(_:)``).
+    public func cancelBulkOperation(_ input: CancelBulkOperationInput) async throws -> CancelBulkOperationOutput {
         try await send(input)
     }
 }

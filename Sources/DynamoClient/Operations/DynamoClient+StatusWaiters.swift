@@ -1,6 +1,7 @@
 import DynamoAPI
 
-// Waiters for the statuses of backups, exports, imports, replicas, streams and TTL. Each polls
+// Waiters for the statuses of backups, exports, imports, bulk operations, vector indexes,
+// replicas, streams and TTL. Each polls
 // the resource's Describe operation every `delay` (default 20 s, as botocore's waiters) at most
 // `maximumAttempts` times (default 25) and throws `DynamoClientError.waiterTimedOut` after the
 // last poll, `DynamoClientError.waiterFailed` when the resource reaches a state it never leaves
@@ -105,6 +106,38 @@ extension DynamoClient {
             let description = try await describeTimeToLive(DescribeTimeToLiveInput(tableName: tableName)).timeToLiveDescription
             guard let description, description.timeToLiveStatus == status else { return .pending }
             return .done(description)
+        }
+    }
+
+    /// Polls `DescribeBulkOperation` until the bulk operation is `COMPLETED` or
+    /// `COMPLETED_WITH_ERRORS` (fails on `CANCELLED` and `FAILED`), as botocore's
+    /// `BulkOperationCompleted` waiter.
+    @discardableResult
+    public func waitUntilBulkOperationCompleted(
+        _ bulkOperationArn: String, delay: Duration = .seconds(20), maximumAttempts: Int = 180
+    ) async throws -> BulkOperationDescription {
+        try await poll("bulk operation \(bulkOperationArn) not COMPLETED", delay: delay, maximumAttempts: maximumAttempts) {
+            let description = try await describeBulkOperation(DescribeBulkOperationInput(bulkOperationArn: bulkOperationArn))
+                .bulkOperationDescription
+            switch description.bulkOperationStatus {
+            case .completed?, .completedWithErrors?: return .done(description)
+            case .cancelled?, .failed?:
+                return .failed("bulk operation \(bulkOperationArn) \(description.bulkOperationStatus!.rawValue)")
+            default: return .pending
+            }
+        }
+    }
+
+    /// Polls `DescribeTable` until the table's vector index `indexName` is `ACTIVE` (its backfill
+    /// done); an index not listed yet is "not yet".
+    @discardableResult
+    public func waitUntilVectorIndexActive(
+        _ tableName: String, index indexName: String, delay: Duration = .seconds(20), maximumAttempts: Int = 25
+    ) async throws -> VectorIndexDescription {
+        try await poll("vector index \(indexName) of \(tableName) not ACTIVE", delay: delay, maximumAttempts: maximumAttempts) {
+            let table = try await describeTable(DescribeTableInput(tableName: tableName)).table
+            guard let index = table?.vectorIndexes?.first(where: { $0.indexName == indexName }) else { return .pending }
+            return index.indexStatus == .active && index.backfilling != true ? .done(index) : .pending
         }
     }
 }

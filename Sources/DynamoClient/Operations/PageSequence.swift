@@ -157,4 +157,17 @@ extension DynamoClient {
             return next
         }
     }
+
+    /// The pages of `ListBulkOperations`, following `NextToken`.
+    ///
+    /// - Parameter input: The first request; its `MaxResults` is the page size.
+    /// - Returns: A sequence of `ListBulkOperationsOutput`s.
+    public func listBulkOperationsPages(_ input: ListBulkOperationsInput = ListBulkOperationsInput()) -> PageSequence<ListBulkOperationsInput> {
+        PageSequence(client: self, first: input) { input, output in
+            guard let token = output.nextToken else { return nil }
+            var next = input
+            next.nextToken = token
+            return next
+        }
+    }
 }
