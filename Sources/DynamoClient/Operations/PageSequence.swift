@@ -81,6 +81,22 @@ public struct ItemSequence<Input: DynamoOperationInput>: AsyncSequence, Sendable
     }
 }
 
+extension PageSequence {
+    /// Pages that continue from a position the response names (`LastEvaluatedTableName`,
+    /// `NextToken` …) copied into the next request, until a response names none.
+    init<Position: Sendable>(
+        client: DynamoClient, first: Input,
+        following position: any KeyPath<Input.Output, Position?> & Sendable, into next: any WritableKeyPath<Input, Position?> & Sendable
+    ) {
+        self.init(client: client, first: first) { input, output in
+            guard let value = output[keyPath: position] else { return nil }
+            var request = input
+            request[keyPath: next] = value
+            return request
+        }
+    }
+}
+
 extension DynamoClient {
     /// The pages of a `Query`, following `LastEvaluatedKey` into `ExclusiveStartKey`.
     ///
@@ -137,12 +153,7 @@ extension DynamoClient {
     /// - Parameter input: The first request; its `Limit` is the page size.
     /// - Returns: A sequence of `ListTablesOutput`s.
     public func listTablesPages(_ input: ListTablesInput = ListTablesInput()) -> PageSequence<ListTablesInput> {
-        PageSequence(client: self, first: input) { input, output in
-            guard let last = output.lastEvaluatedTableName else { return nil }
-            var next = input
-            next.exclusiveStartTableName = last
-            return next
-        }
+        PageSequence(client: self, first: input, following: \.lastEvaluatedTableName, into: \.exclusiveStartTableName)
     }
 
     /// The pages of DynamoDB Streams' `ListStreams`, following `LastEvaluatedStreamArn`.
@@ -150,12 +161,7 @@ extension DynamoClient {
     /// - Parameter input: The first request.
     /// - Returns: A sequence of `StreamsListStreamsOutput`s.
     public func listStreamsPages(_ input: StreamsListStreamsInput = StreamsListStreamsInput()) -> PageSequence<StreamsListStreamsInput> {
-        PageSequence(client: self, first: input) { input, output in
-            guard let last = output.lastEvaluatedStreamArn else { return nil }
-            var next = input
-            next.exclusiveStartStreamArn = last
-            return next
-        }
+        PageSequence(client: self, first: input, following: \.lastEvaluatedStreamArn, into: \.exclusiveStartStreamArn)
     }
 
     /// The pages of `ListBulkOperations`, following `NextToken`.
@@ -163,11 +169,6 @@ extension DynamoClient {
     /// - Parameter input: The first request; its `MaxResults` is the page size.
     /// - Returns: A sequence of `ListBulkOperationsOutput`s.
     public func listBulkOperationsPages(_ input: ListBulkOperationsInput = ListBulkOperationsInput()) -> PageSequence<ListBulkOperationsInput> {
-        PageSequence(client: self, first: input) { input, output in
-            guard let token = output.nextToken else { return nil }
-            var next = input
-            next.nextToken = token
-            return next
-        }
+        PageSequence(client: self, first: input, following: \.nextToken, into: \.nextToken)
     }
 }
