@@ -5,8 +5,10 @@ Reads botocore's DynamoDB and DynamoDB Streams models (`service-2.json.gz`) and 
 `Sources/DynamoAPI/Shapes/Generated/*.swift`: one struct per structure reachable from an
 operation's input or output, one RawRepresentable struct per string enumeration, and the
 operation tables; `Sources/DynamoAPI/FastDecode/Generated/*.swift`, the byte-level reader of
-every input shape for `RequestFastDecoder` (scripts/shape_readers.py); and `Sources/DynamoServer/Operations/Generated/OperationTable.swift`, the
-server's exhaustive switch from each operation to its typed row. Structure and constraints come from the model; its documentation prose is
+every input shape for `RequestFastDecoder` (scripts/shape_readers.py); `Sources/DynamoServer/Operations/Generated/OperationTable.swift`, the
+server's exhaustive switch from each operation to its typed row; and
+`Sources/DynamoClient/Client/Generated/EndpointParameters.swift`, what the endpoint rules read
+from each input. Structure and constraints come from the model; its documentation prose is
 not used. The hand-written runtime they rely on lives next to them in `Sources/DynamoAPI/Shapes/`.
 
 Usage:
@@ -162,6 +164,21 @@ SWIFT_KEYWORDS = {
     "throw", "switch", "where", "while", "as", "false", "is", "nil", "self", "Self", "super", "throws",
     "true", "try", "Any", "Type", "Protocol",
 }
+
+# The endpoint rules' operation context parameters (`operationContextParams`, JMESPath over the
+# input) as Swift expressions over the generated input, by (operation, parameter, path). A path
+# the model adds that is missing here stops the generator, so the client never drops one.
+OPERATION_CONTEXT_PATHS = {
+    ("BatchGetItem", "ResourceArnList", "keys(RequestItems)"): "Array(requestItems.keys)",
+    ("BatchWriteItem", "ResourceArnList", "keys(RequestItems)"): "Array(requestItems.keys)",
+    ("TransactGetItems", "ResourceArnList", "TransactItems[*].Get.TableName"): "transactItems.map(\\.get.tableName)",
+    ("TransactWriteItems", "ResourceArnList",
+     "TransactItems[*].[ConditionCheck.TableName, Put.TableName, Delete.TableName, Update.TableName][]"):
+        "transactItems.flatMap { [$0.conditionCheck?.tableName, $0.put?.tableName, $0.delete?.tableName, $0.update?.tableName].compactMap { $0 } }",
+    ("ImportTable", "ResourceArn", "TableCreationParameters.TableName"): "tableCreationParameters.tableName",
+}
+# Where the client's generated endpoint parameters go (Sources/DynamoClient/Client/Generated).
+CLIENT_OUT_DIR = os.path.join(ROOT, "Sources", "DynamoClient", "Client", "Generated")
 
 # Operation groups: a generated file per group, each shape in the group of the first operation
 # (in this order) that reaches it.
@@ -983,6 +1000,49 @@ class Generator:
             lines.append("")
         return {"OperationTable.swift": "\n".join(lines).rstrip("\n") + "\n"}
 
+    def client_endpoint_parameters(self, version):
+        """The parameters DynamoDB's endpoint rules read from each operation's input
+        (`contextParam` members, `operationContextParams`, `staticContextParams`): the client's
+        `EndpointParameterInput` conformances, for the resource ARN's account-based endpoint and
+        the vector-search host."""
+        lines = self.header(version, "The endpoint rules' parameters of each DynamoDB operation's input.")
+        lines.append("import DynamoAPI")
+        lines.append("")
+        conformances = {}
+        for name, op in sorted(self.operations("ddb")):
+            key = self.m.key("ddb", op["input"]["shape"])
+            shape = self.m.shapes[key]
+            body = []
+            for m in self.member_info(key):
+                param = shape["members"][m["wire"]].get("contextParam", {}).get("name")
+                if param is None:
+                    continue
+                if param != "ResourceArn" or m["type"] != "String":
+                    raise SystemExit("unknown endpoint context parameter %s of %s.%s" % (param, name, m["wire"]))
+                body.append("    var endpointResourceArn: String? { %s }" % m["swift"])
+            for param, spec in sorted(op.get("operationContextParams", {}).items()):
+                expression = OPERATION_CONTEXT_PATHS.get((name, param, spec["path"]))
+                if expression is None:
+                    raise SystemExit("no Swift expression for %s's %s path %r (OPERATION_CONTEXT_PATHS)" % (name, param, spec["path"]))
+                member = "endpointResourceArn: String?" if param == "ResourceArn" else "endpointResourceArnList: [String]"
+                body.append("    var %s { %s }" % (member, expression))
+            for param, spec in sorted(op.get("staticContextParams", {}).items()):
+                if param != "IsSearchOperation" or spec.get("value") is not True:
+                    raise SystemExit("unknown static endpoint parameter %s of %s" % (param, name))
+                body.append("    static var isSearchOperation: Bool { true }")
+            if not body:
+                continue
+            # An input shared by operations (KinesisStreamingDestinationInput) conforms once; the
+            # operations must then agree on its parameters.
+            if conformances.setdefault(key, body) != body:
+                raise SystemExit("operations sharing %s disagree on its endpoint parameters" % key[1])
+        for key, body in sorted(conformances.items(), key=lambda item: self.m.swift_type_name(item[0])):
+            lines.append("extension %s: EndpointParameterInput {" % self.m.swift_type_name(key))
+            lines.extend(body)
+            lines.append("}")
+            lines.append("")
+        return {"EndpointParameters.swift": "\n".join(lines).rstrip("\n") + "\n"}
+
     def idempotent_inputs(self, service, inputs):
         """IdempotentOperationInput conformances: one per input member the model marks
         `idempotencyToken`, which clients fill with a fresh UUID when the caller left it out."""
@@ -1100,13 +1160,15 @@ def main():
     generator.collect()
     files = generator.files(botocore_version(data_dir))
     server_files = generator.server_operation_table(botocore_version(data_dir))
+    client_files = generator.client_endpoint_parameters(botocore_version(data_dir))
     reader_files = shape_readers.reader_files(generator, sys.modules[__name__], botocore_version(data_dir))
     schema_files = shape_readers.schema_files(generator, sys.modules[__name__], botocore_version(data_dir))
 
     if args.check:
         outdated = (generated_files.stale(args.out, files) + generated_files.stale(args.server_out, server_files)
                     + generated_files.stale(args.reader_out, reader_files)
-                    + generated_files.stale(SCHEMA_OUT_DIR, schema_files))
+                    + generated_files.stale(SCHEMA_OUT_DIR, schema_files)
+                    + generated_files.stale(CLIENT_OUT_DIR, client_files))
         if outdated:
             print("stale generated files: %s" % ", ".join(outdated), file=sys.stderr)
             return 1
@@ -1115,9 +1177,10 @@ def main():
     server_written, server_removed = generated_files.sync(args.server_out, server_files)
     reader_written, reader_removed = generated_files.sync(args.reader_out, reader_files)
     schema_written, schema_removed = generated_files.sync(SCHEMA_OUT_DIR, schema_files)
-    written = written + server_written + reader_written + schema_written
-    removed = removed + server_removed + reader_removed + schema_removed
-    files = {**files, **server_files, **reader_files, **schema_files}
+    client_written, client_removed = generated_files.sync(CLIENT_OUT_DIR, client_files)
+    written = written + server_written + reader_written + schema_written + client_written
+    removed = removed + server_removed + reader_removed + schema_removed + client_removed
+    files = {**files, **server_files, **reader_files, **schema_files, **client_files}
     total = sum(text.count("\n") for text in files.values())
     print("generated %d files, %d lines, %d types to %s: %d written, %d removed, the rest unchanged"
           % (len(files), total, len(generator.reachable), os.path.relpath(args.out, ROOT), len(written), len(removed)))

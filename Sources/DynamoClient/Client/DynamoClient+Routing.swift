@@ -2,13 +2,16 @@ import DynamoAPI
 
 extension DynamoClient {
     /// The request sent to the account-based endpoint when ``accountEndpoint`` applies to it
-    /// (a DynamoDB request to the default endpoint) and the credentials carry an account id.
+    /// (a DynamoDB request to the default endpoint) and the request's table ARN or the
+    /// credentials give an account id.
     ///
     /// - Throws: ``DynamoClientError/invalidConfiguration(_:)`` when account-based endpoints
-    ///   are required and the credentials carry no usable account id.
-    func routed(_ request: HTTPRequest, credentials: AWSCredentials) throws(DynamoClientError) -> HTTPRequest {
-        guard request.url == endpoint, let accountEndpoint,
-            let url = try accountEndpoint.url(accountID: credentials.accountID)
+    ///   are required and the request offers no usable account id.
+    func routed(_ request: HTTPRequest, credentials: AWSCredentials, parameters: EndpointParameters) throws(DynamoClientError)
+        -> HTTPRequest
+    {
+        guard request.url == endpoint || request.url == searchEndpoint, let accountEndpoint,
+            let url = try accountEndpoint.url(accountID: credentials.accountID, parameters: parameters)
         else { return request }
         var routed = request
         routed.url = url

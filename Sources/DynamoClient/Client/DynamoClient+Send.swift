@@ -43,20 +43,27 @@ extension DynamoClient {
         _ input: Input, target: String, output: Output.Type
     ) async throws -> Output {
         // The body is built once per call, so every attempt carries the same idempotency token.
-        try await send(body: Self.withIdempotencyToken(input).jsonBytes, target: target, output: output)
+        try await send(
+            body: Self.withIdempotencyToken(input).jsonBytes, target: target, output: output, endpointParameters: EndpointParameters(of: input))
     }
 
     /// Sends a request body already encoded as JSON (for a caller that encoded its parts
     /// anyway, as DynamoStore does to size its transactions); otherwise as
     /// ``send(_:target:output:)``. The body must carry its own idempotency token, if any.
-    package func send<Output: DynamoShape>(body: [UInt8], target: String, output: Output.Type) async throws -> Output {
+    ///
+    /// The endpoint rules see no table ARN in such a body (`endpointParameters`, none by default):
+    /// with account-based endpoints it goes by the credentials' account.
+    package func send<Output: DynamoShape>(
+        body: [UInt8], target: String, output: Output.Type, endpointParameters: EndpointParameters = .none
+    ) async throws -> Output {
         let isStreams = target.hasPrefix(DynamoStreamsOperation.targetPrefix + ".")
+        let endpoint = isStreams ? streamsEndpoint : endpointParameters.isSearchOperation ? searchEndpoint : endpoint
         let start = ContinuousClock.now
         var attempts = 0
         var json: JSONValue?
         do {
             let response = try await perform(
-                target: target, body: body, endpoint: isStreams ? streamsEndpoint : endpoint, attempts: &attempts)
+                target: target, body: body, endpoint: endpoint, endpointParameters: endpointParameters, attempts: &attempts)
             let output = try AnswerDecoder.decode(Output.self, from: response.body, json: &json)
             report(target: target, attempts: attempts, duration: ContinuousClock.now - start, response: json, failure: nil)
             return output
@@ -70,7 +77,9 @@ extension DynamoClient {
     ///
     /// - Parameter attempts: Set to the number of attempts sent so far (for observation).
     /// - Returns: The successful (2xx) response.
-    func perform(target: String, body: [UInt8], endpoint: String, attempts: inout Int) async throws -> HTTPResponse {
+    func perform(
+        target: String, body: [UInt8], endpoint: String, endpointParameters: EndpointParameters = .none, attempts: inout Int
+    ) async throws -> HTTPResponse {
         let signer = SigV4Signer(service: "dynamodb", region: region)
         let unsigned = HTTPRequest(
             method: "POST", url: endpoint,
@@ -91,7 +100,7 @@ extension DynamoClient {
             // DynamoDB had failed.
             let credentials = try await resolvedCredentials()
             attempts = attempt
-            let attemptRequest = try routed(unsigned, credentials: credentials)
+            let attemptRequest = try routed(unsigned, credentials: credentials, parameters: endpointParameters)
             try await waitForRateLimiter()
             do {
                 let request = signer.sign(
@@ -153,6 +162,7 @@ extension DynamoClient {
     /// endpoint is parsed when signing).
     private func urlParts(of url: String) -> URLParts? {
         if url == endpoint { return endpointParts }
+        if url == searchEndpoint { return searchEndpointParts }
         if url == streamsEndpoint { return streamsEndpointParts }
         return nil
     }

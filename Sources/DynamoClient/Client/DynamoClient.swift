@@ -27,6 +27,9 @@ public final class DynamoClient: Sendable {
     public let endpoint: String
     /// The DynamoDB Streams endpoint URL.
     public let streamsEndpoint: String
+    /// Where `SearchVectors` goes: DynamoDB's vector-search host, or ``endpoint`` when one is
+    /// configured.
+    public let searchEndpoint: String
 
     let transport: any HTTPTransport
     let credentialProvider: any CredentialProvider
@@ -48,6 +51,7 @@ public final class DynamoClient: Sendable {
     /// ``endpoint`` and ``streamsEndpoint`` split for signing, once per client.
     let endpointParts: URLParts?
     let streamsEndpointParts: URLParts?
+    let searchEndpointParts: URLParts?
 
     /// The `User-Agent` the client sends.
     static let userAgent = "localdynamo-DynamoClient/0.1 lang/swift"
@@ -119,8 +123,10 @@ public final class DynamoClient: Sendable {
         region = location.region
         endpoint = location.endpoint
         streamsEndpoint = location.streamsEndpoint
+        searchEndpoint = location.searchEndpoint
         endpointParts = URLParts(location.endpoint)
         streamsEndpointParts = URLParts(location.streamsEndpoint)
+        searchEndpointParts = URLParts(location.searchEndpoint)
         self.transport = transport
         self.credentialProvider = credentialProvider
         self.retry = retry
@@ -163,6 +169,7 @@ extension ServiceLocation {
     init(region: String, endpoint: String, streamsEndpoint: String) {
         self.region = region
         self.endpoint = endpoint
+        self.searchEndpoint = endpoint
         self.streamsEndpoint = streamsEndpoint
     }
 }

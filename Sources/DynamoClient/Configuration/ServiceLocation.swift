@@ -5,6 +5,9 @@ struct ServiceLocation: Sendable, Hashable {
     var region: String
     /// The DynamoDB endpoint URL (scheme, host, optional port and path).
     var endpoint: String
+    /// Where vector searches (`SearchVectors`) go: `https://search-dynamodb.<region>.<suffix>`
+    /// by DynamoDB's endpoint rules, or the configured endpoint, which serves every operation.
+    var searchEndpoint: String
     /// The DynamoDB Streams endpoint URL.
     var streamsEndpoint: String
     /// How DynamoDB requests use the account-based endpoint
@@ -20,7 +23,8 @@ struct ServiceLocation: Sendable, Hashable {
     /// `[services]` section (`dynamodb = … endpoint_url`), the profile's `endpoint_url`, else
     /// `https://dynamodb.<region>.amazonaws.com` (`.amazonaws.com.cn` in China;
     /// `dynamodb-fips.` with `AWS_USE_FIPS_ENDPOINT` / `use_fips_endpoint`, `.api.aws` with
-    /// `AWS_USE_DUALSTACK_ENDPOINT` / `use_dualstack_endpoint`). The environment and profile
+    /// `AWS_USE_DUALSTACK_ENDPOINT` / `use_dualstack_endpoint`; FIPS in GovCloud keeps
+    /// `dynamodb.`, whose regional endpoints are FIPS already). The environment and profile
     /// steps are skipped when `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` or the profile's
     /// `ignore_configured_endpoint_urls` is `true`. Unless `AWS_ACCOUNT_ID_ENDPOINT_MODE` /
     /// `account_id_endpoint_mode` is `disabled`, requests to the default endpoint go to the
@@ -49,10 +53,13 @@ struct ServiceLocation: Sendable, Hashable {
             Self.configuredEndpoint(envSuffix: envSuffix, service: service, sources: sources, profile: profile)
         }
         let variants = EndpointVariants(sources: sources, profile: profile)
-        let domain = variants.dualStack ? Self.dualStackDomain(region: region) : Self.domain(region: region)
+        let partition = Partition.of(region: region)
+        let domain = partition.suffix(dualStack: variants.dualStack)
         let fips = variants.fips ? "-fips" : ""
+        let regionalFIPS = variants.fips && !(partition.name == "aws-us-gov" && !variants.dualStack) ? "-fips" : ""
         let configuredEndpoint = codeEndpoint ?? configured(envSuffix: "DYNAMODB", service: "dynamodb")
-        endpoint = try Self.validated(configuredEndpoint ?? "https://dynamodb\(fips).\(region).\(domain)")
+        endpoint = try Self.validated(configuredEndpoint ?? "https://dynamodb\(regionalFIPS).\(region).\(domain)")
+        searchEndpoint = try Self.validated(configuredEndpoint ?? "https://search-dynamodb\(regionalFIPS).\(region).\(domain)")
         streamsEndpoint = try Self.validated(
             codeStreamsEndpoint ?? codeEndpoint
                 ?? configured(envSuffix: "DYNAMODB_STREAMS", service: "dynamodb_streams")
@@ -63,9 +70,9 @@ struct ServiceLocation: Sendable, Hashable {
     }
 
     /// The dual-stack domain of a region's endpoints (`api.aws`; China's
-    /// `api.amazonwebservices.com.cn`).
+    /// `api.amazonwebservices.com.cn`, its partition's).
     static func dualStackDomain(region: String) -> String {
-        region.hasPrefix("cn-") ? "api.amazonwebservices.com.cn" : "api.aws"
+        Partition.of(region: region).dualStackDnsSuffix
     }
 
     /// The endpoint the environment or the profile configures for a service, in the AWS SDKs'
@@ -84,9 +91,9 @@ struct ServiceLocation: Sendable, Hashable {
             ?? profile.serviceProperty(service: service, "endpoint_url") ?? profile["endpoint_url"]
     }
 
-    /// The AWS domain of a region's endpoints (`amazonaws.com.cn` in China).
+    /// The AWS domain of a region's endpoints (`amazonaws.com.cn` in China, its partition's).
     static func domain(region: String) -> String {
-        region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
+        Partition.of(region: region).dnsSuffix
     }
 
     /// The region from code, `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile's `region`.

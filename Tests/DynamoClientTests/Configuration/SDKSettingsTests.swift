@@ -92,7 +92,7 @@ struct SDKSettingsTests {
         #expect(transport.requests.withLock { $0.isEmpty })
         #expect(
             throws: DynamoClientError.invalidConfiguration(
-                "AccountIdEndpointMode is required and FIPS is enabled, but FIPS account endpoints are not supported")
+                "Invalid Configuration: AccountIdEndpointMode is required and FIPS is enabled, but FIPS account endpoints are not supported")
         ) {
             try Self.client(
                 environment: ["AWS_ACCOUNT_ID_ENDPOINT_MODE": "required", "AWS_USE_FIPS_ENDPOINT": "true"],

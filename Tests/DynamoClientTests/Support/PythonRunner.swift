@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs `python3` with a script and standard input, for the cross-checks against botocore.
 enum PythonRunner {
@@ -18,11 +19,22 @@ enum PythonRunner {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        // Standard input is written and standard error read on threads of their own: a script
+        // that answers line by line fills the output pipe before a long input is written.
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        let errorsRead = Mutex(Data())
+        DispatchQueue.global().async(group: done) {
+            let data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errorsRead.withLock { $0 = data }
+        }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        done.wait()
+        let errors = errorsRead.withLock { $0 }
         guard process.terminationStatus == 0 else {
             throw Failure(description: "python3 exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
         }
