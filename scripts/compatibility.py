@@ -58,6 +58,8 @@ NOTES = {
     "UpdateGlobalTableSettings": "version 2017.11.29; billing mode, write and read capacity, table class",
     "DescribeTableReplicaAutoScaling": "settings stored and reported; nothing scales",
     "UpdateTableReplicaAutoScaling": "settings stored and reported, also for a table without replicas; nothing scales",
+    "ExportTableToPointInTime": "`FilterSpecification` for full and incremental exports: a Query's key condition, a Scan's filter "
+                                "(a Query's with a key condition), a projection; reported back by DescribeExport",
     "GetShardIterator": "`AT_TIMESTAMP`: the first record whose `ApproximateCreationDateTime` (whole seconds, rounded down) "
                         "is at or after the `Timestamp`'s millisecond, on the server clock; before the trim horizon the oldest "
                         "retained record; a `Timestamp` after the server clock is a ValidationException",
@@ -105,6 +107,14 @@ DIFFERENCES = [
     "whose `Statement` is neither an object nor an array, replica auto scaling minimum above maximum.",
     "Known differences, measured and not yet matched: a tag set over DynamoDB's byte limit is accepted "
     "(the limit's value is not known).",
+    "Filtered exports (`FilterSpecification`, new in botocore 1.44; the developer guide's \"Filtering a table export\" is the "
+    "description): the expressions are checked after the table, its point-in-time recovery and the export times, "
+    "with the expression module's messages for a Query (key condition given) or a Scan; ExpressionAttributeValues "
+    "without a filter or key condition is refused naming both (`FilterExpression and KeyConditionExpression are null`), "
+    "as a Query's is. An incremental export's OldImage is still the image at the period's start, so an item created "
+    "and deleted within the period is not exported. `BilledSizeBytes` is the bytes written, as without a filter "
+    "(the developer guide says a filter does not reduce the data an export reads). A ClientToken reused with another FilterSpecification returns the first "
+    "export (the service documents ExportConflictException for changed parameters; not implemented for any of them).",
     "GetShardIterator `AT_TIMESTAMP` (botocore 1.44's model text is the only description: \"the first stream record whose "
     "ApproximateCreationDateTime is at or after the specified timestamp\", \"precision in milliseconds\", before the trim "
     "horizon the oldest untrimmed record, in the future a ValidationException): the comparison is made between the values "

@@ -44,6 +44,8 @@ extension Database {
         } else if let time = input.exportTime?.secondsSince1970, time < earliest.rounded(.down) || time > now {
             throw EngineMessages.exportTimeOutsideRecoveryWindow
         }
+        // The filter's expressions are checked as a Query's or a Scan's, against the table's keys.
+        _ = try ExportFilter(input.filterSpecification, table: table)
         if let token = input.clientToken,
             let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) })
         {
@@ -66,6 +68,7 @@ extension Database {
         description.s3SseKmsKeyId = input.s3SseKmsKeyId
         description.exportFormat = input.exportFormat ?? .dynamodbJson
         description.exportType = type
+        description.filterSpecification = input.filterSpecification
         if type == .incrementalExport, var specification = input.incrementalExportSpecification {
             specification.exportViewType = specification.exportViewType ?? .newAndOldImages
             description.incrementalExportSpecification = specification
