@@ -37,7 +37,8 @@ TESTS = os.path.join(ROOT, "Tests")
 WALK_TEST = "test_compatibility.py"
 
 NOTES = {
-    "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins",
+    "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins; "
+                   "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`",
     "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
     "DescribeLimits": "DynamoDB's default account and table quotas",
     "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",
@@ -107,6 +108,15 @@ DIFFERENCES = [
     "whose `Statement` is neither an object nor an array, replica auto scaling minimum above maximum.",
     "Known differences, measured and not yet matched: a tag set over DynamoDB's byte limit is accepted "
     "(the limit's value is not known).",
+    "Replica disassociation (`ReplicationGroupUpdate.Disassociate`, `DisassociationProtectionEnabled`, new in botocore "
+    "1.44; the API reference and the developer guide's \"Disassociating a global table replica\" describe the rules, not "
+    "the error texts, so every message of it is worded here): the change is made at once, after the replication queue "
+    "delivered what was queued before it (WAIT_FOR_REPLICATION); UpdateTable answers UPDATING with the former replicas "
+    "listed, DescribeTable shows the table ACTIVE without Replicas right after. DisassociationProtectionEnabled is reported "
+    "only for replicas of a 2019.11.21 global table (true by default), and setting it on any other table is a "
+    "ValidationException. A Disassociate is refused (ValidationException) beside another replica update or change, then "
+    "when it names any region but the request's own, then on a table that is no replica or a 2017.11.29 replica, then "
+    "while protection is on: in that order, after the table is found.",
     "Filtered exports (`FilterSpecification`, new in botocore 1.44; the developer guide's \"Filtering a table export\" is the "
     "description): the expressions are checked after the table, its point-in-time recovery and the export times, "
     "with the expression module's messages for a Query (key condition given) or a Scan; ExpressionAttributeValues "
