@@ -137,6 +137,16 @@ DIFFERENCES = [
 ]
 
 
+# How the pinned model is checked against newer ones (scripts/api-drift).
+DRIFT = (
+    "This table follows the pinned botocore named above (`Tests/conformance/requirements.txt`). `scripts/api-drift` "
+    "compares it with the newest botocore the package index serves and lists what DynamoDB's and DynamoDB Streams' "
+    "models gained or lost since: new and removed operations, shapes, structure members and enum values (`no drift`, "
+    "exit 0, when there is nothing; exit 1 with the list otherwise; `--offline DIR` compares against a botocore data "
+    "directory without the network). A listed change is taken in by raising the pin and regenerating the shapes "
+    "(`scripts/generate-shapes.py`) and this file: a new operation appears here as \"not yet\" until the server answers it."
+)
+
 # Which wording of DynamoDB's 2026 rewording we return, family by family (kept here because the
 # whole document is generated).
 WORDING = """## Validation message wording
@@ -256,6 +266,7 @@ def render(table, version):
             status = "implemented" if row["implemented"] else "not yet"
             tests = ", ".join(f"`{os.path.basename(path)}`" for path in row["tests"]) or "—"
             lines.append(f"| {row['operation']} | {status} | {tests} | {row['notes']} |")
+    lines += ["", "## Keeping up with the service", "", DRIFT]
     lines += ["", "## Documented differences from DynamoDB", ""]
     lines += [f"- {difference}" for difference in DIFFERENCES]
     lines += ["", WORDING]
