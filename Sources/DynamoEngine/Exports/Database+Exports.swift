@@ -8,8 +8,9 @@ import DynamoAPI
 extension Database {
     static let exportKind = "EXPORT"
 
-    /// ExportTableToPointInTime: checks the request, records the export `IN_PROGRESS` and
-    /// writes it in the background (``runExport(_:table:)``); DescribeExport follows it.
+    /// ExportTableToPointInTime: checks the request (its `FilterSpecification` as ``ExportFilter``
+    /// compiles it), records the export `IN_PROGRESS` and writes it in the background
+    /// (``runExport(_:table:)``); DescribeExport follows it.
     package func exportTableToPointInTime(
         _ input: ExportTableToPointInTimeInput,
         now: Double
