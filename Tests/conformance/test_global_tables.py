@@ -281,3 +281,124 @@ def test_replica_auto_scaling_is_stored(ddb, tables):
     with expect_error("ValidationException", contains=["MinimumUnits"]):
         ddb.update_table_replica_auto_scaling(TableName=name, ProvisionedWriteCapacityAutoScalingUpdate={
             "MinimumUnits": 60})
+
+
+def disassociate(region):
+    return [{"Disassociate": {"RegionName": region, "DisassociationMode": "WAIT_FOR_REPLICATION"}}]
+
+
+def replicated_barrier(source, target, tables):
+    """A second global table: replication is one queue, so once a marker written to it in
+    `source` has reached `target`, every change made in `source` before it has been delivered
+    (or was never sent)."""
+    name = tables.create()
+    source.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+
+    def wait(client_from, client_to, marker):
+        client_from.put_item(TableName=name, Item={"pk": {"S": marker}})
+        assert poll_until(lambda: get(client_to, name, marker), {"pk": {"S": marker}}) == {"pk": {"S": marker}}
+    return name, wait
+
+
+def test_disassociate_leaves_two_independent_tables(ddb, west, tables):
+    invalid = "One or more parameter values were invalid: "
+    name = tables.create(**with_gsi())
+    ddb.put_item(TableName=name, Item={"pk": {"S": "before"}, "g": {"S": "x"}})
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    barrier, wait = replicated_barrier(ddb, west, tables)
+    try:
+        for client in (ddb, west):
+            assert client.describe_table(TableName=name)["Table"]["DisassociationProtectionEnabled"] is True
+        with expect_error("ValidationException", f"Cannot disassociate the replica of table {name} in region {REGION} "
+                          "because it has disassociation protection enabled. Disable disassociation protection first."):
+            ddb.update_table(TableName=name, ReplicaUpdates=disassociate(REGION))
+        with expect_error("ValidationException", invalid + "DisassociationProtectionEnabled must be the only operation in "
+                          "the request"):
+            ddb.update_table(TableName=name, DisassociationProtectionEnabled=False, DeletionProtectionEnabled=False)
+        answer = ddb.update_table(TableName=name, DisassociationProtectionEnabled=False)["TableDescription"]
+        assert answer["DisassociationProtectionEnabled"] is False and answer["TableStatus"] == "ACTIVE"
+        assert west.describe_table(TableName=name)["Table"]["DisassociationProtectionEnabled"] is True
+
+        only = invalid + "Disassociate must be the only replica update and the only operation in the request"
+        with expect_error("ValidationException", only):
+            ddb.update_table(TableName=name, ReplicaUpdates=disassociate(REGION) + [{"Create": {"RegionName": THIRD}}])
+        with expect_error("ValidationException", only):
+            ddb.update_table(TableName=name, ReplicaUpdates=disassociate(REGION), TableClass="STANDARD")
+        with expect_error("ValidationException", invalid + f"Disassociate can only disassociate the local replica: "
+                          f"RegionName {OTHER} is not this request's region {REGION}"):
+            ddb.update_table(TableName=name, ReplicaUpdates=disassociate(OTHER))
+        with expect_error("ValidationException", "1 validation error detected: Value 'RIGHT_NOW' at "
+                          "'replicaUpdates.1.member.disassociate.disassociationMode' failed to satisfy constraint: "
+                          "Member must satisfy enum value set: [WAIT_FOR_REPLICATION]"):
+            ddb_unchecked(ddb).update_table(TableName=name, ReplicaUpdates=[
+                {"Disassociate": {"RegionName": REGION, "DisassociationMode": "RIGHT_NOW"}}])
+
+        # Written just before and not waited for: WAIT_FOR_REPLICATION delivers it first.
+        ddb.put_item(TableName=name, Item={"pk": {"S": "pending"}, "g": {"S": "x"}})
+        answer = ddb.update_table(TableName=name, ReplicaUpdates=disassociate(REGION))["TableDescription"]
+        assert answer["TableStatus"] == "UPDATING"
+        assert [r["RegionName"] for r in answer["Replicas"]] == [OTHER]
+        for client, region in ((ddb, REGION), (west, OTHER)):
+            table = client.describe_table(TableName=name)["Table"]
+            assert table["TableStatus"] == "ACTIVE" and "Replicas" not in table and "GlobalTableVersion" not in table
+            assert "DisassociationProtectionEnabled" not in table
+            assert table["TableArn"] == f"arn:aws:dynamodb:{region}:000000000000:table/{name}"
+            assert [i["IndexName"] for i in table["GlobalSecondaryIndexes"]] == ["by-g"]
+            assert table["StreamSpecification"]["StreamEnabled"] is True
+            assert get(client, name, "before") is not None and get(client, name, "pending") is not None
+
+        # Writes stay in their region, both ways.
+        ddb.put_item(TableName=name, Item={"pk": {"S": "east-only"}})
+        wait(ddb, west, "after-east")
+        assert get(west, name, "east-only") is None
+        west.put_item(TableName=name, Item={"pk": {"S": "west-only"}})
+        west.delete_item(TableName=name, Key={"pk": {"S": "before"}})
+        wait(west, ddb, "after-west")
+        assert get(ddb, name, "west-only") is None and get(ddb, name, "before") is not None
+        assert west.query(TableName=name, IndexName="by-g", KeyConditionExpression="g = :g",
+                          ExpressionAttributeValues={":g": {"S": "x"}})["Count"] == 1
+        with expect_error("ValidationException", invalid + f"Table {name} is not a replica of a global table of version "
+                          "2019.11.21"):
+            west.update_table(TableName=name, ReplicaUpdates=disassociate(OTHER))
+    finally:
+        ddb.update_table(TableName=barrier, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+        if name in west.list_tables()["TableNames"]:
+            west.delete_table(TableName=name)
+
+
+def ddb_unchecked(client):
+    """The same endpoint and region without botocore's parameter validation."""
+    return boto3.session.Session().client(
+        "dynamodb", endpoint_url=client.meta.endpoint_url, region_name=client.meta.region_name,
+        aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
+        config=Config(retries={"max_attempts": 1, "mode": "standard"}, parameter_validation=False))
+
+
+def test_disassociating_one_of_three_replicas_through_the_cli(aws_cli, ddb, west, third, tables):
+    name = tables.create()
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": THIRD}}])
+    try:
+        protection = aws_cli("update-table", "--table-name", name, "--no-disassociation-protection-enabled",
+                             "--region", OTHER)
+        assert protection.returncode == 0, protection.stderr
+        assert protection.json["TableDescription"]["DisassociationProtectionEnabled"] is False
+        done = aws_cli("update-table", "--table-name", name, "--replica-updates", json.dumps(disassociate(OTHER)),
+                       "--region", OTHER)
+        assert done.returncode == 0, done.stderr
+        assert sorted(r["RegionName"] for r in done.json["TableDescription"]["Replicas"]) == sorted([REGION, THIRD])
+        described = aws_cli("describe-table", "--table-name", name, "--region", OTHER)
+        assert "Replicas" not in described.json["Table"]
+        # The other two go on as a global table of two.
+        assert [r["RegionName"] for r in ddb.describe_table(TableName=name)["Table"]["Replicas"]] == [THIRD]
+        assert [r["RegionName"] for r in third.describe_table(TableName=name)["Table"]["Replicas"]] == [REGION]
+        west.put_item(TableName=name, Item={"pk": {"S": "west"}})
+        ddb.put_item(TableName=name, Item={"pk": {"S": "east"}})
+        assert poll_until(lambda: get(third, name, "east"), {"pk": {"S": "east"}}) == {"pk": {"S": "east"}}
+        # The west write was made before the east one: had it been sent, it would have arrived first.
+        assert get(third, name, "west") is None and get(ddb, name, "west") is None and get(west, name, "east") is None
+        refused = aws_cli("update-table", "--table-name", name, "--replica-updates", json.dumps(disassociate(REGION)))
+        assert refused.returncode != 0 and "disassociation protection enabled" in refused.stderr
+    finally:
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": THIRD}}])
+        west.delete_table(TableName=name)

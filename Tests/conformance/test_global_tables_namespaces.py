@@ -57,3 +57,30 @@ def test_shared_db_refuses_replicas(server):
         east.update_table(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": "us-west-2"}}])
     with expect_error("ValidationException", contains=["--shared-db"]):
         east.create_global_table(GlobalTableName="Orders", ReplicationGroup=[{"RegionName": "us-east-1"}])
+
+
+def test_per_access_key_disassociation_stays_with_the_key(server):
+    url = server("--per-access-key")
+    alice_east, alice_west = client(url, "us-east-1", "alice"), client(url, "us-west-2", "alice")
+    bob_east, bob_west = client(url, "us-east-1", "bob"), client(url, "us-west-2", "bob")
+    for east in (alice_east, bob_east):
+        create(east, "Orders")
+        east.update_table(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": "us-west-2"}}])
+    alice_west.update_table(TableName="Orders", DisassociationProtectionEnabled=False)
+    alice_west.update_table(TableName="Orders", ReplicaUpdates=[
+        {"Disassociate": {"RegionName": "us-west-2", "DisassociationMode": "WAIT_FOR_REPLICATION"}}])
+    assert "Replicas" not in alice_east.describe_table(TableName="Orders")["Table"]
+    assert [r["RegionName"] for r in bob_east.describe_table(TableName="Orders")["Table"]["Replicas"]] == ["us-west-2"]
+    assert bob_west.describe_table(TableName="Orders")["Table"]["DisassociationProtectionEnabled"] is True
+    bob_east.put_item(TableName="Orders", Item={"pk": {"S": "b"}})
+    read = lambda: bob_west.get_item(TableName="Orders", Key={"pk": {"S": "b"}}, ConsistentRead=True).get("Item")
+    assert poll_until(read, {"pk": {"S": "b"}}) == {"pk": {"S": "b"}}
+
+
+def test_shared_db_has_no_replicas_to_disassociate(server):
+    url = server("--shared-db")
+    east = client(url, "us-east-1", "alice")
+    create(east, "Orders")
+    with expect_error("ValidationException", "One or more parameter values were invalid: Table Orders is not a replica "
+                      "of a global table of version 2019.11.21"):
+        east.update_table(TableName="Orders", DisassociationProtectionEnabled=False)

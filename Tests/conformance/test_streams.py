@@ -335,3 +335,107 @@ def test_list_streams_limit_and_malformed_start_arn(ddb, streams):
         unchecked.list_streams(Limit=101, TableName="ab")
     with expect_error("ValidationException", "Invalid StreamArn"):
         streams.list_streams(ExclusiveStartStreamArn="kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas")
+
+
+def _keys(page):
+    return [record["dynamodb"]["Keys"]["pk"]["S"] for record in page["Records"]]
+
+
+def _at_timestamp(streams, arn, shard, timestamp):
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AT_TIMESTAMP",
+                                          Timestamp=timestamp)["ShardIterator"]
+    return streams.get_records(ShardIterator=iterator)
+
+
+def test_at_timestamp_iterators_start_at_the_first_record_at_or_after_the_time(server, ddb, streams):
+    import datetime
+
+    name, arn = make_table(ddb, "KEYS_ONLY")
+    # Whole seconds ten apart: each write is made right after the clock is set, so its
+    # ApproximateCreationDateTime (rounded down to the second) is the second the clock was set to.
+    base = int(admin(server, "/_localdynamo/clock")["epochSeconds"]) + 100
+    for index, key in enumerate("abc"):
+        admin(server, "/_localdynamo/clock", {"epochSeconds": base + 10 * index})
+        ddb.put_item(TableName=name, Item={"pk": {"S": key}})
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    every = _at_timestamp(streams, arn, shard, base - 3600)
+    assert [r["dynamodb"]["ApproximateCreationDateTime"].timestamp() for r in every["Records"]] == [
+        base, base + 10, base + 20]
+    cases = [
+        (base - 2 * 86400, "abc"),           # before the trim horizon: the oldest retained record
+        (base, "abc"),
+        (base + 0.0004, "abc"),              # millisecond precision: still millisecond 0 of the second
+        (base + 0.5, "bc"),
+        (base + 10, "bc"),
+        (base + 10.001, "c"),
+        (datetime.datetime.fromtimestamp(base + 19.999, datetime.timezone.utc), "c"),
+        (base + 20, "c"),
+        (base + 20.001, ""),
+    ]
+    for timestamp, expected in cases:
+        page = _at_timestamp(streams, arn, shard, timestamp)
+        assert _keys(page) == list(expected), timestamp
+        assert "NextShardIterator" in page  # the shard is open
+    now = admin(server, "/_localdynamo/clock")["epochSeconds"]
+    with expect_error("ValidationException") as raised:
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AT_TIMESTAMP", Timestamp=now + 3600)
+    words = re.fullmatch(r"The Timestamp must not be in the future\. Timestamp: (\d+) milliseconds, current time: (\d+) "
+                         r"milliseconds", raised.value.response["Error"]["Message"])
+    assert words and abs(int(words.group(1)) - int((now + 3600) * 1000)) <= 1 and int(words.group(2)) >= int(now * 1000)
+    with expect_error("ValidationException", "Timestamp is required when ShardIteratorType is AT_TIMESTAMP"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AT_TIMESTAMP")
+    with expect_error("ValidationException", "Timestamp must not be given when ShardIteratorType is TRIM_HORIZON"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON", Timestamp=base)
+    first = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["SequenceNumberRange"][
+        "StartingSequenceNumber"]
+    with expect_error("ValidationException", "SequenceNumber must not be given when ShardIteratorType is AT_TIMESTAMP"):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AT_TIMESTAMP", Timestamp=base,
+                                   SequenceNumber=first)
+
+    # The shard closes at the next write four hours on: its AT_TIMESTAMP iterators end there.
+    advance(server, 4 * 3600)
+    ddb.put_item(TableName=name, Item={"pk": {"S": "d"}})
+    shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    assert len(shards) == 2 and "EndingSequenceNumber" in shards[0]["SequenceNumberRange"]
+    closed = _at_timestamp(streams, arn, shard, base + 5)
+    assert _keys(closed) == ["b", "c"] and "NextShardIterator" not in closed
+    drained = _at_timestamp(streams, arn, shard, base + 30)
+    assert _keys(drained) == [] and "NextShardIterator" not in drained
+    assert _keys(_at_timestamp(streams, arn, shards[1]["ShardId"], base)) == ["d"]
+
+
+def test_aws_cli_get_shard_iterator_at_timestamp(server, ddb):
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import botocore_data_path
+
+    name, arn = make_table(ddb, "KEYS_ONLY")
+    base = int(admin(server, "/_localdynamo/clock")["epochSeconds"]) + 100
+    for index, key in enumerate("xy"):
+        admin(server, "/_localdynamo/clock", {"epochSeconds": base + 10 * index})
+        ddb.put_item(TableName=name, Item={"pk": {"S": key}})
+    exe = shutil.which("aws")
+    base_command = [exe] if exe else [sys.executable, "-m", "awscli"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    # The CLI's own botocore predates AT_TIMESTAMP: it loads the pinned models.
+    env.update(AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing", AWS_DEFAULT_REGION="us-east-1",
+               AWS_PAGER="", AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+               AWS_DATA_PATH=botocore_data_path())
+
+    def cli(*args):
+        return subprocess.run([*base_command, "dynamodbstreams", *args, "--endpoint-url", server.url, "--output", "json"],
+                              env=env, capture_output=True, text=True, timeout=60)
+
+    shard = json.loads(cli("describe-stream", "--stream-arn", arn).stdout)["StreamDescription"]["Shards"][0]["ShardId"]
+    got = cli("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard, "--shard-iterator-type", "AT_TIMESTAMP",
+              "--timestamp", str(base + 5))
+    assert got.returncode == 0, got.stderr
+    iterator = json.loads(got.stdout)["ShardIterator"]
+    records = json.loads(cli("get-records", "--shard-iterator", iterator).stdout)["Records"]
+    assert [r["dynamodb"]["Keys"] for r in records] == [{"pk": {"S": "y"}}]
+    missing = cli("get-shard-iterator", "--stream-arn", arn, "--shard-id", shard, "--shard-iterator-type", "AT_TIMESTAMP")
+    assert missing.returncode != 0
+    assert "ValidationException" in missing.stderr
+    assert "Timestamp is required when ShardIteratorType is AT_TIMESTAMP" in missing.stderr

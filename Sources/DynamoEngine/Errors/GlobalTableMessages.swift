@@ -107,6 +107,48 @@ extension EngineMessages {
         invalidParameters + "Replica modification must be the only operation in the request")
 }
 
+// MARK: - GlobalTables/Database+Disassociation.swift
+
+extension EngineMessages {
+    /// Thrown by Disassociation (updateTableDisassociation): a Disassociate beside another replica
+    /// update or another change (the API reference: "If the request includes any other update,
+    /// UpdateTable fails with a ValidationException"; the service's words are not published).
+    static let disassociateOnlyOperation = DynamoError.validation(
+        invalidParameters + "Disassociate must be the only replica update and the only operation in the request")
+
+    /// Thrown by Disassociation (updateTableDisassociation): DisassociationProtectionEnabled beside
+    /// another change ("You can't combine this change with any other change in the same UpdateTable request").
+    static let disassociationProtectionOnlyOperation = DynamoError.validation(
+        invalidParameters + "DisassociationProtectionEnabled must be the only operation in the request")
+
+    /// Thrown by Disassociation (disassociate): a RegionName other than the region the request was sent to.
+    static func disassociateOtherRegion(regionName: String, localRegion: String) -> DynamoError {
+        .validation(
+            invalidParameters
+                + "Disassociate can only disassociate the local replica: RegionName \(regionName) is not this request's region \(localRegion)")
+    }
+
+    /// Thrown by Disassociation (replicaGroup): the table is no replica of a 2019.11.21 global table.
+    static func notAGlobalTableReplica(definitionName: String) -> DynamoError {
+        .validation(invalidParameters + "Table \(definitionName) is not a replica of a global table of version \(GlobalTableVersion.current)")
+    }
+
+    /// Thrown by Disassociation (replicaGroup): a replica of a 2017.11.29 global table.
+    static func legacyGlobalTableDisassociation(definitionName: String) -> DynamoError {
+        .validation(
+            invalidParameters
+                + "Table \(definitionName) is a replica of a global table of version \(GlobalTableVersion.legacy), which cannot be disassociated")
+    }
+
+    /// Thrown by Disassociation (disassociate); worded after the service's deletion protection
+    /// message for replicas.
+    static func replicaDisassociationProtected(definitionName: String, region: String) -> DynamoError {
+        .validation(
+            "Cannot disassociate the replica of table \(definitionName) in region \(region) because it has disassociation protection enabled. Disable disassociation protection first."
+        )
+    }
+}
+
 // MARK: - GlobalTables/ReplicaUpdateRules.swift
 
 extension EngineMessages {

@@ -92,6 +92,7 @@ extension Database {
         }
         var out: [UInt8] = ion ? Array("\(IonText.versionMarker)\n".utf8) : []
         var count = 0
+        let filter = try ExportFilter(export.filterSpecification, table: table)
         if export.exportType == .incrementalExport, let specification = export.incrementalExportSpecification {
             let from = specification.exportFromTime!.secondsSince1970
             let to = specification.exportToTime!.secondsSince1970
@@ -103,10 +104,14 @@ extension Database {
                 let newImage: [UInt8]? = try after[key] ?? store.get(key)?.json
                 let oldImage = before[key] ?? nil
                 guard let any = newImage ?? oldImage else { continue }
+                // The filter reads the newest image, a deleted item's old one (the developer guide).
+                let latest = try Self.item(any)
+                if let filter, !filter.admits(key: key, item: latest) { continue }
                 var images: [(String, Item)] = []
                 if let newImage { images.append(("NewImage", try Self.item(newImage))) }
                 if withOld, let oldImage { images.append(("OldImage", try Self.item(oldImage))) }
-                let keys: [(String, AttributeValue)] = [("Keys", .m(table.keyOnly(try Self.item(any))))]
+                if let filter { images = images.map { ($0.0, filter.projected($0.1)) } }
+                let keys: [(String, AttributeValue)] = [("Keys", .m(table.keyOnly(latest)))]
                 let fields: [(String, AttributeValue)] =
                     [("Metadata", .m(["WriteTimestampMicros": .n(DynamoNumber(Int(micros)))]))]
                     + keys + images.map { ($0.0, AttributeValue.m($0.1)) }
@@ -121,14 +126,22 @@ extension Database {
         while try rows.step() {
             let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
             guard changed[key] == nil else { continue }
-            out +=
-                ion
-                ? Self.line([("Item", .m(try Self.item(rows.blob(3))))], ion: true)
-                : Array(#"{"Item":"#.utf8) + rows.blob(3) + Array("}\n".utf8)
+            if let filter {
+                let item = try Self.item(rows.blob(3))
+                guard filter.admits(key: key, item: item) else { continue }
+                out += Self.line([("Item", .m(filter.projected(item)))], ion: ion)
+            } else {
+                out +=
+                    ion
+                    ? Self.line([("Item", .m(try Self.item(rows.blob(3))))], ion: true)
+                    : Array(#"{"Item":"#.utf8) + rows.blob(3) + Array("}\n".utf8)
+            }
             count += 1
         }
-        for case let (_, image?) in changed {
-            out += Self.line([("Item", .m(try Self.item(image)))], ion: ion)
+        for case let (key, image?) in changed {
+            let item = try Self.item(image)
+            if let filter, !filter.admits(key: key, item: item) { continue }
+            out += Self.line([("Item", .m(filter?.projected(item) ?? item))], ion: ion)
             count += 1
         }
         return (out, count)

@@ -8,8 +8,9 @@ import DynamoAPI
 extension Database {
     static let exportKind = "EXPORT"
 
-    /// ExportTableToPointInTime: checks the request, records the export `IN_PROGRESS` and
-    /// writes it in the background (``runExport(_:table:)``); DescribeExport follows it.
+    /// ExportTableToPointInTime: checks the request (its `FilterSpecification` as ``ExportFilter``
+    /// compiles it), records the export `IN_PROGRESS` and writes it in the background
+    /// (``runExport(_:table:)``); DescribeExport follows it.
     package func exportTableToPointInTime(
         _ input: ExportTableToPointInTimeInput,
         now: Double
@@ -44,6 +45,8 @@ extension Database {
         } else if let time = input.exportTime?.secondsSince1970, time < earliest.rounded(.down) || time > now {
             throw EngineMessages.exportTimeOutsideRecoveryWindow
         }
+        // The filter's expressions are checked as a Query's or a Scan's, against the table's keys.
+        _ = try ExportFilter(input.filterSpecification, table: table)
         if let token = input.clientToken,
             let earlier = try exports().first(where: { $0.clientToken == token && $0.tableArn == Self.arn(region, name) })
         {
@@ -66,6 +69,7 @@ extension Database {
         description.s3SseKmsKeyId = input.s3SseKmsKeyId
         description.exportFormat = input.exportFormat ?? .dynamodbJson
         description.exportType = type
+        description.filterSpecification = input.filterSpecification
         if type == .incrementalExport, var specification = input.incrementalExportSpecification {
             specification.exportViewType = specification.exportViewType ?? .newAndOldImages
             description.incrementalExportSpecification = specification

@@ -24,17 +24,19 @@ extension Database {
     }
 
     /// Writes a change that replication brought from another region, recorded with origin
-    /// `.replication` so it is not sent back.
+    /// `.replication` so it is not sent back; nothing when this table's group does not hold the
+    /// region the change came from (it left, or this replica was disassociated).
     ///
     /// - Parameter wins: the hub's last-writer-wins decision, asked inside this database's write
     ///   transaction: local writes stamp their items under the same writer lock, so none can
     ///   commit between the decision and this write (asked before the transaction, a local write
     ///   landing in between was overwritten by the older replicated one and the regions diverged).
-    func applyReplicated(table name: String, key: StoredKey, json: [UInt8]?, wins: () -> Bool) throws {
-        guard cachedDefinition(name)?.settings?.replication != nil else { return }
+    func applyReplicated(table name: String, from origin: String, key: StoredKey, json: [UInt8]?, wins: () -> Bool) throws {
+        func replicates(_ table: TableDefinition?) -> Bool { table?.settings?.replication?.regions.contains(origin) == true }
+        guard replicates(cachedDefinition(name)) else { return }
         let size = try json.map { try ItemSize.of(AttributeValue.decodeItem(bytes: $0)) }
         try write { state in
-            guard let table = cachedDefinition(name), wins() else { return }
+            guard let table = cachedDefinition(name), replicates(table), wins() else { return }
             let store = try itemStore(table, in: state)
             let old = try store.get(key)
             var new: (json: [UInt8], size: Int)?

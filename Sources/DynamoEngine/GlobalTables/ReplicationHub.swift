@@ -111,7 +111,7 @@ package final class ReplicationHub: Sendable {
             // `applyReplicated` returns without writing. Anything thrown is a failed write.
             do {
                 try database(accessKeyID: change.accessKeyID, region: region)
-                    .applyReplicated(table: change.table, key: change.key, json: change.newJSON) {
+                    .applyReplicated(table: change.table, from: change.originRegion, key: change.key, json: change.newJSON) {
                         lastWrites.withLock { state in
                             if let last = state.stamps[key], last > stamp { return false }
                             state.stamps[key] = stamp

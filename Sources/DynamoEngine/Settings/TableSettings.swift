@@ -21,6 +21,9 @@ package struct TableSettings: Codable, Sendable, Hashable {
     /// `AutoScalingSettingsDescription` under `write`, `read:<region>`, `index:<name>:write`
     /// and `index:<name>:read:<region>`.
     package var autoScaling: [String: String]?
+    /// `true` once UpdateTable turned this replica's disassociation protection off (it is on by
+    /// default, so a table that never changed it stores nothing).
+    package var disassociationProtectionOff: Bool?
 
     package init() {}
 }

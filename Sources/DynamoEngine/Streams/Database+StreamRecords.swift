@@ -6,14 +6,16 @@ extension Database {
 
     // MARK: GetShardIterator
 
-    /// An iterator at a shard's trim horizon, after its newest record, or at / after a sequence
-    /// number; valid for 15 minutes of the server's clock.
+    /// An iterator at a shard's trim horizon, after its newest record, at / after a sequence
+    /// number, or at a time (``timestampPosition(millis:shard:stream:now:connection:)``); valid
+    /// for 15 minutes of the server's clock.
     package func getShardIterator(_ input: StreamsGetShardIteratorInput) throws -> StreamsGetShardIteratorOutput {
         let type = input.shardIteratorType
         let bySequence = type == .atSequenceNumber || type == .afterSequenceNumber
         if bySequence, input.sequenceNumber == nil { throw StreamErrors.sequenceNumberRequired(type.rawValue) }
         if !bySequence, input.sequenceNumber != nil { throw StreamErrors.sequenceNumberNotAllowed(type.rawValue) }
         let now = clock.now()
+        let timestampMillis = try checkIteratorTimestamp(input, now: now)
         return try read { connection in
             try connection.readTransaction {
                 let stream = try visibleStream(input.streamArn, now: now, connection: connection)
@@ -28,6 +30,9 @@ extension Database {
                     position = try firstRetainedSequence(of: shard, now: now, connection: connection) ?? end + 1
                 case .latest:
                     position = end + 1
+                case .atTimestamp:
+                    position = try timestampPosition(
+                        millis: timestampMillis ?? 0, shard: shard, stream: stream, now: now, connection: connection)
                 default:
                     let text = input.sequenceNumber ?? ""
                     guard let value = StreamNames.parseSequenceNumber(text), value >= shard.firstSequence, value <= end else {

@@ -80,6 +80,23 @@ enum StreamErrors {
         DynamoError.validation("SequenceNumber must not be given when ShardIteratorType is \(type)")
     }
 
+    /// AT_TIMESTAMP without its `Timestamp` (worded as the SequenceNumber rules are; no report
+    /// of the service's text was found).
+    static func timestampRequired() -> DynamoError {
+        DynamoError.validation("Timestamp is required when ShardIteratorType is AT_TIMESTAMP")
+    }
+
+    static func timestampNotAllowed(_ type: String) -> DynamoError {
+        DynamoError.validation("Timestamp must not be given when ShardIteratorType is \(type)")
+    }
+
+    /// An AT_TIMESTAMP `Timestamp` after the server's clock (a ValidationException, as the API
+    /// reference says; both times in milliseconds since 1970).
+    static func timestampInFuture(millis: Int64, nowMillis: Int64) -> DynamoError {
+        DynamoError.validation(
+            "The Timestamp must not be in the future. Timestamp: \(millis) milliseconds, current time: \(nowMillis) milliseconds")
+    }
+
     static func invalidSequenceNumber(_ text: String, shard: String) -> DynamoError {
         DynamoError.validation("Invalid SequenceNumber \(text) for shard \(shard)")
     }

@@ -10,6 +10,7 @@ extension Database {
     package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
         _ = try table(named: input.tableName)
         try TableValidation.checkTableClass(input.tableClass)
+        if let answer = try updateTableDisassociation(input, now: now) { return answer }
         let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
         let changesSomething =
             input.billingMode != nil || input.provisionedThroughput != nil

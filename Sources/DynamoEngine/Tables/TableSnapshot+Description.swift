@@ -51,6 +51,7 @@ extension TableSnapshot {
                 restoreInProgress: status == .creating)
         }
         description.deletionProtectionEnabled = definition.deletionProtectionEnabled
+        description.disassociationProtectionEnabled = definition.disassociationProtectionReport
         if definition.billingMode == .payPerRequest || definition.onDemandMaxRead != nil
             || definition.onDemandMaxWrite != nil
         {
