@@ -87,7 +87,20 @@ struct BulkPutRun {
             objects.append((key, entries))
         }
         description.totalInputBytes = total
-        try database.saveBulk(description)
+        try save(database)
+    }
+
+    /// Stores the description unless the operation's cancellation was accepted meanwhile
+    /// (then the job stops: ``stopped``).
+    private mutating func save(_ database: Database) throws {
+        let arn = arn
+        let current = description
+        stopped = try database.write { state in
+            guard let stored = try Database.storedBulkOperation(arn, connection: state.connection) else { return false }
+            if stored.bulkOperationStatus == .cancelling { return true }
+            try Database.storeBulkOperation(current, connection: state.connection)
+            return false
+        }
     }
 
     /// Scales the entries' bytes (of the decompressed content) to the object's stored size, so
@@ -114,7 +127,7 @@ struct BulkPutRun {
     mutating func write(_ database: Database) throws {
         let startedAt = description.startTime?.secondsSince1970 ?? database.clock.now()
         let rate = description.maxWriteRequestUnits.map(Double.init)
-        guard let tableID = description.tableDetails?.first?.tableId else { return }
+        guard !stopped, let tableID = description.tableDetails?.first?.tableId else { return }
         for (key, entries) in objects {
             var position = 0
             while position < entries.count {
@@ -296,7 +309,20 @@ struct BulkPutRun {
             database.dataJobs.logger.warning("bulk operation failed", metadata: ["operation": "\(arn)", "code": "\(description.failureCode ?? "")"])
         }
         do {
-            try database.saveBulk(description)
+            let arn = arn
+            let final = description
+            description = try database.write { state in
+                var final = final
+                // A cancellation accepted after the last batch: the operation ends CANCELLED.
+                if try Database.storedBulkOperation(arn, connection: state.connection)?.bulkOperationStatus == .cancelling,
+                    final.bulkOperationStatus != .failed
+                {
+                    final.bulkOperationStatus = .cancelled
+                    (final.failureCode, final.failureMessage) = (BulkOperationWords.cancelledCode, BulkOperationWords.cancelledMessage)
+                }
+                try Database.storeBulkOperation(final, connection: state.connection)
+                return final
+            }
         } catch {
             database.dataJobs.logger.error("cannot record bulk operation", metadata: ["operation": "\(arn)", "error": "\(error)"])
         }
@@ -331,12 +357,5 @@ struct BulkPutRun {
             "OutputFiles": .array(files),
         ])
         try store.put(bucket: bucket, key: base + "manifest-summary.json", bytes: Array(summary.serialized.utf8), options: options)
-    }
-}
-
-extension Database {
-    /// Rewrites a bulk operation's stored description in its own transaction.
-    func saveBulk(_ description: BulkOperationDescription) throws {
-        try write { state in try Self.storeBulkOperation(description, connection: state.connection) }
     }
 }
