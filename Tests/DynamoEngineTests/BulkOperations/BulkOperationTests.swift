@@ -245,4 +245,33 @@ import Testing
         fixture.time.tick(5)
         #expect(try fixture.describe(description.bulkOperationArn!) == read, "settled once, then stable")
     }
+
+    @Test func gzippedIonRecordsCarryConditionsToo() throws {
+        let fixture = try Fixture()
+        _ = try fixture.database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("old"), "v": .n(DynamoNumber(2))]))
+        let ion = """
+            {Item: {pk: "new", v: 1}}
+            {Item: {pk: "old", v: 3}, ConditionExpression: "v < :v", ExpressionAttributeValues: {':v': 3}}
+            {Item: {pk: "old", v: 9}, ConditionExpression: "attribute_not_exists(pk)"}
+            {NoItem: 1}
+            """
+        let path = "\(fixture.root)/in/ion/a.ion.gz"
+        try FileManager.default.createDirectory(atPath: "\(fixture.root)/in/ion", withIntermediateDirectories: true)
+        let compressed = try Gzip.compress(Array(ion.utf8))
+        try Data(compressed).write(to: URL(fileURLWithPath: path))
+        var input = fixture.input(prefix: "ion")
+        input.inputS3Configuration.inputFormat = .ion
+        input.inputS3Configuration.inputCompressionType = .gzip
+        let arn = try fixture.start(input)
+        fixture.database.dataJobs.waitUntilIdle()
+        let done = try fixture.describe(arn)
+        #expect(done.bulkOperationStatus == .completedWithErrors)
+        #expect(done.processedItemCount == 4 && done.failedItemCount == 1)
+        #expect(done.totalInputBytes == compressed.count && done.processedInputBytes == compressed.count)
+        let items = try fixture.items()
+        #expect(items["new"]?["v"] == .n(DynamoNumber(1)))
+        #expect(items["old"]?["v"] == .n(DynamoNumber(3)))
+        let failures = try fixture.output(arn, prefix: "ion", "CONDITION_CHECK_FAILURE")
+        #expect(failures.count == 1 && failures[0]["ExistingItem"] != nil)
+    }
 }
