@@ -522,7 +522,7 @@ extension ShapeCodingTests {
         }
 
         @Test func operationTables() {
-            #expect(DynamoOperation.allCases.count == 57)
+            #expect(DynamoOperation.allCases.count == 62)
             #expect(DynamoOperation(target: "DynamoDB_20120810.PutItem") == .putItem)
             #expect(DynamoOperation(target: "DynamoDBStreams_20120810.GetRecords") == nil)
             #expect(DynamoOperation.putItem.target == "DynamoDB_20120810.PutItem")
