@@ -54,6 +54,8 @@ struct BulkPutRun {
     private var conditionRecords: [[UInt8]] = []
     private var unitsUsed: Double = 0
     private var stopped = false
+    /// The engine closed: the job left its record as the last batch stored it.
+    private var abandoned = false
 
     init(description: BulkOperationDescription) {
         self.description = description
@@ -132,6 +134,10 @@ struct BulkPutRun {
             var position = 0
             while position < entries.count {
                 if let rate { waitForBudget(database, rate: rate, since: startedAt) }
+                if database.dataJobs.isStopping {
+                    abandoned = true
+                    return
+                }
                 let budget = rate.map { $0 * ((database.clock.now() - startedAt).rounded(.down) + 1) } ?? .infinity
                 guard let table = database.cachedDefinition(tableName), table.tableID == tableID else {
                     throw StreamErrors.tableNotFound(tableName)
@@ -147,7 +153,7 @@ struct BulkPutRun {
     /// operation's cancellation was accepted.
     private func waitForBudget(_ database: Database, rate: Double, since start: Double) {
         while unitsUsed >= rate * ((database.clock.now() - start).rounded(.down) + 1) {
-            if database.dataJobs.cancelRequested(arn) { return }
+            if database.dataJobs.cancelRequested(arn) || database.dataJobs.isStopping { return }
             usleep(2000)
         }
     }
@@ -289,6 +295,7 @@ struct BulkPutRun {
 
     /// Writes the output records and the summary, then records the final status.
     mutating func finish(_ database: Database) {
+        guard !abandoned else { return }
         if description.bulkOperationStatus != .failed {
             if stopped {
                 description.bulkOperationStatus = .cancelled

@@ -32,6 +32,9 @@ package final class DataJobs: Sendable {
     /// Bulk operations whose cancellation was accepted (CANCELLING), so a job waiting on the
     /// clock notices without reading its record.
     private let cancelRequests = Mutex<Set<String>>([])
+    /// Set when the engine closes: running bulk puts stop before their next batch and leave
+    /// their record IN_PROGRESS, which the next process settles as FAILED (as after a crash).
+    private let stopping = Mutex(false)
 
     package init() {}
 
@@ -88,6 +91,14 @@ package final class DataJobs: Sendable {
             running.withLock { $0 -= 1 }
         }
     }
+
+    /// Makes running bulk puts stop before their next batch (the engine is closing).
+    package func stopBulkJobs() {
+        stopping.withLock { $0 = true }
+    }
+
+    /// Whether bulk puts must stop (the engine is closing).
+    var isStopping: Bool { stopping.withLock { $0 } }
 
     /// Notes that a bulk operation's cancellation was accepted.
     func requestCancel(_ arn: String) {

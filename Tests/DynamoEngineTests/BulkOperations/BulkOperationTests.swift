@@ -15,12 +15,12 @@ import Testing
         let time = PointInTimeRestoreTests.ManualTime()
         let database: Database
 
-        init() throws {
+        init(path: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID().uuidString)").path
             for bucket in ["in", "out"] {
                 try FileManager.default.createDirectory(atPath: "\(root)/\(bucket)", withIntermediateDirectories: true)
             }
-            database = try Database(path: nil, region: "us-east-1", clock: ServerClock(systemTime: time.read))
+            database = try Database(path: path, region: "us-east-1", clock: ServerClock(systemTime: time.read))
             database.dataJobs.configure(objectStore: DirectoryObjectStore(root: root), logger: Logger(label: "test"))
             try DatabaseTests.makeTable(database)
         }
@@ -273,5 +273,21 @@ import Testing
         #expect(items["old"]?["v"] == .n(DynamoNumber(3)))
         let failures = try fixture.output(arn, prefix: "ion", "CONDITION_CHECK_FAILURE")
         #expect(failures.count == 1 && failures[0]["ExistingItem"] != nil)
+    }
+
+    @Test func aJobStoppedWithTheEngineEndsFailedWithItsCountsWhenTheFileIsReopened() throws {
+        try DatabaseTests.withDatabaseFile { path in
+            let fixture = try Fixture(path: path)
+            try fixture.put("s/a.json", lines: Fixture.lines(3000))
+            let arn = try fixture.start(fixture.input(prefix: "s", units: 1024))
+            _ = try fixture.waitUntilProcessed(arn, 1024)
+            fixture.database.dataJobs.stopBulkJobs()
+            fixture.database.dataJobs.waitUntilIdle()
+            #expect(try fixture.describe(arn).bulkOperationStatus == .inProgress, "left as its last batch stored it")
+            let reopened = try Database(path: path, region: "us-east-1", clock: ServerClock(systemTime: fixture.time.read))
+            let read = try reopened.describeBulkOperation(.init(bulkOperationArn: arn)).bulkOperationDescription
+            #expect(read.bulkOperationStatus == .failed && read.processedItemCount == 1024)
+            #expect(try PointInTimeRestoreTests.items(of: "Things", in: reopened).count == 1024)
+        }
     }
 }
