@@ -133,7 +133,10 @@ struct BulkPutRun {
         for (key, entries) in objects {
             var position = 0
             while position < entries.count {
-                if let rate { waitForBudget(database, rate: rate, since: startedAt) }
+                if let rate {
+                    let next = (try? entries[position].result.get()).map(Self.units) ?? 0
+                    waitForBudget(database, rate: rate, since: startedAt, room: next)
+                }
                 if database.dataJobs.isStopping {
                     abandoned = true
                     return
@@ -151,8 +154,8 @@ struct BulkPutRun {
 
     /// Waits (polling the server clock) until the budget of the current second has room, or the
     /// operation's cancellation was accepted.
-    private func waitForBudget(_ database: Database, rate: Double, since start: Double) {
-        while unitsUsed >= rate * ((database.clock.now() - start).rounded(.down) + 1) {
+    private func waitForBudget(_ database: Database, rate: Double, since start: Double, room: Double) {
+        while unitsUsed + max(room, 1) > rate * ((database.clock.now() - start).rounded(.down) + 1) {
             if database.dataJobs.cancelRequested(arn) || database.dataJobs.isStopping { return }
             usleep(2000)
         }
@@ -179,7 +182,7 @@ struct BulkPutRun {
                 var index = position
                 while index < end {
                     let entry = entries[index]
-                    if case .success(let record) = entry.result, let units = Self.units(record), unitsUsed + units > budget, index > position {
+                    if case .success(let record) = entry.result, unitsUsed + Self.units(record) > budget, index > position {
                         break
                     }
                     try apply(entry, object: object, table: table, store: store, database: database, state: &state)
@@ -196,8 +199,8 @@ struct BulkPutRun {
         }
     }
 
-    /// The write units a record's item costs, or `nil` when it is not a valid item.
-    private static func units(_ record: BulkRecord) -> Double? {
+    /// The write units a record's item costs.
+    private static func units(_ record: BulkRecord) -> Double {
         Capacity.writeUnits(size: ItemSize.of(record.item))
     }
 

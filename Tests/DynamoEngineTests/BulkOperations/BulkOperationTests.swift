@@ -290,4 +290,21 @@ import Testing
             #expect(try PointInTimeRestoreTests.items(of: "Things", in: reopened).count == 1024)
         }
     }
+
+    @Test func largerItemsCostMoreUnitsAndNeverOverrunTheSecond() throws {
+        let fixture = try Fixture()
+        let padding = String(repeating: "x", count: 2500)
+        try fixture.put(
+            "big/a.json",
+            lines: (0..<400).map {
+                Fixture.line("b\($0)", #", "Ignored": 0"#).replacingOccurrences(of: #""v": {"N": "1"}"#, with: #""v": {"S": "\#(padding)"}"#)
+            })
+        let arn = try fixture.start(fixture.input(prefix: "big", units: 1024))
+        // Three units an item: 341 items (1,023 units) fit in second 0, the 342nd does not.
+        let seen = try fixture.waitUntilProcessed(arn, 341)
+        #expect(seen.processedItemCount == 341)
+        fixture.time.tick(1)
+        fixture.database.dataJobs.waitUntilIdle()
+        #expect(try fixture.describe(arn).processedItemCount == 400)
+    }
 }
