@@ -1,4 +1,5 @@
-// Import and export of a table as JSON lines files, through Scan and BatchWriteItem.
+// Import and export of a table as JSON lines files, through Scan and BatchWriteItem, and the
+// table's bulk operations (ListBulkOperations, DescribeBulkOperation, CancelBulkOperation).
 import { $, el } from "./dom.js";
 import { checkItem, itemFromPlain, parseJSON, toWire } from "./json.js";
 
@@ -21,6 +22,53 @@ export class TransferView {
     $("#export-status").textContent = "";
     $("#import-status").textContent = "";
     $("#import-errors").replaceChildren();
+    $("#bulk-status").textContent = "";
+    $("#bulk-list").replaceChildren();
+    this.listBulkOperations();
+  }
+
+  /** Lists the table's bulk operations (ListBulkOperations, every page), each described for its counts. */
+  async listBulkOperations() {
+    const table = this.table;
+    const list = $("#bulk-list");
+    const status = $("#bulk-status");
+    const marker = `:table/${table.TableName}/bulk-operation/`;
+    try {
+      const summaries = [];
+      let token;
+      do {
+        const output = await this.app.api.call("ListBulkOperations", token ? { NextToken: token } : {});
+        summaries.push(...(output.BulkOperationsSummaryList || []).filter((s) => s.BulkOperationArn.includes(marker)));
+        token = output.NextToken;
+      } while (token);
+      const rows = [];
+      for (const summary of summaries) {
+        const { BulkOperationDescription: d } = await this.app.api.call("DescribeBulkOperation", { BulkOperationArn: summary.BulkOperationArn });
+        const id = d.BulkOperationArn.split("/").pop();
+        const counts = `${d.ProcessedItemCount ?? 0} processed, ${d.FailedItemCount ?? 0} failed` +
+          (d.TotalInputBytes !== undefined ? ` · ${d.ProcessedInputBytes ?? 0} of ${d.TotalInputBytes} bytes` : "");
+        const failure = d.FailureCode ? ` · ${d.FailureCode}: ${d.FailureMessage || ""}` : "";
+        const cancel = d.BulkOperationStatus === "IN_PROGRESS"
+          ? el("button", { type: "button", class: "bulk-cancel", onclick: () => this.cancelBulkOperation(d.BulkOperationArn) }, "Cancel")
+          : null;
+        rows.push(el("li", { "data-arn": d.BulkOperationArn }, el("code", {}, id), ` ${d.BulkOperationStatus} · ${counts}${failure} `, cancel));
+      }
+      if (table !== this.table) return;
+      list.replaceChildren(...rows);
+      status.textContent = rows.length ? "" : "No bulk operations for this table.";
+    } catch (error) {
+      if (table === this.table) status.textContent = error.message;
+    }
+  }
+
+  async cancelBulkOperation(arn) {
+    try {
+      const output = await this.app.api.call("CancelBulkOperation", { BulkOperationArn: arn });
+      $("#bulk-status").textContent = `${arn.split("/").pop()}: ${output.BulkOperationStatus}`;
+    } catch (error) {
+      $("#bulk-status").textContent = error.message;
+    }
+    await this.listBulkOperations();
   }
 
   async exportTable() {
@@ -97,5 +145,6 @@ export class TransferView {
   bind() {
     $("#export-button").addEventListener("click", () => this.exportTable());
     $("#import-button").addEventListener("click", () => this.importFile());
+    $("#bulk-refresh").addEventListener("click", () => this.listBulkOperations());
   }
 }

@@ -64,6 +64,10 @@ NOTES = {
     "GetShardIterator": "`AT_TIMESTAMP`: the first record whose `ApproximateCreationDateTime` (whole seconds, rounded down) "
                         "is at or after the `Timestamp`'s millisecond, on the server clock; before the trim horizon the oldest "
                         "retained record; a `Timestamp` after the server clock is a ValidationException",
+    "StartBulkPutItems": "a background job on the server clock through `--s3-endpoint` or `--s3-dir`: each record goes through PutItem's checks, indexes and streams; paced by `MaxWriteRequestUnits`; crash-safe counts (an interrupted job ends FAILED)",
+    "DescribeBulkOperation": "counts, bytes and usage per table and index while the job runs",
+    "ListBulkOperations": "90 days, newest first",
+    "CancelBulkOperation": "CANCELLING at once, CANCELLED before the next batch; what was written stays",
 }
 
 DIFFERENCES = [
@@ -106,6 +110,10 @@ DIFFERENCES = [
     "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): "
     "the 2017.11.29 calls' TableNotFoundException and join checks, a policy document without `Statement` or "
     "whose `Statement` is neither an object nor an array, replica auto scaling minimum above maximum.",
+    "Bulk operations: the record and output layouts, the ARN, the quota on concurrent operations (50 here, "
+    "as ImportTable's) and the words of their errors are this server's where the documentation is silent "
+    "(docs/bulk-operations.md); `PerformanceTier` is recorded, not simulated; an operation interrupted by a "
+    "restart ends FAILED with the counts of the batches it committed, never resumed.",
     "Known differences, measured and not yet matched: a tag set over DynamoDB's byte limit is accepted "
     "(the limit's value is not known).",
     "Replica disassociation (`ReplicationGroupUpdate.Disassociate`, `DisassociationProtectionEnabled`, new in botocore "

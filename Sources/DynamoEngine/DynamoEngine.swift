@@ -158,8 +158,13 @@ package final class DynamoEngine: Sendable {
     /// Every database opened so far, by namespace name.
     package var openDatabases: [String: Database] { databases.withLock { $0 } }
 
-    /// Closes every database (their connections close when released).
+    /// Closes every database (their connections close when released); running bulk puts stop
+    /// before their next batch.
     package func close() {
-        databases.withLock { $0.removeAll() }
+        let closed = databases.withLock { databases in
+            defer { databases.removeAll() }
+            return Array(databases.values)
+        }
+        for database in closed { database.dataJobs.stopBulkJobs() }
     }
 }

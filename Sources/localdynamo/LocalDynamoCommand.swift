@@ -22,7 +22,7 @@ struct LocalDynamoCommand: AsyncParsableCommand {
         version: LocalDynamoVersion.current,
         subcommands: [
             ServeCommand.self, CheckCommand.self, ImportDynamoDBLocalCommand.self, HealthCommand.self,
-            StreamsCommand.self, ImportCommand.self, ExportCommand.self, ResetCommand.self,
+            StreamsCommand.self, ImportCommand.self, ExportCommand.self, BulkPutCommand.self, ResetCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

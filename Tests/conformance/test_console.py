@@ -263,6 +263,15 @@ def test_console_main_flows(page, ddb):
     assert name not in ddb.list_tables()["TableNames"]
 
 
+def open_table_tab(driver, name: str, tab_key: str) -> None:
+    """Refreshes the table list, opens `name` and switches to the tab of `tab_key` (1–5)."""
+    driver.find_element(By.TAG_NAME, "body").send_keys("r")
+    wait_text(driver, "#table-list", name)
+    driver.find_element(By.CSS_SELECTOR, f"#table-list li[data-table='{name}']").click()
+    wait_text(driver, "#table-name", name)
+    driver.find_element(By.TAG_NAME, "body").send_keys(tab_key)
+
+
 def test_console_paging_and_large_items(page, ddb, make_table):
     driver = page
     name = make_table()
@@ -270,11 +279,7 @@ def test_console_paging_and_large_items(page, ddb, make_table):
     ddb.put_item(TableName=name, Item={"pk": {"S": "big"}, "blob": {"S": big}, "long-name-" * 20: {"S": "y" * 5000}})
     for n in range(30):
         ddb.put_item(TableName=name, Item={"pk": {"S": f"item-{n:02d}"}, "n": {"N": str(n)}})
-    driver.find_element(By.TAG_NAME, "body").send_keys("r")
-    wait_text(driver, "#table-list", name)
-    driver.find_element(By.CSS_SELECTOR, f"#table-list li[data-table='{name}']").click()
-    wait_text(driver, "#table-name", name)
-    driver.find_element(By.TAG_NAME, "body").send_keys("2")
+    open_table_tab(driver, name, "2")
     wait_text(driver, "#page-info", "page 1 · 25 items")
     seen = {row.find_element(By.CSS_SELECTOR, "td").text.split("\n")[0].rstrip("S").strip()
             for row in driver.find_elements(By.CSS_SELECTOR, "#results tbody tr")}
@@ -303,11 +308,7 @@ def test_console_export_and_import(page, ddb, make_table):
     name = make_table()
     for n in range(40):
         ddb.put_item(TableName=name, Item={"pk": {"S": f"k{n}"}, "n": {"N": str(n)}, "ss": {"SS": ["a", "b"]}})
-    driver.find_element(By.TAG_NAME, "body").send_keys("r")
-    wait_text(driver, "#table-list", name)
-    driver.find_element(By.CSS_SELECTOR, f"#table-list li[data-table='{name}']").click()
-    wait_text(driver, "#table-name", name)
-    driver.find_element(By.TAG_NAME, "body").send_keys("5")
+    open_table_tab(driver, name, "5")
     find(driver, "#export-button").click()
     wait_text(driver, "#export-status", "Exported 40 items")
     exported = driver.downloads / f"{name}.jsonl"
@@ -330,6 +331,25 @@ def test_console_export_and_import(page, ddb, make_table):
     assert ddb.scan(TableName=name, Select="COUNT")["Count"] == 41
     assert ddb.get_item(TableName=name, Key={"pk": {"S": "k7"}})["Item"]["ss"] == {"SS": ["a", "b"]}
     assert ddb.get_item(TableName=name, Key={"pk": {"S": "plain"}})["Item"]["when"] == {"N": "1.5"}
+
+
+def test_console_lists_the_tables_bulk_operations(page, ddb, make_table):
+    driver = page
+    name = make_table()
+    arn = ddb.start_bulk_put_items(
+        TableName=name, InputS3Configuration={"S3Bucket": "nowhere", "InputFormat": "DYNAMODB_JSON"},
+        OutputS3Configuration={"S3Bucket": "nowhere", "OutputType": ["ERROR"]})["BulkOperationDescription"]["BulkOperationArn"]
+    deadline = time.monotonic() + WAIT
+    # The session's server has no S3: the operation fails in the background, naming the flags.
+    while ddb.describe_bulk_operation(BulkOperationArn=arn)["BulkOperationDescription"]["BulkOperationStatus"] == "IN_PROGRESS":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    open_table_tab(driver, name, "5")
+    wait_text(driver, "#bulk-list", "FAILED")
+    row = find(driver, "#bulk-list li")
+    assert row.get_attribute("data-arn") == arn
+    assert arn.rsplit("/", 1)[1] in row.text and "S3NoSuchBucket" in row.text and "0 processed" in row.text
+    assert not driver.find_elements(By.CSS_SELECTOR, "#bulk-list .bulk-cancel")
 
 
 def test_console_namespaces_keyboard_and_server_errors(page, ddb, endpoint_url):

@@ -12,7 +12,11 @@ updates the model; a request without an answer (the server died under it) leaves
   * after a restart, every key reads exactly as the model says (an unanswered write: either
     state), and an unanswered transaction is in all of its 100 items or in none;
   * DescribeTable's ItemCount is the number of items a Scan finds;
-  * replaying the whole stream, record by record, gives exactly the table's items.
+  * replaying the whole stream, record by record, gives exactly the table's items;
+  * a bulk put (StartBulkPutItems, paced at 1,024 write units a second, from the server's
+    --s3-dir) that each round starts on a table of its own and the kill cuts short ends FAILED
+    with counts that are exactly what it wrote: ProcessedItemCount items (the first ones of
+    its input, in order) in the table, DescribeTable's count and ProcessedInputBytes agreeing.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ TABLE = "Crash"
 PARTITIONS = 8
 SORT_KEYS = 40
 FAR_FUTURE = str(4_000_000_000)  # TTL on, but nothing of ours expires
+BULK_ITEMS = 20_000  # about 20 s of server clock at 1,024 units a second: a kill always cuts it short
 
 
 def create_table(ddb) -> None:
@@ -263,6 +268,51 @@ def verify(url: str, model: Model, replica: StreamReplica, session) -> int:
     return len(table)
 
 
+def bulk_line(number: int) -> bytes:
+    """One record of the bulk put's input; every line the same length, so bytes count items."""
+    return (json.dumps({"Item": {"pk": {"S": f"b{number:06d}"}, "g": {"S": f"g{number % 5}"}}}) + "\n").encode()
+
+
+def start_bulk_put(ddb, table: str) -> str:
+    ddb.create_table(
+        TableName=table, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{"IndexName": "byG", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}])
+    return ddb.start_bulk_put_items(
+        TableName=table, MaxWriteRequestUnits=1024,
+        InputS3Configuration={"S3Bucket": "bulk-in", "InputFormat": "DYNAMODB_JSON"},
+        OutputS3Configuration={"S3Bucket": "bulk-out", "OutputType": ["ERROR"]})["BulkOperationDescription"]["BulkOperationArn"]
+
+
+def verify_bulk(url: str, table: str, arn: str, session) -> int:
+    """The bulk put a kill cut short: FAILED, and its counts are exactly what it wrote."""
+    ddb = client(url, session=session)
+    done = ddb.describe_bulk_operation(BulkOperationArn=arn)["BulkOperationDescription"]
+    processed = done["ProcessedItemCount"]
+    if done["BulkOperationStatus"] != "FAILED" or processed >= BULK_ITEMS:
+        raise AssertionError(f"bulk put {arn}: {done['BulkOperationStatus']} after {processed} items, expected FAILED part-way")
+    keys, start = set(), None
+    while True:
+        page = ddb.scan(TableName=table, ConsistentRead=True, **({"ExclusiveStartKey": start} if start else {}))
+        keys |= {item["pk"]["S"] for item in page["Items"]}
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            break
+    if keys != {f"b{number:06d}" for number in range(processed)}:
+        raise AssertionError(f"bulk put {arn}: ProcessedItemCount {processed}, the table holds {len(keys)} items")
+    if ddb.describe_table(TableName=table)["Table"]["ItemCount"] != processed or done["FailedItemCount"] != 0:
+        raise AssertionError(f"bulk put {arn}: DescribeTable or FailedItemCount disagree with {processed} items")
+    # A kill before the input was read leaves TotalInputBytes out (and nothing processed).
+    total = done.get("TotalInputBytes", BULK_ITEMS * len(bulk_line(0)) if processed else None)
+    if done["ProcessedInputBytes"] != processed * len(bulk_line(0)) or total not in (None, BULK_ITEMS * len(bulk_line(0))):
+        raise AssertionError(f"bulk put {arn}: {done['ProcessedInputBytes']} bytes processed for {processed} items")
+    if ddb.describe_bulk_operation(BulkOperationArn=arn)["BulkOperationDescription"] != done:
+        raise AssertionError(f"bulk put {arn}: its end state changed when described again")
+    return processed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/crash-test", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -279,7 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="localdynamo-crash-"))
     db_path = args.db_path or work / "db"
     print(f"crash-test: {args.rounds} rounds, seed {seed}, --sync {args.sync}, data in {db_path}", flush=True)
-    server = Server(db_path, ["--sync", "full"] if args.sync == "full" else [], log=work / "server.log")
+    s3_dir = work / "s3"
+    for bucket in ("bulk-in", "bulk-out"):
+        (s3_dir / bucket).mkdir(parents=True)
+    (s3_dir / "bulk-in" / "items.json").write_bytes(b"".join(bulk_line(number) for number in range(BULK_ITEMS)))
+    server = Server(db_path, ["--s3-dir", str(s3_dir)] + (["--sync", "full"] if args.sync == "full" else []), log=work / "server.log")
+    bulk_items = 0
     model, replica, versions = Model(), StreamReplica(), itertools.count(1)  # next() is atomic
     started = time.monotonic()
     items = 0
@@ -288,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         server.start()
         create_table(client(server.url, session=session))
         for round_number in range(1, args.rounds + 1):
+            bulk_table = f"Bulk{round_number}"
+            bulk_arn = start_bulk_put(client(server.url, session=session), bulk_table)
             writers = [Writer(n, client(server.url, timeout=60, session=session), model, rng.randrange(1 << 30), versions)
                        for n in range(args.writers)]
             for writer in writers:
@@ -301,8 +358,10 @@ def main(argv: list[str] | None = None) -> int:
             check_storage(db_path)
             server.start()
             items = verify(server.url, model, replica, session)
+            bulk = verify_bulk(server.url, bulk_table, bulk_arn, session)
+            bulk_items += bulk
             print(f"round {round_number}: ok ({model.acknowledged} writes answered, {model.unanswered} cut off, "
-                  f"{items} items, {replica.records} stream records)", flush=True)
+                  f"{items} items, {replica.records} stream records, bulk put FAILED after {bulk} items)", flush=True)
         server.stop()
         check_storage(db_path)
     except BaseException:
@@ -313,12 +372,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"crash-test: passed: {args.rounds} SIGKILLs, {model.acknowledged} acknowledged writes "
           f"(puts, conditional updates, deletes, 25-item batches, 100-action transactions), "
           f"{model.unanswered} cut off by a kill, 0 lost, 0 half-applied, {replica.records} stream records replayed, "
-          f"{items} items at the end, {elapsed:.0f} s")
+          f"{items} items at the end, {args.rounds} bulk puts cut short with exact counts ({bulk_items} items), {elapsed:.0f} s")
     if args.json:
         args.json.write_text(json.dumps({
             "rounds": args.rounds, "seed": seed, "sync": args.sync, "writers": args.writers,
             "acknowledged_writes": model.acknowledged, "cut_off_writes": model.unanswered, "lost": 0,
             "half_applied_transactions": 0, "stream_records": replica.records, "items_at_end": items,
+            "bulk_items_counted": bulk_items,
             "seconds": round(elapsed)}, indent=1))
     if args.db_path is None:
         shutil.rmtree(work, ignore_errors=True)

@@ -25,6 +25,16 @@ package final class DataJobs: Sendable {
     /// just before it finished cannot mistake it for an interrupted one (it did, when finished
     /// jobs left this set: a DescribeExport racing the job's end answered FAILED).
     private let claimed = Mutex<Set<String>>([])
+    /// Bulk puts run beside each other and beside exports and imports (a paced one waits on the
+    /// server clock for most of its life), each on a thread of this queue.
+    private let bulkQueue = DispatchQueue(label: "localdynamo.bulk-operations", qos: .utility, attributes: .concurrent)
+    private let bulkGroup = DispatchGroup()
+    /// Bulk operations whose cancellation was accepted (CANCELLING), so a job waiting on the
+    /// clock notices without reading its record.
+    private let cancelRequests = Mutex<Set<String>>([])
+    /// Set when the engine closes: running bulk puts stop before their next batch and leave
+    /// their record IN_PROGRESS, which the next process settles as FAILED (as after a crash).
+    private let stopping = Mutex(false)
 
     package init() {}
 
@@ -73,12 +83,40 @@ package final class DataJobs: Sendable {
         }
     }
 
+    /// Runs a claimed bulk operation's `work` on its own thread of the bulk queue.
+    func startBulk(_ work: @escaping @Sendable () -> Void) {
+        running.withLock { $0 += 1 }
+        bulkQueue.async(group: bulkGroup) { [self] in
+            work()
+            running.withLock { $0 -= 1 }
+        }
+    }
+
+    /// Makes running bulk puts stop before their next batch (the engine is closing).
+    package func stopBulkJobs() {
+        stopping.withLock { $0 = true }
+    }
+
+    /// Whether bulk puts must stop (the engine is closing).
+    var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Notes that a bulk operation's cancellation was accepted.
+    func requestCancel(_ arn: String) {
+        cancelRequests.withLock { _ = $0.insert(arn) }
+    }
+
+    /// Whether a bulk operation's cancellation was accepted.
+    func cancelRequested(_ arn: String) -> Bool {
+        cancelRequests.withLock { $0.contains(arn) }
+    }
+
     /// The message of a job the server stopped before it finished.
     static let interrupted = "The server stopped before the job finished"
 
     /// Blocks until every job started so far has finished (tests).
     package func waitUntilIdle() {
         queue.sync {}
+        bulkGroup.wait()
     }
 
     /// A failed job's `FailureCode` and `FailureMessage`: S3's code for an object-store error,

@@ -39,11 +39,7 @@ extension Database {
             for key in keys {
                 var content = try store.get(bucket: source.s3Bucket, key: key)
                 do {
-                    switch started.inputCompressionType {
-                    case .gzip?: content = try Gzip.decompress(content)
-                    case .zstd?: content = try Zstd.decompress(content)
-                    default: break
-                    }
+                    content = try (started.inputCompressionType ?? InputCompressionType.none).decompress(content)
                 } catch {
                     reject(key, 0, "\(error)")
                     continue

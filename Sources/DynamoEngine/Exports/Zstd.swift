@@ -1,3 +1,4 @@
+import DynamoAPI
 import CZstd
 
 /// Zstandard frames through libzstd: what ZSTD imports read.
@@ -32,5 +33,17 @@ enum Zstd {
         // A non-zero hint after all input means the last frame is cut short.
         guard lastHint == 0 else { throw Failure(description: "The Zstandard data ends inside a frame") }
         return output
+    }
+}
+
+extension InputCompressionType {
+    /// `bytes` decompressed as this type says (GZIP, ZSTD; NONE and unknown values as they are):
+    /// how ImportTable and StartBulkPutItems read their input objects.
+    func decompress(_ bytes: [UInt8]) throws -> [UInt8] {
+        switch self {
+        case .gzip: try Gzip.decompress(bytes)
+        case .zstd: try Zstd.decompress(bytes)
+        default: bytes
+        }
     }
 }

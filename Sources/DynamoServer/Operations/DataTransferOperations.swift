@@ -29,10 +29,22 @@ extension OperationRows {
     }
 }
 
-/// Bulk operations: loads of items from S3 into an existing table (not answered yet).
+/// Bulk operations: loads of items from S3 into an existing table, run by the engine in the
+/// background (see `Database+BulkOperations.swift`); all on the pool.
 extension OperationRows {
-    static let startBulkPutItems = notYet(StartBulkPutItemsInput.self, StartBulkPutItemsOutput.self)
-    static let describeBulkOperation = notYet(DescribeBulkOperationInput.self, DescribeBulkOperationOutput.self)
-    static let listBulkOperations = notYet(ListBulkOperationsInput.self, ListBulkOperationsOutput.self)
-    static let cancelBulkOperation = notYet(CancelBulkOperationInput.self, CancelBulkOperationOutput.self)
+    static let startBulkPutItems = OperationRow { (input: StartBulkPutItemsInput, context) in
+        try context.database.startBulkPutItems(input, now: context.now)
+    }
+
+    static let describeBulkOperation = OperationRow { (input: DescribeBulkOperationInput, context) in
+        try context.database.describeBulkOperation(input)
+    }
+
+    static let listBulkOperations = OperationRow { (input: ListBulkOperationsInput, context) in
+        try context.database.listBulkOperations(input, now: context.now)
+    }
+
+    static let cancelBulkOperation = OperationRow { (input: CancelBulkOperationInput, context) in
+        try context.database.cancelBulkOperation(input)
+    }
 }

@@ -15,13 +15,16 @@ final class ProgressReporter {
     private var lastShown = ContinuousClock.now
     private var done = 0
     private let quiet: Bool
+    private let unit: String
 
     /// - Parameters:
     ///   - verb: what is counted, e.g. `imported`.
     ///   - total: how many there will be, when known.
     ///   - quiet: show nothing (`--quiet`).
-    init(verb: String, total: Int?, quiet: Bool = false) {
+    ///   - unit: what is counted, in the bar (`items`, `bytes`).
+    init(verb: String, total: Int?, quiet: Bool = false, unit: String = "items") {
         self.verb = verb
+        self.unit = unit
         self.total = total
         self.quiet = quiet
         isTerminal = isatty(2) == 1
@@ -61,12 +64,12 @@ final class ProgressReporter {
                 let width = 30
                 let filled = Int(fraction * Double(width))
                 text = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-                text += "\(done)/\(total) items  \(Self.format(rate))/s  ETA \(Self.format(eta))s "
+                text += "\(done)/\(total) \(unit)  \(Self.format(rate))/s  ETA \(Self.format(eta))s "
             } else {
-                text = "\(verb) \(done)/\(total) items (\(Int(fraction * 100))%, \(Self.format(rate))/s, ETA \(Self.format(eta))s)\n"
+                text = "\(verb) \(done)/\(total) \(unit) (\(Int(fraction * 100))%, \(Self.format(rate))/s, ETA \(Self.format(eta))s)\n"
             }
         } else {
-            text = (isTerminal ? "\r" : "") + "\(verb) \(done) items (\(Self.format(rate))/s)" + (isTerminal ? " " : "\n")
+            text = (isTerminal ? "\r" : "") + "\(verb) \(done) \(unit) (\(Self.format(rate))/s)" + (isTerminal ? " " : "\n")
         }
         if final && isTerminal { text += "\n" }
         FileHandle.standardError.write(Data(text.utf8))
