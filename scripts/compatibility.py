@@ -155,6 +155,17 @@ DRIFT = (
     "(`scripts/generate-shapes.py`) and this file: a new operation appears here as \"not yet\" until the server answers it."
 )
 
+CLIENTS = (
+    "Clients and 2026's operations (SearchVectors, the bulk operations): boto3 and botocore 1.44.5 or newer know them, "
+    "and send SearchVectors to a vector-search host of its own (`search-dynamodb.<region>.amazonaws.com`, "
+    "`<account>.search-ddb.<region>…`) unless an endpoint is given; with `endpoint_url`, `AWS_ENDPOINT_URL_DYNAMODB` or "
+    "`AWS_ENDPOINT_URL` every operation goes to the one endpoint, so LocalDynamo on one port serves them all (checked "
+    "for boto3 by botocore's endpoint rules; DynamoClient resolves the same rules, `docs/client-credentials.md`). "
+    "The AWS CLI v1 (1.46.3, the newest on PyPI) carries its own older botocore without them: point it at a newer "
+    "botocore's models with `AWS_DATA_PATH=<botocore>/data` (what the conformance tests do) or "
+    "`aws configure add-model --service-model file://service-2.json --service-name dynamodb`."
+)
+
 # Which wording of DynamoDB's 2026 rewording we return, family by family (kept here because the
 # whole document is generated).
 WORDING = """## Validation message wording
@@ -274,6 +285,7 @@ def render(table, version):
             status = "implemented" if row["implemented"] else "not yet"
             tests = ", ".join(f"`{os.path.basename(path)}`" for path in row["tests"]) or "—"
             lines.append(f"| {row['operation']} | {status} | {tests} | {row['notes']} |")
+    lines += ["", "## Clients", "", CLIENTS]
     lines += ["", "## Keeping up with the service", "", DRIFT]
     lines += ["", "## Documented differences from DynamoDB", ""]
     lines += [f"- {difference}" for difference in DIFFERENCES]
