@@ -107,6 +107,19 @@ struct VectorStore {
         return count
     }
 
+    /// Every entry by table key (for the invariant checks).
+    func all() throws -> [StoredKey: VectorEntry] {
+        let statement = try connection.statement("SELECT hash, pk, sk, part, filters, vector, size FROM \(name)")
+        defer { statement.reset() }
+        var entries: [StoredKey: VectorEntry] = [:]
+        while try statement.step() {
+            let key = StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2))
+            entries[key] = VectorEntry(
+                partition: statement.blob(3), filters: statement.blob(4), vector: statement.blob(5), size: Int(statement.int64(6)))
+        }
+        return entries
+    }
+
     /// The number of entries and the sum of their projected sizes.
     func statistics() throws -> (itemCount: Int64, sizeBytes: Int64) {
         let statement = try connection.statement("SELECT count(*), coalesce(sum(size), 0) FROM \(name)")
