@@ -14,7 +14,7 @@ extension Database {
         var query: [Float] = []
         query.reserveCapacity(input.searchVector.count)
         for value in input.searchVector {
-            guard case .n(let number) = value, let float = Float(number.description), float.isFinite else {
+            guard case .n(let number) = value, let float = number.floatValue else {
                 throw EngineMessages.searchVectorInvalidValues
             }
             query.append(float)
@@ -43,15 +43,19 @@ extension Database {
         let scorer = VectorScorer(function: index.scoringFunction, query: query)
         let found = try read { connection in
             try connection.readInOneSnapshot { beforeStatement in
-                var best = TopK(k: input.topK, scorer: scorer)
-                try beforeStatement()
-                try VectorStore(table: table, index: index, connection: connection).forEach(partition: scope.partition) { key, filters, vector in
-                    guard scope.matches(filters: filters, count: index.inlineFilters.count) else { return }
-                    best.offer(score: scorer.score(vector), key: key)
+                // The generation before the snapshot: a commit in between makes the cache stale.
+                let generation = vectorCaches.currentGeneration()
+                var cache = vectorCaches.current(table: table, index: index, generation: generation)
+                if cache == nil {
+                    try beforeStatement()
+                    let loaded = try VectorIndexCache.load(VectorStore(table: table, index: index, connection: connection), generation: generation)
+                    vectorCaches.keep(loaded, table: table, index: index)
+                    cache = loaded
                 }
-                try beforeStatement()
+                let best = cache!.search(scorer, scope: scope, k: input.topK, filterCount: index.inlineFilters.count)
                 let items = ItemStore(table: table, connection: connection)
-                return try best.candidates.compactMap { candidate -> (item: Item, size: Int, score: Float)? in
+                return try best.compactMap { candidate -> (item: Item, size: Int, score: Float)? in
+                    try beforeStatement()
                     guard let stored = try items.get(candidate.key) else { return nil }
                     return (try AttributeValue.decodeItem(bytes: stored.json), stored.size, candidate.score)
                 }

@@ -65,7 +65,7 @@ struct VectorEntry: Equatable {
         var floats: [Float] = []
         floats.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
-            guard case .n(let number) = element, let float = Float(number.description), float.isFinite else {
+            guard case .n(let number) = element, let float = number.floatValue else {
                 return .failure(BadVector(position: position, actual: element.typeDescriptor))
             }
             floats.append(float)

@@ -10,8 +10,8 @@ import DynamoAPI
 /// One row per indexed item (see ``VectorEntry``): the table key, the encoded `HASH` value
 /// (`part`, empty without a `HASH` element), the inline filters, the vector as little-endian f32
 /// bytes and the projected item's size. A rowid table, not `WITHOUT ROWID`: rows hold a vector
-/// of up to 16 KiB, which SQLite stores best outside the key's B-tree. A search reads every row
-/// of one `part` through its index, so nothing is rebuilt after a restart.
+/// of up to 16 KiB, which SQLite stores best outside the key's B-tree. Searches read the
+/// entries through ``VectorIndexCache``, loaded from here by the first search after a write.
 struct VectorStore {
     let table: TableDefinition
     let index: VectorIndexDefinition
@@ -26,7 +26,7 @@ struct VectorStore {
     /// Statement kinds for `SQLiteConnection.statement(_:sql:)` (112 and up; see `ItemStore`,
     /// `IndexStore` and `ExpiryIndex` for the others).
     private enum StatementKind: UInt8 {
-        case upsert = 112, remove, partition, all
+        case upsert = 112, remove
     }
 
     private func statementKey(_ kind: StatementKind) -> StatementKey {
@@ -128,28 +128,18 @@ struct VectorStore {
         return (statement.int64(0), statement.int64(1))
     }
 
-    /// Calls `visit` with every entry of the partition `part` (every entry when the index has
-    /// no `HASH` element): its table key, filters and vector bytes, valid during the call.
-    func forEach(
-        partition part: [UInt8]?,
-        _ visit: (_ key: () -> StoredKey, _ filters: UnsafeRawBufferPointer, _ vector: UnsafeRawBufferPointer) throws -> Void
+    /// Calls `visit` with every entry, entries of one `HASH` value after each other: its table
+    /// key, `HASH` value, filters and vector bytes (valid during the call).
+    func forEachByPartition(
+        _ visit: (_ key: StoredKey, _ part: [UInt8], _ filters: [UInt8], _ vector: UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let statement: SQLiteStatement
-        if let part {
-            statement = try connection.statement(statementKey(.partition)) {
-                "SELECT hash, pk, sk, filters, vector FROM \(name) WHERE part = ?"
-            }
-            statement.bind(.blob(part))
-        } else {
-            statement = try connection.statement(statementKey(.all)) { "SELECT hash, pk, sk, filters, vector FROM \(name)" }
-        }
+        // Without a HASH element every `part` is empty: rowid order, no index walk.
+        let order = index.hashAttribute == nil ? "" : " ORDER BY part"
+        let statement = try connection.statement("SELECT hash, pk, sk, part, filters, vector FROM \(name)\(order)")
         defer { statement.reset() }
         while try statement.step() {
-            try statement.withBlob(3) { filters in
-                try statement.withBlob(4) { vector in
-                    try visit({ StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2)) }, filters, vector)
-                }
-            }
+            let key = StoredKey(hash: statement.int64(0), partition: statement.blob(1), sort: statement.blob(2))
+            try statement.withBlob(5) { vector in try visit(key, statement.blob(3), statement.blob(4), vector) }
         }
     }
 }

@@ -246,3 +246,21 @@ struct VectorIndexTests {
         #expect(try database.checkInvariants().violations.isEmpty)
     }
 }
+
+@Suite("DynamoNumber.floatValue")
+struct NumberFloatValueTests {
+    @Test(
+        "rounds like Float's own parsing of the text",
+        arguments: ["0.25", "-1.5", "0.001", "123456.789", "1e-30", "3.4e38", "-7", "0.30000000000000004", "12345678901234567890"])
+    func matchesText(text: String) throws {
+        let number = try DynamoNumber(parsing: text)
+        #expect(number.floatValue == Float(text))
+    }
+
+    @Test("nil when no finite float holds the number")
+    func outOfRange() throws {
+        #expect(try DynamoNumber(parsing: "1e39").floatValue == nil)
+        #expect(try DynamoNumber(parsing: "-1e125").floatValue == nil)
+        #expect(try DynamoNumber(parsing: "0").floatValue == 0)
+    }
+}
