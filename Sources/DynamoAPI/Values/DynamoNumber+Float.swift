@@ -15,6 +15,7 @@ extension DynamoNumber {
     /// ```
     package var floatValue: Float? {
         guard !isZero else { return 0 }
+        // The magnitude; the sign is applied last (the text of a negative number carries its own).
         let float: Float
         if digits.count <= 15 {
             var mantissa = 0.0
@@ -25,12 +26,17 @@ extension DynamoNumber {
             } else if power < 0, -power < Self.exactPowers.count {
                 float = Float(mantissa / Self.exactPowers[-power])
             } else {
-                float = Float(description) ?? .infinity
+                float = Self.magnitude(of: description)
             }
         } else {
-            float = Float(description) ?? .infinity
+            float = Self.magnitude(of: description)
         }
         guard float.isFinite else { return nil }
         return isNegative ? -float : float
+    }
+
+    /// The magnitude of a number's decimal text as a float (infinity when too large).
+    private static func magnitude(of text: String) -> Float {
+        (Float(text) ?? .infinity).magnitude
     }
 }

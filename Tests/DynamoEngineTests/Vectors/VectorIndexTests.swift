@@ -251,7 +251,10 @@ struct VectorIndexTests {
 struct NumberFloatValueTests {
     @Test(
         "rounds like Float's own parsing of the text",
-        arguments: ["0.25", "-1.5", "0.001", "123456.789", "1e-30", "3.4e38", "-7", "0.30000000000000004", "12345678901234567890"])
+        arguments: [
+            "0.25", "-1.5", "0.001", "123456.789", "1e-30", "3.4e38", "-7", "0.30000000000000004", "-0.7597175060969321", "-12345678901234567890",
+            "-1e-40",
+        ])
     func matchesText(text: String) throws {
         let number = try DynamoNumber(parsing: text)
         #expect(number.floatValue == Float(text))
