@@ -132,7 +132,8 @@ extension Database {
                 try VectorStore(table: stored, index: index, connection: state.connection).create()
             }
             try saveDefinition(stored, connection: state.connection, isNew: true)
-            let store = ItemStore(table: stored, connection: state.connection)
+            var store = ItemStore(table: stored, connection: state.connection)
+            store.leavesOutInvalidVectors = true
             try fill(store, state.connection)
             // The fill wrote through a store that keeps no statistics: count the new rows once.
             state.statistics[stored.name] = try LiveStatistics.count(stored, connection: state.connection)

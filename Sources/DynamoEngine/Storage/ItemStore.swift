@@ -16,6 +16,10 @@ struct ItemStore {
     /// Where index entry changes are counted, for a store that writes in the writer's
     /// transaction (`Database.itemStore(_:in:)`); `nil` for reads and bulk fills counted after.
     var ledger: StatisticsLedger? = nil
+    /// Whether an item whose vector a vector index cannot hold is left out of that index rather
+    /// than refused (a restore, whose `VectorIndexOverride` may declare an index its old items
+    /// do not fit, fills the new table through such a store, as a backfill leaves them out).
+    var leavesOutInvalidVectors = false
 
     var name: String { Self.name(storageID: table.storageID) }
 

@@ -153,7 +153,7 @@ extension ItemStore {
     func updateVectorIndexes(_ key: StoredKey, json: [UInt8], item: Item?) throws {
         let item = try item ?? AttributeValue.decodeItem(bytes: json)
         for index in table.vectorIndexes.sorted(by: { $0.name < $1.name }) {
-            let entry = try index.entry(of: item, table: table)
+            let entry = leavesOutInvalidVectors ? (try? index.entry(of: item, table: table)) ?? nil : try index.entry(of: item, table: table)
             try VectorStore(table: table, index: index, connection: connection).set(key, entry: entry)
         }
     }

@@ -245,6 +245,40 @@ struct VectorIndexTests {
         _ = try database.deleteTable(named: "Copy")
         #expect(try database.checkInvariants().violations.isEmpty)
     }
+
+    @Test("a point-in-time restore rebuilds the vector indexes as of that time; an override's misfits are left out")
+    func pointInTimeRestore() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try F.makeTable(database, indexes: [F.index(dimensions: 2, function: .euclidean)])
+        _ = try database.updateContinuousBackups(
+            UpdateContinuousBackupsInput(tableName: "Vectors", pointInTimeRecoverySpecification: .init(pointInTimeRecoveryEnabled: true)),
+            now: database.clock.now())
+        try database.clock.advance(by: 10)
+        try Self.put(database, "a", [0, 0])
+        try Self.put(database, "b", [5, 0])
+        try database.clock.advance(by: 10)
+        let moment = database.clock.now()
+        try database.clock.advance(by: 10)
+        try Self.put(database, "a", [9, 9])
+        _ = try database.deleteItem(DeleteItemInput(tableName: "Vectors", key: ["pk": .s("b")]))
+        try database.clock.advance(by: PITRSettings.latestRestorableLag + 1)
+        _ = try database.restoreTableToPointInTime(
+            RestoreTableToPointInTimeInput(
+                sourceTableName: "Vectors", targetTableName: "Then", restoreDateTime: Timestamp(secondsSince1970: moment)),
+            now: database.clock.now())
+        let then = try database.searchVectors(SearchVectorsInput(tableName: "Then", indexName: "vix", searchVector: F.search([0, 0]), topK: 5))
+        #expect(F.keys(then) == ["a", "b"] && then.searchResults?.map { $0.score! } == [0, 5])
+        // An override over the same attribute with three dimensions: no item fits, none is indexed.
+        _ = try database.restoreTableToPointInTime(
+            RestoreTableToPointInTimeInput(
+                sourceTableName: "Vectors", targetTableName: "Three", useLatestRestorableTime: true,
+                vectorIndexOverride: [F.index("three", dimensions: 3)]),
+            now: database.clock.now())
+        let three = try database.searchVectors(
+            SearchVectorsInput(tableName: "Three", indexName: "three", searchVector: F.search([0, 0, 1]), topK: 5))
+        #expect(three.searchResults?.isEmpty == true)
+        #expect(try database.checkInvariants().violations.isEmpty)
+    }
 }
 
 @Suite("DynamoNumber.floatValue")
