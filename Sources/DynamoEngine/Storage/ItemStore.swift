@@ -16,6 +16,10 @@ struct ItemStore {
     /// Where index entry changes are counted, for a store that writes in the writer's
     /// transaction (`Database.itemStore(_:in:)`); `nil` for reads and bulk fills counted after.
     var ledger: StatisticsLedger? = nil
+    /// Whether an item whose vector a vector index cannot hold is left out of that index rather
+    /// than refused (a restore, whose `VectorIndexOverride` may declare an index its old items
+    /// do not fit, fills the new table through such a store, as a backfill leaves them out).
+    var leavesOutInvalidVectors = false
 
     var name: String { Self.name(storageID: table.storageID) }
 
@@ -58,7 +62,8 @@ struct ItemStore {
     }
 
     /// Inserts or replaces an item, and its entries in the table's indexes (reading the stored
-    /// item first when the table has indexes) and expiry index (``ExpiryIndex``, with TTL on).
+    /// item first when the table has indexes), expiry index (``ExpiryIndex``, with TTL on) and
+    /// vector indexes (``VectorStore``).
     ///
     /// - Returns: the write units the change consumed on the indexes (none on the table).
     @discardableResult
@@ -86,6 +91,9 @@ struct ItemStore {
         if let attribute = table.expiryAttribute {
             try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
         }
+        if !table.vectorIndexes.isEmpty {
+            try updateVectorIndexes(key, json: json, item: item)
+        }
         return units
     }
 
@@ -112,6 +120,9 @@ struct ItemStore {
         .run()
         if table.expiryAttribute != nil {
             try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
+        }
+        if !table.vectorIndexes.isEmpty {
+            try removeFromVectorIndexes(key)
         }
         return units
     }
