@@ -8,6 +8,7 @@ import { PartiQLView } from "./partiql.js";
 import { StreamView } from "./stream.js";
 import { openCreateTable, confirmDelete, renderOverview } from "./tables.js";
 import { TransferView } from "./transfer.js";
+import { VectorView } from "./vectors.js";
 
 const STORAGE_KEY = "localdynamo.console.namespaces";
 const DEFAULT_NAMESPACE = { label: "us-east-1", region: "us-east-1", accessKeyId: "local", secretAccessKey: "local" };
@@ -28,6 +29,7 @@ class Console {
     this.partiql = new PartiQLView(this);
     this.stream = new StreamView(this);
     this.transfer = new TransferView(this);
+    this.vectors = new VectorView(this);
   }
 
   /** One line in the top bar: what just happened, or what went wrong. */
@@ -130,6 +132,7 @@ class Console {
       this.partiql.reset(table);
       this.stream.reset(table);
       this.transfer.reset(table);
+      this.vectors.reset(table);
     }
     this.selectTab(this.tab);
   }
@@ -204,11 +207,12 @@ class Console {
     this.partiql.bind();
     this.stream.bind();
     this.transfer.bind();
+    this.vectors.bind();
   }
 
   shortcut(event) {
     if (document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
-    const tabs = ["overview", "items", "partiql", "stream", "transfer"];
+    const tabs = ["overview", "items", "partiql", "stream", "transfer", "vectors"];
     const key = event.key;
     if (key === "/") { event.preventDefault(); $("#table-filter").focus(); }
     else if (key === "?") $("#help-dialog").showModal();
@@ -216,7 +220,7 @@ class Console {
     else if (key === "n") this.switchNamespace(this.current + 1);
     else if (key === "r") this.refresh();
     else if (key === "l") $("#open-log").click();
-    else if (this.table && key >= "1" && key <= "5") this.selectTab(tabs[Number(key) - 1]);
+    else if (this.table && key >= "1" && key <= "6") this.selectTab(tabs[Number(key) - 1]);
     else if (this.table && key === "a") { event.preventDefault(); this.items.openEditor(null); }
   }
 }

@@ -46,7 +46,26 @@ export function renderOverview(app, table) {
         (table.GlobalSecondaryIndexes || []).map((i) => indexCard(i, "global", definitions)),
         (table.LocalSecondaryIndexes || []).map((i) => indexCard(i, "local", definitions)))
       : el("p", { class: "muted" }, "No secondary indexes."),
+    el("h3", {}, "Vector indexes"),
+    table.VectorIndexes?.length
+      ? el("div", { class: "cards fill" }, table.VectorIndexes.map((i) => vectorIndexCard(i, definitions)))
+      : el("p", { class: "muted" }, "No vector indexes."),
   );
+}
+
+function vectorIndexCard(index, definitions) {
+  const types = Object.fromEntries(definitions.map((d) => [d.AttributeName, d.AttributeType]));
+  const projection = index.Projection || {};
+  return el("div", { class: "card", "data-vector-index": index.IndexName },
+    el("h2", {}, index.IndexName),
+    definitionList([
+      ["Vector", `${index.VectorAttribute?.AttributeName} · ${index.Dimensions} dimensions · ${index.DistanceFunction}`],
+      ["Search schema", (index.SearchSchema || []).map((e) => `${e.AttributeName} (${types[e.AttributeName] || "?"}, ${e.SearchSchemaElementType})`).join(", ")],
+      ["Projection", projection.ProjectionType + (projection.NonKeyAttributes ? `: ${projection.NonKeyAttributes.join(", ")}` : "")],
+      ["Status", index.IndexStatus + (index.Backfilling ? " (backfilling)" : "")],
+      ["Items", index.ItemCount],
+      ["Size", bytes(index.IndexSizeBytes)],
+    ]));
 }
 
 function indexRow(kind) {

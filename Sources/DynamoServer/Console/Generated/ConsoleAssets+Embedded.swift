@@ -18,5 +18,6 @@ extension ConsoleAssets {
         .streamJS,
         .tablesJS,
         .transferJS,
+        .vectorsJS,
     ]
 }
