@@ -147,6 +147,23 @@ def test_ttl_sweep_verdicts_and_section():
     assert verdicts["ld-disk TTL pass with 50,000 items none due ≤ 10 ms"] == ("12.5 ms", False)
 
 
+def test_vector_search_verdicts_and_section():
+    vectors = dict(items=100_000, dimensions=384, raw_mb=153.6, load_items_per_s=9_000.0, backfill_vectors_per_s=7_200.0,
+                   search=dict(first_ms=266.0, p50_ms=12.7, p99_ms=31.0, searches=100), index_rss_mb=165.0,
+                   put_cpu_us=dict(with_index=120.0, without=100.0, ratio=1.2),
+                   after_restart=dict(first_ms=270.0, p50_ms=12.4, p99_ms=16.3, searches=100))
+    results = dict(servers=[server("ld-disk", "ours", {})], vectors={"ld-disk": vectors})
+    verdicts = {name: (value, ok) for name, value, ok in targets.evaluate_targets(results)}
+    assert verdicts["ld-disk SearchVectors p50 over 100,000 × 384 ≤ 15 ms"] == ("12.7 ms", True)
+    assert verdicts["ld-disk SearchVectors p99 over 100,000 × 384 ≤ 30 ms"] == ("31.0 ms", False)
+    assert verdicts["ld-disk SearchVectors p99 over 100,000 × 384 after a restart ≤ 30 ms"] == ("16.3 ms", True)
+    assert verdicts["ld-disk vector index backfill ≥ 50,000 vectors/s"] == ("7,200 vectors/s", False)
+    assert verdicts["ld-disk vector index RSS ≤ 1.5× its raw f32 bytes"] == ("1.07×", True)
+    assert verdicts["ld-disk PutItem CPU with a vector index ≤ 1.3× without"] == ("1.20×", True)
+    text = "\n".join(report.vector_section(results["vectors"], lambda key: key))
+    assert "| 100,000 × 384 | 266 ms | 12.7 ms | 31.0 ms | 270 / 12.4 / 16.3 ms | 7,200 | 165 MB / 154 MB (1.07×) | 120 / 100 µs (1.20×) |" in text
+
+
 def test_bytes_per_item():
     rows = [dict(items=1_000, rss_kb=10_000), dict(items=100_000, rss_kb=None),
             dict(items=1_001_000, rss_kb=10_000 + 250_000)]

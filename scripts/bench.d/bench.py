@@ -31,16 +31,18 @@ from benchkit.measurement import bench_server, client_comparison, size_sweep
 from benchkit.perf import perf_profile
 from benchkit.scan import scan_benchmark
 from benchkit.ttl import ttl_benchmark
+from benchkit.vectors import vector_benchmark
 from benchkit.report import machine_info, render, write_doc
 from benchkit.servers import RUNNING, build, cold_starts, server_specs
 from benchkit.workloads import WORKLOAD_ORDER, WORKLOADS
 
 PROFILES = {
     "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
-                  client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1, ttl_items=20_000, ttl_reps=1),
+                  client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1, ttl_items=20_000, ttl_reps=1,
+                  vector_items=100_000),
     "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=20,
                  sizes=[1_000, 100_000, 1_000_000], client_seconds=5, client_reps=3, scan_items=100_000,
-                 scan_reps=3, ttl_items=100_000, ttl_reps=3),
+                 scan_reps=3, ttl_items=100_000, ttl_reps=3, vector_items=100_000),
 }
 
 
@@ -68,6 +70,9 @@ def parse_args(argv: list[str]):
     parser.add_argument("--cold-starts", type=int, help="fresh starts of localdynamo to time")
     parser.add_argument("--scan-items", type=int, help="items in the table localdynamo's Scan measurement "
                         "reads (default 100000; 0 skips it)")
+    parser.add_argument("--vector-items", type=int, help="vectors in localdynamo's vector-search measurement "
+                        "(default 100000; 0 skips it)")
+    parser.add_argument("--vector-dimensions", type=int, default=384, help="dimensions of those vectors (default 384)")
     parser.add_argument("--ttl-items", type=int, help="items in the table localdynamo's TTL sweep measurement "
                         "expires half of (default 20000, 100000 with --full; 0 skips it)")
     parser.add_argument("--perf", nargs="?", const="get", default=None, choices=sorted(WORKLOADS),
@@ -90,7 +95,7 @@ def parse_args(argv: list[str]):
     args = parser.parse_args(argv)
     args.profile = args.profile or "quick"
     defaults = PROFILES[args.profile]
-    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items", "ttl_items", "client_seconds",
+    for name in ("duration", "reps", "warmup", "cold_starts", "scan_items", "ttl_items", "vector_items", "client_seconds",
                  "client_reps"):
         if getattr(args, name) is None:
             setattr(args, name, defaults[name])
@@ -156,7 +161,7 @@ def main(argv: list[str]) -> int:
         command=shown_command(argv),
         args=dict(duration=args.duration, reps=args.reps, warmup=args.warmup, conns=args.conns,
                   items=args.items, workloads=args.workloads, sizes=args.sizes),
-        servers=[], cold_starts={}, sizes={}, scan={}, ttl={}, perf={}, clients=[], store={}, instructions={})
+        servers=[], cold_starts={}, sizes={}, scan={}, ttl={}, vectors={}, perf={}, clients=[], store={}, instructions={})
     log(f"{args.profile}: {len(specs)} servers × {len(args.workloads)} workloads × {len(args.conns)} "
         f"connection counts × {args.reps} runs of {args.duration} s; results in {out_dir.relative_to(ROOT)}")
 
@@ -173,6 +178,9 @@ def main(argv: list[str]) -> int:
     if args.ttl_items:
         results["ttl"] = for_each_ours(specs, "TTL sweep", lambda spec: ttl_benchmark(spec, args.ttl_items,
                                                                                        args.ttl_reps, logs))
+    if args.vector_items:
+        results["vectors"] = for_each_ours(specs, "vector search", lambda spec: vector_benchmark(
+            spec, args.vector_items, args.vector_dimensions, logs))
     if args.sizes:
         for spec in specs:
             if spec.kind == "ours":

@@ -238,6 +238,10 @@ def render(results: dict) -> str:
                 f"{fmt(scan['items_per_s'])} | {fmt(scan['parallel_items_per_s'])} | {fmt_mb(scan.get('rss_kb'))} |")
         add("")
 
+    # Vector search
+    if results.get("vectors"):
+        lines += vector_section(results["vectors"], lambda key: keyed[key]["label"] if key in keyed else key)
+
     # TTL sweep
     if results.get("ttl"):
         add("### TTL sweep (`POST /_localdynamo/ttl/sweep` after moving the clock; half the table expired)")
@@ -337,3 +341,23 @@ def write_doc(report: str, path: Path) -> None:
         path.write_text(text.rstrip("\n") + "\n\n" + report)
         return
     path.write_text("# Performance\n\nMeasured by `scripts/bench` (see its `--help`).\n\n" + report)
+
+
+def vector_section(by_server: dict, label) -> list[str]:
+    """The vector-search table: one row per server measured (`label(key)` names it)."""
+    lines = ["### Vector search (SearchVectors `TopK` 10 over one COSINE index, one connection; no peer has vector indexes)", "",
+             "| server | vectors × dimensions | first search | p50 | p99 | after a restart: first / p50 / p99 | "
+             "backfill vectors/s | index RSS / raw f32 | PutItem CPU with index / without |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key, vectors in by_server.items():
+        search = vectors["search"]
+        restart = vectors.get("after_restart")
+        restarted = f"{restart['first_ms']:.0f} / {restart['p50_ms']:.1f} / {restart['p99_ms']:.1f} ms" if restart else "–"
+        put = vectors["put_cpu_us"]
+        lines.append(
+            f"| {label(key)} | {vectors['items']:,} × {vectors['dimensions']} | {search['first_ms']:.0f} ms | "
+            f"{search['p50_ms']:.1f} ms | {search['p99_ms']:.1f} ms | {restarted} | {fmt(vectors['backfill_vectors_per_s'])} | "
+            f"{vectors['index_rss_mb']:.0f} MB / {vectors['raw_mb']:.0f} MB ({vectors['index_rss_mb'] / vectors['raw_mb']:.2f}×) | "
+            f"{put['with_index']:.0f} / {put['without']:.0f} µs ({put['ratio']:.2f}×) |")
+    lines.append("")
+    return lines

@@ -33,6 +33,12 @@ MIN_SCAN_ITEMS_PER_S = 250_000
 # expiry index's due range, not the table's unexpired half).
 MIN_TTL_DELETES_PER_S = 20_000
 MAX_TTL_IDLE_PASS_MS = 10.0
+# Issue #40's vector-search targets: SearchVectors TopK 10 over 100,000 vectors of 384 dimensions.
+MAX_VECTOR_P50_MS = 15.0
+MAX_VECTOR_P99_MS = 30.0
+MIN_BACKFILL_VECTORS_PER_S = 50_000
+MAX_VECTOR_INDEX_RSS_SHARE = 1.5  # of the raw f32 bytes
+MAX_VECTOR_PUT_CPU_RATIO = 1.3  # a PutItem into a table with one vector index, against one without
 MIN_PARTIQL_SHARE_OF_GET = 0.80
 IDLE_RSS_KB = 15 * 1024
 MILLION_RSS_KB = 300 * 1024
@@ -106,6 +112,27 @@ def evaluate_targets(results: dict) -> list[Verdict]:
                     f"{ttl['deleted_per_s']:,.0f} items/s", ttl["deleted_per_s"] >= MIN_TTL_DELETES_PER_S))
         out.append((f"{label} TTL pass with {ttl['items'] - ttl['expired']:,} items none due ≤ {MAX_TTL_IDLE_PASS_MS:.0f} ms",
                     f"{ttl['idle_pass_ms']:.1f} ms", ttl["idle_pass_ms"] <= MAX_TTL_IDLE_PASS_MS))
+
+    for key, vectors in (results.get("vectors") or {}).items():
+        label = keyed[key]["label"] if key in keyed else key
+        size = f"{vectors['items']:,} × {vectors['dimensions']}"
+        for when, search in (("", vectors.get("search")), (" after a restart", vectors.get("after_restart"))):
+            if not search:
+                continue
+            out.append((f"{label} SearchVectors p50 over {size}{when} ≤ {MAX_VECTOR_P50_MS:.0f} ms",
+                        f"{search['p50_ms']:.1f} ms", search["p50_ms"] <= MAX_VECTOR_P50_MS))
+            out.append((f"{label} SearchVectors p99 over {size}{when} ≤ {MAX_VECTOR_P99_MS:.0f} ms",
+                        f"{search['p99_ms']:.1f} ms", search["p99_ms"] <= MAX_VECTOR_P99_MS))
+        out.append((f"{label} vector index backfill ≥ {MIN_BACKFILL_VECTORS_PER_S:,} vectors/s",
+                    f"{vectors['backfill_vectors_per_s']:,.0f} vectors/s",
+                    vectors["backfill_vectors_per_s"] >= MIN_BACKFILL_VECTORS_PER_S))
+        share = vectors["index_rss_mb"] / vectors["raw_mb"]
+        out.append((f"{label} vector index RSS ≤ {MAX_VECTOR_INDEX_RSS_SHARE}× its raw f32 bytes", f"{share:.2f}×",
+                    share <= MAX_VECTOR_INDEX_RSS_SHARE))
+        ratio = vectors["put_cpu_us"]["ratio"]
+        if ratio is not None:
+            out.append((f"{label} PutItem CPU with a vector index ≤ {MAX_VECTOR_PUT_CPU_RATIO}× without", f"{ratio:.2f}×",
+                        ratio <= MAX_VECTOR_PUT_CPU_RATIO))
 
     for key, rows in (results.get("sizes") or {}).items():
         label = keyed[key]["label"] if key in keyed else key
