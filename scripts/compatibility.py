@@ -37,6 +37,9 @@ TESTS = os.path.join(ROOT, "Tests")
 WALK_TEST = "test_compatibility.py"
 
 NOTES = {
+    "SearchVectors": "exact: the true nearest `TopK` (the service's is approximate), scored in f32 (COSINE 1 − cos, EUCLIDEAN distance, smallest first; DOT_PRODUCT largest first), ties by key order; "
+    "boto3, the AWS CLI and every SDK reach LocalDynamo when given the endpoint (`endpoint_url`, `--endpoint-url`): without one, botocore sends SearchVectors to `search-dynamodb.<region>.amazonaws.com`; "
+    "a new index on a table with items is CREATING (Backfilling) for one second of the server clock; see docs/vector-search.md for rules, messages and their sources",
     "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins; "
                    "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`",
     "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",

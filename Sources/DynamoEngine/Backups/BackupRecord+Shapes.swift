@@ -51,7 +51,16 @@ extension BackupRecord {
             timeToLiveDescription: table.ttlEnabled
                 ? TimeToLiveDescription(timeToLiveStatus: .enabled, attributeName: table.ttlAttribute) : nil,
             sseDescription: table.sseEnabled
-                ? SSEDescription(status: .enabled, sseType: table.sseType ?? .kms) : nil)
+                ? SSEDescription(status: .enabled, sseType: table.sseType ?? .kms) : nil,
+            vectorIndexes: table.vectorIndexes.isEmpty
+                ? nil
+                : table.vectorIndexes.map { index in
+                    VectorIndexInfo(
+                        indexName: index.name, vectorAttribute: VectorAttributeDefinition(attributeName: index.vectorAttribute),
+                        searchSchema: index.searchSchemaElements,
+                        projection: Projection(projectionType: index.projectionType, nonKeyAttributes: index.nonKeyAttributes),
+                        dimensions: index.dimensions, distanceFunction: index.distanceFunction)
+                })
         return BackupDescription(
             backupDetails: details(status: status), sourceTableDetails: source,
             sourceTableFeatureDetails: features)

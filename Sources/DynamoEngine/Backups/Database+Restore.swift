@@ -14,6 +14,8 @@ struct RestoreOverrides {
     var throughput: ProvisionedThroughput?
     var onDemand: OnDemandThroughput?
     var sse: SSESpecification?
+    /// `VectorIndexOverride`: the restored table's vector indexes instead of the source's.
+    var vectorIndexes: [VectorIndex]?
 }
 
 extension Database {
@@ -80,6 +82,13 @@ extension Database {
             }
         }
         for position in table.globalIndexes.indices { table.globalIndexes[position].status = .active }
+        if let vectorIndexes = overrides.vectorIndexes {
+            table.vectorIndexes = try VectorIndexValidation.created(
+                vectorIndexes, billingMode: mode, definitions: table.attributeDefinitions,
+                otherIndexNames: Set(table.indexes.map(\.name)))
+        } else if !table.vectorIndexes.isEmpty, mode != .payPerRequest {
+            throw EngineMessages.vectorIndexesOnlyOnDemand
+        }
         if let onDemand = overrides.onDemand {
             try TableValidation.checkOnDemand(onDemand, clears: false, restore: true)
             table.onDemandMaxRead = onDemand.maxReadRequestUnits
@@ -119,6 +128,9 @@ extension Database {
             for index in stored.indexes {
                 try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
             }
+            for index in stored.vectorIndexes {
+                try VectorStore(table: stored, index: index, connection: state.connection).create()
+            }
             try saveDefinition(stored, connection: state.connection, isNew: true)
             let store = ItemStore(table: stored, connection: state.connection)
             try fill(store, state.connection)
@@ -139,7 +151,8 @@ extension Database {
         let overrides = RestoreOverrides(
             billingMode: input.billingModeOverride, globalIndexes: input.globalSecondaryIndexOverride,
             localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
-            onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride)
+            onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride,
+            vectorIndexes: input.vectorIndexOverride)
         let origin = RestoreOrigin(sourceBackupARN: record.arn, sourceTableARN: record.tableARN, restoreDateTime: now)
         let definition = try Self.restoredDefinition(
             from: record.table, named: input.targetTableName,

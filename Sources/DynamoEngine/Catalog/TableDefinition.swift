@@ -105,6 +105,9 @@ package struct TableDefinition: Codable, Sendable {
         package var settings: TableSettings? = nil
         /// When Time to Live was last turned on or off (server clock), for DynamoDB's one-hour limit.
         package var ttlChangedAt: Double? = nil
+        /// The vector indexes (see `VectorIndexDefinition`); `nil` when there are none, so a
+        /// catalog written before vector indexes existed reads unchanged.
+        package var vectorIndexes: [VectorIndexDefinition]? = nil
     }
 
     /// One definition's fields, shared by every copy until one changes; the index lists are
@@ -265,6 +268,12 @@ package struct TableDefinition: Codable, Sendable {
     package var ttlChangedAt: Double? {
         get { box.fields.ttlChangedAt }
         set { change { $0.ttlChangedAt = newValue } }
+    }
+
+    /// The table's vector indexes, in the order they were declared.
+    package var vectorIndexes: [VectorIndexDefinition] {
+        get { box.fields.vectorIndexes ?? [] }
+        set { change { $0.vectorIndexes = newValue.isEmpty ? nil : newValue } }
     }
 
     /// The key attributes of the table, partition key first.

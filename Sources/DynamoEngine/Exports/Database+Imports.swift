@@ -30,7 +30,8 @@ extension Database {
             attributeDefinitions: parameters.attributeDefinitions, tableName: parameters.tableName,
             keySchema: parameters.keySchema, globalSecondaryIndexes: parameters.globalSecondaryIndexes,
             billingMode: parameters.billingMode, provisionedThroughput: parameters.provisionedThroughput,
-            sseSpecification: parameters.sseSpecification, onDemandThroughput: parameters.onDemandThroughput)
+            sseSpecification: parameters.sseSpecification, onDemandThroughput: parameters.onDemandThroughput,
+            vectorIndexes: parameters.vectorIndexes)
         let definition = try Self.validatedDefinition(creation, now: now)
         let tableARN = Self.arn(region, parameters.tableName)
         var description = ImportTableDescription()

@@ -36,7 +36,8 @@ extension Database {
         let overrides = RestoreOverrides(
             billingMode: input.billingModeOverride, globalIndexes: input.globalSecondaryIndexOverride,
             localIndexes: input.localSecondaryIndexOverride, throughput: input.provisionedThroughputOverride,
-            onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride)
+            onDemand: input.onDemandThroughputOverride, sse: input.sseSpecificationOverride,
+            vectorIndexes: input.vectorIndexOverride)
         let origin = RestoreOrigin(
             sourceBackupARN: nil,
             sourceTableARN: ResourceNames.tableARN(region: region, table: source.name),

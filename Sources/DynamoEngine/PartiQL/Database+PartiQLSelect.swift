@@ -12,6 +12,8 @@ extension Database {
         let consistent = input.consistentRead ?? false
         var schema: PartiQLSchema? = definition.partiQLSchema
         if let indexName = statement.index {
+            // A vector index is not readable through PartiQL (measured: Scan's words).
+            if definition.vectorIndex(named: indexName) != nil { throw EngineMessages.operationNotOnVectorIndex("Scan") }
             guard let index = definition.index(named: indexName) else {
                 // Unlike Query and Scan, PartiQL's message does not name the index.
                 throw EngineMessages.tableHasNoSuchIndex

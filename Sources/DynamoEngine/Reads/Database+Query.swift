@@ -148,8 +148,12 @@ extension Database {
 }
 
 extension TableDefinition {
-    /// The index a Query or Scan names, checked for the read it is asked for.
-    package func readableIndex(_ name: String, consistentRead: Bool) throws(DynamoError) -> IndexDefinition {
+    /// The index a Query or Scan names, checked for the read it is asked for: a vector index
+    /// refuses both (only SearchVectors reads one).
+    ///
+    /// - Parameter operation: `Query` or `Scan`, as the refusal of a vector index names it.
+    package func readableIndex(_ name: String, consistentRead: Bool, operation: String = "Query") throws(DynamoError) -> IndexDefinition {
+        if vectorIndex(named: name) != nil { throw EngineMessages.operationNotOnVectorIndex(operation) }
         guard let index = index(named: name) else {
             throw EngineMessages.tableHasNoIndexNamed(indexName: name)
         }

@@ -13,7 +13,7 @@ extension Database {
         let table = try table(named: reference)
         let (low, high) = Self.hashRange(segment: segment)
         if let indexName {
-            let index = try table.readableIndex(indexName, consistentRead: options.consistentRead)
+            let index = try table.readableIndex(indexName, consistentRead: options.consistentRead, operation: "Scan")
             let start = try options.exclusiveStartKey.map { try table.indexStartRow($0, index: index) }
             return try readingIndex(index) { connection in
                 try connection.readTransaction {

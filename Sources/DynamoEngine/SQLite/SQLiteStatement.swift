@@ -73,6 +73,17 @@ package final class SQLiteStatement {
         guard count > 0, let pointer = sqlite3_column_blob(raw, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
+
+    /// Calls `body` with the bytes of a blob column in place (valid only during the call, on the
+    /// current row): for a reader that must not copy each row (a vector search reads every
+    /// vector of an index).
+    package func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let count = Int(sqlite3_column_bytes(raw, column))
+        guard count > 0, let pointer = sqlite3_column_blob(raw, column) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
 }
 
 /// A value bound to a statement parameter.

@@ -45,6 +45,7 @@ extension Database {
     package func restore(_ snapshot: DatabaseSnapshot) throws {
         try writer.withLock { state in
             contentsGeneration.add(1, ordering: .relaxed)
+            vectorCaches.invalidate()
             state.connection.clearStatementCache()
             let nextStorageID = try StorageIDs.next(state.connection)
             try snapshot.copy(into: state.connection)

@@ -37,6 +37,7 @@ extension Database {
     /// - every entry of every ACTIVE index is exactly the entry its item implies (key, projected
     ///   attributes, size), with no entry missing and none left over;
     /// - a table with TTL on has an expiry index holding exactly its items' TTL Numbers;
+    /// - every vector index holds exactly the entries its items imply (``VectorEntry``);
     /// - the live item and index entry counts and sizes (the writer's, and the ones published
     ///   to DescribeTable with each definition) equal the stored ones, for every table whose
     ///   statistics are known (none is published that the writer does not know);
@@ -78,6 +79,11 @@ extension Database {
                         IndexStore(table: definition, index: index, connection: connection),
                         items: items, report: &report)
                 }
+                for index in definition.vectorIndexes {
+                    let vectors = VectorStore(table: definition, index: index, connection: connection)
+                    expectedTables.insert(vectors.name)
+                    try checkVectorIndex(vectors, items: items, report: &report)
+                }
                 if definition.expiryAttribute != nil {
                     let expiry = ExpiryIndex(storageID: definition.storageID, connection: connection)
                     expectedTables.insert(expiry.name)
@@ -88,7 +94,7 @@ extension Database {
                     stored: try LiveStatistics.count(definition, connection: connection))
             }
             let names = try connection.statement(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\')"
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'items\\_%' ESCAPE '\\' OR name LIKE 'index\\_%' ESCAPE '\\' OR name LIKE 'ttl\\_%' ESCAPE '\\' OR name LIKE 'vec\\_%' ESCAPE '\\')"
             )
             while try names.step() {
                 let name = names.text(0)
@@ -248,6 +254,32 @@ extension Database {
             report.violations.append(
                 InvariantViolation(
                     table: table.name, message: "expiry index misses \(value) for \(items[key].map { table.keyOnly($0) } ?? [:])"))
+        }
+    }
+
+    /// Checks a vector index's entries against the entries its table's items imply.
+    private func checkVectorIndex(_ vectors: VectorStore, items: [StoredKey: Item], report: inout InvariantReport) throws {
+        let table = vectors.table
+        var stored: [StoredKey: VectorEntry] = [:]
+        do {
+            stored = try vectors.all()
+        } catch {
+            report.violations.append(InvariantViolation(table: table.name, message: "vector index \(vectors.index.name) cannot be read: \(error)"))
+            return
+        }
+        report.indexEntries += stored.count
+        for (key, item) in items {
+            let expected = try? vectors.index.entry(of: item, table: table)
+            if stored[key] != expected {
+                report.violations.append(
+                    InvariantViolation(
+                        table: table.name,
+                        message: "vector index \(vectors.index.name) entry of \(table.keyOnly(item)) differs from its item's"))
+            }
+        }
+        for key in stored.keys where items[key] == nil {
+            report.violations.append(
+                InvariantViolation(table: table.name, message: "vector index \(vectors.index.name) has an entry without an item"))
         }
     }
 }

@@ -44,6 +44,8 @@ package final class Database: Sendable {
     /// Bumped (under the writer's lock) each time a restore replaces the database's contents:
     /// background work started on the old contents (an index build's position) is abandoned.
     let contentsGeneration = Atomic<Int>(0)
+    /// The vector indexes' in-memory entries for searches, stale after any commit.
+    let vectorCaches = VectorCaches()
     /// Whether index builds and drops run in the background (not for a database opened only to
     /// be inspected, as by `localdynamo check`, nor in tests that step them by hand).
     let runsBackgroundWork: Bool
@@ -250,6 +252,8 @@ package final class Database: Sendable {
     /// reader sees each table's definition with the counts of the same commit. One lock and a
     /// dictionary update per changed table; nothing when the transaction changed neither.
     func publishAfterCommit(_ state: inout WriterState) {
+        // Before the write is acknowledged: a search that follows it loads what it wrote.
+        vectorCaches.invalidate()
         let ledger = state.statistics
         guard ledger.hasUnpublished || !state.catalogChanges.isEmpty else { return }
         let changes = state.catalogChanges

@@ -58,7 +58,8 @@ struct ItemStore {
     }
 
     /// Inserts or replaces an item, and its entries in the table's indexes (reading the stored
-    /// item first when the table has indexes) and expiry index (``ExpiryIndex``, with TTL on).
+    /// item first when the table has indexes), expiry index (``ExpiryIndex``, with TTL on) and
+    /// vector indexes (``VectorStore``).
     ///
     /// - Returns: the write units the change consumed on the indexes (none on the table).
     @discardableResult
@@ -86,6 +87,9 @@ struct ItemStore {
         if let attribute = table.expiryAttribute {
             try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
         }
+        if !table.vectorIndexes.isEmpty {
+            try updateVectorIndexes(key, json: json, item: item)
+        }
         return units
     }
 
@@ -112,6 +116,9 @@ struct ItemStore {
         .run()
         if table.expiryAttribute != nil {
             try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
+        }
+        if !table.vectorIndexes.isEmpty {
+            try removeFromVectorIndexes(key)
         }
         return units
     }

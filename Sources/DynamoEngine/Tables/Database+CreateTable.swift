@@ -31,6 +31,9 @@ extension Database {
             for index in stored.indexes {
                 try state.connection.execute(IndexStore.createSQL(table: stored, index: index))
             }
+            for index in stored.vectorIndexes {
+                try VectorStore(table: stored, index: index, connection: state.connection).create()
+            }
             if let viewType = stored.streamViewType {
                 stored.streamLabel = try StreamCatalog.startStream(
                     for: stored, viewType: viewType.rawValue, now: clock.now(),
@@ -88,7 +91,7 @@ extension Database {
 
         let localInputs = input.localSecondaryIndexes
         let globalInputs = input.globalSecondaryIndexes
-        if localInputs == nil, globalInputs == nil, schema.count != definitions.count {
+        if localInputs == nil, globalInputs == nil, input.vectorIndexes == nil, schema.count != definitions.count {
             throw EngineMessages.numberAttributesKeySchemaDoesNot
         }
 
@@ -148,10 +151,15 @@ extension Database {
             }
         }
 
-        // Every attribute definition must be used by a key of the table or of an index.
+        let vectorIndexes = try VectorIndexValidation.created(
+            input.vectorIndexes ?? [], billingMode: billingMode, definitions: definitions, otherIndexNames: indexNames)
+
+        // Every attribute definition must be used by a key of the table or of an index (a
+        // vector index's search schema included).
         let usedNames = Set(
             [partitionKey.name, sortKey?.name].compactMap { $0 }
-                + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) })
+                + (localIndexes + globalIndexes).flatMap { $0.keyAttributes.map(\.name) }
+                + vectorIndexes.flatMap { $0.searchSchema.map(\.name) })
         if definitions.contains(where: { !usedNames.contains($0.name) }) {
             throw EngineMessages.numberAttributesKeySchemaDoesNot
         }
@@ -166,6 +174,7 @@ extension Database {
                     readCapacityUnits: throughput?.read ?? 0,
                     writeCapacityUnits: throughput?.write ?? 0),
                 localIndexes: localIndexes, globalIndexes: globalIndexes))
+        definition.vectorIndexes = vectorIndexes
         if let tags = input.tags {
             try definition.applyTags(tags.map { ($0.key, $0.value) })
         }

@@ -20,6 +20,13 @@ package struct TableSnapshot: Sendable {
     /// Replica statuses that differ from ACTIVE for this report (an UpdateTable response shows
     /// a replica it adds as CREATING, one it removes as DELETING), by region.
     package var replicaStatus: [String: ReplicaStatus] = [:]
+    /// Entries and bytes per vector index name.
+    package var vectorIndexStatistics: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
+    /// Vector index statuses other than ACTIVE for this report (CREATING while a new index is
+    /// held, or in the UpdateTable response that created it).
+    package var vectorIndexStatus: [String: IndexStatus] = [:]
+    /// Vector indexes deleted moments ago, still described as DELETING.
+    package var deletedVectorIndexes: [VectorIndexDefinition] = []
 
     package init(definition: TableDefinition, status: TableStatus, itemCount: Int64, sizeBytes: Int64, region: String) {
         self.definition = definition
@@ -33,9 +40,10 @@ package struct TableSnapshot: Sendable {
 extension Database {
     /// Whether ``describeTable(named:)`` answers `name` from memory, with no SQL and no wait
     /// for the writer: the table's statistics are known, or there is no such table (answered at
-    /// once). `false` the first time after the database was opened, until the rows are counted.
+    /// once). `false` the first time after the database was opened, until the rows are counted,
+    /// and for a table with vector indexes (their entries are counted on each description).
     package func describesFromMemory(_ name: String) -> Bool {
-        publishedTable(TableReference.name(from: name)).map { $0.statistics != nil } ?? true
+        publishedTable(TableReference.name(from: name)).map { $0.statistics != nil && $0.definition.vectorIndexes.isEmpty } ?? true
     }
 
     /// Describes one table: its definition and the live statistics of the table and of each
@@ -69,6 +77,12 @@ extension Database {
         for index in definition.indexes {
             guard let counted = statistics.indexes[index.storageNumber] else { continue }
             snapshot.indexStatistics[index.name] = (counted.itemCount, counted.sizeBytes)
+        }
+        if !definition.vectorIndexes.isEmpty {
+            snapshot.vectorIndexStatistics = try vectorIndexStatistics(of: definition)
+            for index in definition.vectorIndexes where index.isBackfilling(at: now) {
+                snapshot.vectorIndexStatus[index.name] = .creating
+            }
         }
         transientStatuses.apply(to: &snapshot, now: now)
         return snapshot
@@ -123,6 +137,9 @@ extension Database {
             try forgetPointInTimeLog(storageID: current.storageID, connection: state.connection)
             for index in current.indexes {
                 try state.connection.dropTable(named: IndexStore.name(table: current, index: index))
+            }
+            for index in current.vectorIndexes {
+                try VectorStore(table: current, index: index, connection: state.connection).drop()
             }
             state.cacheAfterCommit(nil, named: name)
             return current

@@ -12,8 +12,9 @@ extension Database {
         try TableValidation.checkTableClass(input.tableClass)
         if let answer = try updateTableDisassociation(input, now: now) { return answer }
         let indexUpdates = input.globalSecondaryIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
+        let vectorUpdates = input.vectorIndexUpdates.flatMap { $0.isEmpty ? nil : $0 }
         let changesSomething =
-            input.billingMode != nil || input.provisionedThroughput != nil
+            vectorUpdates != nil || input.billingMode != nil || input.provisionedThroughput != nil
             || input.streamSpecification != nil || input.sseSpecification != nil || input.tableClass != nil
             || input.deletionProtectionEnabled != nil || input.onDemandThroughput != nil
             || indexUpdates != nil || input.warmThroughput != nil
@@ -32,8 +33,29 @@ extension Database {
         if let indexUpdates { try IndexUpdates.checkCombination(indexUpdates, with: input) }
         var statusChanges = false
         var indexChanges = IndexChanges()
+        var vectorChanges = VectorIndexValidation.Changes()
         let updated = try updateDefinition(named: input.tableName) { definition, connection in
             let switchesToProvisioned = input.billingMode == .provisioned && definition.billingMode != .provisioned
+            if switchesToProvisioned, !definition.vectorIndexes.isEmpty { throw EngineMessages.vectorIndexesOnlyOnDemand }
+            if let vectorUpdates {
+                let changesGlobal = indexUpdates?.contains { $0.create != nil || $0.delete != nil } ?? false
+                vectorChanges = try VectorIndexValidation.apply(
+                    vectorUpdates, requestDefinitions: input.attributeDefinitions, changesGlobalIndexes: changesGlobal,
+                    to: &definition)
+                if let created = vectorChanges.created {
+                    let store = VectorStore(table: definition, index: created, connection: connection)
+                    try store.create()
+                    // Built here, in the request's transaction; a table with items then shows the
+                    // index backfilling for a while of the server clock, as the service does.
+                    if try store.fill() > 0, let position = definition.vectorIndexes.firstIndex(of: created) {
+                        definition.vectorIndexes[position].backfilledAt = now + max(transientStatuses.delay, Self.vectorBackfillSeconds)
+                    }
+                }
+                if let deleted = vectorChanges.deleted {
+                    try VectorStore(table: definition, index: deleted, connection: connection).drop()
+                }
+                statusChanges = true
+            }
             if let indexUpdates {
                 indexChanges = try IndexUpdates.apply(
                     indexUpdates, attributeDefinitions: input.attributeDefinitions,
@@ -150,14 +172,26 @@ extension Database {
             startIndexWork(table: updated, index: name)
         }
         holdTransientStatuses(of: updated, changes: indexChanges, statusChanges: statusChanges, now: now)
+        if let deleted = vectorChanges.deleted {
+            transientStatuses.hold(vectorIndex: deleted.name, of: updated.name, status: .deleting, deleted: deleted, now: now)
+        }
         var snapshot = try describeTable(named: updated.name)
         // The response shows the table as the request left it, before any background work.
         snapshot.definition = updated
         snapshot.status = statusChanges ? .updating : .active
         snapshot.backfilling = false
         for name in indexChanges.updated { snapshot.indexStatus[name] = .updating }
+        if let created = vectorChanges.created { snapshot.vectorIndexStatus[created.name] = .creating }
+        if let deleted = vectorChanges.deleted, !snapshot.deletedVectorIndexes.contains(deleted) {
+            snapshot.deletedVectorIndexes.append(deleted)
+        }
         return snapshot
     }
+
+    /// Seconds of the server clock a vector index added to a table with items stays CREATING
+    /// (backfilling), at least: the service's backfill takes minutes; a local one is instant but
+    /// shown, so that code which searches before the index is ACTIVE fails here as it would there.
+    static let vectorBackfillSeconds = 1.0
 
     /// What `-delayTransientStatuses` keeps visible after an UpdateTable: a new index CREATING,
     /// a deleted one DELETING, otherwise the table UPDATING.

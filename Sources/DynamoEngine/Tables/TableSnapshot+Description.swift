@@ -26,6 +26,10 @@ extension TableSnapshot {
         if !definition.globalIndexes.isEmpty {
             description.globalSecondaryIndexes = definition.globalIndexes.map { globalIndex($0, tableARN: arn) }
         }
+        let vectorIndexes = definition.vectorIndexes + deletedVectorIndexes
+        if !vectorIndexes.isEmpty {
+            description.vectorIndexes = vectorIndexes.map { vectorIndex($0, tableARN: arn) }
+        }
         if let viewType = definition.streamViewType {
             description.streamSpecification = StreamSpecification(
                 streamEnabled: true,
@@ -99,6 +103,20 @@ extension TableSnapshot {
                     ?? ThroughputSettings(
                         readCapacityUnits: 0,
                         writeCapacityUnits: 0)),
+            indexSizeBytes: Int(statistics?.sizeBytes ?? 0), itemCount: Int(statistics?.itemCount ?? 0),
+            indexArn: "\(tableARN)/index/\(index.name)")
+    }
+
+    private func vectorIndex(_ index: VectorIndexDefinition, tableARN: String) -> VectorIndexDescription {
+        let deleted = deletedVectorIndexes.contains { $0.name == index.name }
+        let status: IndexStatus = deleted ? .deleting : vectorIndexStatus[index.name] ?? .active
+        let statistics = vectorIndexStatistics[index.name]
+        return VectorIndexDescription(
+            indexName: index.name, searchSchema: index.searchSchemaElements,
+            projection: Projection(projectionType: index.projectionType, nonKeyAttributes: index.nonKeyAttributes?.sorted(by: Self.byName)),
+            vectorAttribute: VectorAttributeDefinition(attributeName: index.vectorAttribute), dimensions: index.dimensions,
+            distanceFunction: index.distanceFunction, indexStatus: status,
+            backfilling: status == .creating ? backfilling : nil,
             indexSizeBytes: Int(statistics?.sizeBytes ?? 0), itemCount: Int(statistics?.itemCount ?? 0),
             indexArn: "\(tableARN)/index/\(index.name)")
     }

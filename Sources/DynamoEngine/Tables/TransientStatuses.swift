@@ -23,6 +23,8 @@ final class TransientStatuses: Sendable {
         /// Per table, per index: the held status, and the index itself for a deleted one.
         var indexes: [String: [String: (hold: Hold<IndexStatus>, deleted: IndexDefinition?)]] = [:]
         var deletedTables: [String: (snapshot: TableSnapshot, until: Double)] = [:]
+        /// Per table, per vector index: the held status, and the index itself for a deleted one.
+        var vectorIndexes: [String: [String: (hold: Hold<IndexStatus>, deleted: VectorIndexDefinition?)]] = [:]
     }
 
     private let state = Mutex(State())
@@ -50,6 +52,15 @@ final class TransientStatuses: Sendable {
         }
     }
 
+    /// Holds `status` on a vector index from `now`; `deleted` is the index a deletion removed
+    /// (still described DELETING).
+    func hold(vectorIndex index: String, of table: String, status: IndexStatus, deleted: VectorIndexDefinition? = nil, now: Double) {
+        state.withLock { state in
+            guard state.delay > 0 else { return }
+            state.vectorIndexes[table, default: [:]][index] = (Hold(status: status, until: now + state.delay), deleted)
+        }
+    }
+
     /// Keeps describing a deleted table as DELETING from `now`.
     func holdDeleted(_ snapshot: TableSnapshot, now: Double) {
         state.withLock { state in
@@ -58,6 +69,7 @@ final class TransientStatuses: Sendable {
             state.deletedTables[name] = (snapshot, now + state.delay)
             state.tables[name] = nil
             state.indexes[name] = nil
+            state.vectorIndexes[name] = nil
         }
     }
 
@@ -76,10 +88,19 @@ final class TransientStatuses: Sendable {
     /// Applies the statuses still held at `now` to a description.
     func apply(to snapshot: inout TableSnapshot, now: Double) {
         let name = snapshot.definition.name
-        let (table, indexes) = state.withLock { state -> (Hold<TableStatus>?, [String: (hold: Hold<IndexStatus>, deleted: IndexDefinition?)]) in
+        let (table, indexes, vectorIndexes) = state.withLock { state in
             if let hold = state.tables[name], hold.until <= now { state.tables[name] = nil }
             state.indexes[name] = state.indexes[name]?.filter { $0.value.hold.until > now }
-            return (state.tables[name], state.indexes[name] ?? [:])
+            state.vectorIndexes[name] = state.vectorIndexes[name]?.filter { $0.value.hold.until > now }
+            return (state.tables[name], state.indexes[name] ?? [:], state.vectorIndexes[name] ?? [:])
+        }
+        for (index, held) in vectorIndexes.sorted(by: { $0.key < $1.key }) {
+            if let deleted = held.deleted {
+                if snapshot.definition.vectorIndex(named: index) == nil { snapshot.deletedVectorIndexes.append(deleted) }
+                snapshot.status = .updating
+            } else if snapshot.definition.vectorIndex(named: index) != nil {
+                snapshot.vectorIndexStatus[index] = held.hold.status
+            }
         }
         for (index, held) in indexes.sorted(by: { $0.key < $1.key }) {
             if let deleted = held.deleted {

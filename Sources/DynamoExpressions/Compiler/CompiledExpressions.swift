@@ -14,6 +14,9 @@ public struct CompiledExpressions: Sendable {
     public var filter: Predicate?
     /// KeyConditionExpression or `KeyConditions`, to be bound to a key schema.
     public var keyCondition: KeyCondition?
+    /// SearchConditionExpression (SearchVectors), resolved but not yet checked against the
+    /// index's search schema.
+    public var searchCondition: Predicate?
     /// The KeyConditionExpression as a predicate, before it is turned into ``keyCondition``.
     var keyConditionPredicate: Predicate?
 

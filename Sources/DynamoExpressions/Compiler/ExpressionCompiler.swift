@@ -89,6 +89,8 @@ public enum ExpressionCompiler {
             compiled.filter = try resolver.condition(condition)
         case (.keyCondition, .condition(let condition)):
             compiled.keyConditionPredicate = try resolver.condition(condition)
+        case (.searchCondition, .condition(let condition)):
+            compiled.searchCondition = try resolver.condition(condition)
         case (.update, .update(let clauses)):
             compiled.update = try resolver.update(clauses)
         case (.projection, .projection(let paths)):

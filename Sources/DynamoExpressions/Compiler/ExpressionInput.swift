@@ -3,7 +3,7 @@ import DynamoAPI
 /// The operations that take expressions, with the parameters each one takes in DynamoDB's
 /// order (the order its messages list them in).
 public enum ExpressionOperation: Sendable, Hashable {
-    case getItem, putItem, deleteItem, updateItem, query, scan
+    case getItem, putItem, deleteItem, updateItem, query, scan, searchVectors
 
     /// The expression parameters, in the order DynamoDB names them in messages.
     var expressionParameters: [ExpressionKind] {
@@ -13,6 +13,7 @@ public enum ExpressionOperation: Sendable, Hashable {
         case .updateItem: [.update, .condition]
         case .query: [.projection, .filter, .keyCondition]
         case .scan: [.projection, .filter]
+        case .searchVectors: [.projection, .searchCondition]
         }
     }
 
@@ -21,6 +22,7 @@ public enum ExpressionOperation: Sendable, Hashable {
         switch self {
         case .query: [.filter, .projection, .keyCondition]
         case .scan: [.filter, .projection]
+        case .searchVectors: [.searchCondition, .projection]
         default: expressionParameters
         }
     }
@@ -42,6 +44,8 @@ public struct ExpressionInput: Sendable {
     public var projectionExpression: String?
     public var filterExpression: String?
     public var keyConditionExpression: String?
+    /// SearchVectors' `SearchConditionExpression`.
+    public var searchConditionExpression: String?
     public var names: [String: String]?
     public var values: [String: AttributeValue]?
     /// Legacy `Expected`.
@@ -71,7 +75,8 @@ public struct ExpressionInput: Sendable {
     /// Whether no parameter is set (``ExpressionCompiler/compile(_:)`` then has nothing to do).
     var isEmpty: Bool {
         conditionExpression == nil && updateExpression == nil && projectionExpression == nil
-            && filterExpression == nil && keyConditionExpression == nil && names == nil && values == nil
+            && filterExpression == nil && keyConditionExpression == nil && searchConditionExpression == nil
+            && names == nil && values == nil
             && expected == nil && conditionalOperator == nil && attributeUpdates == nil
             && attributesToGet == nil && keyConditions == nil && queryFilter == nil && scanFilter == nil
     }
@@ -83,6 +88,7 @@ public struct ExpressionInput: Sendable {
         case .projection: projectionExpression
         case .filter: filterExpression
         case .keyCondition: keyConditionExpression
+        case .searchCondition: searchConditionExpression
         }
     }
 
@@ -110,12 +116,24 @@ public struct ExpressionInput: Sendable {
                 ("AttributesToGet", attributesToGet != nil), ("ScanFilter", scanFilter != nil),
                 ("ConditionalOperator", conditionalOperator != nil),
             ]
+        case .searchVectors:
+            // SearchVectors has no legacy parameters.
+            present = []
         }
         return present.filter(\.1).map(\.0)
     }
 }
 
 extension ExpressionInput {
+    /// The expression parameters of a SearchVectors request.
+    public init(_ input: SearchVectorsInput) {
+        self.init(.searchVectors)
+        searchConditionExpression = input.searchConditionExpression
+        projectionExpression = input.projectionExpression
+        names = input.expressionAttributeNames
+        values = input.expressionAttributeValues
+    }
+
     /// The expression parameters of a GetItem request.
     public init(_ input: GetItemInput) {
         self.init(.getItem)

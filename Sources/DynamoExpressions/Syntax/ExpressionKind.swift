@@ -7,11 +7,13 @@ public enum ExpressionKind: String, Sendable, Hashable, CaseIterable {
     case keyCondition = "KeyConditionExpression"
     case update = "UpdateExpression"
     case projection = "ProjectionExpression"
+    /// SearchVectors' filter over a vector index's search schema.
+    case searchCondition = "SearchConditionExpression"
 
     /// Which grammar the expression is read with.
     var grammar: Grammar {
         switch self {
-        case .condition, .filter, .keyCondition: .condition
+        case .condition, .filter, .keyCondition, .searchCondition: .condition
         case .update: .update
         case .projection: .projection
         }

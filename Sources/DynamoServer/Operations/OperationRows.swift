@@ -11,7 +11,11 @@ enum OperationRows {
     /// `scripts/compatibility.py` reads this list; remove an operation in the change that
     /// implements it.
     static let notYetAnswered: Set<DynamoOperation> = [
+<<<<<<< HEAD
         .searchVectors
+=======
+        .startBulkPutItems, .describeBulkOperation, .listBulkOperations, .cancelBulkOperation,
+>>>>>>> vector
     ]
 
     /// The row of an operation in ``notYetAnswered``.
