@@ -10,13 +10,7 @@ enum OperationRows {
     /// `UnknownOperationException` before its body is read, as an operation outside the model is.
     /// `scripts/compatibility.py` reads this list; remove an operation in the change that
     /// implements it.
-    static let notYetAnswered: Set<DynamoOperation> = [
-<<<<<<< HEAD
-        .searchVectors
-=======
-        .startBulkPutItems, .describeBulkOperation, .listBulkOperations, .cancelBulkOperation,
->>>>>>> vector
-    ]
+    static let notYetAnswered: Set<DynamoOperation> = []
 
     /// The row of an operation in ``notYetAnswered``.
     static func notYet<Input: DynamoShape, Output: DynamoShape>(_: Input.Type, _: Output.Type) -> OperationRow<Input, Output> {
