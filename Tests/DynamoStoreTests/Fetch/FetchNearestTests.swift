@@ -255,6 +255,20 @@ enum ReferenceDistance {
         }
     }
 
+    @Test func theModelRefusesMoreThanFiveIndexesAndDisagreeingDimensions() {
+        var entity = EntityDescription("Many", hashKey: "id", attributes: [.init("id", .string), .init("v", .floatVector)])
+        entity.vectorIndexes = (0..<5).map { .vector("v\($0)", attribute: "v", dimensions: 3) } + [.vector("v5", attribute: "v", dimensions: 4)]
+        do throws(ModelError) { _ = try StoreModel([entity]) } catch {
+            #expect(
+                error.problems == [
+                    "Many: 6 vector indexes; DynamoDB allows 5 per table",
+                    "Many vector index v5: another vector index of 'v' has 3 dimensions; indexes of one attribute agree",
+                ])
+            return
+        }
+        Issue.record("the model was accepted")
+    }
+
     @Test func migrateAddsAVectorIndexToATableWithObjects() async throws {
         let v1 = EntityDescription(
             "Snippet", tableName: "Snippets", hashKey: "id",
