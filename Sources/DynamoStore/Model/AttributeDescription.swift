@@ -32,9 +32,18 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case numberSet
     /// `Set<Data>`, stored as `BS`; the empty set is stored as an absent attribute.
     case dataSet
+    /// `[Float]`, stored as a list (`L`) of numbers (`N`), each the shortest text that reads back
+    /// as the same `Float`: the form a vector index reads (see ``EntityVectorIndex``).
+    case floatVector
+    /// `[Double]`, stored as a list (`L`) of numbers (`N`); a vector index reads it at `Float`
+    /// precision.
+    case doubleVector
 
     /// Whether the type is a DynamoDB set (never required: empty is absent).
     public var isSet: Bool { self == .stringSet || self == .numberSet || self == .dataSet }
+
+    /// Whether the type is a vector (`[Float]` or `[Double]`), which a vector index can read.
+    public var isVector: Bool { self == .floatVector || self == .doubleVector }
 
     /// The DynamoDB scalar type (`S`, `N` or `B`) an attribute of this type has when it is a
     /// table or index key, or `nil` when the type cannot be a key (`bool`, `codable`).
@@ -43,7 +52,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .string, .date, .uuid, .url: "S"
         case .int16, .int32, .int64, .decimal, .double, .float: "N"
         case .data: "B"
-        case .bool, .codable, .stringSet, .numberSet, .dataSet: nil
+        case .bool, .codable, .stringSet, .numberSet, .dataSet, .floatVector, .doubleVector: nil
         }
     }
 }

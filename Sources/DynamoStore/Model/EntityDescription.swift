@@ -25,6 +25,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// out objects whose time has passed but which DynamoDB has not deleted yet (see
     /// ``FetchRequest/includesExpiredObjects``).
     public var expiryAttribute: String?
+    /// The table's vector indexes (see ``EntityVectorIndex``), read by
+    /// ``ObjectContext/fetchNearest(_:index:to:k:where:)``.
+    public var vectorIndexes: [EntityVectorIndex] = []
 
     /// Describes an entity.
     ///
@@ -65,6 +68,11 @@ public struct EntityDescription: Sendable, Hashable {
     /// The index with this name.
     public func index(named name: String) -> IndexDescription? {
         indexes.first { $0.name == name }
+    }
+
+    /// The vector index with this name.
+    public func vectorIndex(named name: String) -> EntityVectorIndex? {
+        vectorIndexes.first { $0.name == name }
     }
 
     /// The property names of the primary key: the hash key, then the range key if any.

@@ -22,6 +22,8 @@ public struct EntityMapping: Sendable, Hashable {
     /// The property holding the object's expiry time (an integer attribute of epoch seconds):
     /// DynamoDB's TTL attribute. See ``EntityDescription/expiryAttribute``.
     public var expiresAt: String?
+    /// The table's vector indexes, read by ``ObjectContext/fetchNearest(_:index:to:k:where:)``.
+    public var vectorIndexes: [EntityVectorIndex]
 
     /// Describes the mapping.
     ///
@@ -32,10 +34,12 @@ public struct EntityMapping: Sendable, Hashable {
     ///   - tableName: the table name.
     ///   - indexes: the secondary indexes.
     ///   - expiresAt: the expiry (TTL) attribute's property name, epoch seconds.
+    ///   - vectorIndexes: the vector indexes.
     public init(
         hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
-        indexes: [IndexDescription] = [], expiresAt: String? = nil
+        indexes: [IndexDescription] = [], expiresAt: String? = nil, vectorIndexes: [EntityVectorIndex] = []
     ) {
+        self.vectorIndexes = vectorIndexes
         self.expiresAt = expiresAt
         self.hashKey = hashKey
         self.rangeKey = rangeKey
@@ -57,6 +61,7 @@ extension ManagedObject {
             entityName, tableName: mapping.tableName, hashKey: mapping.hashKey, rangeKey: mapping.rangeKey,
             versionAttribute: mapping.versionAttribute, attributes: [], indexes: mapping.indexes)
         entity.expiryAttribute = mapping.expiresAt
+        entity.vectorIndexes = mapping.vectorIndexes
         let prototype = self.init()
         for property in prototype.properties { property.describe(into: &entity) }
         derivedEntities.withLock { $0[ObjectIdentifier(self)] = entity }

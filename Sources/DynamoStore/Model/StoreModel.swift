@@ -25,7 +25,8 @@ public struct StoreModel: Sendable, Hashable {
     ///   a missing or unusable key attribute, a version attribute that is not an `Int64`, an
     ///   unknown relationship destination, an inverse that is missing or does not point back,
     ///   an index key that is not a string, number or data attribute or a to-one relationship,
-    ///   two entities sharing a table.
+    ///   two entities sharing a table, a vector index whose attribute is not a `[Float]` or
+    ///   `[Double]` attribute or whose search schema is not of key-typed properties.
     public init(_ entities: [EntityDescription]) throws(ModelError) {
         let problems = Self.problems(in: entities)
         guard problems.isEmpty else { throw ModelError(problems: problems) }
@@ -51,6 +52,7 @@ public struct StoreModel: Sendable, Hashable {
             problems += propertyProblems(entity)
             problems += relationshipProblems(entity, in: entities)
             problems += indexProblems(entity, in: entities)
+            problems += vectorIndexProblems(entity, in: entities)
         }
         return problems
     }

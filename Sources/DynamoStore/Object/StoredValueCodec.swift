@@ -26,6 +26,8 @@ enum StoredValueCodec {
         case .stringSet: Set<String>.self
         case .numberSet: Set<Int>.self
         case .dataSet: Set<Data>.self
+        case .floatVector: [Float].self
+        case .doubleVector: [Double].self
         }
     }
 

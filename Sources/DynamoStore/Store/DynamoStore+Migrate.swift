@@ -7,17 +7,22 @@ public struct MigrationReport: Sendable, Hashable {
     public var createdTables: [String] = []
     /// Global secondary indexes added to existing tables, as `table.index`.
     public var createdIndexes: [String] = []
+    /// Vector indexes added to existing tables, as `table.index`.
+    public var createdVectorIndexes: [String] = []
 
     /// An empty report (nothing created).
-    public init(createdTables: [String] = [], createdIndexes: [String] = []) {
+    public init(createdTables: [String] = [], createdIndexes: [String] = [], createdVectorIndexes: [String] = []) {
         self.createdTables = createdTables
         self.createdIndexes = createdIndexes
+        self.createdVectorIndexes = createdVectorIndexes
     }
 }
 
 /// Differences between the model and the live tables that ``DynamoStore/migrate(pollInterval:progress:)``
 /// cannot make good: a table's key schema, a missing local secondary index (DynamoDB creates
-/// those only with the table). Nothing listed here was changed.
+/// those only with the table), a vector index whose live definition differs from the model's
+/// (DynamoDB cannot change one; delete it to have it created again). Nothing listed here was
+/// changed.
 public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One line per difference.
     public var problems: [String]
@@ -32,11 +37,13 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension DynamoStore {
-    /// Brings the live tables up to the model: creates missing tables (with their indexes) and
-    /// adds missing global secondary indexes with `UpdateTable`, one at a time as DynamoDB
-    /// requires, waiting for each backfill to finish (`IndexStatus` `ACTIVE`). Key schemas that
-    /// differ and missing local secondary indexes cannot be changed: they are reported together
-    /// in a ``MigrationError`` before anything is changed.
+    /// Brings the live tables up to the model: creates missing tables (with their indexes and
+    /// vector indexes) and adds missing global secondary indexes and vector indexes with
+    /// `UpdateTable` (`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`), one at a time as
+    /// DynamoDB requires, waiting for each backfill to finish (`IndexStatus` `ACTIVE`, a vector
+    /// index no longer `Backfilling`). Key schemas that differ, missing local secondary indexes
+    /// and vector indexes defined otherwise than the model says cannot be changed: they are
+    /// reported together in a ``MigrationError`` before anything is changed.
     ///
     /// ```swift
     /// let report = try await store.migrate { print($0) }
@@ -52,6 +59,7 @@ extension DynamoStore {
         var report = MigrationReport()
         var missingTables: [EntityDescription] = []
         var missingIndexes: [(EntityDescription, CreateTableInput, GlobalSecondaryIndex)] = []
+        var missingVectorIndexes: [(EntityDescription, CreateTableInput, VectorIndex)] = []
         var problems: [String] = []
         for entity in model.entities {
             let wanted = try Self.createTableInput(for: entity, in: model)
@@ -74,6 +82,15 @@ extension DynamoStore {
             for index in wanted.globalSecondaryIndexes ?? [] where !liveGlobals.contains(index.indexName) {
                 missingIndexes.append((entity, wanted, index))
             }
+            for index in wanted.vectorIndexes ?? [] {
+                guard let existing = live.vectorIndexes?.first(where: { $0.indexName == index.indexName }) else {
+                    missingVectorIndexes.append((entity, wanted, index))
+                    continue
+                }
+                if let difference = Self.difference(existing, index) {
+                    problems.append("\(entity.tableName): vector index \(index.indexName) has \(difference); DynamoDB cannot change a vector index")
+                }
+            }
         }
         guard problems.isEmpty else { throw MigrationError(problems: problems) }
         for entity in missingTables {
@@ -94,8 +111,52 @@ extension DynamoStore {
             report.createdIndexes.append("\(entity.tableName).\(index.indexName)")
             progress("index \(entity.tableName).\(index.indexName) is active")
         }
+        for (entity, wanted, index) in missingVectorIndexes {
+            progress("creating vector index \(entity.tableName).\(index.indexName); waiting for its backfill")
+            let schemaNames = Set((index.searchSchema ?? []).map(\.attributeName))
+            let create = CreateVectorIndexAction(
+                indexName: index.indexName, vectorAttribute: index.vectorAttribute, searchSchema: index.searchSchema,
+                projection: index.projection, dimensions: index.dimensions, distanceFunction: index.distanceFunction)
+            let definitions = (wanted.attributeDefinitions ?? []).filter { schemaNames.contains($0.attributeName) }
+            _ = try await client.updateTable(
+                UpdateTableInput(
+                    attributeDefinitions: definitions.isEmpty ? nil : definitions, tableName: entity.tableName,
+                    vectorIndexUpdates: [VectorIndexUpdate(create: create)]))
+            try await waitForVectorIndex(index.indexName, of: entity.tableName, pollInterval: pollInterval)
+            report.createdVectorIndexes.append("\(entity.tableName).\(index.indexName)")
+            progress("vector index \(entity.tableName).\(index.indexName) is active")
+        }
         for entity in model.entities { try await enableTimeToLive(entity) }
         return report
+    }
+
+    /// Waits until a vector index is `ACTIVE` and no longer backfilling, and its table `ACTIVE`
+    /// (the next `UpdateTable` may then add another index).
+    private func waitForVectorIndex(_ name: String, of table: String, pollInterval: Duration) async throws {
+        while true {
+            let live = try await client.describeTable(DescribeTableInput(tableName: table)).table
+            let index = live?.vectorIndexes?.first { $0.indexName == name }
+            if index?.indexStatus == .active && index?.backfilling != true && live?.tableStatus == .active { return }
+            try await Task.sleep(for: pollInterval)
+        }
+    }
+
+    /// How a live vector index differs from the model's (`nil`: it does not).
+    private static func difference(_ live: VectorIndexDescription, _ wanted: VectorIndex) -> String? {
+        if live.vectorAttribute?.attributeName != wanted.vectorAttribute.attributeName {
+            return "attribute \(live.vectorAttribute?.attributeName ?? "?"), the model's is \(wanted.vectorAttribute.attributeName)"
+        }
+        if live.dimensions != wanted.dimensions { return "\(live.dimensions ?? 0) dimensions, the model's \(wanted.dimensions)" }
+        if live.distanceFunction != wanted.distanceFunction {
+            return "distance \(live.distanceFunction?.rawValue ?? "?"), the model's \(wanted.distanceFunction.rawValue)"
+        }
+        let schema = { (elements: [SearchSchemaElement]?) in
+            (elements ?? []).map { "\($0.attributeName) \($0.searchSchemaElementType.rawValue)" }.sorted().joined(separator: ", ")
+        }
+        if schema(live.searchSchema) != schema(wanted.searchSchema) {
+            return "search schema [\(schema(live.searchSchema))], the model's [\(schema(wanted.searchSchema))]"
+        }
+        return nil
     }
 
     private func waitForIndex(_ name: String, of table: String, pollInterval: Duration) async throws {

@@ -2,7 +2,7 @@ import DynamoAPI
 import DynamoClient
 
 extension DynamoStore {
-    /// Creates the table of every entity, with its secondary indexes, billed per request;
+    /// Creates the table of every entity, with its secondary and vector indexes, billed per request;
     /// tables that already exist are left as they are. Returns when every table is `ACTIVE`.
     ///
     /// Meant for development and tests; production tables are usually made by infrastructure
@@ -36,8 +36,9 @@ extension DynamoStore {
     }
 
     /// The `CreateTable` request for an entity: key schema, the attribute definitions of every
-    /// table and index key, the indexes with their projections, `PAY_PER_REQUEST`. An index key
-    /// that is a to-one relationship is its storage name, typed as the destination's hash key.
+    /// table and index key and of every vector index's search schema, the indexes with their
+    /// projections, the vector indexes, `PAY_PER_REQUEST`. An index key that is a to-one
+    /// relationship is its storage name, typed as the destination's hash key.
     static func createTableInput(for entity: EntityDescription, in model: StoreModel) throws(StoreError) -> CreateTableInput {
         var definitions: [String: AttributeDefinition] = [:]
         func storageName(_ property: String) throws(StoreError) -> String {
@@ -83,11 +84,27 @@ extension DynamoStore {
                 locals.append(LocalSecondaryIndex(indexName: index.name, keySchema: schema, projection: projection(index.projection)))
             }
         }
+        var vectors: [VectorIndex] = []
+        for index in entity.vectorIndexes {
+            var schema: [SearchSchemaElement] = []
+            if let partitionKey = index.partitionKey {
+                schema.append(SearchSchemaElement(attributeName: try storageName(partitionKey), searchSchemaElementType: .hash))
+            }
+            for filter in index.filters {
+                schema.append(SearchSchemaElement(attributeName: try storageName(filter), searchSchemaElementType: .inlineFilter))
+            }
+            guard let vector = entity.attribute(named: index.attribute) else { throw .unknownProperty(entity.path(index.attribute)) }
+            vectors.append(
+                VectorIndex(
+                    indexName: index.name, vectorAttribute: VectorAttributeDefinition(attributeName: vector.storageName),
+                    searchSchema: schema.isEmpty ? nil : schema, projection: projection(index.projection), dimensions: index.dimensions,
+                    distanceFunction: VectorDistanceFunction(rawValue: index.distance.rawValue)))
+        }
         return CreateTableInput(
             attributeDefinitions: definitions.keys.sorted().compactMap { definitions[$0] },
             tableName: entity.tableName, keySchema: tableKey,
             localSecondaryIndexes: locals.isEmpty ? nil : locals,
             globalSecondaryIndexes: globals.isEmpty ? nil : globals,
-            billingMode: .payPerRequest)
+            billingMode: .payPerRequest, vectorIndexes: vectors.isEmpty ? nil : vectors)
     }
 }

@@ -23,6 +23,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A table has no DynamoDB stream to follow (``DynamoStore/enableChangeStreams(pollInterval:)``
     /// turns them on).
     case streamNotEnabled(String)
+    /// A similarity fetch (``ObjectContext/fetchNearest(_:index:to:k:where:)``) the store refuses
+    /// before sending it: an index the entity does not have, a missing partition-key equality,
+    /// an equality on a property outside the index's search schema, a vector of the wrong length
+    /// or with a non-finite component, `k` outside 1…100.
+    case invalidVectorSearch(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -38,6 +43,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(id) is a fault: load it (try await object.load()) before reading '\(property)'"
         case .streamNotEnabled(let table):
             "table '\(table)' has no stream: call store.enableChangeStreams() or create it with a StreamSpecification"
+        case .invalidVectorSearch(let detail): "invalid vector search: \(detail)"
         }
     }
 }

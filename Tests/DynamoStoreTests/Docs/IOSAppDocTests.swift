@@ -6,21 +6,10 @@ import Testing
 
 /// The iOS-app section of docs/store.md is the code that compiles here, and its store works.
 struct IOSAppDocTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
     /// The lines between the markers of the snippet file, and the Swift block of the section.
     @Test func docShowsTheCompiledSnippet() throws {
-        let snippet = try String(contentsOf: Self.root.appendingPathComponent("Tests/DynamoStoreTests/Docs/IOSAppDocSnippet.swift"), encoding: .utf8)
-        let lines = snippet.components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex(of: "// BEGIN docs/store.md ios-app"))
-        let end = try #require(lines.firstIndex(of: "// END docs/store.md ios-app"))
-        let code = lines[(begin + 1)..<end].joined(separator: "\n")
-
-        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/store.md"), encoding: .utf8)
-        let section = try #require(doc.components(separatedBy: "\n## DynamoStore in an iOS app\n").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "\n```").first)
-        #expect(block == code)
+        let snippet = try StoreDocSnippet("ios-app", file: "IOSAppDocSnippet.swift", section: "DynamoStore in an iOS app")
+        #expect(snippet.block == snippet.code)
     }
 
     @Test func developerMacBackendStoresNotes() async throws {

@@ -69,9 +69,11 @@ func makeTestClient(_ endpoint: TestEndpoint, transport: RecordingTransport) thr
     return try DynamoClient(configuration: configuration)
 }
 
-/// Runs `body` against a fresh in-process server with the tables of `model` (default: the test
-/// model classes, ``Models/types``) created, and the request counts reset.
-func withStore<T>(model: StoreModel? = nil, _ body: (StoreFixture) async throws -> T) async throws -> T {
+/// Runs `body` against a fresh in-process server with the tables of `model` (default: the model
+/// classes `types`, by default ``Models/types``) created, and the request counts reset.
+func withStore<T>(
+    model: StoreModel? = nil, types: [ManagedObject.Type] = Models.types, _ body: (StoreFixture) async throws -> T
+) async throws -> T {
     try await withTestServer { endpoint in
         let transport = RecordingTransport()
         let client = try makeTestClient(endpoint, transport: transport)
@@ -80,7 +82,7 @@ func withStore<T>(model: StoreModel? = nil, _ body: (StoreFixture) async throws 
             if let model {
                 DynamoStore(model: model, client: client, conflictRetry: conflictRetry)
             } else {
-                try DynamoStore(types: Models.types, client: client, conflictRetry: conflictRetry)
+                try DynamoStore(types: types, client: client, conflictRetry: conflictRetry)
             }
         try await store.createTables(pollInterval: .milliseconds(10))
         transport.resetCounts()
