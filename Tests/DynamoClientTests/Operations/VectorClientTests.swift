@@ -1,4 +1,5 @@
 import DynamoAPI
+import DynamoTestSupport
 import Foundation
 import Testing
 @testable import DynamoClient
@@ -108,6 +109,71 @@ struct VectorClientTests {
             let index = try await client.waitUntilVectorIndexActive("t", index: "v", delay: .milliseconds(1))
             #expect(index.dimensions == 3)
             #expect(server.requests.count == 3)
+        }
+    }
+}
+
+/// The client's vector calls against LocalDynamo: a table created with a vector index, items
+/// written with `Codable` `[Float]` embeddings, a second index added by UpdateTable and waited
+/// for, and searches whose order and scores are checked against f32 arithmetic here.
+struct VectorClientServerTests {
+    struct Note: Codable {
+        var id: String
+        var owner: String
+        var embedding: [Float]
+    }
+
+    @Test func searchVectorsFindsTheNearestNotesOfAnOwner() async throws {
+        try await withTestServer { endpoint in
+            let client = DynamoClient.local(port: endpoint.port)
+            var create = CreateTableInput(
+                attributeDefinitions: [
+                    AttributeDefinition(attributeName: "id", attributeType: .s), AttributeDefinition(attributeName: "owner", attributeType: .s),
+                ],
+                tableName: "Notes", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)], billingMode: .payPerRequest)
+            create.vectorIndexes = [
+                VectorIndex(
+                    indexName: "by-embedding", vectorAttribute: VectorAttributeDefinition(attributeName: "embedding"),
+                    searchSchema: [SearchSchemaElement(attributeName: "owner", searchSchemaElementType: .hash)],
+                    projection: Projection(projectionType: .all), dimensions: 3, distanceFunction: .cosine)
+            ]
+            _ = try await client.createTable(create)
+            let notes = [
+                Note(id: "a", owner: "ada", embedding: [1, 0, 0]), Note(id: "b", owner: "ada", embedding: [0.6, 0.8, 0]),
+                Note(id: "c", owner: "ada", embedding: [0, 0, 1]), Note(id: "d", owner: "bob", embedding: [1, 0, 0]),
+            ]
+            for note in notes {
+                _ = try await client.putItem(PutItemInput(tableName: "Notes", item: try ItemEncoder().encode(note)))
+            }
+            var search = try SearchVectorsInput(tableName: "Notes", indexName: "by-embedding", vector: [1, 0.1, 0], topK: 2)
+            search.searchConditionExpression = "#o = :o"
+            search.expressionAttributeNames = ["#o": "owner"]
+            search.expressionAttributeValues = [":o": .s("ada")]
+            let results = try #require(try await client.searchVectors(search).searchResults)
+            #expect(results.map { $0.item?["id"] } == [.s("a"), .s("b")])
+            let query: [Float] = [1, 0.1, 0]
+            for (result, note) in zip(results, [notes[0], notes[1]]) {
+                let dot = zip(query, note.embedding).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+                let norms = (query.reduce(Float(0)) { $0 + $1 * $1 }).squareRoot() * (note.embedding.reduce(Float(0)) { $0 + $1 * $1 }).squareRoot()
+                let expected = 1 - dot / norms
+                #expect(abs(Float(try #require(result.score)) - expected) < 1e-6)
+            }
+
+            // A second index, added by UpdateTable over the stored items and waited for.
+            var update = UpdateTableInput(tableName: "Notes")
+            update.vectorIndexUpdates = [
+                VectorIndexUpdate(
+                    create: CreateVectorIndexAction(
+                        indexName: "by-distance", vectorAttribute: VectorAttributeDefinition(attributeName: "embedding"),
+                        projection: Projection(projectionType: .keysOnly), dimensions: 3, distanceFunction: .euclidean))
+            ]
+            _ = try await client.updateTable(update)
+            let index = try await client.waitUntilVectorIndexActive("Notes", index: "by-distance", delay: .milliseconds(100), maximumAttempts: 100)
+            #expect(index.itemCount == 4)
+            let nearest = try await client.searchVectors(
+                try SearchVectorsInput(tableName: "Notes", indexName: "by-distance", vector: [0, 0, 1], topK: 1))
+            #expect(nearest.searchResults?.first?.item?["id"] == .s("c"))
+            #expect(nearest.searchResults?.first?.score == 0)
         }
     }
 }
