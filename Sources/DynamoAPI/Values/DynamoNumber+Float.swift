@@ -5,9 +5,11 @@ extension DynamoNumber {
     /// The number rounded to the nearest 32-bit float, or `nil` when no finite float holds it
     /// (a vector index's view of a vector element).
     ///
-    /// Numbers of up to 15 significant digits within 10^±22 of an integer are converted with one
-    /// exact-operand `Double` multiplication or division (correctly rounded) and then rounded to
-    /// `Float`; others through their decimal text.
+    /// Numbers of up to 15 significant digits within 10^±22 of an integer are first rounded to a
+    /// `Double` with one exact-operand multiplication or division, then to `Float`. Rounding twice
+    /// can only go wrong when the `Double` lands exactly on the midpoint of two floats (from a
+    /// decimal next to it, such as a 12-digit one): those, and every other number, go through
+    /// their decimal text, rounded once.
     ///
     /// ```swift
     /// try DynamoNumber(parsing: "0.25").floatValue   // 0.25
@@ -16,23 +18,33 @@ extension DynamoNumber {
     package var floatValue: Float? {
         guard !isZero else { return 0 }
         // The magnitude; the sign is applied last (the text of a negative number carries its own).
-        let float: Float
-        if digits.count <= 15 {
-            var mantissa = 0.0
-            for digit in digits { mantissa = mantissa * 10 + Double(digit) }
-            let power = exponent - digits.count + 1
-            if power >= 0, power < Self.exactPowers.count {
-                float = Float(mantissa * Self.exactPowers[power])
-            } else if power < 0, -power < Self.exactPowers.count {
-                float = Float(mantissa / Self.exactPowers[-power])
-            } else {
-                float = Self.magnitude(of: description)
-            }
-        } else {
-            float = Self.magnitude(of: description)
-        }
+        let float = Self.roundedThroughDouble(digits: digits, exponent: exponent) ?? Self.magnitude(of: description)
         guard float.isFinite else { return nil }
         return isNegative ? -float : float
+    }
+
+    /// The float nearest `0.d₁d₂… × 10^(exponent + 1)` through one `Double` operation, or `nil`
+    /// when that cannot be done exactly once (too many digits, a power of ten no `Double`
+    /// holds, or a `Double` on a midpoint between two floats).
+    private static func roundedThroughDouble(digits: [UInt8], exponent: Int) -> Float? {
+        guard digits.count <= 15 else { return nil }
+        var mantissa = 0.0
+        for digit in digits { mantissa = mantissa * 10 + Double(digit) }
+        let power = exponent - digits.count + 1
+        let value: Double
+        if power >= 0, power < exactPowers.count {
+            value = mantissa * exactPowers[power]
+        } else if power < 0, -power < exactPowers.count {
+            value = mantissa / exactPowers[-power]
+        } else {
+            return nil
+        }
+        let float = Float(value)
+        guard float.isFinite, Double(float) != value else { return float }
+        // The midpoint between `float` and its neighbour on `value`'s side is exact in a Double.
+        let neighbour = value > Double(float) ? float.nextUp : float.nextDown
+        guard neighbour.isFinite, (Double(float) + Double(neighbour)) / 2 != value else { return nil }
+        return float
     }
 
     /// The magnitude of a number's decimal text as a float (infinity when too large).

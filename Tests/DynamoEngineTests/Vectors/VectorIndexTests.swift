@@ -294,6 +294,23 @@ struct NumberFloatValueTests {
         #expect(number.floatValue == Float(text))
     }
 
+    /// Decimals of 10 to 15 significant digits next to the midpoint of two floats, where a
+    /// conversion through `Double` rounds twice and can land on the wrong float (seeded).
+    @Test("rounds once, also next to a midpoint between two floats")
+    func nearMidpoints() throws {
+        var generator = SplitMix64(seed: 0xF10A7)
+        var checked = 0
+        for _ in 0..<20_000 {
+            let float = Float(bitPattern: UInt32.random(in: 0x3000_0000..<0x4F00_0000, using: &generator))
+            let midpoint = (Double(float) + Double(float.nextUp)) / 2
+            let text = String(format: "%.*g", Int.random(in: 10...15, using: &generator), midpoint)
+            let number = try DynamoNumber(parsing: text)
+            #expect(number.floatValue == Float(text), "\(text)")
+            checked += 1
+        }
+        #expect(checked == 20_000)
+    }
+
     @Test("nil when no finite float holds the number")
     func outOfRange() throws {
         #expect(try DynamoNumber(parsing: "1e39").floatValue == nil)
