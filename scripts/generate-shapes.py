@@ -885,12 +885,17 @@ class Generator:
             blocks[key] = block
         return blocks
 
-    def operation_table(self):
-        lines = []
-        for service, enum_name, prefix, title in (
-            ("ddb", "DynamoOperation", self.m.ddb["metadata"]["targetPrefix"], "DynamoDB"),
-            ("streams", "DynamoStreamsOperation", self.m.streams["metadata"]["targetPrefix"], "DynamoDB Streams"),
+    def operation_tables(self):
+        """The operation table of each service, by file: DynamoDB's enumeration in
+        `Operations.swift` and its inputs' `DynamoOperationInput` conformances (with `EmptyOutput`)
+        in `OperationInputs.swift`; DynamoDB Streams' both in `StreamsOperations.swift`."""
+        tables = {}
+        for service, enum_name, prefix, title, file in (
+            ("ddb", "DynamoOperation", self.m.ddb["metadata"]["targetPrefix"], "DynamoDB", "Operations.swift"),
+            ("streams", "DynamoStreamsOperation", self.m.streams["metadata"]["targetPrefix"], "DynamoDB Streams",
+             "StreamsOperations.swift"),
         ):
+            lines = tables.setdefault(file, [])
             ops = sorted(self.operations(service))
             lines.append("/// The operations of %s, named as on the wire (`X-Amz-Target: %s.<name>`)." % (title, prefix))
             lines.append("public enum %s: String, CaseIterable, Sendable {" % enum_name)
@@ -922,7 +927,10 @@ class Generator:
             lines[-1:] = []
             lines.append("}")
             lines.append("")
-            # DynamoOperationInput conformances where an input belongs to one operation.
+            # DynamoOperationInput conformances where an input belongs to one operation: DynamoDB's
+            # in a file of their own (`OperationInputs.swift`, with `EmptyOutput`).
+            if service == "ddb":
+                lines = tables.setdefault("OperationInputs.swift", [])
             inputs = {}
             for name, op in ops:
                 inputs.setdefault(self.m.key(service, op["input"]["shape"]), []).append((name, op))
@@ -937,6 +945,7 @@ class Generator:
                 lines.append("}")
                 lines.append("")
             lines.extend(self.idempotent_inputs(service, inputs))
+        lines = tables["OperationInputs.swift"]
         lines.append("/// The output of an operation whose model declares none (`TagResource`, `UntagResource`).")
         lines.append("public struct EmptyOutput: DynamoShape {")
         lines.append('    public static var shapeName: String { "EmptyOutput" }')
@@ -954,7 +963,7 @@ class Generator:
         lines.append("extension EmptyOutput: ShapeValue {")
         lines.append('    func appendJava(to text: inout String) { text += "EmptyOutput()" }')
         lines.append("}")
-        return lines
+        return tables
 
     def server_operation_table(self, version):
         """The server's exhaustive switch over the operations: each case hands the visitor the
@@ -1139,9 +1148,12 @@ class Generator:
             if enums:
                 folder = FILE_STEMS[group]
                 emit("%s/%sEnums.swift" % (folder, folder), "Enumerations of the %s operations." % group, enums)
-        lines = self.header(version, "The operation tables of DynamoDB and DynamoDB Streams.")
-        lines.extend(self.operation_table())
-        out["Operations.swift"] = "\n".join(lines).rstrip("\n") + "\n"
+        for file, table in self.operation_tables().items():
+            what = {"Operations.swift": "The operation table of DynamoDB.",
+                    "OperationInputs.swift": "The operation of each DynamoDB input shape, and `EmptyOutput`.",
+                    "StreamsOperations.swift": "The operation table of DynamoDB Streams."}[file]
+            lines = self.header(version, what) + table
+            out[file] = "\n".join(lines).rstrip("\n") + "\n"
         return out
 
 

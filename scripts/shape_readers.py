@@ -353,27 +353,61 @@ class ReaderGenerator:
             tops = inputs_by_operation.get(operation, [])
             if not keys and not tops:
                 continue
-            lines = self.g.header(version, "The request readers of the `%s` operation's shapes." % operation)
+            first = []
             for key in tops:
-                lines.extend(self.fast_decode(key, users[key]))
-                lines.append("")
+                first.extend(self.fast_decode(key, users[key]))
+                first.append("")
+            blocks = []
             for key in keys:
-                lines.append("extension JSONByteReader {")
+                block = ["extension JSONByteReader {"]
                 self.sink = []
-                lines.extend(self.structure_reader(key))
+                block.extend(self.structure_reader(key))
                 # The collection readers this one uses first, and those they use.
                 while self.sink:
                     collection = self.sink.pop(0)
                     if collection not in emitted:
                         emitted.add(collection)
-                        lines.append("")
-                        lines.extend(self.collection_reader(collection))
-                lines.append("}")
-                lines.append("")
+                        block.append("")
+                        block.extend(self.collection_reader(collection))
+                block.append("}")
+                block.append("")
+                blocks.append((key, block))
+            # One file per operation; past the shapes' line budget it continues in files of one
+            # member of the input each, named after it (`UpdateTableReaders+ReplicationGroupUpdate.swift`):
+            # the readers of a structure the input holds and of the structures first reached through it.
+            heads = {member for top in tops for member in self.member_structures(top)}
+            groups = []
+            for key, block in blocks:
+                if key in heads or not groups:
+                    groups.append((key, []))
+                groups[-1][1].extend(block)
             folder = self.mod.FILE_STEMS[group]
-            out["%s/%sReaders.swift" % (folder, operation)] = "\n".join(lines).rstrip("\n") + "\n"
+            files = [("%s/%sReaders.swift" % (folder, operation), first)]
+            for head, body in groups:
+                if files[-1][1] and len(files[-1][1]) + len(body) + HEADER_LINES > self.mod.FILE_LINE_BUDGET:
+                    files.append(("%s/%sReaders+%s.swift" % (folder, operation, self.m.swift_type_name(head)), []))
+                files[-1][1].extend(body)
+            for index, (path, body) in enumerate(files):
+                what = ("The request readers of the `%s` operation's shapes." % operation if index == 0
+                        else "The request readers of the `%s` operation's shapes, continued." % operation)
+                lines = self.g.header(version, what) + body
+                out[path] = "\n".join(lines).rstrip("\n") + "\n"
         out["RequestFastDecoder+Operations.swift"] = self.operations_file(version, inputs)
         return out
+
+    def member_structures(self, key):
+        """The structures `key`'s members hold, directly or as the elements of a list or map."""
+        found = []
+        for ref in self.m.shapes[key].get("members", {}).values():
+            member = self.m.key(key[0], ref["shape"])
+            shape = self.m.shapes[member]
+            if shape["type"] == "list":
+                member = self.m.key(key[0], shape["member"]["shape"])
+            elif shape["type"] == "map":
+                member = self.m.key(key[0], shape["value"]["shape"])
+            if self.m.shapes[member]["type"] == "structure":
+                found.append(member)
+        return found
 
     def operations_file(self, version, inputs):
         lines = self.g.header(version, "The operations of `RequestFastDecoder`: every operation of the models.")
@@ -396,6 +430,10 @@ class ReaderGenerator:
         lines.append("    }")
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+# The lines of a generated file's header (`Generator.header`) and the blank line after it.
+HEADER_LINES = 8
 
 
 def reader_files(generator, module, version):
