@@ -13,20 +13,13 @@ import DynamoAPI
 /// let search = try SearchVectorsInput(tableName: "Notes", indexName: "embedding-index", vector: embedding, topK: 5)
 /// ```
 extension AttributeValue {
-    /// A list of numbers holding `components`.
+    /// A list of numbers holding `components` (`[Float]`, `[Double]`), each in its shortest
+    /// text that reads back as the same value.
     ///
     /// - Throws: `DynamoError` (`ValidationException`) when a component is not finite.
-    public static func vector(_ components: [Float]) throws(DynamoError) -> AttributeValue {
-        var list: [AttributeValue] = []
-        list.reserveCapacity(components.count)
-        for component in components { list.append(.n(try DynamoNumber(parsing: "\(component)"))) }
-        return .l(list)
-    }
-
-    /// A list of numbers holding `components`.
-    ///
-    /// - Throws: `DynamoError` (`ValidationException`) when a component is not finite.
-    public static func vector(_ components: [Double]) throws(DynamoError) -> AttributeValue {
+    public static func vector<Component: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ components: [Component]
+    ) throws(DynamoError) -> AttributeValue {
         var list: [AttributeValue] = []
         list.reserveCapacity(components.count)
         for component in components { list.append(.n(try DynamoNumber(parsing: "\(component)"))) }

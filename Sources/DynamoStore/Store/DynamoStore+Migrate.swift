@@ -133,10 +133,22 @@ extension DynamoStore {
     /// Waits until a vector index is `ACTIVE` and no longer backfilling, and its table `ACTIVE`
     /// (the next `UpdateTable` may then add another index).
     private func waitForVectorIndex(_ name: String, of table: String, pollInterval: Duration) async throws {
+        try await waitUntilActive(table, pollInterval: pollInterval) { live in
+            let index = live.vectorIndexes?.first { $0.indexName == name }
+            return index?.indexStatus == .active && index?.backfilling != true
+        }
+    }
+
+    /// Polls DescribeTable until the table is `ACTIVE` and `indexIsReady` says so of it.
+    private func waitUntilActive(
+        _ table: String, pollInterval: Duration, indexIsReady: (TableDescription) -> Bool
+    ) async throws {
         while true {
-            let live = try await client.describeTable(DescribeTableInput(tableName: table)).table
-            let index = live?.vectorIndexes?.first { $0.indexName == name }
-            if index?.indexStatus == .active && index?.backfilling != true && live?.tableStatus == .active { return }
+            if let live = try await client.describeTable(DescribeTableInput(tableName: table)).table,
+                live.tableStatus == .active, indexIsReady(live)
+            {
+                return
+            }
             try await Task.sleep(for: pollInterval)
         }
     }
@@ -160,11 +172,8 @@ extension DynamoStore {
     }
 
     private func waitForIndex(_ name: String, of table: String, pollInterval: Duration) async throws {
-        while true {
-            let live = try await client.describeTable(DescribeTableInput(tableName: table)).table
-            let index = live?.globalSecondaryIndexes?.first { $0.indexName == name }
-            if index?.indexStatus == .active && live?.tableStatus == .active { return }
-            try await Task.sleep(for: pollInterval)
+        try await waitUntilActive(table, pollInterval: pollInterval) { live in
+            live.globalSecondaryIndexes?.first { $0.indexName == name }?.indexStatus == .active
         }
     }
 
