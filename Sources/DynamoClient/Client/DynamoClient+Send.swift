@@ -44,7 +44,8 @@ extension DynamoClient {
     ) async throws -> Output {
         // The body is built once per call, so every attempt carries the same idempotency token.
         try await send(
-            body: Self.withIdempotencyToken(input).jsonBytes, target: target, output: output, endpointParameters: EndpointParameters(of: input))
+            body: Self.withIdempotencyToken(input).jsonBytes, target: target, output: output,
+            endpointParameters: EndpointParameters(of: input, readsResources: accountEndpoint != nil))
     }
 
     /// Sends a request body already encoded as JSON (for a caller that encoded its parts

@@ -35,13 +35,18 @@ package struct EndpointParameters: Sendable, Hashable {
     }
 
     /// The parameters of an input (none for an input the rules read nothing from).
-    init(of input: some DynamoShape) {
+    ///
+    /// - Parameter readsResources: Whether the resource ARNs are wanted: only account-based
+    ///   endpoints read them, so a client with a configured endpoint does not build a
+    ///   transaction's list of tables per request.
+    init(of input: some DynamoShape, readsResources: Bool = true) {
         guard let input = input as? any EndpointParameterInput else {
             self.init()
             return
         }
         self.init(
-            resourceArn: input.endpointResourceArn, resourceArnList: input.endpointResourceArnList,
+            resourceArn: readsResources ? input.endpointResourceArn : nil,
+            resourceArnList: readsResources ? input.endpointResourceArnList : [],
             isSearchOperation: type(of: input).isSearchOperation)
     }
 }
