@@ -207,6 +207,7 @@ extension Database {
     ) throws {
         try updateStatistics(&state, table: table, store: store, removed: old?.size, added: new?.size)
         guard old != nil || new != nil else { return }
+        if !store.table.vectorIndexes.isEmpty { state.vectorTablesWritten.insert(store.table.storageID) }
         state.itemChanges.append(
             ItemChange(
                 table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,

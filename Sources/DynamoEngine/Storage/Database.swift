@@ -73,6 +73,9 @@ package final class Database: Sendable {
         /// The item changes the running write made, in order (see ``ItemChange``); handed to
         /// the change consumers before the transaction commits.
         var itemChanges: [ItemChange] = []
+        /// The storage ids of the tables with vector indexes whose items the running write
+        /// changed: their vector caches are stale once it commits (``VectorCaches``).
+        var vectorTablesWritten: Set<Int64> = []
         /// The group of writes whose transaction is open, while the writer thread runs one:
         /// each `write { }` in it is then a savepoint of that transaction.
         var group: WriteGroup?
@@ -253,7 +256,11 @@ package final class Database: Sendable {
     /// dictionary update per changed table; nothing when the transaction changed neither.
     func publishAfterCommit(_ state: inout WriterState) {
         // Before the write is acknowledged: a search that follows it loads what it wrote.
-        vectorCaches.invalidate()
+        if !state.catalogChanges.isEmpty { vectorCaches.invalidate() }
+        if !state.vectorTablesWritten.isEmpty {
+            vectorCaches.invalidate(tables: state.vectorTablesWritten)
+            state.vectorTablesWritten = []
+        }
         let ledger = state.statistics
         guard ledger.hasUnpublished || !state.catalogChanges.isEmpty else { return }
         let changes = state.catalogChanges

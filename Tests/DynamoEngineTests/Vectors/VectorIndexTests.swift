@@ -222,6 +222,45 @@ struct VectorIndexTests {
         }
     }
 
+    @Test("the in-memory entries stay current across writes to other tables and reload after a write to their own")
+    func cacheStamps() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try DatabaseTests.makeTable(database)
+        try F.makeTable(database, indexes: [F.index(dimensions: 2, function: .euclidean)])
+        for key in 0..<4 { try Self.put(database, "k\(key)", [Float(key), 0]) }
+        let table = try database.table(named: "Vectors")
+        let index = try #require(table.vectorIndexes.first)
+        let cached = { database.vectorCaches.current(table: table, index: index, stamp: database.vectorCaches.stamp(of: table)) }
+
+        #expect(F.keys(try Self.search(database, [2.9, 0], topK: 1)) == ["k3"])
+        let loaded = try #require(cached())
+        // Writes of every kind to another table leave the cache as it was.
+        _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a")]))
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: ["Things": [WriteRequest(putRequest: PutRequest(item: ["pk": .s("b")]))]]))
+        _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("a")]))
+        #expect(cached() === loaded)
+        #expect(F.keys(try Self.search(database, [2.9, 0], topK: 1)) == ["k3"])
+
+        // Each way of writing the table's own items makes the next search see the write.
+        _ = try database.transactWriteItems(
+            TransactWriteItemsInput(transactItems: [
+                TransactWriteItem(put: Put(item: ["pk": .s("k9"), "emb": F.vector([5, 0])], tableName: "Vectors"))
+            ]), now: database.clock.now())
+        #expect(cached() == nil)
+        #expect(F.keys(try Self.search(database, [5, 0], topK: 1)) == ["k9"])
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: ["Vectors": [WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s("k9")]))]]))
+        #expect(F.keys(try Self.search(database, [5, 0], topK: 1)) == ["k3"])
+        _ = try database.executeStatement(
+            ExecuteStatementInput(statement: #"UPDATE "Vectors" SET emb = [10, 0] WHERE pk = 'k0'"#), now: database.clock.now())
+        #expect(F.keys(try Self.search(database, [9, 0], topK: 1)) == ["k0"])
+        #expect(cached() != nil)
+        // A definition change anywhere (a new table) marks every cache stale.
+        try DatabaseTests.makeTable(database, name: "More")
+        #expect(cached() == nil)
+    }
+
     @Test("backups keep vector indexes; a restore can override them")
     func backups() throws {
         let database = try Database(path: nil, region: "us-east-1")
