@@ -261,6 +261,51 @@ struct VectorIndexTests {
         #expect(cached() == nil)
     }
 
+    @Test("writes report VectorWriteRequestBytes per vector index whose indexed attributes they change, with INDEXES only")
+    func vectorWriteBytes() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try F.makeTable(
+            database, indexes: [F.index(dimensions: 2), F.index("tenants", dimensions: 2, schema: [("tenant", .hash)])],
+            definitions: ["tenant"])
+        func put(_ item: Item, _ mode: ReturnConsumedCapacity = .indexes) throws -> ConsumedCapacity? {
+            try database.putItem(PutItemInput(tableName: "Vectors", item: item)).capacity.shape(table: "Vectors", mode: mode)
+        }
+        func written(_ capacity: ConsumedCapacity?) -> [String: Double]? {
+            capacity?.vectorIndexes?.mapValues { $0.vectorWriteRequestBytes ?? -1 }
+        }
+        let item: Item = ["pk": .s("a"), "emb": F.vector([1, 2]), "tenant": .s("t"), "note": .s("x")]
+        let size = Double(ItemSize.of(item))
+        let first = try put(item)
+        #expect(written(first) == ["vix": size, "tenants": size])
+        #expect(first?.capacityUnits == 1 && first?.table?.capacityUnits == 1)
+        // TOTAL carries no split, vector indexes' included.
+        #expect(try put(["pk": .s("b"), "emb": F.vector([3, 4])], .total)?.vectorIndexes == nil)
+        // The same indexed attributes again, or another attribute changed: nothing replicated.
+        #expect(written(try put(item)) == nil)
+        var noted = item
+        noted["note"] = .s("a longer note")
+        #expect(written(try put(noted)) == nil)
+        // A new HASH value moves the item in the index that has it, not in the other.
+        noted["tenant"] = .s("u")
+        #expect(written(try put(noted)) == ["tenants": Double(ItemSize.of(noted))])
+        let update = try database.updateItem(
+            UpdateItemInput(
+                tableName: "Vectors", key: ["pk": .s("a")], updateExpression: "SET emb = :v",
+                expressionAttributeValues: [":v": F.vector([5, 6])]))
+        var updated = noted
+        updated["emb"] = F.vector([5, 6])
+        #expect(
+            written(update.capacity.shape(table: "Vectors", mode: .indexes)) == [
+                "vix": Double(ItemSize.of(updated)), "tenants": Double(ItemSize.of(updated)),
+            ])
+        // A delete replicates the removal of the entries the item had.
+        let deleted = try database.deleteItem(DeleteItemInput(tableName: "Vectors", key: ["pk": .s("b")]))
+        #expect(
+            written(deleted.capacity.shape(table: "Vectors", mode: .indexes)) == [
+                "vix": Double(ItemSize.of(["pk": .s("b"), "emb": F.vector([3, 4])]))
+            ])
+    }
+
     @Test("backups keep vector indexes; a restore can override them")
     func backups() throws {
         let database = try Database(path: nil, region: "us-east-1")
