@@ -31,24 +31,6 @@ extension JSONByteReader {
         return (floats, size)
     }
 
-    /// Reads a string without escapes as its raw UTF-8 bytes (a stored item's member name, to
-    /// compare with the names a caller looks for); bails on an escape or a control character.
-    package mutating func unescapedString() throws(FastDecodeBail) -> UnsafeRawBufferPointer {
-        try expect(UInt8(ascii: "\""))
-        let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { throw FastDecodeBail() }
-            index += 1
-        }
-        throw FastDecodeBail()
-    }
-
     /// The float nearest a number's text: digits with an optional sign, fraction and exponent
     /// read in place when at most 15 of them are significant (the text of a stored number, valid
     /// already), anything else through ``DynamoNumber`` (which also validates it); with the
