@@ -20,6 +20,9 @@ extension Database {
                     let store = IndexStore(table: table, index: index, connection: connection)
                     var pager = ReadPager(table: table, options: options, index: index)
                     if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
+                    readEventually(
+                        &pager, table: table, index: index, start: start, within: { (low...high).contains($0.key.hash) },
+                        order: GhostMerge.scanOrder)
                     return try pager.page { last, count in
                         try store.scan(lowHash: low, highHash: high, after: last ?? start, limit: count)
                     }
@@ -33,7 +36,11 @@ extension Database {
         return try read { connection in
             try connection.readTransaction {
                 let store = ItemStore(table: table, connection: connection)
-                return try ReadPager(table: table, options: options).page { last, count in
+                var pager = ReadPager(table: table, options: options)
+                readEventually(
+                    &pager, table: table, index: nil, start: start.map(GhostMerge.position),
+                    within: { (low...high).contains($0.key.hash) }, order: GhostMerge.scanOrder)
+                return try pager.page { last, count in
                     try store.scan(lowHash: low, highHash: high, after: last?.key ?? start, limit: count)
                 }
             }
