@@ -10,7 +10,7 @@ extension LocalDynamoServer {
     /// SELECT without `ConsistentRead`) may answer an item's previous version for up to
     /// ``window`` seconds after a write (for ``staleProbability`` of the writes); a global
     /// secondary index shows a write after a delay of up to ``window``; stream records are
-    /// readable after up to ``window``; TTL deletes items up to ``ttlDelay`` seconds after
+    /// readable, and Kinesis destination records sent, after up to ``window``; TTL deletes items up to ``ttlDelay`` seconds after
     /// they expire; CREATING, UPDATING and DELETING last ``statusDelay`` seconds. Strongly
     /// consistent reads, transactions and conditions are always exact.
     /// `POST /_localdynamo/consistency/settle` makes everything pending visible at once.
@@ -72,7 +72,7 @@ extension LocalDynamoServer {
 extension LocalDynamoServer {
     /// Makes everything the consistency model holds back visible at once, in every namespace
     /// (what `POST /_localdynamo/consistency/settle` does): item versions, index entries,
-    /// stream records, statuses in transition, and TTL deletions of the items expired by now.
+    /// stream and Kinesis destination records, statuses in transition, and TTL deletions of the items expired by now.
     ///
     /// - Returns: the item versions that were pending.
     @discardableResult

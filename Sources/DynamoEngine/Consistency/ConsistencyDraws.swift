@@ -10,6 +10,7 @@ struct ConsistencyDraws: Sendable {
         case indexLag = 3
         case streamLag = 4
         case ttlLag = 5
+        case kinesisLag = 6
     }
 
     /// A number in `[0, 1)` for `purpose`, from the seed and `parts`.

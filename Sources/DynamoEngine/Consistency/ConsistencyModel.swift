@@ -85,6 +85,8 @@ package final class ConsistencyModel: Sendable {
     private let active = Atomic<Bool>(false)
     private let state = Mutex(State())
     private let staleAnswers = Atomic<Int>(0)
+    /// Kinesis destinations' records waiting out their delay.
+    let kinesis = DelayedKinesisRecords()
 
     init() {}
 
@@ -246,13 +248,23 @@ package final class ConsistencyModel: Sendable {
         }
     }
 
+    /// Hands `records` (one write's, for Kinesis streaming destinations of `table`) to `sink`:
+    /// at once, or in `service` mode after a delay of up to the window, in write order.
+    func sendKinesisRecords(_ records: [KinesisChangeRecord], table: String, sink: any KinesisRecordSink, clock: ServerClock) {
+        let (service, settings) = state.withLock { ($0.mode(of: table) == .service, $0.settings) }
+        guard service, settings.window > 0 else { return sink.enqueue(records) }
+        kinesis.hold(
+            records, sink: sink, now: clock.now(), window: settings.window, draws: ConsistencyDraws(seed: settings.seed), clock: clock)
+    }
+
     // MARK: Control
 
     /// Makes everything pending visible at once: every version written, every stream record
-    /// created and every TTL expiry up to `now`. Returns how many item versions were pending.
+    /// created and every TTL expiry up to `now`, every Kinesis destination record held.
+    /// Returns how many item versions were pending.
     @discardableResult
     package func settle(now: Double) -> Int {
-        state.withLock { state in
+        let versions = state.withLock { state in
             var pending = 0
             for table in state.histories.values {
                 for history in table.keys.values where history.settlesAt > now { pending += 1 }
@@ -262,6 +274,8 @@ package final class ConsistencyModel: Sendable {
             state.settledAt = max(state.settledAt, now)
             return pending
         }
+        kinesis.releaseAll()
+        return versions
     }
 
     /// What is pending at `now`, per table name: items an eventually consistent read of the

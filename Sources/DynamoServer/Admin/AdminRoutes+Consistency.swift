@@ -13,7 +13,7 @@ extension AdminRoutes {
         },
         AdminRoute(
             "POST", "/_localdynamo/consistency/settle",
-            "Make everything pending visible now (item versions, index entries, stream records, statuses, due TTL deletions): {\"settled\": N, \"deleted\": N}"
+            "Make everything pending visible now (item versions, index entries, stream and Kinesis records, statuses, due TTL deletions): {\"settled\": N, \"deleted\": N}"
         ) { _, environment in
             let engine = environment.engine
             let settled = try await environment.blocking { try engine.settleConsistency() }

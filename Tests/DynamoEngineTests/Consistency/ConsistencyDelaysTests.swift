@@ -1,6 +1,7 @@
 import DynamoAPI
 @testable import DynamoEngine
 import Logging
+import Synchronization
 import Testing
 
 /// The `service` model's delays beside reads: stream records, TTL deletions, statuses.
@@ -94,5 +95,50 @@ import Testing
         let exactDatabase = try exact.database(accessKeyID: nil, region: "us-east-1")
         try Support.makeTable(exactDatabase)
         #expect(try exactDatabase.describeTable(named: "Events").status == .active)
+    }
+}
+
+/// Kinesis streaming destinations in `service` mode: records reach the sink after their delay,
+/// in write order.
+@Suite struct ConsistencyKinesisTests {
+    static func destination(_ mode: ConsistencyMode) throws -> (Database, KinesisRecordTests.RecordingSink, ServerClockTests.FakeSystemTime) {
+        let time = ControlSettingsTests.FakeTime()
+        let database = try ControlSettingsTests.database(time)
+        // A window of an hour: the sink's timer, which reads this clock, never ends a lag here.
+        database.consistency.configure(ConsistencySettings(mode: mode, seed: 2, window: 3600))
+        let sink = KinesisRecordTests.RecordingSink()
+        database.kinesis.sink = sink
+        _ = try database.enableKinesisStreamingDestination(
+            KinesisStreamingDestinationInput(tableName: "Things", streamArn: KinesisRecordTests.stream))
+        time.tick(1)
+        for index in 0..<5 { _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("k\(index)")])) }
+        return (database, sink, time)
+    }
+
+    static func keys(_ sink: KinesisRecordTests.RecordingSink) throws -> [String] {
+        try sink.records.withLock { $0 }.map { record in
+            let body = try #require(try KinesisRecordTests.json(record)["dynamodb"] as? [String: Any])
+            return try #require((body["Keys"] as? [String: [String: String]])?["pk"]?["S"])
+        }
+    }
+
+    @Test func exactSendsAtOnce() throws {
+        let (_, sink, _) = try Self.destination(.exact)
+        #expect(try Self.keys(sink) == ["k0", "k1", "k2", "k3", "k4"])
+    }
+
+    @Test func serviceHoldsUntilTheDelayHasPassed() throws {
+        let (database, sink, _) = try Self.destination(.service)
+        #expect(try Self.keys(sink).isEmpty)
+        #expect(database.consistency.kinesis.heldCount == 5)
+        database.consistency.kinesis.release(upTo: database.clock.now() + 3600)
+        #expect(try Self.keys(sink) == ["k0", "k1", "k2", "k3", "k4"])
+    }
+
+    @Test func settleSendsEverythingHeld() throws {
+        let (database, sink, _) = try Self.destination(.service)
+        database.consistency.settle(now: database.clock.now())
+        #expect(try Self.keys(sink) == ["k0", "k1", "k2", "k3", "k4"])
+        #expect(database.consistency.kinesis.heldCount == 0)
     }
 }
