@@ -21,6 +21,8 @@ package struct NamespaceConsistency: Sendable {
     package var tableModes: [String: ConsistencyMode]
     package var pending: [ConsistencyPending]
     package var staleAnswers: Int
+    /// Kinesis destination records waiting out their delay.
+    package var heldKinesisRecords: Int
 }
 
 extension DynamoEngine {
@@ -80,7 +82,8 @@ extension DynamoEngine {
             NamespaceConsistency(
                 namespace: name, settings: database.consistency.settings,
                 tableModes: database.consistency.tableModes, pending: database.consistency.pending(now: now),
-                staleAnswers: database.consistency.staleAnswerCount)
+                staleAnswers: database.consistency.staleAnswerCount,
+                heldKinesisRecords: database.consistency.kinesis.heldCount)
         }
     }
 

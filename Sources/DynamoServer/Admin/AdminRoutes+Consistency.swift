@@ -58,6 +58,7 @@ extension AdminRoutes {
                     "mode": .string(namespace.settings.mode.rawValue),
                     "tables": .object(namespace.tableModes.mapValues { .string($0.rawValue) }),
                     "staleAnswers": .number(String(namespace.staleAnswers)),
+                    "heldKinesisRecords": .number(String(namespace.heldKinesisRecords)),
                     "pending": .array(
                         namespace.pending.map { pending in
                             var members: [String: JSONValue] = [

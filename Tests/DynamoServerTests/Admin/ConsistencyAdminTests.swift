@@ -88,6 +88,21 @@ import Testing
         }
     }
 
+    @Test func aNamespaceCanBeMadeExactAndBack() async throws {
+        try await withTestServer(configuration: Self.configuration(.service)) { endpoint in
+            try await DispatchPolicyTests.createThings(port: endpoint.port)
+            let exact = try await admin.request(
+                "POST", "/_localdynamo/consistency", body: #"{"mode":"exact","namespace":"eu-west-1"}"#, port: endpoint.port)
+            #expect(Self.first(exact.json["namespaces"])?["mode"]?.stringValue == "exact")
+            #expect(exact.json["mode"]?.stringValue == "service")
+            #expect(try await Self.putAndGet("a", port: endpoint.port) == #"{"Item":{"pk":{"S":"a"}}}"#)
+            let back = try await admin.request(
+                "POST", "/_localdynamo/consistency", body: #"{"mode":null,"namespace":"eu-west-1"}"#, port: endpoint.port)
+            #expect(Self.first(back.json["namespaces"])?["mode"]?.stringValue == "service")
+            #expect(try await Self.putAndGet("b", port: endpoint.port) == "{}")
+        }
+    }
+
     @Test func badRequestsAreRefused() async throws {
         try await withTestServer(configuration: Self.configuration(.service)) { endpoint in
             for body in [#"{"mode":"eventual"}"#, #"{"mode":1}"#, #"{"mode":null}"#, #"{"mode":"exact","tabel":"T"}"#, "[]"] {
