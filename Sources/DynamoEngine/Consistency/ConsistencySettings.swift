@@ -34,8 +34,8 @@ package struct ConsistencySettings: Sendable, Equatable {
     package var statusDelay: Double
 
     /// The documented defaults: 50% of writes readable stale for up to 1 s (the developer guide:
-    /// "consistency across all copies of data is usually reached within a second"; a GSI
-    /// "within 1 second"), TTL deletions up to 60 s late (the service: "typically within two days"),
+    /// a repeated read sees the write "after a short time"; the knowledge center: writes reach a
+    /// GSI "within 1 second"), TTL deletions up to 60 s late (the service: "typically within two days"),
     /// statuses held 5 s (DynamoDB Local's delay).
     package static let defaultStaleProbability = 0.5
     package static let defaultWindow = 1.0
