@@ -82,6 +82,8 @@ public final class LocalDynamoServer: Sendable {
         public var syncFull = false
         /// S3 and Kinesis beside the server (`serve --s3-endpoint`, `--kinesis-endpoint` …).
         public var neighbours = NeighbourOptions()
+        /// How consistent reads are (`serve --consistency`): `exact` by default.
+        public var consistency = Consistency()
 
         public init(
             host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
@@ -116,8 +118,8 @@ public final class LocalDynamoServer: Sendable {
     }
 
     public let configuration: Configuration
-    private let engine: DynamoEngine
-    private let threadPool: NIOThreadPool
+    let engine: DynamoEngine
+    let threadPool: NIOThreadPool
     private let http: HTTPServer
     private let sweeper: TimeToLiveSweeper
     private let delivery: StreamTargetDelivery
@@ -141,7 +143,7 @@ public final class LocalDynamoServer: Sendable {
             clock: ServerClock(startingAt: configuration.clockStart),
             transientStatusDelay: configuration.transientStatusDelay,
             objectStore: neighbours.store, kinesisSink: neighbours.sink,
-            syncMode: configuration.syncFull ? .full : .normal)
+            syncMode: configuration.syncFull ? .full : .normal, consistency: configuration.consistency.settings)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(
             seed: configuration.faultSeed,

@@ -4,7 +4,7 @@ import DynamoEngine
 /// Every endpoint of the admin API, one list per concern. README's "Admin API" table lists
 /// the same endpoints; add a row there with each new route.
 enum AdminRoutes {
-    static var all: [AdminRoute] { clock + ttl + snapshots + faults + metrics }
+    static var all: [AdminRoute] { clock + ttl + snapshots + faults + consistency + metrics }
 
     /// `GET /_localdynamo/clock` and `POST /_localdynamo/clock` (`advanceSeconds` or
     /// `epochSeconds`): the server's one clock.
