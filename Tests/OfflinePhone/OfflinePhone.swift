@@ -5,6 +5,7 @@
 // armed request (before sending it, or after DynamoDB answered and before the app sees the
 // answer: a lost answer).
 //
+//   create-tables                    creates the notes' and visits' tables
 //   offline | online                 the transport refuses every request / sends them again
 //   insert NOTE                      saves a new note (text "t0")
 //   set NOTE TEXT                    saves a new text
@@ -120,6 +121,7 @@ enum OfflinePhone {
     static func run(_ command: String, _ words: [String], context: ObjectContext, transport: PhoneTransport) async throws {
         let store = context.store
         switch command {
+        case "create-tables": try await store.createTables(pollInterval: .milliseconds(10))
         case "offline": transport.setOffline(true)
         case "online": transport.setOffline(false)
         case "insert":
