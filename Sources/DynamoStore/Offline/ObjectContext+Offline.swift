@@ -87,21 +87,20 @@ extension ObjectContext {
                 records.append(
                     OutboxRecord(
                         entity: entity.name, key: key, kind: read == nil ? .insert : .replace, read: read.map(ItemText.item),
-                        after: action.storedItem.map(ItemText.item), readFromOutbox: false))
+                        after: action.storedItem.map(ItemText.item)))
             case .update:
                 records.append(
                     OutboxRecord(
                         entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(of: object)),
-                        after: action.storedItem.map(ItemText.item), readFromOutbox: false))
+                        after: action.storedItem.map(ItemText.item)))
             case .delete:
                 records.append(
                     OutboxRecord(
-                        entity: entity.name, key: key, kind: .delete, read: ItemText.item(try storedItem(of: object)), after: nil,
-                        readFromOutbox: false))
+                        entity: entity.name, key: key, kind: .delete, read: ItemText.item(try storedItem(of: object)), after: nil))
             case .check:
                 guard !object.isFault else { continue }
                 let read = ItemText.item(try storedItem(of: object))
-                records.append(OutboxRecord(entity: entity.name, key: key, kind: .check, read: read, after: read, readFromOutbox: false))
+                records.append(OutboxRecord(entity: entity.name, key: key, kind: .check, read: read, after: read))
             }
         }
         if !records.isEmpty { try offline.commit(records, tables: tables, policy: mergePolicy) }

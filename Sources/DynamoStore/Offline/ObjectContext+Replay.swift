@@ -24,7 +24,7 @@ extension ObjectContext {
         var created: [ObjectID: ManagedObject] = [:]
         var rows: [ReplayedRow] = []
         var deletions: [ManagedObject] = []
-        var changes: [(ManagedObject, before: Item?, after: Item)] = []
+        var changes: [(ManagedObject, from: Item?, after: Item)] = []
         for record in records {
             guard let entity = store.model.entity(named: record.entity) else { throw StoreError.unknownEntity(record.entity) }
             let id = ObjectID(entityName: entity.name, key: try ItemText.decode(record.key))
@@ -37,7 +37,7 @@ extension ObjectContext {
                 let object = registerFault(for: id)
                 try fulfill(object, with: read)
                 if kind == .delete || kind == .replace { deletions.append(object) }
-                if kind == .update, let after { changes.append((object, read, after)) }
+                if kind == .update, let after { changes.append((object, try record.changesFrom.map(ItemText.decode) ?? read, after)) }
                 if kind != .replace {
                     rows.append(ReplayedRow(record: record, object: object))
                     continue
@@ -52,14 +52,16 @@ extension ObjectContext {
             rows.append(ReplayedRow(record: record, object: object))
         }
         let resolve = { (id: ObjectID) in created[id] ?? self.object(with: id) }
-        for (object, before, after) in changes { try setChanges(of: object, from: before, to: after, resolve: resolve) }
+        for (object, from, after) in changes { try setChanges(of: object, from: from, to: after, resolve: resolve) }
         for object in created.values.sorted(by: { $0.objectID.description < $1.objectID.description }) { insert(object) }
         for object in deletions { delete(object) }
         return rows
     }
 
-    /// Sets what differs between two rows as an object's unsaved changes (every value for a
-    /// new object), relationships as destination objects.
+    /// Sets what a save changed (what differs between the row it was made on and `after`;
+    /// every value for a new object) as an object's unsaved changes over the row it reads now:
+    /// attributes and to-one relationships take their new values, to-many relationships get
+    /// the destinations the save added and lose those it removed.
     private func setChanges(of object: ManagedObject, from before: Item?, to after: Item, resolve: (ObjectID) -> ManagedObject) throws {
         let entity = object.entity
         for attribute in entity.attributes where attribute.name != entity.versionAttribute {
@@ -72,10 +74,12 @@ extension ObjectContext {
         }
         let afterLinks = try Snapshot(item: after, entity: entity, model: store.model, checked: false).relationships
         let beforeLinks = try before.map { try Snapshot(item: $0, entity: entity, model: store.model, checked: false).relationships } ?? [:]
+        let readLinks = object.snapshot?.relationships ?? [:]
         for relationship in entity.relationships {
-            let ids = afterLinks[relationship.name] ?? []
-            guard ids != beforeLinks[relationship.name] ?? [] else { continue }
-            object.pending[relationship.name] = .objects(Set(ids.map(resolve)))
+            let ids = afterLinks[relationship.name] ?? [], was = beforeLinks[relationship.name] ?? []
+            guard ids != was else { continue }
+            let now = relationship.isToMany ? (readLinks[relationship.name] ?? []).union(ids.subtracting(was)).subtracting(was.subtracting(ids)) : ids
+            object.pending[relationship.name] = .objects(Set(now.map(resolve)))
         }
     }
 

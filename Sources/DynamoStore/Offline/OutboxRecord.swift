@@ -29,6 +29,20 @@ struct OutboxRecord: Codable, Hashable {
     /// Whether `read` was an earlier outbox entry's `after`: the replay reads it from what that
     /// entry's replay stored instead.
     var readFromOutbox: Bool
+    /// The row the save's changes were made on (`read` as the context read it): `read` may be
+    /// rebased on what an earlier entry's replay stored, the changes stay the difference
+    /// between this row and `after`.
+    var changesFrom: String?
+
+    init(entity: String, key: String, kind: Kind, read: String?, after: String?) {
+        self.entity = entity
+        self.key = key
+        self.kind = kind
+        self.read = read
+        self.after = after
+        readFromOutbox = false
+        changesFrom = read
+    }
 }
 
 /// Items and keys as text in the local file: an item is its DynamoDB JSON; a key is its
