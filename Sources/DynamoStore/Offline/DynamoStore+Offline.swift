@@ -115,6 +115,25 @@ extension DynamoStore {
         }
     }
 
+    /// Keeps the cache current from DynamoDB Streams, where the credentials may read them:
+    /// every change the stream follower reports (``changes(fromStream:pollInterval:)``) has its
+    /// rows read again with ``refreshCache(_:)``, until the stream ends or the calling task is
+    /// cancelled. Deletions by other apps and TTL show as rows gone.
+    ///
+    /// ```swift
+    /// try await store.enableChangeStreams()
+    /// let changes = try await store.changes(fromStream: .latest)
+    /// Task { try await store.refreshCache(following: changes) }
+    /// ```
+    ///
+    /// - Parameter changes: a stream from ``changes(fromStream:pollInterval:)``.
+    /// - Throws: the stream's errors and ``refreshCache(_:)``'s.
+    public func refreshCache(following changes: AsyncThrowingStream<StoreChanges, any Error>) async throws {
+        for try await change in changes {
+            try await refreshCache(change.inserted.union(change.updated).union(change.deleted))
+        }
+    }
+
     /// Brings cached rows up to date from DynamoDB: the rows of `objectIDs` (every cached row
     /// when `nil`), read with `BatchGetItem`; a row found gone leaves the cache. Rows with a
     /// pending save keep showing the save's image. The changed objects go to ``changes()``.

@@ -86,11 +86,12 @@ public final class OfflineStore: Sendable {
         _ = try database.rows("DELETE FROM failed WHERE seq = ?", [.integer(sequence)])
     }
 
-    /// How many rows the cache holds.
+    /// How many rows the cache holds (not counting the tombstones of rows found gone, which
+    /// count toward ``maximumCachedRows`` too).
     ///
     /// - Throws: when the file cannot be read.
     public func cachedRowCount() throws -> Int {
-        Int(try database.rows("SELECT count(*) FROM cached_rows").first?.first?.integer ?? 0)
+        Int(try database.rows("SELECT count(*) FROM cached_rows WHERE item IS NOT NULL").first?.first?.integer ?? 0)
     }
 
     /// The outcome of every outbox entry replayed from now on, one value per entry; the
@@ -228,7 +229,7 @@ public final class OfflineStore: Sendable {
                 if try !transaction.rows("SELECT 1 FROM outbox_keys WHERE tbl = ? AND key = ? LIMIT 1", arguments).isEmpty {
                     records[index].readFromOutbox = true
                 } else if let replayed = try transaction.rows("SELECT after, result FROM replayed WHERE tbl = ? AND key = ?", arguments).first,
-                    replayed[0].text == record.read, record.read != nil
+                    let after = replayed[0].text, let read = record.read, try ItemText.decode(after) == ItemText.decode(read)
                 {
                     // The context read what an entry wrote before its replay stored something
                     // else (a merge): it continues from what the replay stored.

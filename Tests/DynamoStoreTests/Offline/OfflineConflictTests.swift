@@ -95,3 +95,30 @@ struct OfflineConflictTests {
         }
     }
 }
+
+/// A context that keeps its objects across a replay continues from what the replay stored.
+@Suite("OfflineLongLivedContextTests")
+struct OfflineLongLivedContextTests {
+    @Test func aContextKeepsSavingAfterItsSaveWasMergedOnReplay() async throws {
+        try await withOffline { fixture in
+            try await fixture.putMemo("m1", a: "a0", b: "b0", version: 1)
+            let phone = try fixture.phone("p")
+            let context = phone.context(.mergeByPropertyObjectTrump)
+            let memo = try #require(try await context.existingObject(with: Memo.memoID("m1"), as: Memo.self))
+            phone.radio.isOffline = true
+            memo.a = "mine"
+            try await context.save()
+            try await fixture.putMemo("m1", a: "a0", b: "theirs", version: 2)
+            phone.radio.isOffline = false
+            #expect(try await phone.store.replayOutbox().map(\.objects) == [[Memo.memoID("m1"): .merged]])
+            // The context still holds its own save's image (version 2); the next save starts
+            // from what the replay stored (version 3), so it is no conflict.
+            memo.a = "again"
+            try await context.save()
+            #expect(try await phone.store.replayOutbox().map(\.objects) == [[Memo.memoID("m1"): .applied]])
+            let row = try #require(try await fixture.memo("m1"))
+            #expect([row.text("a"), row.text("b")] == ["again", "theirs"])
+            #expect(row.integer("version") == 4)
+        }
+    }
+}

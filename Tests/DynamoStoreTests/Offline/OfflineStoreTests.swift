@@ -242,6 +242,32 @@ struct OfflineStoreTests {
             #expect(try await context.existingObject(with: Memo.memoID("m2"), as: Memo.self) == nil)
         }
     }
+
+    @Test func theStreamFollowerKeepsTheCacheCurrent() async throws {
+        try await withOffline { fixture in
+            try await fixture.putMemo("m1", a: "old", version: 1)
+            try await fixture.putMemo("m2", a: "doomed", version: 1)
+            let phone = try fixture.phone("p")
+            _ = try await phone.context().fetch(try FetchRequest<Memo>(in: phone.store.model))
+            try await phone.store.enableChangeStreams(pollInterval: .milliseconds(10))
+            let changes = try await phone.store.changes(fromStream: .latest, pollInterval: .milliseconds(10))
+            let store = phone.store
+            let follower = Task { try await store.refreshCache(following: changes) }
+            defer { follower.cancel() }
+            try await fixture.putMemo("m1", a: "new", version: 2)
+            _ = try await fixture.client.deleteItem(DeleteItemInput(tableName: "OfflineMemos", key: ["id": .s("m2")]))
+            // Streams are asynchronous: look at the cache until the deletion (the later record)
+            // is in, at most 10 s.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try phone.offline.cachedRowCount() != 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            phone.radio.isOffline = true
+            let context = phone.context()
+            #expect(try await context.fetch(try FetchRequest<Memo>(in: phone.store.model)).map { "\($0.id) \($0.a)" } == ["m1 new"])
+            #expect(try await context.existingObject(with: Memo.memoID("m2"), as: Memo.self) == nil)
+        }
+    }
 }
 
 extension Memo {
