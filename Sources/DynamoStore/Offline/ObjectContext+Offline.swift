@@ -74,6 +74,13 @@ extension ObjectContext {
     /// SQLite transaction; the context then holds the objects as saved.
     func saveLocally(to offline: OfflineStore) throws {
         let actions = try planWrites()
+        // A read row is in the current model's form: it carries the current model version, so
+        // the replay does not migrate it again.
+        let storedItem = { (object: ManagedObject) throws -> Item in
+            var item = try self.storedItem(of: object)
+            if let versioning = self.store.modelVersioning { item[versioning.attributeName] = .n(DynamoNumber(versioning.version)) }
+            return item
+        }
         var records: [OutboxRecord] = []
         var tables: [String: String] = [:]
         for action in actions {
@@ -83,7 +90,7 @@ extension ObjectContext {
             let key = ItemText.key(object.objectID.key)
             switch action.kind {
             case .insert:
-                let read = try action.replaced.map { try storedItem(of: $0) }
+                let read = try action.replaced.map(storedItem)
                 records.append(
                     OutboxRecord(
                         entity: entity.name, key: key, kind: read == nil ? .insert : .replace, read: read.map(ItemText.item),
@@ -91,15 +98,15 @@ extension ObjectContext {
             case .update:
                 records.append(
                     OutboxRecord(
-                        entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(of: object)),
+                        entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(object)),
                         after: action.storedItem.map(ItemText.item)))
             case .delete:
                 records.append(
                     OutboxRecord(
-                        entity: entity.name, key: key, kind: .delete, read: ItemText.item(try storedItem(of: object)), after: nil))
+                        entity: entity.name, key: key, kind: .delete, read: ItemText.item(try storedItem(object)), after: nil))
             case .check:
                 guard !object.isFault else { continue }
-                let read = ItemText.item(try storedItem(of: object))
+                let read = ItemText.item(try storedItem(object))
                 records.append(OutboxRecord(entity: entity.name, key: key, kind: .check, read: read, after: read))
             }
         }
