@@ -29,60 +29,74 @@ struct OfflineKillTests {
     @Test(arguments: seeds)
     func aKilledPhoneLosesNoAcknowledgedSaveAndAppliesNoneTwice(seed: UInt64) async throws {
         try await withTestServer { endpoint in
-            try await withTemporaryDirectory { directory in
-                var random = SeededRandom(seed: seed)
-                let file = directory.appendingPathComponent("phone.sqlite").path
-                let policy = random.pick(["error", "storeTrump", "objectTrump", "overwrite", "rollback"])
-                var phone = try PhoneProcess(endpoint: endpoint.url, file: file, policy: policy)
-                #expect(await phone.run("create-tables").answer?.hasPrefix("ok") == true)
-                var model = PhoneModel()
-                var online = true
-                var kills = 0
-                for step in 0..<Self.steps {
-                    let command = model.nextCommand(&random, step: step, online: online)
-                    let killsRightAway = command.isSave && random.chance(10)
-                    if !killsRightAway && random.chance(15) {
-                        let request = random.int(1..<4)
-                        #expect(
-                            await phone.run("die-at-request \(request) \(random.chance(50) ? "after" : "before")").answer?.hasPrefix("ok") == true)
-                    }
-                    phone.send(command.line)
-                    if killsRightAway { phone.kill() }
-                    let (_, answer) = await phone.answer()
-                    if let answer {
-                        #expect(answer.hasPrefix("ok"), "seed \(seed) step \(step): \(command.line) → \(answer)")
-                        if command.isSave { model.apply(command) }
-                        if case .online(let now) = command { online = now }
-                        continue
-                    }
-                    // Killed: start again on the same file and look at what it shows.
-                    kills += 1
-                    phone.waitForExit()
-                    phone = try PhoneProcess(endpoint: endpoint.url, file: file, policy: policy)
-                    if case .online(let now) = command { online = now }
-                    if !online { _ = await phone.run("offline") }
-                    let shown = await phone.run("dump").lines
-                    var withCommand = model
-                    if command.isSave { withCommand.apply(command) }
-                    if shown == withCommand.lines {
-                        model = withCommand
-                    } else {
-                        #expect(shown == model.lines, "seed \(seed) step \(step): after a kill in \(command.line) the phone shows \(shown)")
-                    }
+            try await Self.run(seed: seed, endpoint: endpoint.url)
+        }
+    }
+
+    /// The same against the `localdynamo` binary (as `scripts/run` starts it) on a data
+    /// directory, instead of a server in the test process.
+    @Test func againstTheLocalDynamoBinary() async throws {
+        try await withTemporaryDirectory { data in
+            let server = try await ServerProcess.start(dataDirectory: data)
+            defer { server.kill() }
+            try await Self.run(seed: 1_000, endpoint: server.endpoint)
+        }
+    }
+
+    static func run(seed: UInt64, endpoint url: String) async throws {
+        try await withTemporaryDirectory { directory in
+            var random = SeededRandom(seed: seed)
+            let file = directory.appendingPathComponent("phone.sqlite").path
+            let policy = random.pick(["error", "storeTrump", "objectTrump", "overwrite", "rollback"])
+            var phone = try PhoneProcess(endpoint: url, file: file, policy: policy)
+            #expect(await phone.run("create-tables").answer?.hasPrefix("ok") == true)
+            var model = PhoneModel()
+            var online = true
+            var kills = 0
+            for step in 0..<Self.steps {
+                let command = model.nextCommand(&random, step: step, online: online)
+                let killsRightAway = command.isSave && random.chance(10)
+                if !killsRightAway && random.chance(15) {
+                    let request = random.int(1..<4)
+                    #expect(
+                        await phone.run("die-at-request \(request) \(random.chance(50) ? "after" : "before")").answer?.hasPrefix("ok") == true)
                 }
-                // The last launch: online, nothing armed.
-                phone.kill()
-                phone = try PhoneProcess(endpoint: endpoint.url, file: file, policy: policy)
-                let replayed = await phone.run("replay")
-                #expect(replayed.answer?.hasPrefix("ok") == true)
-                #expect(await phone.run("pending").lines == ["pending 0 failed 0"], "seed \(seed)")
-                phone.kill()
-                let client = try DynamoClient(
-                    configuration: DynamoClient.Configuration(
-                        region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test")))
-                #expect(try await PhoneModel.stored(in: client) == model.lines, "seed \(seed), \(kills) kills")
-                #expect(kills > 0, "seed \(seed) never killed the phone: a longer schedule is needed")
+                phone.send(command.line)
+                if killsRightAway { phone.kill() }
+                let (_, answer) = await phone.answer()
+                if let answer {
+                    #expect(answer.hasPrefix("ok"), "seed \(seed) step \(step): \(command.line) → \(answer)")
+                    if command.isSave { model.apply(command) }
+                    if case .online(let now) = command { online = now }
+                    continue
+                }
+                // Killed: start again on the same file and look at what it shows.
+                kills += 1
+                phone.waitForExit()
+                phone = try PhoneProcess(endpoint: url, file: file, policy: policy)
+                if case .online(let now) = command { online = now }
+                if !online { _ = await phone.run("offline") }
+                let shown = await phone.run("dump").lines
+                var withCommand = model
+                if command.isSave { withCommand.apply(command) }
+                if shown == withCommand.lines {
+                    model = withCommand
+                } else {
+                    #expect(shown == model.lines, "seed \(seed) step \(step): after a kill in \(command.line) the phone shows \(shown)")
+                }
             }
+            // The last launch: online, nothing armed.
+            phone.kill()
+            phone = try PhoneProcess(endpoint: url, file: file, policy: policy)
+            let replayed = await phone.run("replay")
+            #expect(replayed.answer?.hasPrefix("ok") == true)
+            #expect(await phone.run("pending").lines == ["pending 0 failed 0"], "seed \(seed)")
+            phone.kill()
+            let client = try DynamoClient(
+                configuration: DynamoClient.Configuration(
+                    region: "us-east-1", endpoint: url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test")))
+            #expect(try await PhoneModel.stored(in: client) == model.lines, "seed \(seed), \(kills) kills")
+            #expect(kills > 0, "seed \(seed) never killed the phone: a longer schedule is needed")
         }
     }
 }
