@@ -273,3 +273,85 @@ struct OfflineStoreTests {
 extension Memo {
     static func memoID(_ id: String) -> ObjectID { ObjectID(entityName: "Memo", key: ["id": .s(id)]) }
 }
+
+/// Deletes, a delete and insert of one key, and fetches over the device's rows.
+@Suite("OfflineDeleteAndFetchTests")
+struct OfflineDeleteAndFetchTests {
+    @Test func anOfflineDeleteHidesTheObjectAndIsReplayedWithItsNullifyRule() async throws {
+        try await withOffline { fixture in
+            let phone = try fixture.phone("p")
+            let context = phone.context()
+            let memo = Memo(context: context)
+            memo.id = "m1"
+            memo.a = "doomed"
+            let pin = Pin(context: context)
+            pin.id = "p1"
+            pin.memo = memo
+            try await context.save()
+            try await phone.store.replayOutbox()
+            phone.radio.isOffline = true
+            context.delete(memo)
+            try await context.save()
+            #expect(pin.memo == nil)
+            let other = phone.context()
+            #expect(try await other.existingObject(with: Memo.memoID("m1"), as: Memo.self) == nil)
+            #expect(try await other.fetch(try FetchRequest<Memo>(in: phone.store.model)).isEmpty)
+            let pinID = ObjectID(entityName: "Pin", key: ["id": .s("p1")])
+            let shownPin = try #require(try await other.existingObject(with: pinID, as: Pin.self))
+            #expect(shownPin.memo == nil)
+            phone.radio.isOffline = false
+            let outcomes = try await phone.store.replayOutbox()
+            #expect(outcomes.map(\.objects) == [[Memo.memoID("m1"): .applied, pinID: .applied]])
+            #expect(try await fixture.memo("m1") == nil)
+            let storedPin = try await fixture.client.getItem(GetItemInput(tableName: "OfflinePins", key: ["id": .s("p1")], consistentRead: true)).item
+            #expect(storedPin?["memo"] == nil)
+            #expect(storedPin?.integer("version") == 2)
+        }
+    }
+
+    @Test func aDeleteAndInsertOfOneKeyOfflineReplaysAsOnePut() async throws {
+        try await withOffline { fixture in
+            try await fixture.putMemo("m1", a: "old", b: "gone", version: 3)
+            let phone = try fixture.phone("p")
+            let context = phone.context()
+            let old = try #require(try await context.existingObject(with: Memo.memoID("m1"), as: Memo.self))
+            phone.radio.isOffline = true
+            context.delete(old)
+            let new = Memo(context: context)
+            new.id = "m1"
+            new.a = "new"
+            try await context.save()
+            phone.radio.isOffline = false
+            phone.radio.resetCounts()
+            #expect(try await phone.store.replayOutbox().map(\.objects) == [[Memo.memoID("m1"): .applied]])
+            #expect(phone.radio.count("PutItem") == 1)
+            let row = try #require(try await fixture.memo("m1"))
+            #expect([row.text("a"), row.text("b")] == ["new", nil])
+            #expect(row.integer("version") == 4)
+        }
+    }
+
+    @Test func anOfflineFetchFiltersSortsAndLimitsTheDevicesRows() async throws {
+        try await withOffline { fixture in
+            for (id, a) in [("m1", "k"), ("m2", "c"), ("m3", "x"), ("m4", "a")] { try await fixture.putMemo(id, a: a, version: 1) }
+            let phone = try fixture.phone("p")
+            _ = try await phone.context().fetch(try FetchRequest<Memo>(in: phone.store.model))
+            phone.radio.isOffline = true
+            let context = phone.context()
+            let added = Memo(context: context)
+            added.id = "m5"
+            added.a = "b"
+            try await context.save()
+            let changed = try #require(try await context.existingObject(with: Memo.memoID("m3"), as: Memo.self))
+            changed.a = "d"
+            try await context.save()
+            var request = try FetchRequest<Memo>(in: phone.store.model, predicate: FetchPredicate("a < %@", "j"), sortBy: [.ascending("a")])
+            request.fetchLimit = 3
+            let fresh = phone.context()
+            #expect(try await fresh.fetch(request).map(\.id) == ["m4", "m5", "m2"])
+            request.fetchLimit = nil
+            #expect(try await fresh.fetch(request).map(\.id) == ["m4", "m5", "m2", "m3"])
+            #expect(try await fresh.count(for: request) == 4)
+        }
+    }
+}
