@@ -136,13 +136,14 @@ extension DynamoStore {
 
     /// Brings cached rows up to date from DynamoDB: the rows of `objectIDs` (every cached row
     /// when `nil`), read with `BatchGetItem`; a row found gone leaves the cache. Rows with a
-    /// pending save keep showing the save's image. The changed objects go to ``changes()``.
+    /// pending save keep showing the save's image. The objects whose rows changed go to
+    /// ``changes()``.
     ///
     /// Feed it the changes of ``changes(fromStream:)`` where the credentials allow reading the
     /// streams, or call it when the app comes to the foreground.
     ///
     /// - Parameter objectIDs: the objects to refresh, or `nil` for every cached row.
-    /// - Returns: the refreshed objects: updated (still there) and deleted (gone).
+    /// - Returns: the objects whose rows changed: updated (a new row) and deleted (gone).
     /// - Throws: DynamoDB's and the transport's errors; errors of the device's file.
     @discardableResult
     public func refreshCache(_ objectIDs: Set<ObjectID>? = nil) async throws -> StoreChanges {
@@ -166,10 +167,16 @@ extension DynamoStore {
                 for item in items { found[item.filter { keyNames.contains($0.key) }] = item }
             }
             let gone = wanted.filter { found[$0] == nil }
+            let before = try offline.cachedRows(table: table, keys: wanted)
             try offline.remember(table: table, items: Array(found.values), keyNames: keyNames, gone: gone)
             for key in wanted {
                 let id = ObjectID(entityName: entity.name, key: key)
-                if found[key] == nil { changes.deleted.insert(id) } else { changes.updated.insert(id) }
+                let was = before[key] ?? nil
+                if let now = found[key] {
+                    if was != now { changes.updated.insert(id) }
+                } else if was != nil {
+                    changes.deleted.insert(id)
+                }
             }
         }
         publish(changes)

@@ -193,6 +193,19 @@ public final class OfflineStore: Sendable {
             """, [.integer(count - Int64(maximumCachedRows))])
     }
 
+    /// The cached rows of keys of one table, by key (`nil` for a tombstone; keys not cached
+    /// are left out).
+    func cachedRows(table: String, keys: [Item]) throws -> [Item: Item?] {
+        try database.transaction { transaction in
+            var rows: [Item: Item?] = [:]
+            for key in keys {
+                let found = try transaction.rows("SELECT item FROM cached_rows WHERE tbl = ? AND key = ?", [.text(table), .text(ItemText.key(key))])
+                if let item = found.first?.first { rows[key] = .some(try item.text.map(ItemText.decode)) }
+            }
+            return rows
+        }
+    }
+
     /// Every cached row's table and key (for a refresh).
     func cachedKeys() throws -> [(table: String, key: Item)] {
         try database.rows("SELECT tbl, key FROM cached_rows WHERE item IS NOT NULL ORDER BY tbl, key").compactMap { row in
