@@ -239,8 +239,12 @@ public final class OfflineStore: Sendable {
                 let record = records[index]
                 guard let table = tables[record.entity] else { continue }
                 let arguments: [LocalDatabase.Value] = [.text(table), .text(record.key)]
-                if try !transaction.rows("SELECT 1 FROM outbox_keys WHERE tbl = ? AND key = ? LIMIT 1", arguments).isEmpty {
-                    records[index].readFromOutbox = true
+                let latest = try transaction.rows("SELECT image FROM outbox_keys WHERE tbl = ? AND key = ? ORDER BY seq DESC LIMIT 1", arguments)
+                if let image = latest.first?.first {
+                    // Only a context that read the latest pending image continues from it; one
+                    // that read the row before that save conflicts with it, as online.
+                    let read = try record.read.map(ItemText.decode), pending = try image.text.map(ItemText.decode)
+                    records[index].readFromOutbox = read != nil && read == pending
                 } else if let replayed = try transaction.rows("SELECT after, result FROM replayed WHERE tbl = ? AND key = ?", arguments).first,
                     let after = replayed[0].text, let read = record.read, try ItemText.decode(after) == ItemText.decode(read)
                 {

@@ -122,3 +122,33 @@ struct OfflineLongLivedContextTests {
         }
     }
 }
+
+/// Two contexts of one phone change one memo offline: the one that read it before the other's
+/// save conflicts with that save on replay, as it would have online.
+@Suite("OfflineTwoContextsTests")
+struct OfflineTwoContextsTests {
+    @Test(arguments: [(MergePolicy.error, OutboxOutcome.Resolution.failed, "b0"), (.mergeByPropertyObjectTrump, .merged, "mine")])
+    func aContextThatReadBeforeAnotherContextsSaveConflictsWithIt(policy: MergePolicy, resolution: OutboxOutcome.Resolution, b: String)
+        async throws
+    {
+        try await withOffline { fixture in
+            try await fixture.putMemo("m1", a: "a0", b: "b0", version: 1)
+            let phone = try fixture.phone("p")
+            phone.radio.isOffline = false
+            let early = phone.context(policy), late = phone.context(policy)
+            let earlyMemo = try #require(try await early.existingObject(with: Memo.memoID("m1"), as: Memo.self))
+            phone.radio.isOffline = true
+            let lateMemo = try #require(try await late.existingObject(with: Memo.memoID("m1"), as: Memo.self))
+            lateMemo.a = "late"
+            try await late.save()
+            earlyMemo.b = "mine"
+            try await early.save()
+            phone.radio.isOffline = false
+            let outcomes = try await phone.store.replayOutbox()
+            #expect(outcomes.map(\.objects) == [[Memo.memoID("m1"): .applied], [Memo.memoID("m1"): resolution]])
+            let row = try #require(try await fixture.memo("m1"))
+            #expect([row.text("a"), row.text("b")] == ["late", b])
+            #expect(row.integer("version") == (resolution == .failed ? 2 : 3))
+        }
+    }
+}
