@@ -15,14 +15,17 @@ final class PhoneProcess {
     private let input: FileHandle
     private var lines: AsyncStream<String>.Iterator
 
-    /// The binary: `.build/debug/offline-phone` of this repository (built with the tests).
+    /// The binary, built with the tests: beside the test bundle (any build configuration or
+    /// path), else `.build/debug/offline-phone` of this repository.
     static func binary(filePath: String = #filePath) throws -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("offline-phone")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         // Tests/DynamoStoreTests/Offline/PhoneProcess.swift → the repository root.
         var root = URL(fileURLWithPath: filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
         let binary = root.appendingPathComponent(".build/debug/offline-phone")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Failure(description: "no offline-phone binary at \(binary.path): run `swift build --build-tests`")
+            throw Failure(description: "no offline-phone binary beside \(beside.path) or at \(binary.path): run `swift build --build-tests`")
         }
         return binary
     }
