@@ -5,9 +5,11 @@
 #endif
 import Synchronization
 
-/// The device's SQLite file behind the offline store: one connection, serialized by a mutex,
-/// every write transaction committed with `synchronous = FULL` (fsync'd before the commit
-/// returns), so a killed process finds every committed transaction and none half-applied.
+/// The device's SQLite file behind the offline store: one connection in WAL mode, serialized by
+/// a mutex. A durable transaction (the outbox's) commits with `synchronous = FULL`: fsync'd
+/// before the commit returns, so neither a killed process nor a power loss loses it. The
+/// cache's transactions commit with `synchronous = NORMAL` (no fsync per read): a killed process
+/// keeps them too, a power loss may take the last ones back, which only costs a read.
 ///
 /// The system's SQLite on every platform: `SQLite3` on Apple platforms, the `CSQLite` system
 /// module (libsqlite3) on Linux.
@@ -27,6 +29,8 @@ final class LocalDatabase: @unchecked Sendable {
     }
 
     private let connection: Mutex<OpaquePointer?>
+    /// Whether the connection is in `synchronous = FULL` now (changed between transactions).
+    private let durable = Mutex(false)
 
     /// Opens (creating) the file at `path` in WAL mode with full synchronous commits.
     init(path: String) throws(Failure) {
@@ -41,7 +45,7 @@ final class LocalDatabase: @unchecked Sendable {
         sqlite3_busy_timeout(handle, 5_000)
         connection = Mutex(handle)
         try execute("PRAGMA journal_mode = WAL")
-        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA synchronous = NORMAL")
     }
 
     deinit {
@@ -58,10 +62,16 @@ final class LocalDatabase: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` … `COMMIT` transaction (rolled back when it throws).
-    func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+    /// Runs `body` in one `BEGIN IMMEDIATE` … `COMMIT` transaction (rolled back when it throws);
+    /// a `durable` one is fsync'd before it returns.
+    func transaction<T>(durable wanted: Bool = false, _ body: (Transaction) throws -> T) throws -> T {
         try connection.withLock { handle in
             let transaction = Transaction(handle: handle)
+            try durable.withLock { durable in
+                guard durable != wanted else { return }
+                try transaction.run(wanted ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+                durable = wanted
+            }
             try transaction.run("BEGIN IMMEDIATE")
             do {
                 let result = try body(transaction)

@@ -233,7 +233,7 @@ public final class OfflineStore: Sendable {
     /// Commits a save: its entry and the images its rows now have, in one fsync'd transaction.
     /// Each record's `readFromOutbox` is set here, under the same lock as the replays' commits.
     func commit(_ records: [OutboxRecord], tables: [String: String], policy: MergePolicy) throws {
-        try database.transaction { transaction in
+        try database.transaction(durable: true) { transaction in
             var records = records
             for index in records.indices {
                 let record = records[index]
@@ -285,7 +285,7 @@ public final class OfflineStore: Sendable {
     /// failed entry, the rows its conflicts showed), and later entries that read its images
     /// read those rows instead (or, for a failed entry's other rows, what it had read).
     func finish(_ entry: StoredEntry, tables: [String: String], results: [String: Item?], failure: String?) throws {
-        try database.transaction { transaction in
+        try database.transaction(durable: true) { transaction in
             try transaction.rows("DELETE FROM outbox WHERE seq = ?", [.integer(entry.sequence)])
             try transaction.rows("DELETE FROM outbox_keys WHERE seq = ?", [.integer(entry.sequence)])
             if let failure {
