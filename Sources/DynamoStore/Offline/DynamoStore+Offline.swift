@@ -99,7 +99,11 @@ extension DynamoStore {
         switch error {
         case is TransportError, is CancellationError: .unreachable
         case let partial as PartialSaveError: replayFailure(partial.underlying)
-        case let dynamo as DynamoError where dynamo.code.isRetryable: .transient
+        case let dynamo as DynamoError where dynamo.code.isRetryable || dynamo.code == .transactionConflict: .transient
+        case let dynamo as DynamoError where dynamo.code == .transactionCanceled:
+            // Cancelled only because other transactions held its items (after the store's own
+            // retries): it may succeed later.
+            dynamo.cancellationReasons?.contains { $0.code == "TransactionConflict" } == true ? .transient : .permanent
         default: .permanent
         }
     }

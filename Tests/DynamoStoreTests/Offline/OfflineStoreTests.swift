@@ -203,6 +203,31 @@ struct OfflineStoreTests {
         }
     }
 
+    @Test func transactionConflictsKeepTheEntryForTheNextReplay() async throws {
+        try await withOffline { fixture in
+            let phone = try fixture.phone("p")
+            phone.radio.isOffline = true
+            let context = phone.context()
+            let memo = Memo(context: context)
+            memo.id = "m1"
+            memo.a = "busy"
+            let pin = Pin(context: context)
+            pin.id = "p1"
+            pin.memo = memo
+            try await context.save()
+            phone.radio.isOffline = false
+            // Every attempt of the store's conflict retry (5) meets another transaction.
+            phone.radio.addToNextRequest("X-LocalDynamo-Transaction-Conflicts", "OfflineMemos=5")
+            _ = try await phone.store.client.describeTable(DescribeTableInput(tableName: "OfflineMemos"))
+            #expect(try await phone.store.replayOutbox().isEmpty)
+            #expect(try phone.offline.pendingEntries().map(\.attempts) == [1])
+            #expect(try phone.offline.failedEntries().isEmpty)
+            let outcomes = try await phone.store.replayOutbox()
+            #expect(outcomes.map(\.failure) == [nil])
+            #expect(try await fixture.memo("m1")?.integer("version") == 1)
+        }
+    }
+
     @Test func theCacheKeepsItsBoundAndNeverEvictsRowsWithPendingSaves() async throws {
         try await withOffline { fixture in
             for index in 0..<6 { try await fixture.putMemo("m\(index)", a: "x", version: 1) }

@@ -38,6 +38,11 @@ final class PhoneRadio: HTTPTransport {
     /// TransactWriteItems) after DynamoDB stored them.
     func loseAnswers(of count: Int) { state.withLock { $0.lostAnswers = count } }
 
+    /// Attaches a header to the next request only (to arm the server's injected faults).
+    func addToNextRequest(_ name: String, _ value: String) { nextHeaders.withLock { $0.append((name, value)) } }
+
+    private let nextHeaders = Mutex<[(String, String)]>([])
+
     /// Requests sent per operation since the last reset.
     func count(_ operation: String) -> Int { state.withLock { $0.counts[operation] ?? 0 } }
 
@@ -54,6 +59,11 @@ final class PhoneRadio: HTTPTransport {
             return (false, true)
         }
         if offline { throw TransportError(.connectionFailed, "the phone is offline") }
+        var request = request
+        request.headers += nextHeaders.withLock { headers in
+            defer { headers = [] }
+            return headers.map { (name: $0.0, value: $0.1) }
+        }
         let response = try await inner.send(request, timeouts: timeouts)
         if loses { throw TransportError(.connectionLost, "the answer was lost") }
         return response
