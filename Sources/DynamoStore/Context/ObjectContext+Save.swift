@@ -208,7 +208,9 @@ extension ObjectContext {
     /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the
     /// conflicts (failed conditions) it met, empty when it was stored.
     private func execute(_ transaction: [WriteAction]) async throws -> [Conflict] {
-        if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
+        // A replay sends one action as a transaction too: its kept request token is what makes a
+        // retry after a lost answer apply once, whatever another device wrote meanwhile.
+        if transaction.count == 1, let write = transaction.first, replay == nil { return try await executeSingle(write) }
         // Kept across `TransactionConflict` retries: a cancelled transaction stored nothing.
         var token = replay?.nextToken() ?? UUID().uuidString
         var attempt = 1

@@ -4,9 +4,9 @@ import Logging
 import Synchronization
 
 extension DynamoStore {
-    /// Stores the outbox's saves in DynamoDB, oldest first, each as the transaction or write
-    /// its online save would have been, until the outbox is empty or DynamoDB cannot be
-    /// reached.
+    /// Stores the outbox's saves in DynamoDB, oldest first, each as the conditional actions
+    /// its online save would have been, sent as `TransactWriteItems` (one action too, for its
+    /// request token), until the outbox is empty or DynamoDB cannot be reached.
     ///
     /// Each entry is planned again in a private context from what its objects read and what
     /// the save made of them, under the merge policy of the context that saved it: a conflict
