@@ -15,7 +15,7 @@ import Testing
 ///
 /// Size from the environment: `STORE_OFFLINE_KILL_SEEDS` (a count, or `a-b`; default 3) and
 /// `STORE_OFFLINE_KILL_STEPS` (default 40).
-@Suite("OfflineKillTests")
+@Suite("OfflineKillTests", .serialized)
 struct OfflineKillTests {
     static var seeds: [UInt64] {
         let text = ProcessInfo.processInfo.environment["STORE_OFFLINE_KILL_SEEDS"] ?? "3"

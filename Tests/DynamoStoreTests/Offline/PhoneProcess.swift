@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,6 +12,7 @@ final class PhoneProcess {
         var description: String
     }
 
+    private static let launching = Mutex(())
     private let process: Process
     private let input: FileHandle
     private var lines: AsyncStream<String>.Iterator
@@ -34,14 +36,17 @@ final class PhoneProcess {
     init(endpoint: String, file: String, policy: String) throws {
         // A command written to a phone that just died must fail the write, not kill the tests.
         _ = signal(SIGPIPE, SIG_IGN)
-        process = Process()
+        let process = Process()
+        self.process = process
         process.executableURL = try Self.binary()
         process.arguments = [endpoint, file, policy]
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // One launch at a time: Foundation's `Process.run()` on Linux crashed (in a memcpy)
+        // when many phones were launched from parallel tests at once.
+        try Self.launching.withLock { _ in try process.run() }
         input = stdin.fileHandleForWriting
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let handle = stdout.fileHandleForReading
