@@ -12,7 +12,6 @@ final class PhoneProcess {
         var description: String
     }
 
-    private static let launching = Mutex(())
     private let process: Process
     private let input: FileHandle
     private var lines: AsyncStream<String>.Iterator
@@ -44,9 +43,7 @@ final class PhoneProcess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        // One launch at a time: Foundation's `Process.run()` on Linux crashed (in a memcpy)
-        // when many phones were launched from parallel tests at once.
-        try Self.launching.withLock { _ in try process.run() }
+        try ProcessLaunching.run(process)
         input = stdin.fileHandleForWriting
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let handle = stdout.fileHandleForReading
@@ -100,5 +97,15 @@ final class PhoneProcess {
     /// Waits for a phone that killed itself.
     func waitForExit() {
         process.waitUntilExit()
+    }
+}
+
+/// Child processes of the store's tests start one at a time: Foundation's `Process.run()` on
+/// Linux crashed (in a memcpy) when many were launched from parallel tests at once.
+enum ProcessLaunching {
+    private static let lock = Mutex(())
+
+    static func run(_ process: Process) throws {
+        try lock.withLock { _ in try process.run() }
     }
 }
