@@ -297,6 +297,26 @@ struct OfflineStoreTests {
         }
     }
 
+    @Test func aReplayLoopStoresSavesWhenTheNetworkComesBack() async throws {
+        try await withOffline { fixture in
+            let phone = try fixture.phone("p")
+            phone.radio.isOffline = true
+            let context = phone.context()
+            let memo = Memo(context: context)
+            memo.id = "m1"
+            memo.a = "later"
+            try await context.save()
+            let store = phone.store
+            let loop = Task { await store.keepReplayingOutbox(every: .milliseconds(5)) }
+            defer { loop.cancel() }
+            var outcomes = phone.offline.outcomes().makeAsyncIterator()
+            phone.radio.isOffline = false
+            // The loop's next replay (within 5 ms of the network coming back) stores the save.
+            #expect(await outcomes.next() == OutboxOutcome(sequence: 1, objects: [memo.objectID: .applied], failure: nil))
+            #expect(try await fixture.memo("m1")?.text("a") == "later")
+        }
+    }
+
     @Test func theStreamFollowerKeepsTheCacheCurrent() async throws {
         try await withOffline { fixture in
             try await fixture.putMemo("m1", a: "old", version: 1)
