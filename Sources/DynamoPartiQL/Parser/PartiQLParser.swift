@@ -138,11 +138,10 @@ package struct PartiQLParser {
             var paths: [DocumentPath] = []
             repeat {
                 if peek.isSymbol("*") { throw PartiQLMessages.starAndOthers }
-                if peek(1).isSymbol("("), case .identifier = peek.kind {
-                    throw PartiQLMessages.unexpectedPathComponent(peek.span)
-                }
-                if peek(1).isSymbol("("), case .keyword = peek.kind {
-                    throw PartiQLMessages.unexpectedPathComponent(peek.span)
+                // A function call is not a path (`SELECT attribute_exists(a) …`).
+                switch (peek.kind, peek(1).isSymbol("(")) {
+                case (.identifier, true), (.keyword, true): throw PartiQLMessages.unexpectedPathComponent(peek.span)
+                default: break
                 }
                 guard case .path(let path) = try primaryPath() else { throw unexpected() }
                 if peek.isKeyword("AS") { throw PartiQLMessages.aliasingNotSupported }
