@@ -98,10 +98,16 @@ import Testing
             "Multiple conditions on same key sk. Only single item Update/Insert/Delete are supported"
         ),
         ("DELETE FROM t WHERE pk = 1 AND sk = 1", "Key attribute's data type should match its data type in table's schema: Key pk"),
-        ("UPDATE t SET s = set_add(t, <<1>>) WHERE pk = 'a' AND sk = 1", "The first argument to SET_ADD must equal the assignment value"),
-        ("UPDATE t SET s = set_delete(s, [1]) WHERE pk = 'a' AND sk = 1", "The second argument to SET_DELETE must be a value with type SET"),
+        ("UPDATE t SET s = set_add(t, <<1>>) WHERE pk = 'a' AND sk = 1", "The first argument to SET_ADD must equal the assignment value at 1:18:7"),
+        (
+            "UPDATE t SET s = set_delete(s, [1]) WHERE pk = 'a' AND sk = 1",
+            "The second argument to SET_DELETE must be a value with type SET at 1:29:1"
+        ),
         ("UPDATE t SET n = n * 2 WHERE pk = 'a' AND sk = 1", "Unsupported operator in Update Expression. Operator: *"),
-        ("INSERT INTO t VALUE {'pk': 'a', 'sk': 1, 's': <<'a', 'a'>>}", "Input collection contains duplicates"),
+        (
+            "INSERT INTO t VALUE {'pk': 'a', 'sk': 1, 's': <<'a', 'a'>>}",
+            "One or more parameter values were invalid: Input collection [a, a] contains duplicates."
+        ),
         ("INSERT INTO t VALUE {'pk': 'a', 'sk': 1, 1: 2}", "Tuple keys must be of type String. Actual type: DECIMAL"),
     ])
     func writeRefusals(statement: String, message: String) {

@@ -71,7 +71,7 @@ def test_transaction_writes_all_or_nothing(ddb, table):
         {"Statement": f'INSERT INTO "{table}" VALUE {{\'pk\': \'t\', \'sk\': 1}}'},
         {"Statement": f'UPDATE "{table}" SET n = n + 1 WHERE pk = \'a\' AND sk = 1'},
         {"Statement": f'EXISTS(SELECT * FROM "{table}" WHERE pk = \'a\' AND sk = 2 AND n = 2)'},
-        {"Statement": f'NOT EXISTS(SELECT * FROM "{table}" WHERE pk = \'zz\' AND sk = 2)'},
+        {"Statement": f'NOT EXISTS(SELECT * FROM "{table}" WHERE pk = \'zz\' AND sk = 2 AND n = 2)'},
         {"Statement": f'DELETE FROM "{table}" WHERE pk = \'a\' AND sk = 0'},
     ]
     ddb.execute_transaction(TransactStatements=statements)
@@ -120,9 +120,10 @@ def test_read_only_transaction_returns_responses(ddb, table):
     (["SELECT * FROM \"{t}\" WHERE pk = 'a' AND sk = 1", "DELETE FROM \"{t}\" WHERE pk = 'a' AND sk = 1"],
      "ExecuteTransaction API does not support both read and write operations in the same request."),
     (["SELECT * FROM \"{t}\" WHERE pk = 'a'"],
-     "Select statements within ExecuteTransaction must specify the primary key in the where clause."),
+     "Validation failed in TransactStatements[0]: Select statements within ExecuteTransaction must specify the "
+     "primary key in the where clause."),
     (["EXISTS(SELECT * FROM \"{t}\" WHERE pk = 'a')"],
-     "EXISTS() must contain a single item read with additional condition"),
+     "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition"),
     (["UPDATE \"{t}\" SET n = 1 WHERE pk = 'a' AND sk = 1", "DELETE FROM \"{t}\" WHERE pk = 'a' AND sk = 1"],
      "Transaction request cannot include multiple operations on one item"),
 ])

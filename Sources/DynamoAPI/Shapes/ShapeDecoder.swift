@@ -73,6 +73,11 @@ public struct ShapeDecoder: Sendable {
             // DynamoDB names the placeholder whose value is invalid.
             valueError = AttributeValueMessages.expressionAttributeValuesContainsInvalidValueKey(errorMessage: error.message, key: key)
         }
+        if clean, valueError != nil, name == "parameters" {
+            // A PartiQL statement's parameters are read by its own rules (numbers as BigDecimal,
+            // nesting and numbers in document order).
+            valueError = AttributeValue.partiQLParameterProblem(json) ?? valueError
+        }
         if validating, rules != nil || element != nil || key != nil || T.alwaysChecksConstraints {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
         }

@@ -5,7 +5,8 @@ import DynamoPartiQL
 extension Database {
     /// Runs up to 25 statements, all reads (single-item SELECTs, as BatchGetItem) or all writes
     /// (each as its PutItem, UpdateItem or DeleteItem); one response per statement, in order,
-    /// with `Item` or `Error {Code, Message}`. One statement failing does not fail the others.
+    /// with `Item` (a read's item, or what a write's RETURNING returns) or `Error {Code,
+    /// Message}`. One statement failing does not fail the others.
     ///
     /// - Throws: `ValidationException` "Read and write requests together in the same batch is
     ///   not supported." for a mix; other errors are per statement.
@@ -41,6 +42,9 @@ extension Database {
                     // condition never carries the item here (measured against the service, 2026).
                     let plan = try partiQLWritePlan(statement.statement, parameters: parameters, returnOnFailure: nil)
                     let outcome = try runPartiQLWrite(plan, capacity: input.returnConsumedCapacity)
+                    // Unlike ExecuteTransaction, a batch honours RETURNING: the item comes back
+                    // as the member's `Item` (none for an empty MODIFIED image; eu-west-2, 2026).
+                    response.item = outcome.items.first
                     capacity[plan.tableName, default: ConsumedUnits()].add(outcome.capacity)
                 }
                 responses.append(response)
@@ -58,20 +62,26 @@ extension Database {
             consumedCapacity: ConsumedUnits.shapes(capacity, mode: input.returnConsumedCapacity))
     }
 
-    /// One batch SELECT: a GetItem of the item its WHERE names, kept if the rest of the WHERE holds.
+    /// One batch SELECT: a GetItem of the item its WHERE names by its whole key.
     private func batchRead(
         _ statement: PartiQLStatement, parameters: [AttributeValue],
         consistent: Bool
     ) throws -> (item: Item?, table: String, capacity: ConsumedUnits) {
         let definition = try table(named: statement.table)
-        if statement.index != nil { throw PartiQLMessages.batchSingleItem }
+        if let indexName = statement.index {
+            // A multi-attribute index is refused ahead of the batch's key rule (2026-10).
+            if definition.index(named: indexName)?.isMultiAttribute == true { throw PartiQLMessages.multiAttributeIndex }
+            throw PartiQLMessages.batchReadKey
+        }
         let read = try PartiQLTranslator.keyedRead(
             statement, schema: definition.partiQLSchema, parameters: parameters,
-            incomplete: PartiQLMessages.batchSingleItem)
+            incomplete: PartiQLMessages.batchReadKey)
+        // A batch SELECT names one item by its key and nothing else (DynamoDB Local's front end
+        // refuses any other condition; the service's words, eu-west-2 2026-10).
+        if read.condition != nil { throw PartiQLMessages.batchReadKey }
         let result = try getItem(GetItemInput(tableName: read.table, key: read.key, consistentRead: consistent))
         guard let json = result.json else { return (nil, read.table, result.capacity) }
         let item = try AttributeValue.decodeItem(bytes: json)
-        if let condition = read.condition, !condition.evaluate(item) { return (nil, read.table, result.capacity) }
         return (read.projection.map { PartiQLProjection.apply($0, to: item) } ?? item, read.table, result.capacity)
     }
 }

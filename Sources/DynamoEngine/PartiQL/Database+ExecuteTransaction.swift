@@ -11,8 +11,12 @@ extension Database {
     ///   for an INSERT of an existing key), `ValidationException` for a mix of reads and writes.
     package func executeTransaction(_ input: ExecuteTransactionInput, now: Double) throws -> ExecuteTransactionOutput {
         var statements: [PartiQLStatement] = []
-        for request in input.transactStatements {
-            let parsed = try PartiQLTranslator.parse(request.statement, parameters: request.parameters)
+        for (position, request) in input.transactStatements.enumerated() {
+            try PartiQLTranslator.checkParameters(request.parameters)
+            // A statement's own errors name the statement (`Validation failed in TransactStatements[0]: …`).
+            let parsed = try Self.naming(position) { () throws(DynamoError) in
+                try PartiQLTranslator.parse(request.statement, parameters: request.parameters)
+            }
             if let first = statements.first, first.isRead != parsed.statement.isRead {
                 throw PartiQLMessages.transactionMixed
             }
@@ -27,11 +31,14 @@ extension Database {
                     throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionIndexRead)
                 }
                 let definition = try table(named: statement.table)
-                let read = try PartiQLTranslator.keyedRead(
-                    statement, schema: definition.partiQLSchema,
-                    parameters: request.parameters ?? [],
-                    incomplete: PartiQLMessages.transactionReadKey)
-                if read.condition != nil { throw PartiQLMessages.transactionReadKey }
+                let read = try Self.naming(position) { () throws(DynamoError) in
+                    let read = try PartiQLTranslator.keyedRead(
+                        statement, schema: definition.partiQLSchema,
+                        parameters: request.parameters ?? [],
+                        incomplete: PartiQLMessages.transactionReadKey)
+                    if read.condition != nil { throw PartiQLMessages.transactionReadKey }
+                    return read
+                }
                 reads.append(read)
                 gets.append(TransactGetItem(get: Get(key: read.key, tableName: read.table)))
             }
@@ -52,9 +59,12 @@ extension Database {
         var plans: [PartiQLWritePlan] = []
         for (position, (statement, request)) in requests.enumerated() {
             if statement.index != nil { throw PartiQLMessages.transactionIndexWrite }
-            let plan = try partiQLWritePlan(
-                statement, parameters: request.parameters ?? [],
-                returnOnFailure: request.returnValuesOnConditionCheckFailure)
+            let definition = try table(named: statement.table)
+            let plan = try Self.naming(position) { () throws(DynamoError) in
+                try PartiQLTranslator.write(
+                    statement, schema: definition.partiQLSchema, parameters: request.parameters ?? [],
+                    returnOnFailure: request.returnValuesOnConditionCheckFailure)
+            }
             if plan.returning != nil {
                 throw PartiQLMessages.transactionStatement(position, PartiQLMessages.transactionReturning)
             }
@@ -66,7 +76,9 @@ extension Database {
             clientRequestToken: input.clientRequestToken)
         do {
             let result = try transactWriteItems(transaction, now: now)
+            // A transaction of writes answers an empty `Responses` (measured, 2026-10).
             return ExecuteTransactionOutput(
+                responses: [],
                 consumedCapacity: ConsumedUnits.shapes(
                     result.capacity,
                     mode: input.returnConsumedCapacity))
@@ -79,6 +91,16 @@ extension Database {
                     message: PartiQLMessages.duplicateItem.message)
             }
             throw DynamoError.transactionCanceled(reasons)
+        }
+    }
+
+    /// Runs `body`, naming the statement at `position` in its `ValidationException`s.
+    private static func naming<T>(_ position: Int, _ body: () throws(DynamoError) -> T) throws(DynamoError) -> T {
+        do {
+            return try body()
+        } catch {
+            guard error.code == .validation else { throw error }
+            throw PartiQLMessages.transactionStatement(position, error)
         }
     }
 }

@@ -11,7 +11,7 @@ extension TableDefinition {
 }
 
 extension IndexDefinition {
-    /// The index's key schema, or `nil` for a multi-attribute key (read by scanning).
+    /// The index's key schema, or `nil` for a multi-attribute key (which PartiQL refuses to read).
     var partiQLSchema: PartiQLSchema? {
         guard !isMultiAttribute else { return nil }
         return PartiQLSchema(

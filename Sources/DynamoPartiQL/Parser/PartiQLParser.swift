@@ -16,6 +16,15 @@ package struct PartiQLParser {
     var position = 0
     var parameters = 0
     var depth = 0
+    /// Where the literal being read sits inside the constant around it (`.x`, `[1]`), for the
+    /// number messages' `under root.x`.
+    var constantPath: [String] = []
+    /// The first number literal that breaks DynamoDB's number rules: reported once the whole
+    /// statement has parsed (syntax errors come first).
+    var numberError: DynamoError?
+    /// Whether the next tuple is an INSERT's item, whose members are each a root of the number
+    /// messages' places (`{'m': {'x': 1e126}}` is `under root.x`).
+    var nextTupleIsItem = false
 
     /// Parses one statement.
     ///
@@ -24,8 +33,12 @@ package struct PartiQLParser {
     package static func parse(_ text: String) throws(DynamoError) -> ParsedStatement {
         var parser = PartiQLParser(tokens: try PartiQLLexer.tokenize(text))
         let statement = try parser.statement()
-        if parser.peek.isSymbol(";") { parser.position += 1 }
-        guard parser.peek.kind == .end else { throw parser.unexpected() }
+        if parser.accept(symbol: ";") {
+            guard parser.peek.kind == .end else { throw parser.unexpected() }
+        } else if parser.peek.kind != .end {
+            throw parser.leftover()
+        }
+        if let numberError = parser.numberError { throw numberError }
         return ParsedStatement(statement: statement, parameterCount: parser.parameters)
     }
 
@@ -42,8 +55,26 @@ package struct PartiQLParser {
             case "GROUP": return PartiQLMessages.unsupportedClause("GROUP BY")
             default: return PartiQLMessages.unexpectedKeyword
             }
-        case .end: return PartiQLMessages.unexpectedTerm
+        case .end, .symbol(";"): return PartiQLMessages.unexpectedTerm
         default: return PartiQLMessages.unexpectedToken
+        }
+    }
+
+    /// The error for a token left after a whole statement: an unsupported clause by its name,
+    /// else "Unexpected token after expression".
+    func leftover() -> DynamoError {
+        switch peek.kind {
+        case .keyword("LIMIT"), .keyword("OFFSET"), .keyword("HAVING"), .keyword("GROUP"): unexpected()
+        default: PartiQLMessages.leftoverToken
+        }
+    }
+
+    /// Refuses a table alias (`FROM "T" t`, `FROM "T" AS t`), as the service does for SELECT,
+    /// UPDATE and DELETE.
+    func refuseAlias() throws(DynamoError) {
+        switch peek.kind {
+        case .identifier, .quotedIdentifier, .keyword("AS"), .keyword("AT"): throw PartiQLMessages.aliasingNotSupported
+        default: return
         }
     }
 
@@ -74,6 +105,7 @@ package struct PartiQLParser {
         case .keyword("SELECT"): return .select(try select())
         case .keyword("INSERT"): return try insert()
         case .keyword("UPDATE"): return try update()
+        case .keyword("FROM"): return try fromFirstUpdate()
         case .keyword("DELETE"): return try delete()
         case .keyword("EXISTS"):
             return .exists(try existsCheck(), negated: false)
@@ -106,6 +138,11 @@ package struct PartiQLParser {
             var paths: [DocumentPath] = []
             repeat {
                 if peek.isSymbol("*") { throw PartiQLMessages.starAndOthers }
+                // A function call is not a path (`SELECT attribute_exists(a) …`).
+                switch (peek.kind, peek(1).isSymbol("(")) {
+                case (.identifier, true), (.keyword, true): throw PartiQLMessages.unexpectedPathComponent(peek.span)
+                default: break
+                }
                 guard case .path(let path) = try primaryPath() else { throw unexpected() }
                 if peek.isKeyword("AS") { throw PartiQLMessages.aliasingNotSupported }
                 paths.append(path)
@@ -119,7 +156,7 @@ package struct PartiQLParser {
         {
             throw PartiQLMessages.onlySelectFromSingleTable
         }
-        if peek.isKeyword("AS") || peek.isKeyword("AT") { throw PartiQLMessages.aliasingNotSupported }
+        try refuseAlias()
         var select = PartiQLSelect(projection: projection, table: table, index: index)
         if accept(keyword: "WHERE") { select.whereClause = try expression() }
         if accept(keyword: "ORDER") {
@@ -140,8 +177,12 @@ package struct PartiQLParser {
         let (table, index) = try source()
         if peek.isKeyword("VALUES") || peek.isSymbol("<<") || peek.isKeyword("SELECT") { throw PartiQLMessages.insertMultiple }
         if peek.isKeyword("AT") { throw PartiQLMessages.atNotSupportedInsertStatements }
+        // Unlike the other statements, an INSERT's alias is a token out of place.
+        if case .identifier = peek.kind { throw PartiQLMessages.leftoverToken }
         try expect(keyword: "VALUE")
+        nextTupleIsItem = true
         let item = try expression()
+        nextTupleIsItem = false
         switch item {
         case .tuple, .parameter: break
         default: throw PartiQLMessages.insertItemFormat
@@ -156,6 +197,25 @@ package struct PartiQLParser {
     private mutating func update() throws(DynamoError) -> PartiQLStatement {
         try expect(keyword: "UPDATE")
         let (table, index) = try source()
+        try refuseAlias()
+        let clauses = try updateClauses()
+        let whereClause = accept(keyword: "WHERE") ? try expression() : nil
+        return .update(table: table, index: index, clauses: clauses, whereClause: whereClause, returning: try returning())
+    }
+
+    /// PartiQL's FROM-first UPDATE: `FROM "T" [WHERE …] SET …|REMOVE … [RETURNING …]`, the
+    /// clauses in that order (a WHERE after the SET is a token out of place).
+    private mutating func fromFirstUpdate() throws(DynamoError) -> PartiQLStatement {
+        try expect(keyword: "FROM")
+        let (table, index) = try source()
+        try refuseAlias()
+        let whereClause = accept(keyword: "WHERE") ? try expression() : nil
+        let clauses = try updateClauses()
+        return .update(table: table, index: index, clauses: clauses, whereClause: whereClause, returning: try returning())
+    }
+
+    /// One or more `SET path = value, …` and `REMOVE path, …` clauses, in any order.
+    private mutating func updateClauses() throws(DynamoError) -> [PartiQLUpdateClause] {
         var clauses: [PartiQLUpdateClause] = []
         while true {
             if accept(keyword: "SET") {
@@ -176,14 +236,18 @@ package struct PartiQLParser {
             }
         }
         guard !clauses.isEmpty else { throw unexpected() }
-        let whereClause = accept(keyword: "WHERE") ? try expression() : nil
-        return .update(table: table, index: index, clauses: clauses, whereClause: whereClause, returning: try returning())
+        return clauses
     }
 
     private mutating func delete() throws(DynamoError) -> PartiQLStatement {
         try expect(keyword: "DELETE")
         try expect(keyword: "FROM")
+        switch peek.kind {
+        case .identifier, .quotedIdentifier: break
+        default: throw PartiQLMessages.expectedIdentifier
+        }
         let (table, index) = try source()
+        try refuseAlias()
         let whereClause = accept(keyword: "WHERE") ? try expression() : nil
         let returning = try returning()
         if let returning, returning != .allOld { throw PartiQLMessages.returningInDelete(returning.rawValue) }

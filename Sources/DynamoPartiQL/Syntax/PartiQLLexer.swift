@@ -6,6 +6,9 @@ import DynamoExpressions
 struct PartiQLLexer {
     private let bytes: [UInt8]
     private var position = 0
+    /// The line the position is on (from 1) and the offset that line starts at.
+    private var line = 1
+    private var lineStart = 0
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -14,15 +17,25 @@ struct PartiQLLexer {
     /// Every token of the statement, ending with `.end`.
     ///
     /// - Throws: `ValidationException` "Statement wasn't well formed, can't be processed: …" for
-    ///   a character no token starts with or an unterminated string, name or comment.
+    ///   a character no token starts with or an unterminated string, name or comment (the
+    ///   service gives no detail for a stray character or an unterminated comment).
     static func tokenize(_ text: String) throws(DynamoError) -> [PartiQLToken] {
         var lexer = PartiQLLexer(text)
         var tokens: [PartiQLToken] = []
         while true {
-            let token = try lexer.next()
+            var token = try lexer.next()
+            token.span = lexer.span(from: token.offset)
             tokens.append(token)
             if token.kind == .end { return tokens }
         }
+    }
+
+    /// The span of the token from `start` to the current position, in characters (UTF-8
+    /// continuation bytes are not counted).
+    private func span(from start: Int) -> PartiQLSpan {
+        func characters(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        return PartiQLSpan(
+            line: line, column: characters(lineStart..<start) + 1, length: characters(start..<max(start, position)))
     }
 
     private mutating func next() throws(DynamoError) -> PartiQLToken {
@@ -58,7 +71,8 @@ struct PartiQLLexer {
             position += symbol.utf8.count
             return PartiQLToken(kind: .symbol(symbol), offset: start)
         }
-        throw PartiQLMessages.malformed("Unexpected character")
+        // A character no token starts with (`#`): the service's envelope with nothing after it.
+        throw PartiQLMessages.unreadable
     }
 
     /// Two-character operators first, so `<=` is not read as `<`.
@@ -81,14 +95,25 @@ struct PartiQLLexer {
     private mutating func skipSpaceAndComments() throws(DynamoError) {
         while position < bytes.count {
             let byte = bytes[position]
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+            if byte == 0x0A {
+                position += 1
+                line += 1
+                lineStart = position
+            } else if byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0C {
                 position += 1
             } else if matches("--") {
                 while position < bytes.count, bytes[position] != 0x0A { position += 1 }
             } else if matches("/*") {
                 position += 2
-                while position < bytes.count, !matches("*/") { position += 1 }
-                guard position < bytes.count else { throw PartiQLMessages.unexpectedEnd }
+                while position < bytes.count, !matches("*/") {
+                    if bytes[position] == 0x0A {
+                        line += 1
+                        lineStart = position + 1
+                    }
+                    position += 1
+                }
+                // An unterminated comment: nothing after the envelope's colon (eu-west-2, 2026-10).
+                guard position < bytes.count else { throw PartiQLMessages.unreadable }
                 position += 2
             } else {
                 return
@@ -137,7 +162,15 @@ struct PartiQLLexer {
         if position < bytes.count, Self.isIdentifierStart(bytes[position]) {
             throw PartiQLMessages.malformed("Invalid numeric literal")
         }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        // A literal PartiQL cannot read at all (an exponent or scale past 32 bits) fails here,
+        // before the parse, with nothing after the envelope's colon (eu-west-2, 2026-10).
+        do {
+            _ = try DynamoNumber(partiQL: text)
+        } catch {
+            if error == .unconvertible { throw PartiQLMessages.unreadable }
+        }
+        return text
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

@@ -12,6 +12,24 @@ package enum PartiQLMessages {
     }
 
     static let unexpectedToken = malformed("Unexpected token")
+    /// A token left over after a whole statement (`… WHERE pk = 1 foo`, `… = 1)`).
+    static let leftoverToken = malformed("Unexpected token after expression")
+    /// What the lexer cannot read (a `#`, an unterminated comment, a number literal whose
+    /// exponent or scale does not fit 32 bits): the envelope with nothing after the colon.
+    static let unreadable = malformed("")
+    /// A number literal past DynamoDB's rules: the item layer's message and the literal's place
+    /// in the constant around it (`… under root`, `… under root.m[1]`).
+    static func numberLiteral(_ problem: DynamoError, place: String) -> DynamoError {
+        .validation("\(problem.message ?? "") under root\(place)")
+    }
+    /// `AND` or `OR` with nothing after it.
+    static let missingRightOperand = malformed("Missing right-hand side expression of infix operator")
+    /// An operator where a term should start (`WHERE IS NULL`, `pk = LIKE`).
+    static let unexpectedOperator = malformed("Unexpected operator")
+    /// `x IS FOO`: a name that is not one of PartiQL's types.
+    static let expectedTypeName = malformed("Expected type name")
+    /// A reserved word after a `.` in a path (`m.inner`).
+    static let invalidPathDot = malformed("Invalid path dot component")
     static let unexpectedKeyword = malformed("Unexpected keyword")
     static let unexpectedTerm = malformed("Unexpected term")
     static let unexpectedEnd = malformed("Unexpected end of statement")
@@ -25,7 +43,38 @@ package enum PartiQLMessages {
         "Where clause does not contain a mandatory equality on all key attributes")
     package static func unsupportedClause(_ clause: String) -> DynamoError { .validation("Unsupported clause: \(clause)") }
     static func unsupportedOperation(_ operation: String) -> DynamoError { .validation("Unsupported operation: \(operation)") }
-    static func unrecognizedFunction(_ name: String) -> DynamoError { .validation("Unrecognized function: \(name)") }
+    /// A function the place does not take (`EXISTS(path)` or `set_add` in a WHERE), with where it was written.
+    static func unrecognizedFunction(_ name: String, _ span: PartiQLSpan) -> DynamoError {
+        .validation("Unrecognized function: \(name)\(span.suffix)")
+    }
+    /// A function call in a select list.
+    static func unexpectedPathComponent(_ span: PartiQLSpan) -> DynamoError {
+        .validation("Unexpected path component\(span.suffix)")
+    }
+    /// A condition function with the wrong number of arguments (the expression language's words).
+    static func operandCount(_ name: String, _ count: Int) -> DynamoError {
+        .validation(
+            "Incorrect number of operands for operator or function; operator or function: \(name), number of operands: \(count)")
+    }
+    /// `attribute_exists('x')`: the function takes a path.
+    static func documentPathRequired(_ name: String) -> DynamoError {
+        .validation("Operator or function requires a document path; operator or function: \(name)")
+    }
+    /// A function call inside an INSERT's item.
+    static func insertFunction(_ name: String, path: String, _ span: PartiQLSpan) -> DynamoError {
+        .validation("Unsupported data type: \(name) under key root\(path)\(span.suffix)")
+    }
+    /// A string bag with a repeated member, its members as written.
+    static func bagDuplicateStrings(_ members: [String]) -> DynamoError {
+        .validation(
+            "One or more parameter values were invalid: Input collection [\(members.joined(separator: ", "))] contains duplicates.")
+    }
+    /// A SELECT of a batch that is not a read of one item by its whole table key.
+    package static let batchReadKey = DynamoError.validation(
+        "Select statements within BatchExecuteStatement must specify the primary key in the where clause.")
+    /// A read of an index whose key has several HASH or RANGE attributes.
+    package static let multiAttributeIndex = DynamoError.validation(
+        "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys.")
     /// More than 100 values in one `IN` list.
     static func tooManyInOperands(_ count: Int) -> DynamoError {
         .validation("The IN operator is provided with too many operands; number of operands: \(count)")
@@ -75,14 +124,15 @@ package enum PartiQLMessages {
     }
     static let returningStar = DynamoError.validation("Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause")
     static let updateAction = DynamoError.validation("Only SET and REMOVE are supported in update expressions at this time")
-    static func setFunctionArguments(_ name: String) -> DynamoError {
-        .validation("SET_\(name) must have exactly two arguments")
+    static func setFunctionArguments(_ name: String, _ span: PartiQLSpan) -> DynamoError {
+        .validation("SET_\(name) must have exactly two arguments\(span.suffix)")
     }
-    static func setFunctionFirst(_ name: String) -> DynamoError {
-        .validation("The first argument to SET_\(name) must equal the assignment value")
+    static func setFunctionFirst(_ name: String, _ span: PartiQLSpan) -> DynamoError {
+        .validation("The first argument to SET_\(name) must equal the assignment value\(span.suffix)")
     }
-    static func setFunctionSecond(_ name: String) -> DynamoError {
-        .validation("The second argument to SET_\(name) must be a value with type SET")
+    /// The position is the first argument's, as the service gives it.
+    static func setFunctionSecond(_ name: String, _ span: PartiQLSpan) -> DynamoError {
+        .validation("The second argument to SET_\(name) must be a value with type SET\(span.suffix)")
     }
     static func multipleKeyConditions(_ key: String) -> DynamoError {
         .validation("Multiple conditions on same key \(key). Only single item Update/Insert/Delete are supported")
@@ -120,7 +170,6 @@ package enum PartiQLMessages {
     package static let transactionMixed = DynamoError.validation(
         "ExecuteTransaction API does not support both read and write operations in the same request.")
     package static let batchMixed = DynamoError.validation("Read and write requests together in the same batch is not supported.")
-    package static let batchSingleItem = DynamoError.validation("Only single item select is supported")
     package static let invalidNextToken = DynamoError.validation("Invalid NextToken")
     package static let expiredNextToken = DynamoError.validation("Given NextToken has already expired")
     package static let foreignNextToken = DynamoError.validation("The provided starting key is invalid")

@@ -27,7 +27,7 @@ extension PartiQLExpression {
         switch self {
         case .path(let path): names.append(path.attribute)
         case .literal, .missing, .parameter, .exists: break
-        case .list(let items), .bag(let items), .call(_, let items):
+        case .list(let items), .bag(let items), .call(_, let items, _):
             for item in items { item.collectAttributes(into: &names) }
         case .tuple(let pairs):
             for pair in pairs {

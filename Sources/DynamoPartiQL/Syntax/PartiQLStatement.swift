@@ -28,10 +28,17 @@ package indirect enum PartiQLExpression: Sendable {
     case isIn(PartiQLExpression, PartiQLExpression)
     /// `x IS [NOT] TYPE`.
     case isType(PartiQLExpression, type: String, negated: Bool)
-    /// A function call, its name lower-cased.
-    case call(String, [PartiQLExpression])
+    /// A function call, its name lower-cased, and where it was written.
+    case call(String, [PartiQLExpression], PartiQLCallSite)
     /// `EXISTS(SELECT …)`, a transaction's condition check.
     case exists(PartiQLSelect)
+}
+
+/// Where a function call was written: its name and the first token of each argument (the
+/// service's messages about a call point at one of them).
+package struct PartiQLCallSite: Sendable, Hashable {
+    package var name: PartiQLSpan
+    package var arguments: [PartiQLSpan]
 }
 
 /// `SELECT … FROM "T"[."I"] [WHERE …] [ORDER BY …]`.

@@ -24,6 +24,8 @@ struct PartiQLToken: Sendable, Equatable {
     var offset: Int
     /// The word as written, for names and keywords.
     var raw: String = ""
+    /// Where the token is, as the service's messages give it (`at 1:65:7`).
+    var span = PartiQLSpan(line: 1, column: 1, length: 0)
 
     /// Whether the token is the keyword `word` (upper case).
     func isKeyword(_ word: String) -> Bool {
@@ -36,4 +38,15 @@ struct PartiQLToken: Sendable, Equatable {
         if case .symbol(text) = kind { return true }
         return false
     }
+}
+
+/// A token's place in the statement as DynamoDB's PartiQL messages print it: line and column
+/// counted in characters from 1, and the token's length in characters.
+package struct PartiQLSpan: Sendable, Hashable {
+    package var line: Int
+    package var column: Int
+    package var length: Int
+
+    /// ` at <line>:<column>:<length>`, the suffix of the messages that carry a position.
+    package var suffix: String { " at \(line):\(column):\(length)" }
 }

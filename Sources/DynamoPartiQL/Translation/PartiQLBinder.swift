@@ -60,7 +60,7 @@ struct PartiQLBinder {
         }
         if !strings.isEmpty, !numbers.isEmpty { throw PartiQLMessages.bagType }
         if !strings.isEmpty {
-            guard Set(strings).count == strings.count else { throw PartiQLMessages.bagDuplicates }
+            guard Set(strings).count == strings.count else { throw PartiQLMessages.bagDuplicateStrings(strings) }
             return .ss(strings)
         }
         guard Set(numbers.map(\.description)).count == numbers.count else { throw PartiQLMessages.bagDuplicates }

@@ -53,8 +53,8 @@ struct PartiQLConditions {
         case .isType(let value, let type, let negated):
             let check = try typeCheck(value, type: type)
             return negated ? .not(check) : check
-        case .call(let name, let arguments):
-            return try function(name, arguments)
+        case .call(let name, let arguments, let site):
+            return try function(name, arguments, site)
         case .literal(.bool(let flag)):
             return .compare(.equal, .value(.bool(true)), .value(.bool(flag)))
         case .exists:
@@ -150,11 +150,13 @@ struct PartiQLConditions {
         return descriptors.dropFirst().reduce(Predicate.hasType(operand, descriptors[0])) { .or($0, .hasType(operand, $1)) }
     }
 
-    private func function(_ name: String, _ arguments: [PartiQLExpression]) throws(DynamoError) -> Predicate {
+    /// A condition function: the functions a WHERE takes, with the expression language's
+    /// messages for their operands (the service's, October 2026); any other is unrecognized.
+    private func function(
+        _ name: String, _ arguments: [PartiQLExpression], _ site: PartiQLCallSite
+    ) throws(DynamoError) -> Predicate {
         func arity(_ count: Int) throws(DynamoError) {
-            guard arguments.count == count else {
-                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function '\(name)'")
-            }
+            guard arguments.count == count else { throw PartiQLMessages.operandCount(name, arguments.count) }
         }
         switch name {
         case "begins_with":
@@ -165,20 +167,20 @@ struct PartiQLConditions {
             return .contains(try operand(arguments[0]), try operand(arguments[1]))
         case "attribute_type":
             try arity(2)
-            guard case .s(let type)? = try binder.constant(arguments[1]) else {
-                throw PartiQLMessages.malformed("Incorrect operand type for function 'attribute_type'")
+            let type = try binder.constant(arguments[1])
+            guard case .s(let type)? = type else {
+                throw PartiQLMessages.incorrectOperandTypeOperatorFunction(
+                    op: name, typeDescriptor: type?.typeDescriptor ?? "PATH")
             }
             return .hasType(try operand(arguments[0]), type)
         case "attribute_exists", "attribute_not_exists", "missing":
             try arity(1)
-            guard case .path(let path) = arguments[0] else {
-                throw PartiQLMessages.malformed("Incorrect operand type for function '\(name)'")
-            }
+            guard case .path(let path) = arguments[0] else { throw PartiQLMessages.documentPathRequired(name) }
             return name == "attribute_exists" ? .exists(path) : .notExists(path)
-        case "size", "list_append", "set_add", "set_delete", "if_not_exists":
+        case "size":
             throw PartiQLMessages.whereNotBoolean
         default:
-            throw PartiQLMessages.unrecognizedFunction(name)
+            throw PartiQLMessages.unrecognizedFunction(name, site.name)
         }
     }
 
@@ -189,13 +191,11 @@ struct PartiQLConditions {
             return .path(path)
         case .missing:
             throw PartiQLMessages.missingCompared
-        case .call("size", let arguments):
-            guard arguments.count == 1 else {
-                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'size'")
-            }
+        case .call("size", let arguments, _):
+            guard arguments.count == 1 else { throw PartiQLMessages.operandCount("size", arguments.count) }
             return .size(try operand(arguments[0]))
-        case .call(let name, _):
-            throw PartiQLMessages.unrecognizedFunction(name)
+        case .call(let name, _, let site):
+            throw PartiQLMessages.unrecognizedFunction(name, site.name)
         case .binary(let op, _, _):
             throw PartiQLMessages.conditionOperator(op)
         default:

@@ -190,7 +190,7 @@ extension PartiQLTranslator {
                 (Ordering.compare(low, high) ?? 1) <= 0
             else { return nil }
             return .between(low, high)
-        case .call("begins_with", let arguments) where arguments.count == 2 && isSortKey(arguments[0]) && sortKey.type != "N":
+        case .call("begins_with", let arguments, _) where arguments.count == 2 && isSortKey(arguments[0]) && sortKey.type != "N":
             guard let prefix = try typed(arguments[1]) else { return nil }
             return .beginsWith(prefix)
         default:

@@ -13,11 +13,27 @@ package enum PartiQLTranslator {
     /// as the service does). The text is parsed once per distinct statement
     /// (``PartiQLStatementCache``).
     package static func parse(_ text: String, parameters: [AttributeValue]?) throws(DynamoError) -> ParsedStatement {
+        try checkParameters(parameters)
         let parsed = try PartiQLStatementCache.shared.parse(text)
         if (parameters?.count ?? 0) < parsed.parameterCount { throw PartiQLMessages.parameterCount }
         // A key lookup's WHERE (`a = ?` conjuncts) has no errors of its own to find.
         if parsed.keyLookup == nil { try checkConditions(parsed.statement, parameters: parameters ?? []) }
         return parsed
+    }
+
+    /// Refuses a parameter nested deeper than an item's attribute may be ("Nesting Levels have
+    /// exceeded supported limits: …"), as the service does before it reads the statement. The
+    /// request decoder has already reported a number a parameter cannot hold
+    /// (`AttributeValue.partiQLParameterProblem`); only maps and lists are walked, so a key
+    /// lookup's scalar parameters cost one comparison each.
+    package static func checkParameters(_ parameters: [AttributeValue]?) throws(DynamoError) {
+        guard let parameters else { return }
+        for parameter in parameters {
+            switch parameter {
+            case .m, .l: try ItemSize.checkNesting(["": parameter])
+            default: continue
+            }
+        }
     }
 
     /// Translates the statement's WHERE clause once without a table, so its own errors (operand

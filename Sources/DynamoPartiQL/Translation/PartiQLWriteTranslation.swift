@@ -32,6 +32,9 @@ extension PartiQLTranslator {
         switch statement {
         case .insert(let table, let index, let itemExpression):
             if index != nil { throw PartiQLMessages.indexWrite }
+            if let (name, path, site) = Self.firstCall(in: itemExpression, path: nil) {
+                throw PartiQLMessages.insertFunction(name, path: path, site.name)
+            }
             guard case .m(let item)? = try binder.constant(itemExpression) else { throw PartiQLMessages.insertItemFormat }
             for key in schema.keys {
                 guard let value = item[key.name] else { throw PartiQLMessages.keyAbsent(key.name) }
@@ -84,14 +87,10 @@ extension PartiQLTranslator {
                 select.whereClause, schema: schema, binder: binder,
                 incomplete: PartiQLMessages.existsShape)
             let keyPath = DocumentPath(attribute: schema.partitionKey.name)
-            let rest = try restPredicate(keyed, conditions: conditions)
-            let condition: Predicate =
-                switch (negated, rest) {
-                case (false, nil): .exists(keyPath)
-                case (false, let rest?): .and(.exists(keyPath), rest)
-                case (true, nil): .notExists(keyPath)
-                case (true, let rest?): .or(.notExists(keyPath), .not(rest))
-                }
+            // A check needs a condition beyond the key, `[NOT] EXISTS` alike (DynamoDB Local's
+            // front end; the service's words, eu-west-2 2026-10).
+            guard let rest = try restPredicate(keyed, conditions: conditions) else { throw PartiQLMessages.existsShape }
+            let condition: Predicate = negated ? .or(.notExists(keyPath), .not(rest)) : .and(.exists(keyPath), rest)
             let check = ConditionCheck(
                 key: keyed.key, tableName: select.table, conditionExpression: text.predicate(condition),
                 expressionAttributeNames: text.namesOrNil, expressionAttributeValues: text.valuesOrNil,
@@ -100,6 +99,28 @@ extension PartiQLTranslator {
 
         case .select:
             throw PartiQLMessages.unsupportedOperation("SELECT")
+        }
+    }
+
+    /// The first function call among an INSERT item's values and where it is inside its
+    /// attribute's value (`""` for the value itself, `.x`, `[1]`); `path` is `nil` for the item.
+    static func firstCall(in expression: PartiQLExpression, path: String?) -> (String, String, PartiQLCallSite)? {
+        switch expression {
+        case .call(let name, _, let site):
+            return (name, path ?? "", site)
+        case .tuple(let pairs):
+            for pair in pairs {
+                let key = if case .literal(.s(let name)) = pair.key { name } else { "" }
+                if let found = firstCall(in: pair.value, path: path.map { "\($0).\(key)" } ?? "") { return found }
+            }
+            return nil
+        case .list(let members), .bag(let members):
+            for (position, member) in members.enumerated() {
+                if let found = firstCall(in: member, path: "\(path ?? "")[\(position)]") { return found }
+            }
+            return nil
+        default:
+            return nil
         }
     }
 
@@ -122,14 +143,16 @@ extension PartiQLTranslator {
         switch clause {
         case .remove(let path):
             return .remove(path)
-        case .set(let path, .call(let name, let arguments)) where name == "set_add" || name == "set_delete":
+        case .set(let path, .call(let name, let arguments, let site)) where name == "set_add" || name == "set_delete":
             let word = name == "set_add" ? "ADD" : "DELETE"
-            guard arguments.count == 2 else { throw PartiQLMessages.setFunctionArguments(word) }
-            guard case .path(let target) = arguments[0], target == path else { throw PartiQLMessages.setFunctionFirst(word) }
+            guard arguments.count == 2 else { throw PartiQLMessages.setFunctionArguments(word, site.name) }
+            guard case .path(let target) = arguments[0], target == path else {
+                throw PartiQLMessages.setFunctionFirst(word, site.name)
+            }
             let value = try conditions.binder.constant(arguments[1])
             switch value {
             case .ss?, .ns?, .bs?: break
-            default: throw PartiQLMessages.setFunctionSecond(word)
+            default: throw PartiQLMessages.setFunctionSecond(word, site.arguments[0])
             }
             return name == "set_add" ? .add(path, value!) : .delete(path, value!)
         case .set(let path, let expression):
@@ -151,20 +174,17 @@ extension PartiQLTranslator {
             return .subtract(try updateOperand(a, conditions: conditions), try updateOperand(b, conditions: conditions))
         case .binary(let op, _, _):
             throw PartiQLMessages.updateOperator(op)
-        case .call("list_append", let arguments):
-            guard arguments.count == 2 else {
-                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'list_append'")
-            }
+        case .call("list_append", let arguments, _):
+            guard arguments.count == 2 else { throw PartiQLMessages.operandCount("list_append", arguments.count) }
             return .listAppend(
                 try updateOperand(arguments[0], conditions: conditions),
                 try updateOperand(arguments[1], conditions: conditions))
-        case .call("if_not_exists", let arguments):
-            guard arguments.count == 2, case .path(let path) = arguments[0] else {
-                throw PartiQLMessages.malformed("Incorrect number of arguments supplied to function 'if_not_exists'")
-            }
+        case .call("if_not_exists", let arguments, _):
+            guard arguments.count == 2 else { throw PartiQLMessages.operandCount("if_not_exists", arguments.count) }
+            guard case .path(let path) = arguments[0] else { throw PartiQLMessages.documentPathRequired("if_not_exists") }
             return .ifNotExists(path, try updateOperand(arguments[1], conditions: conditions))
-        case .call(let name, _):
-            throw PartiQLMessages.unrecognizedFunction(name)
+        case .call(let name, _, let site):
+            throw PartiQLMessages.unrecognizedFunction(name, site.name)
         case .missing:
             throw PartiQLMessages.missingCompared
         default:

@@ -106,11 +106,13 @@ struct PartiQLEngineTests {
     func transactions() throws {
         let database = try Database(path: nil, region: "us-east-1")
         try DatabaseTests.makeTable(database)
-        _ = try database.executeTransaction(
+        let written = try database.executeTransaction(
             ExecuteTransactionInput(transactStatements: [
                 ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'x'}"),
                 ParameterizedStatement(statement: "INSERT INTO Things VALUE {'pk': 'y', 'v': 1}"),
             ]), now: 1_700_000_000)
+        // Writes answer an empty Responses, not one entry per statement (measured, 2026-10).
+        #expect(written.responses == [])
         let read = try database.executeTransaction(
             ExecuteTransactionInput(transactStatements: [
                 ParameterizedStatement(statement: "SELECT v FROM Things WHERE pk = 'y'"),
@@ -128,6 +130,28 @@ struct PartiQLEngineTests {
             #expect(error.cancellationReasons?.map(\.code) == ["None", "DuplicateItem"])
         }
         #expect(try run(database, "SELECT * FROM Things WHERE pk = 'x'").items?.count == 1)
+    }
+
+    /// A batch honours each member's RETURNING; its SELECTs name one item by its key alone.
+    @Test("a batch returns what RETURNING asks for and refuses a SELECT with a condition")
+    func batchReturning() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try DatabaseTests.makeTable(database)
+        _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a"), "v": .n(DynamoNumber(1))]))
+        let output = try database.batchExecuteStatement(
+            BatchExecuteStatementInput(statements: [
+                BatchStatementRequest(statement: "UPDATE Things SET v = 2 WHERE pk = 'a' RETURNING MODIFIED OLD *"),
+                BatchStatementRequest(statement: "UPDATE Things REMOVE w WHERE pk = 'a' RETURNING MODIFIED NEW *"),
+                BatchStatementRequest(statement: "DELETE FROM Things WHERE pk = 'a' RETURNING ALL OLD *"),
+            ]))
+        #expect(output.responses?.map(\.item) == [["v": .n(DynamoNumber(1))], nil, ["pk": .s("a"), "v": .n(DynamoNumber(2))]])
+        let reads = try database.batchExecuteStatement(
+            BatchExecuteStatementInput(statements: [
+                BatchStatementRequest(statement: "SELECT * FROM Things WHERE pk = 'a' AND v = 2")
+            ]))
+        #expect(
+            reads.responses?.first?.error?.message
+                == "Select statements within BatchExecuteStatement must specify the primary key in the where clause.")
     }
 
     /// A seeded random mix of PartiQL writes (single, batched, transactional) leaves storage that
