@@ -38,9 +38,12 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(
-            input.select, attributesToGet: input.attributesToGet,
-            projection: input.projectionExpression, index: input.indexName)
+        // Query's `Select` rules answer in the 2026 validator's envelope (bare in 2025).
+        let countOnly = try Self.requestValidation { () throws(DynamoError) in
+            try ReadRules.checkSelect(
+                input.select, attributesToGet: input.attributesToGet,
+                projection: input.projectionExpression, index: input.indexName)
+        }
         let index = try input.indexName.map { name throws(DynamoError) in
             try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
         }
