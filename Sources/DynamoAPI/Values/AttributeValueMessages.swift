@@ -97,6 +97,9 @@ extension AttributeValueMessages {
 // MARK: - Values/ItemSize.swift
 
 extension AttributeValueMessages {
+    /// Thrown by ItemSize.checkAttributeNames.
+    static let emptyAttributeName = DynamoError.validation("Empty attribute name")
+
     /// Thrown by ItemSize.checkNesting.
     static let nestingLevelsHaveExceededSupported = DynamoError.validation(
         "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")

@@ -50,7 +50,7 @@ extension Database {
                     if size > ItemSize.maximum {
                         throw EngineMessages.itemTooLarge
                     }
-                    try ItemSize.checkNesting(put.item)
+                    try ItemSize.checkNamesAndNesting(put.item)
                     write = PlannedWrite(
                         table: table, requestedName: requestedName, key: key,
                         put: (put.item, ItemJSON.encode(put.item), size))
