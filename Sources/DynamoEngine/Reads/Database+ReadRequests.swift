@@ -180,13 +180,15 @@ enum ReadRules {
 enum KeyConditionBinding {
     ///
     /// A KeyConditionExpression with more conditions than the schema has key attributes is refused
-    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`;
-    /// legacy `KeyConditions` are limited to one or two entries when they are translated).
+    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`);
+    /// legacy `KeyConditions` on a single-attribute key schema are limited to one or two entries
+    /// (a multi-attribute index takes one per key attribute, and is not bound here).
     static func spec(
         _ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
         sortKey: KeyAttribute?, fromExpression: Bool = false
     ) throws -> KeyConditionSpec {
         let keyCount = sortKey == nil ? 1 : 2
+        if !fromExpression && terms.count > 2 { throw ExpressionMessages.keyConditionsTooMany }
         if fromExpression && terms.count > keyCount {
             throw EngineMessages.numberQueryConditionsExceedsNumber(termsCount: terms.count, keyCount: keyCount)
         }
