@@ -97,6 +97,8 @@ let package = Package(
             name: "DynamoStore",
             dependencies: [
                 "DynamoClient", "DynamoAPI", "DynamoExpressions",
+                // The offline store's file: the system's SQLite (Apple platforms import SQLite3).
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Async methods of a (non-Sendable) ObjectContext run on the caller's actor.
@@ -107,6 +109,12 @@ let package = Package(
             dependencies: ["DynamoStore", "DynamoClient", "DynamoAPI"],
             path: "Examples/Locations",
             exclude: ["README.md"]
+        ),
+        // The phone of the offline kill tests: a DynamoStore app the tests start and SIGKILL.
+        .executableTarget(
+            name: "offline-phone",
+            dependencies: ["DynamoStore", "DynamoClient", "DynamoAPI"],
+            path: "Tests/OfflinePhone"
         ),
         // scripts/fuzz's in-process targets: seeded mutations through the request path's parsers.
         .executableTarget(

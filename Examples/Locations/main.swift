@@ -10,7 +10,10 @@ import Foundation
 ///     swift run Locations --aws                            # real DynamoDB (AWS_REGION, credentials…)
 ///
 /// It creates its tables, adds locations and check-ins in one save, lists them sorted, shows
-/// a conflict resolved by a merge policy, and deletes its tables unless `--keep-tables`.
+/// a conflict resolved by a merge policy, then its offline mode (an offline store on a file,
+/// `--offline-file`, default a temporary file: saves made offline, read offline, kept across
+/// a relaunch, replayed when the network is back), and deletes its tables unless
+/// `--keep-tables`.
 enum LocationsExample {
     /// Prefix of the example's table names (`--table-prefix`, default `LocationsExample-`).
     /// `nonisolated(unsafe)`: written once while the arguments are read, before anything reads it.
@@ -20,40 +23,47 @@ enum LocationsExample {
         var endpoint: String?
         var useAWS = false
         var keepTables = false
+        var offlineFile: String?
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
             case "--endpoint": endpoint = iterator.next()
             case "--aws": useAWS = true
             case "--keep-tables": keepTables = true
+            case "--offline-file": offlineFile = iterator.next()
             case "--table-prefix": tablePrefix = iterator.next() ?? tablePrefix
             case "--help", "-h":
-                say("usage: Locations [--endpoint URL | --aws] [--table-prefix P] [--keep-tables]")
+                say("usage: Locations [--endpoint URL | --aws] [--table-prefix P] [--offline-file PATH] [--keep-tables]")
                 return
             default: throw ExampleError("unknown argument \(argument); see --help")
             }
         }
         var server: LocalServer?
-        let client: DynamoClient
-        if useAWS {
-            client = try DynamoClient()
-        } else {
+        var configuration = DynamoClient.Configuration()
+        if !useAWS {
             if endpoint == nil {
                 server = try LocalServer()
                 endpoint = server?.endpoint
             }
             let environment = ProcessInfo.processInfo.environment
-            client = try DynamoClient(
-                configuration: DynamoClient.Configuration(
-                    region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1", endpoint: endpoint,
-                    credentials: environment["AWS_ACCESS_KEY_ID"] == nil ? AWSCredentials(accessKeyID: "local", secretAccessKey: "local") : nil))
+            configuration = DynamoClient.Configuration(
+                region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1", endpoint: endpoint,
+                credentials: environment["AWS_ACCESS_KEY_ID"] == nil ? AWSCredentials(accessKeyID: "local", secretAccessKey: "local") : nil)
         }
+        let client = try DynamoClient(configuration: configuration)
         defer { server?.stop() }
         say("DynamoDB endpoint: \(client.endpoint)")
         let store = try DynamoStore(types: [Location.self, Checkin.self], client: client)
         try await store.createTables()
+        let temporaryFile = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString).sqlite").path
+        defer {
+            if offlineFile == nil {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporaryFile + suffix) }
+            }
+        }
         do {
             try await tour(store)
+            try await offlineTour(configuration: configuration, file: offlineFile ?? temporaryFile)
         } catch {
             if !keepTables { try? await deleteTables(store) }
             throw error

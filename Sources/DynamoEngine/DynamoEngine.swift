@@ -54,15 +54,18 @@ package final class DynamoEngine: Sendable {
     private let logger: Logger
     /// How hard commits wait for the disk (`serve --sync`).
     package let syncMode: SyncMode
+    /// The consistency model namespaces open with (`serve --consistency`), and overrides.
+    let consistencyDefaults: Mutex<ConsistencyDefaults>
 
     package init(
         storage: StorageLocation, namespaceMode: NamespaceMode, logger: Logger,
         transactionConflicts: [(table: String, count: Int)] = [],
         clock: ServerClock = ServerClock(), transientStatusDelay: Double = 0,
         objectStore: (any ObjectStore)? = nil, kinesisSink: (any KinesisRecordSink)? = nil,
-        syncMode: SyncMode = .normal
+        syncMode: SyncMode = .normal, consistency: ConsistencySettings = .exact
     ) throws {
         self.syncMode = syncMode
+        consistencyDefaults = Mutex(ConsistencyDefaults(server: consistency))
         self.clock = clock
         self.kinesisSink = kinesisSink
         self.transientStatusDelay = transientStatusDelay
@@ -100,6 +103,7 @@ package final class DynamoEngine: Sendable {
             let database = try Database(path: path, region: region, clock: clock, logger: logger, iteratorKey: iteratorKey)
             try database.apply(syncMode)
             database.transientStatuses.delay = transientStatusDelay
+            configureConsistency(of: database, namespace: name)
             database.dataJobs.configure(objectStore: objectStore?.forRegion(region), logger: logger)
             database.kinesis.sink = kinesisSink
             database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)

@@ -83,6 +83,8 @@ public final class LocalDynamoServer: Sendable {
         public var syncFull = false
         /// S3 and Kinesis beside the server (`serve --s3-endpoint`, `--kinesis-endpoint` …).
         public var neighbours = NeighbourOptions()
+        /// How consistent reads are (`serve --consistency`): `exact` by default.
+        public var consistency = Consistency()
         /// The wording of DynamoDB's `ValidationException`s the server answers in (`2026`, the
         /// default, or `2025`, as regions answered before the 2026 rollout; see
         /// ``DynamoAPI/ErrorWording``).
@@ -121,8 +123,8 @@ public final class LocalDynamoServer: Sendable {
     }
 
     public let configuration: Configuration
-    private let engine: DynamoEngine
-    private let threadPool: NIOThreadPool
+    let engine: DynamoEngine
+    let threadPool: NIOThreadPool
     private let http: HTTPServer
     private let sweeper: TimeToLiveSweeper
     private let delivery: StreamTargetDelivery
@@ -146,7 +148,7 @@ public final class LocalDynamoServer: Sendable {
             clock: ServerClock(startingAt: configuration.clockStart),
             transientStatusDelay: configuration.transientStatusDelay,
             objectStore: neighbours.store, kinesisSink: neighbours.sink,
-            syncMode: configuration.syncFull ? .full : .normal)
+            syncMode: configuration.syncFull ? .full : .normal, consistency: configuration.consistency.settings)
         threadPool = NIOThreadPool(numberOfThreads: configuration.databaseThreads)
         let faults = FaultInjector(
             seed: configuration.faultSeed,

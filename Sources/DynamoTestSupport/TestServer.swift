@@ -9,6 +9,9 @@ public struct TestEndpoint: Sendable {
     public let port: Int
     /// `http://127.0.0.1:<port>`, for SDK clients.
     public var url: String { "http://\(host):\(port)" }
+    /// The server itself, for its in-process controls: ``LocalDynamoServer/settleConsistency()``,
+    /// ``LocalDynamoServer/advanceClock(by:)``, ``LocalDynamoServer/setConsistency(_:table:)``.
+    public let server: LocalDynamoServer
 }
 
 /// Runs `body` against a fresh LocalDynamo server on an ephemeral port of `127.0.0.1`, shutting
@@ -63,6 +66,10 @@ public func withTestServer<T>(
 /// try await withTestServer(configuration: configuration) { endpoint in /* … */ }
 /// ```
 ///
+/// With `configuration.consistency = .init(mode: .service, seed: 42)` reads lag writes as in
+/// DynamoDB (eventually consistent reads, global indexes, streams); ``TestEndpoint/server``
+/// ends the lag with `settleConsistency()` or `advanceClock(by:)`.
+///
 /// - Parameters:
 ///   - configuration: the server's settings.
 ///   - body: receives the endpoint.
@@ -78,7 +85,7 @@ public func withTestServer<T>(
     let server = try LocalDynamoServer(configuration: configuration)
     let port = try await server.start()
     do {
-        let result = try await body(TestEndpoint(host: "127.0.0.1", port: port))
+        let result = try await body(TestEndpoint(host: "127.0.0.1", port: port, server: server))
         await server.shutdown()
         return result
     } catch {

@@ -76,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
     var s3Directory: String?
 
     @OptionGroup(title: "AWS services beside it") var neighbours: NeighbourFlags
+    @OptionGroup(title: "Consistency") var consistency: ConsistencyFlags
 
     @Option(
         name: .customLong("ttl-interval"),
@@ -245,6 +246,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.streamTargets = streamTargets
         configuration.streamBatchSize = streamBatchSize
         configuration.neighbours = neighbours.options
+        configuration.consistency = consistency.options
         applyReliabilityFlags(to: &configuration)
         configuration.credentialsFile = credentialsFile
         configuration.allowedClockSkew = clockSkew

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import boto3
@@ -236,9 +237,20 @@ def scan_all(ddb) -> dict[tuple[str, str], dict]:
             return items
 
 
-def verify(url: str, model: Model, replica: StreamReplica, session) -> int:
+def settle(url: str) -> None:
+    """`serve --consistency service`: makes every stream record readable now (a record of the
+    last moment before the kill would otherwise wait out its delay)."""
+    request = urllib.request.Request(url + "/_localdynamo/consistency/settle", data=b"{}", method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        if answer.status != 200:
+            raise AssertionError(f"settle answered {answer.status}")
+
+
+def verify(url: str, model: Model, replica: StreamReplica, session, service: bool = False) -> int:
     """Checks the restarted server against the model; settles unanswered writes to what is
     there. Returns the number of items."""
+    if service:
+        settle(url)
     ddb = client(url, session=session)
     table = scan_all(ddb)
     for key, states in model.states.items():
@@ -320,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed of every random choice (default: random, printed)")
     parser.add_argument("--writers", type=int, default=4, help="writer threads (default 4)")
     parser.add_argument("--sync", choices=["normal", "full"], default="normal", help="the server's --sync")
+    parser.add_argument("--consistency", choices=["exact", "service"], default="exact",
+                        help="the server's --consistency (service: drawn from --seed; settled before each check)")
     parser.add_argument("--db-path", type=Path, help="data directory (default: a temporary one, removed on success)")
     parser.add_argument("--max-run", type=float, default=2.0, help="the most time, after 0.2 s, between the writers' start and the kill, seconds")
     parser.add_argument("--json", type=Path, help="write the figures here")
@@ -328,12 +342,16 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="localdynamo-crash-"))
     db_path = args.db_path or work / "db"
-    print(f"crash-test: {args.rounds} rounds, seed {seed}, --sync {args.sync}, data in {db_path}", flush=True)
+    print(f"crash-test: {args.rounds} rounds, seed {seed}, --sync {args.sync}, --consistency {args.consistency}, data in {db_path}",
+          flush=True)
     s3_dir = work / "s3"
     for bucket in ("bulk-in", "bulk-out"):
         (s3_dir / bucket).mkdir(parents=True)
     (s3_dir / "bulk-in" / "items.json").write_bytes(b"".join(bulk_line(number) for number in range(BULK_ITEMS)))
-    server = Server(db_path, ["--s3-dir", str(s3_dir)] + (["--sync", "full"] if args.sync == "full" else []), log=work / "server.log")
+    service = args.consistency == "service"
+    extra = ["--s3-dir", str(s3_dir)] + (["--sync", "full"] if args.sync == "full" else [])
+    extra += ["--consistency", "service", "--consistency-seed", str(seed)] if service else []
+    server = Server(db_path, extra, log=work / "server.log")
     bulk_items = 0
     model, replica, versions = Model(), StreamReplica(), itertools.count(1)  # next() is atomic
     started = time.monotonic()
@@ -357,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise writer.error
             check_storage(db_path)
             server.start()
-            items = verify(server.url, model, replica, session)
+            items = verify(server.url, model, replica, session, service)
             bulk = verify_bulk(server.url, bulk_table, bulk_arn, session)
             bulk_items += bulk
             print(f"round {round_number}: ok ({model.acknowledged} writes answered, {model.unanswered} cut off, "

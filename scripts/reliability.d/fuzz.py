@@ -58,9 +58,10 @@ def run_in_process(target: str, inputs: int, seed: int, findings: Path, limit_ms
     return figures
 
 
-def run_http(inputs: int, seed: int, timeout: float) -> dict:
+def run_http(inputs: int, seed: int, timeout: float, consistency: str = "exact") -> dict:
     scratch = Path(tempfile.mkdtemp(prefix="localdynamo-fuzz-"))
-    server = Server(scratch / "db", log=scratch / "server.log")
+    extra = ["--consistency", consistency, "--consistency-seed", str(seed)] if consistency != "exact" else []
+    server = Server(scratch / "db", extra, log=scratch / "server.log")
     (scratch / "db").mkdir()
     url = server.start()
     dynamodb = client(url)
@@ -107,11 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--findings", type=Path, default=REPO / ".build" / "fuzz-findings",
                         help="where crashing and hanging inputs go (default .build/fuzz-findings)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--consistency", choices=["exact", "service"], default="exact",
+                        help="the http target's server --consistency (service: drawn from --seed)")
     args = parser.parse_args(argv)
     results = []
     for target in args.targets.split(","):
         if target == "http":
-            figures = run_http(args.inputs, args.seed, args.time_limit_ms / 1000)
+            figures = run_http(args.inputs, args.seed, args.time_limit_ms / 1000, args.consistency)
         elif target in IN_PROCESS:
             figures = run_in_process(target, args.inputs, args.seed, args.findings, args.time_limit_ms)
         else:

@@ -9,7 +9,7 @@ extension JSONByteReader {
     /// exactly one member of a known type, no `null`s, a valid number or base64 text, a set that
     /// is not empty and has no duplicate. The value is built by the same calls
     /// `AttributeValue(json:)` makes.
-    mutating func attributeValue(depth: Int = 0) throws(FastDecodeBail) -> AttributeValue {
+    package mutating func attributeValue(depth: Int = 0) throws(FastDecodeBail) -> AttributeValue {
         guard depth < Self.maximumValueDepth else { throw FastDecodeBail() }
         try expect(UInt8(ascii: "{"))
         let type = try rawToken()

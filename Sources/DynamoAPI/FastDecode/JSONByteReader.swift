@@ -104,6 +104,18 @@ package struct JSONByteReader {
     /// Reads a member name or short token without escapes as raw bytes (the type names of an
     /// attribute value, the request's member names); bails on an escape.
     mutating func rawToken() throws(FastDecodeBail) -> UnsafeRawBufferPointer {
+        // Escapes, control characters and non-ASCII never spell a name we know.
+        try unescapedString(below: 0x80)
+    }
+
+    /// Reads a string without escapes as its raw UTF-8 bytes (a stored item's member name, to
+    /// compare with the names a caller looks for); bails on an escape or a control character.
+    package mutating func unescapedString() throws(FastDecodeBail) -> UnsafeRawBufferPointer {
+        try unescapedString(below: 0x100)
+    }
+
+    /// A string's raw bytes, bailing on an escape, a control character or a byte from `limit` up.
+    private mutating func unescapedString(below limit: Int) throws(FastDecodeBail) -> UnsafeRawBufferPointer {
         try expect(UInt8(ascii: "\""))
         let start = index
         while index < bytes.count {
@@ -113,8 +125,7 @@ package struct JSONByteReader {
                 index += 1
                 return token
             }
-            // Escapes, control characters and non-ASCII never spell a name we know.
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { throw FastDecodeBail() }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || Int(byte) >= limit { throw FastDecodeBail() }
             index += 1
         }
         throw FastDecodeBail()

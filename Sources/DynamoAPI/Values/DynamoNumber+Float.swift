@@ -28,9 +28,17 @@ extension DynamoNumber {
     /// holds, or a `Double` on a midpoint between two floats).
     private static func roundedThroughDouble(digits: [UInt8], exponent: Int) -> Float? {
         guard digits.count <= 15 else { return nil }
-        var mantissa = 0.0
-        for digit in digits { mantissa = mantissa * 10 + Double(digit) }
-        let power = exponent - digits.count + 1
+        var mantissa: UInt64 = 0
+        for digit in digits { mantissa = mantissa * 10 + UInt64(digit) }
+        return roundedThroughDouble(mantissa: mantissa, power: exponent - digits.count + 1)
+    }
+
+    /// The float nearest `mantissa × 10^power` (a mantissa of at most 15 decimal digits) through
+    /// one `Double` operation, or `nil` when that cannot be done exactly once (a power of ten no
+    /// `Double` holds, or a `Double` on a midpoint between two floats). Shared with
+    /// ``JSONByteReader/floatList()``, which reads stored vectors without building numbers.
+    package static func roundedThroughDouble(mantissa: UInt64, power: Int) -> Float? {
+        let mantissa = Double(mantissa)
         let value: Double
         if power >= 0, power < exactPowers.count {
             value = mantissa * exactPowers[power]

@@ -74,6 +74,7 @@ extension Database {
                 for (name, plannedRead) in planned {
                     let store = ItemStore(table: plannedRead.table, connection: connection)
                     let consistent = plannedRead.request.consistentRead ?? false
+                    let eventual = !consistent && consistency.isActive
                     var items: [[UInt8]] = []
                     var leftOver: [Item] = []
                     for (key, value) in plannedRead.keys {
@@ -81,7 +82,8 @@ extension Database {
                             leftOver.append(value)
                             continue
                         }
-                        let found = try store.get(key)
+                        var found = try store.get(key)
+                        if eventual { found = eventuallyConsistent(found, table: plannedRead.table, key: key) }
                         result.capacity[name, default: ConsumedUnits()].table +=
                             Capacity.readUnits(size: found?.size ?? 0, consistent: consistent)
                         guard let found else { continue }

@@ -11,5 +11,7 @@ extension Database {
         try recordPointInTimeChanges(&state)
         queueReplication(state.itemChanges)
         try queueKinesisRecords(state.itemChanges)
+        // Last: a consumer that throws rolls the write back, and with it what is kept here.
+        if consistency.isActive { state.committedChanges.append(contentsOf: state.itemChanges) }
     }
 }

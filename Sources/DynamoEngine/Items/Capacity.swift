@@ -20,6 +20,10 @@ package struct ConsumedUnits: Sendable, Equatable {
     package var globalIndexes: [String: Double] = [:]
     /// Units consumed per local secondary index (only indexes that were touched).
     package var localIndexes: [String: Double] = [:]
+    /// Bytes replicated per vector index (`VectorWriteRequestBytes`; only indexes whose entry
+    /// changed). Metered apart from capacity units: not part of ``total``, and the same in a
+    /// transaction.
+    package var vectorIndexes: [String: Double] = [:]
 
     package init(table: Double = 0) { self.table = table }
 
@@ -39,6 +43,7 @@ package struct ConsumedUnits: Sendable, Equatable {
         table += other.table
         globalIndexes.merge(other.globalIndexes, uniquingKeysWith: +)
         localIndexes.merge(other.localIndexes, uniquingKeysWith: +)
+        vectorIndexes.merge(other.vectorIndexes, uniquingKeysWith: +)
     }
 
     /// Twice these units: what a transaction consumes for the same work.
@@ -46,6 +51,7 @@ package struct ConsumedUnits: Sendable, Equatable {
         var doubled = ConsumedUnits(table: table * 2)
         doubled.globalIndexes = globalIndexes.mapValues { $0 * 2 }
         doubled.localIndexes = localIndexes.mapValues { $0 * 2 }
+        doubled.vectorIndexes = vectorIndexes
         return doubled
     }
 }

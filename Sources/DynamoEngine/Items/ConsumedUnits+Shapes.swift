@@ -8,7 +8,7 @@ extension ConsumedUnits {
 
     /// `ConsumedCapacity` of a single-table operation as `mode` asks for it: nothing for `NONE`
     /// (or absent), the total for `TOTAL`, and the total with its split over the table and each
-    /// index for `INDEXES`.
+    /// index for `INDEXES` (with the bytes written to each vector index, `VectorIndexes`).
     package func shape(table: String, mode: ReturnConsumedCapacity?) -> ConsumedCapacity? {
         guard Self.reported(mode) else { return nil }
         var capacity = ConsumedCapacity(tableName: table, capacityUnits: total)
@@ -19,6 +19,9 @@ extension ConsumedUnits {
             }
             if !globalIndexes.isEmpty {
                 capacity.globalSecondaryIndexes = globalIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) }
+            }
+            if !vectorIndexes.isEmpty {
+                capacity.vectorIndexes = vectorIndexes.mapValues { VectorCapacity(vectorWriteRequestBytes: $0) }
             }
         }
         return capacity

@@ -44,8 +44,9 @@ extension Database {
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(fromKey: input.key)
-        let found = try read { connection in try ItemStore(table: table, connection: connection).get(key) }
+        var found = try read { connection in try ItemStore(table: table, connection: connection).get(key) }
         let consistent = input.consistentRead ?? false
+        if !consistent, consistency.isActive { found = eventuallyConsistent(found, table: table, key: key) }
         guard let found else {
             return ItemReadResult(json: nil, capacity: ConsumedUnits(table: Capacity.readUnits(size: 0, consistent: consistent)))
         }
@@ -207,6 +208,7 @@ extension Database {
     ) throws {
         try updateStatistics(&state, table: table, store: store, removed: old?.size, added: new?.size)
         guard old != nil || new != nil else { return }
+        if !store.table.vectorIndexes.isEmpty { state.vectorTablesWritten.insert(store.table.storageID) }
         state.itemChanges.append(
             ItemChange(
                 table: store.table, key: key, oldJSON: old?.json, newJSON: new?.json,

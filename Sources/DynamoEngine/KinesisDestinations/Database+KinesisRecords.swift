@@ -40,7 +40,13 @@ extension Database {
                         data: record.json(precision == .microsecond)))
             }
         }
-        if !records.isEmpty { sink.enqueue(records) }
+        guard !records.isEmpty else { return }
+        // In `service` mode the records reach Kinesis after a delay (ConsistencyModel).
+        if consistency.isActive, let table = changes.first?.table.name {
+            consistency.sendKinesisRecords(records, table: table, sink: sink, clock: clock)
+        } else {
+            sink.enqueue(records)
+        }
     }
 
     /// A change's record with its timestamp still to format, or `nil` when nothing changed.

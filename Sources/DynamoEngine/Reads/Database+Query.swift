@@ -87,7 +87,15 @@ extension Database {
             return try read { connection in
                 try connection.readInOneSnapshot { beforeStatement in
                     let store = ItemStore(table: table, connection: connection)
-                    return try ReadPager(table: table, options: options).page { last, count in
+                    var pager = ReadPager(table: table, options: options)
+                    // Only in `service` mode: nothing is built for a read in `exact` mode.
+                    if !options.consistentRead, consistency.isActive {
+                        readEventually(
+                            &pager, table: table, index: nil,
+                            start: start.map { GhostMerge.position(StoredKey(hash: partition.hash, partition: partition.partition, sort: $0)) },
+                            within: GhostMerge.within(partition, range), order: GhostMerge.queryOrder(forward: forward))
+                    }
+                    return try pager.page { last, count in
                         try beforeStatement()
                         return try store.query(
                             partition: partition, range: range, after: last?.key.sort ?? start,
@@ -118,6 +126,12 @@ extension Database {
                 let store = IndexStore(table: table, index: index, connection: connection)
                 var pager = ReadPager(table: table, options: options, index: index)
                 if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
+                // Only in `service` mode: nothing is built for a read in `exact` mode.
+                if !options.consistentRead, consistency.isActive {
+                    readEventually(
+                        &pager, table: table, index: index, start: start, within: GhostMerge.within(partition, range),
+                        order: GhostMerge.queryOrder(forward: forward))
+                }
                 return try pager.page { last, count in
                     try store.query(
                         partition: partition, range: range, after: last ?? start, forward: forward,

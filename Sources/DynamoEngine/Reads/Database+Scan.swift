@@ -20,6 +20,12 @@ extension Database {
                     let store = IndexStore(table: table, index: index, connection: connection)
                     var pager = ReadPager(table: table, options: options, index: index)
                     if fetchTableItems { pager.fetch = Self.tableItemFetcher(table: table, connection: connection) }
+                    // Only in `service` mode: nothing is built for a read in `exact` mode.
+                    if !options.consistentRead, consistency.isActive {
+                        readEventually(
+                            &pager, table: table, index: index, start: start, within: { (low...high).contains($0.key.hash) },
+                            order: GhostMerge.scanOrder)
+                    }
                     return try pager.page { last, count in
                         try store.scan(lowHash: low, highHash: high, after: last ?? start, limit: count)
                     }
@@ -33,7 +39,14 @@ extension Database {
         return try read { connection in
             try connection.readTransaction {
                 let store = ItemStore(table: table, connection: connection)
-                return try ReadPager(table: table, options: options).page { last, count in
+                var pager = ReadPager(table: table, options: options)
+                // Only in `service` mode: nothing is built for a read in `exact` mode.
+                if !options.consistentRead, consistency.isActive {
+                    readEventually(
+                        &pager, table: table, index: nil, start: start.map(GhostMerge.position),
+                        within: { (low...high).contains($0.key.hash) }, order: GhostMerge.scanOrder)
+                }
+                return try pager.page { last, count in
                     try store.scan(lowHash: low, highHash: high, after: last?.key ?? start, limit: count)
                 }
             }

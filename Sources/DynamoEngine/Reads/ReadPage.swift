@@ -55,6 +55,10 @@ struct ReadPager {
     var index: IndexDefinition?
     /// Replaces an index entry by the full table item (an LSI read of unprojected attributes).
     var fetch: ((ItemStore.Row) throws -> [UInt8]?)?
+    /// What an eventually consistent read sees of each row, in `service` mode (``EventualOverlay``).
+    var overlay: EventualOverlay?
+    /// The rows such a read sees that the database no longer holds (``GhostMerge``).
+    var ghosts: GhostMerge?
 
     /// Reads batches from `next(after:count:)` until the page is full or the rows run out.
     func page(_ next: (_ after: ItemStore.Row?, _ count: Int) throws -> [ItemStore.Row]) throws -> ReadPage {
@@ -64,7 +68,8 @@ struct ReadPager {
         var stoppedEarly = false
         reading: while true {
             let wanted = min(Self.batchSize, options.limit.map { $0 - page.scannedCount } ?? Self.batchSize)
-            let rows = try next(last, wanted)
+            let fetched = try next(last, wanted)
+            let rows = ghosts?.merge(after: last, fetched, exhausted: fetched.count < wanted) ?? fetched
             for row in rows {
                 page.scannedCount += 1
                 bytesRead += row.size
@@ -79,7 +84,7 @@ struct ReadPager {
                     break reading
                 }
             }
-            if rows.count < wanted { break }
+            if fetched.count < wanted { break }
         }
         if stoppedEarly, let last {
             page.lastEvaluatedKey = try lastEvaluatedKey(for: last)
@@ -92,8 +97,13 @@ struct ReadPager {
 
     private func take(_ row: ItemStore.Row, into page: inout ReadPage) throws {
         var row = row
+        var visibleItem: [UInt8]?
+        if let overlay {
+            guard let seen = try overlay.visible(row) else { return }
+            (row, visibleItem) = seen
+        }
         if let fetch {
-            guard let json = try fetch(row) else { return }
+            guard let json = try visibleItem ?? fetch(row) else { return }
             row.json = json
         }
         guard options.filter != nil || options.projection != nil else {

@@ -46,6 +46,8 @@ extension Database {
         try writer.withLock { state in
             contentsGeneration.add(1, ordering: .relaxed)
             vectorCaches.invalidate()
+            // The versions kept are of the contents replaced: a read sees the snapshot's at once.
+            consistency.settle(now: clock.now())
             state.connection.clearStatementCache()
             let nextStorageID = try StorageIDs.next(state.connection)
             try snapshot.copy(into: state.connection)

@@ -199,6 +199,7 @@ extension Database {
                 state.statistics.tables = group.statisticsBefore
                 state.streamAppenders = [:]
                 state.catalogChanges = []
+                state.committedChanges = []
                 return error
             }
             publishAfterCommit(&state)
@@ -213,6 +214,7 @@ extension Database {
         let connection = state.connection
         let statisticsBefore = state.statistics.tables
         let catalogChangesBefore = state.catalogChanges.count
+        let committedChangesBefore = state.committedChanges.count
         state.itemChanges = []
         defer { state.itemChanges = [] }
         try connection.statement("SAVEPOINT request").run()
@@ -227,6 +229,7 @@ extension Database {
             state.statistics.tables = statisticsBefore
             state.streamAppenders = [:]
             state.catalogChanges.removeSubrange(catalogChangesBefore...)
+            state.committedChanges.removeSubrange(committedChangesBefore...)
             throw error
         }
     }

@@ -51,6 +51,8 @@ package final class Database: Sendable {
     let runsBackgroundWork: Bool
     /// Transitional statuses held for DynamoDB Local's `-delayTransientStatuses`.
     let transientStatuses = TransientStatuses()
+    /// What eventually consistent reads see (`serve --consistency`); inactive in `exact` mode.
+    package let consistency = ConsistencyModel()
     /// When the writer checkpoints the write-ahead log (see `CheckpointPolicy`).
     let checkpoints = CheckpointPolicy()
     /// Page-cache hits and misses of this namespace's connections, for `/metrics`.
@@ -73,6 +75,12 @@ package final class Database: Sendable {
         /// The item changes the running write made, in order (see ``ItemChange``); handed to
         /// the change consumers before the transaction commits.
         var itemChanges: [ItemChange] = []
+        /// The storage ids of the tables with vector indexes whose items the running write
+        /// changed: their vector caches are stale once it commits (``VectorCaches``).
+        var vectorTablesWritten: Set<Int64> = []
+        /// The item changes of the running transaction the consistency model keeps once it
+        /// commits (only while ``Database/consistency`` is active).
+        var committedChanges: [ItemChange] = []
         /// The group of writes whose transaction is open, while the writer thread runs one:
         /// each `write { }` in it is then a savepoint of that transaction.
         var group: WriteGroup?
@@ -253,7 +261,15 @@ package final class Database: Sendable {
     /// dictionary update per changed table; nothing when the transaction changed neither.
     func publishAfterCommit(_ state: inout WriterState) {
         // Before the write is acknowledged: a search that follows it loads what it wrote.
-        vectorCaches.invalidate()
+        if !state.catalogChanges.isEmpty { vectorCaches.invalidate() }
+        if !state.vectorTablesWritten.isEmpty {
+            vectorCaches.invalidate(tables: state.vectorTablesWritten)
+            state.vectorTablesWritten = []
+        }
+        if !state.committedChanges.isEmpty {
+            consistency.record(state.committedChanges, now: clock.now())
+            state.committedChanges = []
+        }
         let ledger = state.statistics
         guard ledger.hasUnpublished || !state.catalogChanges.isEmpty else { return }
         let changes = state.catalogChanges
@@ -320,6 +336,7 @@ package final class Database: Sendable {
             } catch {
                 state.statistics.tables = statisticsBefore
                 state.streamAppenders = [:]
+                state.committedChanges = []
                 throw error
             }
             publishAfterCommit(&state)

@@ -42,7 +42,10 @@ struct IndexStore {
     }
 
     /// The attributes of `item` the index projects.
-    func project(_ item: Item) -> Item {
+    func project(_ item: Item) -> Item { Self.project(item, index: index, table: table) }
+
+    /// The attributes of `item` that `index` of `table` projects.
+    static func project(_ item: Item, index: IndexDefinition, table: TableDefinition) -> Item {
         switch index.projectionType {
         case .all:
             return item

@@ -65,7 +65,8 @@ struct ItemStore {
     /// item first when the table has indexes), expiry index (``ExpiryIndex``, with TTL on) and
     /// vector indexes (``VectorStore``).
     ///
-    /// - Returns: the write units the change consumed on the indexes (none on the table).
+    /// - Returns: the write units the change consumed on the indexes (none on the table), and
+    ///   the bytes it replicated to vector indexes.
     @discardableResult
     func put(_ key: StoredKey, json: [UInt8], size: Int) throws -> ConsumedUnits {
         try put(key, json: json, size: size, replacing: table.indexes.isEmpty ? nil : get(key)?.json)
@@ -92,7 +93,7 @@ struct ItemStore {
             try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
         }
         if !table.vectorIndexes.isEmpty {
-            try updateVectorIndexes(key, json: json, item: item)
+            units.vectorIndexes = try updateVectorIndexes(key, json: json, item: item)
         }
         return units
     }
@@ -122,7 +123,7 @@ struct ItemStore {
             try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
         }
         if !table.vectorIndexes.isEmpty {
-            try removeFromVectorIndexes(key)
+            units.vectorIndexes = try removeFromVectorIndexes(key)
         }
         return units
     }

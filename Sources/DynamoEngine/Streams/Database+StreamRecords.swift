@@ -84,6 +84,7 @@ extension Database {
                 var bytes = 0
                 var next = iterator.position
                 var more = false
+                let delayed = consistency.isActive
                 while try statement.step() {
                     let blob = statement.blob(1)
                     let size = StoredStreamRecord.pageBytes(of: blob)
@@ -92,6 +93,14 @@ extension Database {
                         break
                     }
                     let sequence = statement.int64(0)
+                    // In `service` mode a record is readable after its delay; those after it wait with it.
+                    if delayed,
+                        !consistency.streamRecordReadable(
+                            table: stream.tableName, streamID: stream.id, sequence: sequence, created: statement.double(2), now: now)
+                    {
+                        more = true
+                        break
+                    }
                     records.append(
                         try StoredStreamRecord.record(
                             blob: blob, sequence: sequence, created: statement.double(2), stream: stream, region: region))

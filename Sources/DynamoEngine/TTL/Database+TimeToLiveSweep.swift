@@ -26,8 +26,12 @@ extension Database {
             var after: ExpiryIndex.Entry?
             while true {
                 let entries = try dueEntries(of: table, attribute: attribute, now: now, after: after)
-                for start in stride(from: 0, to: entries.count, by: Self.sweepBatchSize) {
-                    let batch = entries[start..<min(start + Self.sweepBatchSize, entries.count)].map(\.key)
+                // In `service` mode an item is deleted some time after its expiry (ConsistencyModel.expiryDue).
+                let due =
+                    consistency.isActive
+                    ? entries.filter { consistency.expiryDue(table: table, key: $0.key, expires: $0.expires, now: now) } : entries
+                for start in stride(from: 0, to: due.count, by: Self.sweepBatchSize) {
+                    let batch = due[start..<min(start + Self.sweepBatchSize, due.count)].map(\.key)
                     deleted += try deleteExpired(table: table, keys: batch, attribute: attribute, now: now)
                 }
                 guard entries.count == Self.sweepPageSize, let last = entries.last else { break }

@@ -85,6 +85,17 @@ final class TransientStatuses: Sendable {
         }
     }
 
+    /// Ends every status held (`POST /_localdynamo/consistency/settle`): descriptions show the
+    /// state the work already reached.
+    func releaseAll() {
+        state.withLock { state in
+            state.tables = [:]
+            state.indexes = [:]
+            state.deletedTables = [:]
+            state.vectorIndexes = [:]
+        }
+    }
+
     /// Applies the statuses still held at `now` to a description.
     func apply(to snapshot: inout TableSnapshot, now: Double) {
         let name = snapshot.definition.name

@@ -43,12 +43,12 @@ extension Database {
         let scorer = VectorScorer(function: index.scoringFunction, query: query)
         let found = try read { connection in
             try connection.readInOneSnapshot { beforeStatement in
-                // The generation before the snapshot: a commit in between makes the cache stale.
-                let generation = vectorCaches.currentGeneration()
-                var cache = vectorCaches.current(table: table, index: index, generation: generation)
+                // The stamp before the snapshot: a commit in between makes the cache stale.
+                let stamp = vectorCaches.stamp(of: table)
+                var cache = vectorCaches.current(table: table, index: index, stamp: stamp)
                 if cache == nil {
                     try beforeStatement()
-                    let loaded = try VectorIndexCache.load(VectorStore(table: table, index: index, connection: connection), generation: generation)
+                    let loaded = try VectorIndexCache.load(VectorStore(table: table, index: index, connection: connection), stamp: stamp)
                     vectorCaches.keep(loaded, table: table, index: index)
                     cache = loaded
                 }

@@ -115,6 +115,12 @@ extension VectorIndexDefinition {
         case .failure(let bad):
             throw EngineMessages.vectorElementType(vectorAttribute, position: bad.position, actual: bad.actual, index: name)
         }
+        return try entry(floats: floats, attributes: item) { ItemSize.of(project(item, table: table)) }
+    }
+
+    /// The entry of an item whose vector is `floats`, with its search-schema attributes found in
+    /// `attributes` (the item, or only those attributes of it) and its projected size from `size`.
+    private func entry(floats: [Float], attributes item: Item, size: () -> Int) throws(DynamoError) -> VectorEntry? {
         if floats.count != dimensions {
             throw EngineMessages.vectorSize(vectorAttribute, expected: dimensions, actual: floats.count, index: name)
         }
@@ -143,7 +149,54 @@ extension VectorIndexDefinition {
         guard indexed else { return nil }
         return VectorEntry(
             partition: partition, filters: VectorEntry.encodeFilters(filters), vector: VectorEntry.bytes(of: floats),
-            size: ItemSize.of(project(item, table: table)))
+            size: size())
+    }
+
+    /// ``entry(of:table:)`` of a stored item, read from its stored JSON (`size` its stored
+    /// ``ItemSize``) without decoding the item: only the vector's numbers, the search-schema
+    /// attributes and (for a projection other than `ALL`, `projected` its
+    /// ``projectedNames(table:)``) the projected attributes are read, so a backfill costs what the
+    /// vectors cost.
+    ///
+    /// - Returns: `.some(entry)` (`.some(nil)`: the item is not in the index), or `nil` when
+    ///   only ``entry(of:table:)`` can say (a vector attribute that is not a list of numbers a
+    ///   float holds, an item the index refuses, a member name with an escape), for the caller
+    ///   to decode the item.
+    func storedEntry(json: UnsafeRawBufferPointer, size: Int, projected: Set<String>?) -> VectorEntry?? {
+        var reader = JSONByteReader(json)
+        var vector: (floats: [Float], size: Int)?
+        var attributes = Item()
+        // The projected attributes other than the vector, for the projected size.
+        var others = 0
+        do {
+            try reader.expect(UInt8(ascii: "{"))
+            if !reader.consume(UInt8(ascii: "}")) {
+                repeat {
+                    let member = try reader.unescapedString()
+                    try reader.expect(UInt8(ascii: ":"))
+                    if vectorAttribute.utf8.elementsEqual(member) {
+                        vector = try reader.floatList()
+                    } else if let attribute = searchSchema.first(where: { $0.name.utf8.elementsEqual(member) }) {
+                        let value = try reader.attributeValue()
+                        attributes[attribute.name] = value
+                        others += member.count + ItemSize.of(value)
+                    } else if let projected, projected.contains(String(decoding: member, as: UTF8.self)) {
+                        others += member.count + ItemSize.of(try reader.attributeValue())
+                    } else {
+                        _ = try reader.skipValue()
+                    }
+                } while try reader.continues(before: UInt8(ascii: "}"))
+            }
+        } catch {
+            return nil
+        }
+        guard let vector else { return .some(nil) }
+        let projectedSize = projected == nil ? size : others + vectorAttribute.utf8.count + vector.size
+        do {
+            return .some(try entry(floats: vector.floats, attributes: attributes, size: { projectedSize }))
+        } catch {
+            return nil
+        }
     }
 
     /// The attributes of `item` the index projects: all of them, or the table's keys, the

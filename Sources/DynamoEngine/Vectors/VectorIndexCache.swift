@@ -5,12 +5,12 @@ import Synchronization
 /// array (entries of one `HASH` value next to each other), with their norms, table keys and
 /// inline filters, so a search reads memory at its bandwidth rather than SQLite rows.
 ///
-/// Built from ``VectorStore`` by the first search after any write (``VectorCaches``), so a
+/// Built from ``VectorStore`` by the first search after a write to its table (``VectorCaches``), so a
 /// restart needs nothing but that first search; `SQLite` stays the only storage.
 final class VectorIndexCache: Sendable {
-    /// ``VectorCaches/generation`` when the entries were read: the cache answers only while
-    /// no write has committed since.
-    let generation: Int
+    /// When the entries were read (``VectorCaches``): the cache answers only while no write to
+    /// its table and no change of the namespace's definitions has committed since.
+    let stamp: VectorCaches.Stamp
     let dimensions: Int
     /// Entry `i`'s vector at `i * dimensions ..< (i + 1) * dimensions`.
     let vectors: [Float]
@@ -20,8 +20,8 @@ final class VectorIndexCache: Sendable {
     /// The entries of each `HASH` value (all of them under `[]` for an index without one).
     let partitions: [[UInt8]: Range<Int>]
 
-    init(generation: Int, dimensions: Int, vectors: [Float], keys: [StoredKey], filters: [[UInt8]], partitions: [[UInt8]: Range<Int>]) {
-        self.generation = generation
+    init(stamp: VectorCaches.Stamp, dimensions: Int, vectors: [Float], keys: [StoredKey], filters: [[UInt8]], partitions: [[UInt8]: Range<Int>]) {
+        self.stamp = stamp
         self.dimensions = dimensions
         self.vectors = vectors
         self.keys = keys
@@ -30,7 +30,7 @@ final class VectorIndexCache: Sendable {
     }
 
     /// Reads the entries of `store`, grouped by `HASH` value.
-    static func load(_ store: VectorStore, generation: Int) throws -> VectorIndexCache {
+    static func load(_ store: VectorStore, stamp: VectorCaches.Stamp) throws -> VectorIndexCache {
         let dimensions = store.index.dimensions
         var vectors: [Float] = []
         var keys: [StoredKey] = []
@@ -56,7 +56,7 @@ final class VectorIndexCache: Sendable {
         }
         if let current { partitions[current] = start..<keys.count }
         return VectorIndexCache(
-            generation: generation, dimensions: dimensions, vectors: vectors, keys: keys, filters: filters, partitions: partitions)
+            stamp: stamp, dimensions: dimensions, vectors: vectors, keys: keys, filters: filters, partitions: partitions)
     }
 
     /// The best `k` entries for `scorer` among those `scope` admits.
@@ -75,45 +75,70 @@ final class VectorIndexCache: Sendable {
     }
 }
 
-/// The namespace's vector index caches, and the generation that says when they are stale.
+/// The namespace's vector index caches, and the stamps that say when they are stale.
+///
+/// A cache is stamped when its entries are read with the namespace's generation (bumped by a
+/// restore of the contents and by every commit that changed a definition: an index created,
+/// filled or dropped, a table deleted) and its table's generation (bumped by every commit that
+/// wrote an item of that table, ``Database/publishAfterCommit(_:)``). A write to another table
+/// leaves the cache current, so a search after it reads memory, not SQLite.
 final class VectorCaches: Sendable {
-    /// Bumped after every committed write transaction (``Database/publishAfterCommit(_:)``) and
-    /// every restore of the contents: a cache read at another generation may miss a change.
-    let generation = Atomic<Int>(0)
+    /// When a cache's entries were read: it answers only while both generations are the same.
+    struct Stamp: Equatable {
+        var namespace: Int
+        var table: Int
+    }
 
     private struct Key: Hashable {
         var storageID: Int64
         var index: Int
     }
 
-    private let caches = Mutex<[Key: VectorIndexCache]>([:])
+    private struct State {
+        var namespace = 0
+        var tables: [Int64: Int] = [:]
+        var caches: [Key: VectorIndexCache] = [:]
 
-    /// The cache of `index` of `table` that is current at `generation`, if there is one.
-    func current(table: TableDefinition, index: VectorIndexDefinition, generation: Int) -> VectorIndexCache? {
-        caches.withLock { caches in
-            guard let cache = caches[Key(storageID: table.storageID, index: index.storageNumber)], cache.generation == generation,
-                cache.dimensions == index.dimensions
+        func stamp(_ storageID: Int64) -> Stamp { Stamp(namespace: namespace, table: tables[storageID, default: 0]) }
+    }
+
+    private let state = Mutex(State())
+
+    /// The stamp of `table` now (read before the snapshot that loads a cache: a commit in
+    /// between bumps it, so the cache is stale the next time).
+    func stamp(of table: TableDefinition) -> Stamp {
+        state.withLock { $0.stamp(table.storageID) }
+    }
+
+    /// The cache of `index` of `table` read at `stamp`, if there is one.
+    func current(table: TableDefinition, index: VectorIndexDefinition, stamp: Stamp) -> VectorIndexCache? {
+        state.withLock { state in
+            guard let cache = state.caches[Key(storageID: table.storageID, index: index.storageNumber)],
+                cache.stamp == stamp, cache.dimensions == index.dimensions
             else { return nil }
             return cache
         }
     }
 
-    /// Keeps `cache` for `index` of `table`, replacing an older one; drops the caches of other
-    /// generations (their entries may have changed).
+    /// Keeps `cache` for `index` of `table`, replacing an older one, and drops every cache that
+    /// is stale now (its entries may have changed since).
     func keep(_ cache: VectorIndexCache, table: TableDefinition, index: VectorIndexDefinition) {
-        caches.withLock { caches in
-            caches = caches.filter { $0.value.generation >= cache.generation }
-            caches[Key(storageID: table.storageID, index: index.storageNumber)] = cache
+        state.withLock { state in
+            let snapshot = state
+            state.caches = state.caches.filter { $0.value.stamp == snapshot.stamp($0.key.storageID) }
+            state.caches[Key(storageID: table.storageID, index: index.storageNumber)] = cache
         }
-    }
-
-    /// The generation now (read before a snapshot that loads a cache).
-    func currentGeneration() -> Int {
-        generation.load(ordering: .acquiring)
     }
 
     /// Marks every cache stale.
     func invalidate() {
-        generation.add(1, ordering: .releasing)
+        state.withLock { $0.namespace += 1 }
+    }
+
+    /// Marks the caches of the tables stored as `storageIDs` stale.
+    func invalidate(tables storageIDs: Set<Int64>) {
+        state.withLock { state in
+            for storageID in storageIDs { state.tables[storageID, default: 0] += 1 }
+        }
     }
 }

@@ -26,7 +26,7 @@ struct VectorStore {
     /// Statement kinds for `SQLiteConnection.statement(_:sql:)` (112 and up; see `ItemStore`,
     /// `IndexStore` and `ExpiryIndex` for the others).
     private enum StatementKind: UInt8 {
-        case upsert = 112, remove
+        case upsert = 112, remove, get
     }
 
     private func statementKey(_ kind: StatementKind) -> StatementKey {
@@ -60,12 +60,36 @@ struct VectorStore {
         try connection.dropTable(named: name)
     }
 
-    /// Sets the entry of the item at `key` (or removes it when the item has none).
-    func set(_ key: StoredKey, entry: VectorEntry?) throws {
-        guard let entry else {
-            try remove(key)
-            return
+    /// The entry of the item at `key`, if it has one.
+    func entry(at key: StoredKey) throws -> VectorEntry? {
+        let statement = try connection.statement(statementKey(.get)) {
+            "SELECT part, filters, vector, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
         }
+        statement.bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
+        // Reset once read: a statement left on its row keeps a reader's snapshot open.
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return VectorEntry(partition: statement.blob(0), filters: statement.blob(1), vector: statement.blob(2), size: Int(statement.int64(3)))
+    }
+
+    /// Sets the entry of the item at `key` (or removes it when the item has none).
+    ///
+    /// - Returns: the bytes the change replicated to the index (`VectorWriteRequestBytes`), `nil`
+    ///   when it changed none of the indexed attributes (the vector, the `HASH` value, the inline
+    ///   filters), as the service charges nothing for such a write.
+    @discardableResult
+    func set(_ key: StoredKey, entry: VectorEntry?) throws -> Int? {
+        let old = try self.entry(at: key)
+        guard let entry else { return try remove(key, old: old) }
+        if old == entry { return nil }
+        try insert(key, entry: entry)
+        guard let old, old.vector == entry.vector, old.partition == entry.partition, old.filters == entry.filters else { return entry.size }
+        // Only the projected item's size changed: kept for IndexSizeBytes, not charged.
+        return nil
+    }
+
+    /// Writes the entry of the item at `key`, replacing any it had.
+    private func insert(_ key: StoredKey, entry: VectorEntry) throws {
         try connection.statement(statementKey(.upsert)) {
             """
             INSERT INTO \(name) (hash, pk, sk, part, filters, vector, size) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -81,10 +105,20 @@ struct VectorStore {
     }
 
     /// Removes the entry of the item at `key`, if it has one.
-    func remove(_ key: StoredKey) throws {
+    ///
+    /// - Returns: the removed entry's projected size (the bytes the removal replicated), `nil`
+    ///   when there was none.
+    @discardableResult
+    func remove(_ key: StoredKey) throws -> Int? {
+        try remove(key, old: entry(at: key))
+    }
+
+    private func remove(_ key: StoredKey, old: VectorEntry?) throws -> Int? {
+        guard let old else { return nil }
         try connection.statement(statementKey(.remove)) { "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?" }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()
+        return old.size
     }
 
     /// Fills the index from the table's items, inside the caller's write transaction (an
@@ -95,14 +129,23 @@ struct VectorStore {
     @discardableResult
     func fill() throws -> Int {
         var count = 0
-        let rows = try connection.statement("SELECT hash, pk, sk, item FROM \(ItemStore.name(storageID: table.storageID))")
+        let projected = index.projectedNames(table: table)
+        let rows = try connection.statement("SELECT hash, pk, sk, item, size FROM \(ItemStore.name(storageID: table.storageID))")
         defer { rows.reset() }
         while try rows.step() {
             count += 1
-            let key = StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2))
-            let item = try AttributeValue.decodeItem(bytes: rows.blob(3))
-            guard let entry = try? index.entry(of: item, table: table) else { continue }
-            try set(key, entry: entry)
+            let size = Int(rows.int64(4))
+            // The vector read in place from the stored JSON; the whole item only where that cannot say.
+            let found = rows.withBlob(3) { json in index.storedEntry(json: json, size: size, projected: projected) }
+            let entry: VectorEntry?
+            if let found {
+                entry = found
+            } else {
+                entry = try? index.entry(of: AttributeValue.decodeItem(bytes: rows.blob(3)), table: table)
+            }
+            guard let entry else { continue }
+            // A new index's table is empty: nothing to read or replace first.
+            try insert(StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)), entry: entry)
         }
         return count
     }
@@ -148,21 +191,33 @@ extension ItemStore {
     /// Keeps every vector index of the table in step with a put of `json` at `key` (in the
     /// write's transaction).
     ///
+    /// - Returns: the bytes replicated to each index whose entry changed
+    ///   (`VectorWriteRequestBytes`), by index name.
     /// - Throws: the index's `ValidationException` when the item's vector or search-schema
     ///   attributes break its rules; the transaction then rolls the whole write back.
-    func updateVectorIndexes(_ key: StoredKey, json: [UInt8], item: Item?) throws {
+    func updateVectorIndexes(_ key: StoredKey, json: [UInt8], item: Item?) throws -> [String: Double] {
         let item = try item ?? AttributeValue.decodeItem(bytes: json)
+        var replicated: [String: Double] = [:]
         for index in table.vectorIndexes.sorted(by: { $0.name < $1.name }) {
             let entry = leavesOutInvalidVectors ? (try? index.entry(of: item, table: table)) ?? nil : try index.entry(of: item, table: table)
-            try VectorStore(table: table, index: index, connection: connection).set(key, entry: entry)
+            if let bytes = try VectorStore(table: table, index: index, connection: connection).set(key, entry: entry) {
+                replicated[index.name] = Double(bytes)
+            }
         }
+        return replicated
     }
 
     /// Removes the item at `key` from every vector index of the table.
-    func removeFromVectorIndexes(_ key: StoredKey) throws {
+    ///
+    /// - Returns: the bytes each index's removal replicated, by index name.
+    func removeFromVectorIndexes(_ key: StoredKey) throws -> [String: Double] {
+        var replicated: [String: Double] = [:]
         for index in table.vectorIndexes {
-            try VectorStore(table: table, index: index, connection: connection).remove(key)
+            if let bytes = try VectorStore(table: table, index: index, connection: connection).remove(key) {
+                replicated[index.name] = Double(bytes)
+            }
         }
+        return replicated
     }
 }
 

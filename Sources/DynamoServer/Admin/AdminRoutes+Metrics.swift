@@ -5,7 +5,7 @@ extension AdminRoutes {
     static let metrics: [AdminRoute] = [
         AdminRoute(
             "GET", "/metrics",
-            "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, SQLite page-cache hits, memory (resident, allocator, SQLite)",
+            "Prometheus text format: requests and latency per operation, errors, faults, connections, table sizes, stream records, TTL deletions, stale answers, SQLite page-cache hits, memory (resident, allocator, SQLite)",
             contentType: "text/plain; version=0.0.4; charset=utf-8", openToAll: true
         ) { _, environment in
             let engine = environment.engine
@@ -13,7 +13,7 @@ extension AdminRoutes {
             return MetricsExposition.render(
                 requests: environment.metrics, tables: tables,
                 injectedFaults: environment.faults.injectedCount,
-                ttlDeletions: engine.counters.ttlDeletedItems, pageCache: pageCache,
+                ttlDeletions: engine.counters.ttlDeletedItems, staleAnswers: engine.staleAnswerCount, pageCache: pageCache,
                 memory: ProcessMemory.current(), sqliteMemory: SQLiteMemory.current())
         }
     ]
@@ -22,7 +22,7 @@ extension AdminRoutes {
 /// Renders every `/metrics` family.
 enum MetricsExposition {
     static func render(
-        requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int,
+        requests: ServerMetrics?, tables: [TableMetrics], injectedFaults: Int, ttlDeletions: Int, staleAnswers: Int = 0,
         pageCache: [(namespace: String, counts: PageCacheCounts)] = [],
         memory: ProcessMemory = ProcessMemory(), sqliteMemory: SQLiteMemory? = nil
     ) -> String {
@@ -60,6 +60,10 @@ enum MetricsExposition {
         out.sample("localdynamo_injected_faults_total", [], injectedFaults)
         out.family("localdynamo_ttl_deleted_items_total", type: "counter", help: "Items the TTL sweeper deleted.")
         out.sample("localdynamo_ttl_deleted_items_total", [], ttlDeletions)
+        out.family(
+            "localdynamo_consistency_stale_answers_total", type: "counter",
+            help: "Items an eventually consistent read answered in an earlier version or left out (serve --consistency service).")
+        out.sample("localdynamo_consistency_stale_answers_total", [], staleAnswers)
         out.family("localdynamo_table_items", type: "gauge", help: "Items in a table.")
         for table in tables { out.sample("localdynamo_table_items", labels(table), Int(table.items)) }
         out.family("localdynamo_table_size_bytes", type: "gauge", help: "A table's size as DescribeTable reports it.")

@@ -86,6 +86,10 @@ extension ObjectContext {
 
     /// Reads objects' rows again: one `GetItem` for one object, `BatchGetItem` for several.
     func reload(_ objects: [ManagedObject]) async throws {
+        if let offline = offlineReads {
+            if !objects.isEmpty { try await reloadThroughDevice(objects, offline: offline) }
+            return
+        }
         guard objects.count == 1, let object = objects.first else {
             if !objects.isEmpty { try await read(objects) }
             return

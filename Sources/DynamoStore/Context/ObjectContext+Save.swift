@@ -20,6 +20,10 @@ extension ObjectContext {
             try push(into: parent)
             return
         }
+        if replay == nil, let offline = store.offline {
+            try saveLocally(to: offline)
+            return
+        }
         var changes = StoreChanges()
         changes.origin = ObjectIdentifier(self)
         var stored: [ObjectID] = []
@@ -28,7 +32,11 @@ extension ObjectContext {
             let transactions = transactions(for: try planWrites())
             for (position, transaction) in transactions.enumerated() {
                 do {
-                    let conflicts = try await execute(transaction)
+                    var conflicts = try await execute(transaction)
+                    if let replay, !conflicts.isEmpty {
+                        // A replay after a lost answer: the rows are what this write makes.
+                        if conflicts.allSatisfy(\.isOwnWrite) { conflicts = [] } else { replay.record(conflicts) }
+                    }
                     if conflicts.isEmpty {
                         // Stored inserts leave the inserted list in one pass (not one each).
                         defer { insertedList.removeAll { $0.lifecycle == .stored } }
@@ -200,14 +208,22 @@ extension ObjectContext {
     /// Sends one transaction, retrying `TransactionConflict` cancellations; returns the
     /// conflicts (failed conditions) it met, empty when it was stored.
     private func execute(_ transaction: [WriteAction]) async throws -> [Conflict] {
-        if transaction.count == 1, let write = transaction.first { return try await executeSingle(write) }
+        // A replay sends one action as a transaction too: its kept request token is what makes a
+        // retry after a lost answer apply once, whatever another device wrote meanwhile.
+        if transaction.count == 1, let write = transaction.first, replay == nil { return try await executeSingle(write) }
+        // Kept across `TransactionConflict` retries: a cancelled transaction stored nothing.
+        var token = replay?.nextToken() ?? UUID().uuidString
         var attempt = 1
         while true {
             do {
                 _ = try await store.client.send(
-                    body: Self.transactWriteItemsBody(transaction), target: TransactWriteItemsInput.target,
+                    body: Self.transactWriteItemsBody(transaction, token: token), target: TransactWriteItemsInput.target,
                     output: TransactWriteItemsOutput.self)
                 return []
+            } catch let error as DynamoError where error.code == .idempotentParameterMismatch && replay != nil {
+                // The replay planned another request than the lost one (it met rows its first
+                // try wrote): send it under a new token; its conditions then tell what was stored.
+                token = replay?.nextToken() ?? UUID().uuidString
             } catch let error as DynamoError where error.code == .transactionCanceled {
                 let reasons = error.cancellationReasons ?? []
                 let conflicts = zip(transaction, reasons).compactMap { action, reason in
@@ -225,8 +241,8 @@ extension ObjectContext {
 
     /// The `TransactWriteItems` request of a transaction from its actions' JSON (encoded once,
     /// when they were sized), asking for `ConsumedCapacity` `TOTAL`, with a fresh
-    /// `ClientRequestToken`.
-    static func transactWriteItemsBody(_ transaction: [WriteAction]) -> [UInt8] {
+    /// `ClientRequestToken` (an outbox entry's replay keeps its own).
+    static func transactWriteItemsBody(_ transaction: [WriteAction], token: String = UUID().uuidString) -> [UInt8] {
         var body = Array(#"{"TransactItems":["#.utf8)
         body.reserveCapacity(transaction.reduce(120) { $0 + $1.size + 1 })
         for (position, action) in transaction.enumerated() {
@@ -234,7 +250,7 @@ extension ObjectContext {
             body += action.json
         }
         body += #"],"ReturnConsumedCapacity":"TOTAL","ClientRequestToken":""#.utf8
-        body += UUID().uuidString.utf8
+        body += token.utf8
         body += #""}"#.utf8
         return body
     }

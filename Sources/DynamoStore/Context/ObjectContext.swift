@@ -36,6 +36,9 @@ public final class ObjectContext {
     var registered: [ObjectID: ManagedObject] = [:]
     var insertedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
+    /// Set on the private context that replays an outbox entry: its saves go to DynamoDB with
+    /// the entry's request tokens, and its reads bypass the device's copy.
+    var replay: OutboxReplayState?
 
     /// Makes a context that saves to the store.
     ///
@@ -128,10 +131,16 @@ public final class ObjectContext {
         let object = object(with: id)
         guard known || parent != nil || !object.isFault else {
             // A key this context never saw: no row is simply no object, not a deletion.
-            let output = try await store.client.getItem(
-                GetItemInput(
-                    tableName: object.entity.tableName, key: id.key, consistentRead: true))
-            guard let item = output.item else {
+            let found: Item?
+            if let offline = offlineReads {
+                found = try await localRows(of: [id], offline: offline)[id] ?? nil
+            } else {
+                found = try await store.client.getItem(
+                    GetItemInput(
+                        tableName: object.entity.tableName, key: id.key, consistentRead: true)
+                ).item
+            }
+            guard let item = found else {
                 registered[id] = nil
                 object.lifecycle = .invalid
                 return nil

@@ -82,7 +82,7 @@ extension ObjectContext {
     public func count<Result>(for request: FetchRequest<Result>) async throws -> Int {
         var request = request
         request.resultType = .count
-        if request.includesPendingChanges && !pendingObjects(of: request.entity).isEmpty {
+        if offlineReads != nil || request.includesPendingChanges && !pendingObjects(of: request.entity).isEmpty {
             request.resultType = .objectIDs
             return try await matchingItems(request).items.count
         }
@@ -147,9 +147,14 @@ extension ObjectContext {
         // Unsaved deletes and changes may drop read items: read that many more so the limit
         // is still met from the store.
         let limit = request.fetchLimit.map { $0 + pending.count }
-        let page = try await executor.items(
-            limit: limit, pageSize: request.pageSize, after: request.cursor,
-            attributes: request.neededAttributes)
+        let page =
+            if let offline = offlineReads {
+                try await fetchThroughDevice(request, executor: executor, offline: offline, limit: limit)
+            } else {
+                try await executor.items(
+                    limit: limit, pageSize: request.pageSize, after: request.cursor,
+                    attributes: request.neededAttributes)
+            }
         guard !pending.isEmpty else { return (page.items.map { FetchedEntry(item: $0) }, page.cursor) }
         let matches = try request.effectivePredicate.matcher()
         var entries: [FetchedEntry] = []

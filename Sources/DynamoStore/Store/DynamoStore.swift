@@ -30,6 +30,9 @@ public final class DynamoStore: Sendable {
     /// The model version items carry and the migration of older items on load (`nil`: items
     /// carry no version).
     public let modelVersioning: ModelVersioning?
+    /// The device's copy (cache and outbox) that saves commit to first, or `nil` for a store
+    /// whose saves go straight to DynamoDB (see ``OfflineStore``).
+    public let offline: OfflineStore?
 
     private let classes: ClassRegistry
     private let subscribers = Mutex<Subscribers>(Subscribers())
@@ -46,16 +49,18 @@ public final class DynamoStore: Sendable {
     ///   - logger: the logger.
     ///   - modelVersioning: the model version written on items and the lazy migration of older
     ///     ones (see ``ModelVersioning``).
+    ///   - offline: the device's copy saves commit to first (see ``OfflineStore``).
     public init(
         model: StoreModel, client: DynamoClient, types: [ManagedObject.Type] = [],
         conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
-        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil
+        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil, offline: OfflineStore? = nil
     ) {
         self.model = model
         self.client = client
         self.conflictRetry = conflictRetry
         self.logger = logger
         self.modelVersioning = modelVersioning
+        self.offline = offline
         classes = ClassRegistry(types)
     }
 
@@ -69,11 +74,12 @@ public final class DynamoStore: Sendable {
     ///   - logger: the logger.
     ///   - modelVersioning: the model version written on items and the lazy migration of older
     ///     ones (see ``ModelVersioning``).
+    ///   - offline: the device's copy saves commit to first (see ``OfflineStore``).
     /// - Throws: ``ModelError`` listing every inconsistency of the derived model.
     public convenience init(
         types: [ManagedObject.Type], client: DynamoClient,
         conflictRetry: RetryConfiguration = RetryConfiguration(maximumAttempts: 5, baseDelay: .milliseconds(50)),
-        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil
+        logger: Logger = Logger(label: "DynamoStore"), modelVersioning: ModelVersioning? = nil, offline: OfflineStore? = nil
     ) throws(ModelError) {
         // The description of a class is derived once; a mapping that says otherwise now (a
         // table-name prefix set after first use) would be silently ignored.
@@ -87,7 +93,7 @@ public final class DynamoStore: Sendable {
         let model = try StoreModel(types.map { $0.entityDescription })
         self.init(
             model: model, client: client, types: types, conflictRetry: conflictRetry, logger: logger,
-            modelVersioning: modelVersioning)
+            modelVersioning: modelVersioning, offline: offline)
     }
 
     /// Every successful save of any context of this store, from now on, one value per save.

@@ -222,6 +222,90 @@ struct VectorIndexTests {
         }
     }
 
+    @Test("the in-memory entries stay current across writes to other tables and reload after a write to their own")
+    func cacheStamps() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try DatabaseTests.makeTable(database)
+        try F.makeTable(database, indexes: [F.index(dimensions: 2, function: .euclidean)])
+        for key in 0..<4 { try Self.put(database, "k\(key)", [Float(key), 0]) }
+        let table = try database.table(named: "Vectors")
+        let index = try #require(table.vectorIndexes.first)
+        let cached = { database.vectorCaches.current(table: table, index: index, stamp: database.vectorCaches.stamp(of: table)) }
+
+        #expect(F.keys(try Self.search(database, [2.9, 0], topK: 1)) == ["k3"])
+        let loaded = try #require(cached())
+        // Writes of every kind to another table leave the cache as it was.
+        _ = try database.putItem(PutItemInput(tableName: "Things", item: ["pk": .s("a")]))
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: ["Things": [WriteRequest(putRequest: PutRequest(item: ["pk": .s("b")]))]]))
+        _ = try database.deleteItem(DeleteItemInput(tableName: "Things", key: ["pk": .s("a")]))
+        #expect(cached() === loaded)
+        #expect(F.keys(try Self.search(database, [2.9, 0], topK: 1)) == ["k3"])
+
+        // Each way of writing the table's own items makes the next search see the write.
+        _ = try database.transactWriteItems(
+            TransactWriteItemsInput(transactItems: [
+                TransactWriteItem(put: Put(item: ["pk": .s("k9"), "emb": F.vector([5, 0])], tableName: "Vectors"))
+            ]), now: database.clock.now())
+        #expect(cached() == nil)
+        #expect(F.keys(try Self.search(database, [5, 0], topK: 1)) == ["k9"])
+        _ = try database.batchWriteItem(
+            BatchWriteItemInput(requestItems: ["Vectors": [WriteRequest(deleteRequest: DeleteRequest(key: ["pk": .s("k9")]))]]))
+        #expect(F.keys(try Self.search(database, [5, 0], topK: 1)) == ["k3"])
+        _ = try database.executeStatement(
+            ExecuteStatementInput(statement: #"UPDATE "Vectors" SET emb = [10, 0] WHERE pk = 'k0'"#), now: database.clock.now())
+        #expect(F.keys(try Self.search(database, [9, 0], topK: 1)) == ["k0"])
+        #expect(cached() != nil)
+        // A definition change anywhere (a new table) marks every cache stale.
+        try DatabaseTests.makeTable(database, name: "More")
+        #expect(cached() == nil)
+    }
+
+    @Test("writes report VectorWriteRequestBytes per vector index whose indexed attributes they change, with INDEXES only")
+    func vectorWriteBytes() throws {
+        let database = try Database(path: nil, region: "us-east-1")
+        try F.makeTable(
+            database, indexes: [F.index(dimensions: 2), F.index("tenants", dimensions: 2, schema: [("tenant", .hash)])],
+            definitions: ["tenant"])
+        func put(_ item: Item, _ mode: ReturnConsumedCapacity = .indexes) throws -> ConsumedCapacity? {
+            try database.putItem(PutItemInput(tableName: "Vectors", item: item)).capacity.shape(table: "Vectors", mode: mode)
+        }
+        func written(_ capacity: ConsumedCapacity?) -> [String: Double]? {
+            capacity?.vectorIndexes?.mapValues { $0.vectorWriteRequestBytes ?? -1 }
+        }
+        let item: Item = ["pk": .s("a"), "emb": F.vector([1, 2]), "tenant": .s("t"), "note": .s("x")]
+        let size = Double(ItemSize.of(item))
+        let first = try put(item)
+        #expect(written(first) == ["vix": size, "tenants": size])
+        #expect(first?.capacityUnits == 1 && first?.table?.capacityUnits == 1)
+        // TOTAL carries no split, vector indexes' included.
+        #expect(try put(["pk": .s("b"), "emb": F.vector([3, 4])], .total)?.vectorIndexes == nil)
+        // The same indexed attributes again, or another attribute changed: nothing replicated.
+        #expect(written(try put(item)) == nil)
+        var noted = item
+        noted["note"] = .s("a longer note")
+        #expect(written(try put(noted)) == nil)
+        // A new HASH value moves the item in the index that has it, not in the other.
+        noted["tenant"] = .s("u")
+        #expect(written(try put(noted)) == ["tenants": Double(ItemSize.of(noted))])
+        let update = try database.updateItem(
+            UpdateItemInput(
+                tableName: "Vectors", key: ["pk": .s("a")], updateExpression: "SET emb = :v",
+                expressionAttributeValues: [":v": F.vector([5, 6])]))
+        var updated = noted
+        updated["emb"] = F.vector([5, 6])
+        #expect(
+            written(update.capacity.shape(table: "Vectors", mode: .indexes)) == [
+                "vix": Double(ItemSize.of(updated)), "tenants": Double(ItemSize.of(updated)),
+            ])
+        // A delete replicates the removal of the entries the item had.
+        let deleted = try database.deleteItem(DeleteItemInput(tableName: "Vectors", key: ["pk": .s("b")]))
+        #expect(
+            written(deleted.capacity.shape(table: "Vectors", mode: .indexes)) == [
+                "vix": Double(ItemSize.of(["pk": .s("b"), "emb": F.vector([3, 4])]))
+            ])
+    }
+
     @Test("backups keep vector indexes; a restore can override them")
     func backups() throws {
         let database = try Database(path: nil, region: "us-east-1")

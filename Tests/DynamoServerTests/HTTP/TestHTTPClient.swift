@@ -42,14 +42,14 @@ final class TestHTTPClient: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            _ = posixClose(fd)
-            throw Failure(description: "connect() failed: errno \(errno)")
-        }
+        // No close here: every stored property is set, so a throw runs `deinit`, which closes the
+        // socket. Closing it here too closed a descriptor number the process may have reused
+        // meanwhile (the server's own accepted socket: EBADF in its getsockname).
+        guard result == 0 else { throw Failure(description: "connect() failed: errno \(errno)") }
     }
 
     deinit {
-        _ = posixClose(fd)
+        if fd >= 0 { _ = posixClose(fd) }
     }
 
     /// Where this connection's blocking calls run: a serial queue of its own, which (unlike the

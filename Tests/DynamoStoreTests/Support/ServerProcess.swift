@@ -51,7 +51,7 @@ final class ServerProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunching.run(process)
         let pid = process.processIdentifier
         let watchdog = Task {
             try await Task.sleep(for: .seconds(30))

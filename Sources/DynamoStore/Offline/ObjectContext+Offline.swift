@@ -1,0 +1,240 @@
+import DynamoAPI
+import DynamoClient
+import Foundation
+import Logging
+
+/// What the private context replaying one outbox entry keeps: the entry's request tokens and
+/// the rows its conflicts met.
+final class OutboxReplayState {
+    private let base: String
+    private var sent = 0
+    /// The store's row (`ALL_OLD`) at each object's first conflict (`nil`: the row was gone).
+    private(set) var conflicts: [ObjectID: Item?] = [:]
+
+    init(token: String) {
+        base = token
+    }
+
+    /// The `ClientRequestToken` of the entry's next transaction: the entry's token and the
+    /// transaction's place, so a replay after a lost answer sends the same token again.
+    func nextToken() -> String {
+        defer { sent += 1 }
+        return "\(base)-\(sent)"
+    }
+
+    func record(_ found: [Conflict]) {
+        for conflict in found where conflicts[conflict.action.object.objectID] == nil {
+            conflicts[conflict.action.object.objectID] = .some(conflict.storeItem)
+        }
+    }
+}
+
+extension Conflict {
+    /// Whether the failed condition met the row this very write makes (an earlier try was
+    /// stored and its answer lost): a write's whole item, with its version, or a delete's
+    /// missing row.
+    var isOwnWrite: Bool {
+        switch action.kind {
+        case .delete: return storeItem == nil
+        case .check: return false
+        case .insert, .update:
+            guard let storeItem, let written = action.storedItem else { return false }
+            return ObjectContext.sameModelValues(storeItem, written, of: action.object.entity, includingVersion: true)
+        }
+    }
+}
+
+extension ObjectContext {
+    /// The device's copy, for reads: not in a replay's private context, which reads DynamoDB.
+    var offlineReads: OfflineStore? { replay == nil ? store.offline : nil }
+
+    /// Whether two items hold the same model values (sets compared as sets); the version too
+    /// when asked.
+    static func sameModelValues(_ lhs: Item, _ rhs: Item, of entity: EntityDescription, includingVersion: Bool) -> Bool {
+        let names = entity.attributes.map(\.storageName) + entity.relationships.map(\.storageName)
+        return names.allSatisfy { name in
+            if !includingVersion && name == entity.versionStorageName { return true }
+            return normalized(lhs[name]) == normalized(rhs[name])
+        }
+    }
+
+    private static func normalized(_ value: AttributeValue?) -> AttributeValue? {
+        switch value {
+        case .ss(let strings)?: .ss(strings.sorted())
+        case .ns(let numbers)?: .ns(numbers.sorted())
+        case .bs(let binaries)?: .bs(binaries.sorted { $0.lexicographicallyPrecedes($1) })
+        default: value
+        }
+    }
+
+    // MARK: - Saving to the device
+
+    /// A save with the device's copy: the planned writes become one outbox entry (what each
+    /// object read and what it becomes), committed with the rows' new images in one fsync'd
+    /// SQLite transaction; the context then holds the objects as saved.
+    func saveLocally(to offline: OfflineStore) throws {
+        let actions = try planWrites()
+        // A read row is in the current model's form: it carries the current model version, so
+        // the replay does not migrate it again.
+        let storedItem = { (object: ManagedObject) throws -> Item in
+            var item = try self.storedItem(of: object)
+            if let versioning = self.store.modelVersioning { item[versioning.attributeName] = .n(DynamoNumber(versioning.version)) }
+            return item
+        }
+        var records: [OutboxRecord] = []
+        var tables: [String: String] = [:]
+        for action in actions {
+            let object = action.object
+            let entity = object.entity
+            tables[entity.name] = entity.tableName
+            let key = ItemText.key(object.objectID.key)
+            switch action.kind {
+            case .insert:
+                let read = try action.replaced.map(storedItem)
+                records.append(
+                    OutboxRecord(
+                        entity: entity.name, key: key, kind: read == nil ? .insert : .replace, read: read.map(ItemText.item),
+                        after: action.storedItem.map(ItemText.item)))
+            case .update:
+                records.append(
+                    OutboxRecord(
+                        entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(object)),
+                        after: action.storedItem.map(ItemText.item)))
+            case .delete:
+                records.append(
+                    OutboxRecord(
+                        entity: entity.name, key: key, kind: .delete, read: ItemText.item(try storedItem(object)), after: nil))
+            case .check:
+                guard !object.isFault else { continue }
+                let read = ItemText.item(try storedItem(object))
+                records.append(OutboxRecord(entity: entity.name, key: key, kind: .check, read: read, after: read))
+            }
+        }
+        if !records.isEmpty { try offline.commit(records, tables: tables, policy: mergePolicy) }
+        var changes = StoreChanges()
+        changes.origin = ObjectIdentifier(self)
+        for action in actions { try markStored(action, in: &changes) }
+        insertedList.removeAll { $0.lifecycle == .stored }
+        for object in insertedList where object.deleteMark { forgetDeleted(object) }
+        store.publish(changes)
+        undoManager?.closeGroup()
+    }
+
+    // MARK: - Reading through the device
+
+    /// The rows of objects as the device sees them: a pending save's image first (read your
+    /// writes), else DynamoDB (the rows are cached as they arrive, rows found gone leave the
+    /// cache), else, when DynamoDB cannot be reached, the cached row. `nil`: no row.
+    ///
+    /// - Throws: the transport's error when DynamoDB cannot be reached and a row is not cached.
+    func localRows(of ids: [ObjectID], offline: OfflineStore) async throws -> [ObjectID: Item?] {
+        var result: [ObjectID: Item?] = [:]
+        var remote: [ObjectID] = []
+        var cached: [ObjectID: Item?] = [:]
+        for (table, tableIDs) in Dictionary(grouping: ids, by: { store.model.entity(named: $0.entityName)?.tableName ?? "" }) {
+            for (id, row) in zip(tableIDs, try offline.localRows(table: table, keys: tableIDs.map(\.key))) {
+                switch row {
+                case .pending(let image): result[id] = .some(image)
+                case .cached(let item):
+                    cached[id] = item
+                    remote.append(id)
+                case .unknown: remote.append(id)
+                }
+            }
+        }
+        guard !remote.isEmpty else { return result }
+        do {
+            let found = try await networkRows(remote)
+            for (table, tableIDs) in Dictionary(grouping: remote, by: { store.model.entity(named: $0.entityName)?.tableName ?? "" }) {
+                guard let entity = tableIDs.first.flatMap({ store.model.entity(named: $0.entityName) }) else { continue }
+                let keyNames = entity.keyAttributes.map(\.storageName)
+                try offline.remember(
+                    table: table, items: tableIDs.compactMap { found[$0] }, keyNames: keyNames,
+                    gone: tableIDs.filter { found[$0] == nil }.map(\.key))
+            }
+            for id in remote { result[id] = .some(found[id]) }
+        } catch let error as TransportError {
+            for id in remote {
+                guard let item = cached[id] else { throw error }
+                result[id] = .some(item)
+            }
+            store.logger.debug("DynamoDB unreachable; rows read from the device", metadata: ["rows": .stringConvertible(remote.count)])
+        }
+        return result
+    }
+
+    /// Rows read from DynamoDB: `GetItem` for one, `BatchGetItem` for several (consistent).
+    private func networkRows(_ ids: [ObjectID]) async throws -> [ObjectID: Item] {
+        if ids.count == 1, let id = ids.first, let entity = store.model.entity(named: id.entityName) {
+            let output = try await store.client.getItem(GetItemInput(tableName: entity.tableName, key: id.key, consistentRead: true))
+            return output.item.map { [id: $0] } ?? [:]
+        }
+        var requests: [String: KeysAndAttributes] = [:]
+        var entities: [String: EntityDescription] = [:]
+        for id in ids {
+            guard let entity = store.model.entity(named: id.entityName) else { continue }
+            entities[entity.tableName] = entity
+            requests[entity.tableName, default: KeysAndAttributes(keys: [], consistentRead: true)].keys.append(id.key)
+        }
+        var found: [ObjectID: Item] = [:]
+        for (table, items) in try await store.client.batchGetAll(requests) {
+            guard let entity = entities[table] else { continue }
+            for item in items { found[try identity(of: item, entity: entity)] = item }
+        }
+        return found
+    }
+
+    /// Reloads objects through the device's copy.
+    func reloadThroughDevice(_ objects: [ManagedObject], offline: OfflineStore) async throws {
+        let rows = try await localRows(of: objects.map(\.objectID), offline: offline)
+        for object in objects {
+            if case .some(.some(let item)) = rows[object.objectID] {
+                try fulfill(object, with: item)
+            } else {
+                try markDeletedInStore(object)
+            }
+        }
+    }
+
+    /// A fetch's read through the device's copy: DynamoDB's page (its rows cached), or every
+    /// cached row that matches when DynamoDB cannot be reached; then the pending saves' images
+    /// laid over it (changed rows tested again, deleted ones left out, new ones added to the
+    /// first page), sorted, limited.
+    func fetchThroughDevice<Result>(
+        _ request: FetchRequest<Result>, executor: FetchExecutor<Result>, offline: OfflineStore, limit: Int?
+    ) async throws -> FetchExecutor<Result>.Page {
+        let entity = request.entity
+        let keyNames = entity.keyAttributes.map(\.storageName)
+        let matches = try request.effectivePredicate.matcher()
+        var page: FetchExecutor<Result>.Page
+        do {
+            page = try await executor.items(
+                limit: limit, pageSize: request.pageSize, after: request.cursor, attributes: request.neededAttributes)
+            if request.neededAttributes == nil { try offline.remember(table: entity.tableName, items: page.items, keyNames: keyNames) }
+        } catch is TransportError {
+            page = FetchExecutor<Result>.Page(items: request.cursor == nil ? try offline.cachedItems(table: entity.tableName).filter(matches) : [])
+        }
+        let images = try offline.pendingImages(table: entity.tableName)
+        guard !images.isEmpty else { return page }
+        var seen: Set<String> = []
+        var items: [Item] = []
+        for item in page.items {
+            let key = ItemText.key(item.filter { keyNames.contains($0.key) })
+            seen.insert(key)
+            guard let image = images[key] else {
+                items.append(item)
+                continue
+            }
+            if let image, matches(image) { items.append(image) }
+        }
+        if request.cursor == nil {
+            for (key, image) in images.sorted(by: { $0.key < $1.key }) where !seen.contains(key) {
+                if let image, matches(image) { items.append(image) }
+            }
+        }
+        StorageSort.sort(&items, by: request.sorts)
+        if let limit, items.count > limit { items.removeLast(items.count - limit) }
+        page.items = items
+        return page
+    }
+}
