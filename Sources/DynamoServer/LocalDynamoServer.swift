@@ -1,3 +1,4 @@
+import DynamoAPI
 import DynamoEngine
 import Logging
 import NIOCore
@@ -84,6 +85,10 @@ public final class LocalDynamoServer: Sendable {
         public var neighbours = NeighbourOptions()
         /// How consistent reads are (`serve --consistency`): `exact` by default.
         public var consistency = Consistency()
+        /// The wording of DynamoDB's `ValidationException`s the server answers in (`2026`, the
+        /// default, or `2025`, as regions answered before the 2026 rollout; see
+        /// ``DynamoAPI/ErrorWording``).
+        public var errorWording = ErrorWording.default
 
         public init(
             host: String = "127.0.0.1", port: Int = 8000, dataDirectory: String? = nil,
@@ -150,7 +155,7 @@ public final class LocalDynamoServer: Sendable {
             rules: try configuration.faults.map { try FaultInjector.Rule(spec: $0) })
         let dispatcher = EngineDispatcher(
             engine: engine, threadPool: threadPool, logger: logger, faults: faults,
-            throttle: configuration.throttle ? CapacityThrottle() : nil)
+            throttle: configuration.throttle ? CapacityThrottle() : nil, errorWording: configuration.errorWording)
         let metrics = ServerMetrics(operations: EngineDispatcher.operationNames)
         let admin = AdminRouter(
             routes: AdminRoutes.all,

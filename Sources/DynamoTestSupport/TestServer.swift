@@ -1,3 +1,4 @@
+import DynamoAPI
 import DynamoServer
 
 /// Where an in-process test server listens.
@@ -37,6 +38,8 @@ public struct TestEndpoint: Sendable {
 ///   - namespace: how requests map to sets of tables.
 ///   - dataDirectory: `nil` (the default) keeps everything in memory.
 ///   - clockStart: where the server's clock starts (seconds since 1970); `nil` for now.
+///   - errorWording: the wording of DynamoDB's `ValidationException`s the server answers in
+///     (`serve --error-wording`): `.v2026`, the default, or `.v2025`.
 ///   - body: receives the endpoint.
 /// - Returns: what `body` returns.
 /// - Throws: what `body` throws, or the server's error when it cannot start.
@@ -44,11 +47,13 @@ public func withTestServer<T>(
     namespace: LocalDynamoServer.Namespace = .perRegion,
     dataDirectory: String? = nil,
     clockStart: Double? = nil,
+    errorWording: ErrorWording = .default,
     _ body: (TestEndpoint) async throws -> T
 ) async throws -> T {
-    try await withTestServer(
-        configuration: .init(dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart),
-        body)
+    var configuration = LocalDynamoServer.Configuration(
+        dataDirectory: dataDirectory, namespace: namespace, clockStart: clockStart)
+    configuration.errorWording = errorWording
+    return try await withTestServer(configuration: configuration, body)
 }
 
 /// Runs `body` against a fresh server with any ``LocalDynamoServer/Configuration`` (faults,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DynamoAPI
 import DynamoServer
 #if canImport(Glibc)
     import Glibc
@@ -11,6 +12,9 @@ enum SyncSetting: String, ExpressibleByArgument, CaseIterable {
     case normal
     case full
 }
+
+/// `serve --error-wording 2025|2026`.
+extension ErrorWording: ExpressibleByArgument {}
 
 /// The process limits `serve` adjusts before it listens.
 enum ProcessLimits {

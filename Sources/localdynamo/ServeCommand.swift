@@ -1,4 +1,5 @@
 import ArgumentParser
+import DynamoAPI
 import DynamoServer
 import Dispatch
 #if canImport(FoundationEssentials)
@@ -143,6 +144,14 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Throttle tables at their capacity as DynamoDB does: provisioned RCU/WCU with burst capacity, on-demand table limits.")
     var throttle = false
 
+    @Option(
+        name: .customLong("error-wording"),
+        help: ArgumentHelp(
+            "2026: ValidationException messages as DynamoDB words them since its 2026 rollout (the default); "
+                + "2025: as regions answered before it (docs/compatibility.md lists both).",
+            valueName: "2025|2026"))
+    var errorWording: ErrorWording = .default
+
     // Hostile clients and durability (docs/reliability.md).
     @Option(
         name: .customLong("request-timeout"),
@@ -242,6 +251,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.credentialsFile = credentialsFile
         configuration.allowedClockSkew = clockSkew
         configuration.throttle = throttle
+        configuration.errorWording = errorWording
         if !requireAuth, !LocalDynamoServer.isLoopback(host: host) {
             Self.writeToStandardOutput(
                 "warning: listening on \(host) without --require-auth: anyone who can reach "

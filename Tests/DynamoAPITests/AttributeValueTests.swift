@@ -58,9 +58,12 @@ struct AttributeValueTests {
         #expect(throws: DynamoError.validation(message)) { try decode(text) }
     }
 
-    @Test("NULL false is a NULL, as DynamoDB has accepted it since 2026")
-    func nullFalseIsNull() throws {
-        #expect(try decode(#"{"NULL":false}"#) == .null)
+    @Test("NULL false is refused, at any depth, as every region refused it on 2026-10-07")
+    func nullFalseIsRefused() throws {
+        let refusal = DynamoError.validation(
+            "One or more parameter values were invalid: Null attribute value types must have the value of true")
+        #expect(throws: refusal) { try decode(#"{"NULL":false}"#) }
+        #expect(throws: refusal) { try decode(#"{"M":{"a":{"L":[{"NULL":false}]}}}"#) }
         #expect(throws: (any Error).self) { try decode(#"{"NULL":"false"}"#) }
     }
 

@@ -924,10 +924,12 @@ def test_expression_attribute_value_keys_need_a_colon(ddb, hash_table):
 
 
 def test_invalid_expression_attribute_value(ddb, hash_table):
+    """PutItem's 2026 validator reports the value's own message in its envelope; the 2025 one
+    wrapped it (`ExpressionAttributeValues contains invalid value: ... for key :b`, asserted
+    under `--error-wording 2025` by ErrorWordingTests)."""
     with expect_error(
         VE,
-        "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
-        "An string set  may not be empty for key :b",
+        "1 validation error detected: One or more parameter values were invalid: An string set  may not be empty",
     ):
         ddb.put_item(
             TableName=hash_table, Item=_key("bad-eav"), ConditionExpression="a = :b", ExpressionAttributeValues={":b": {"SS": []}}

@@ -139,11 +139,12 @@ def test_set_stores_empty_strings_lists_and_maps(item):
 
 
 def test_set_empty_set_is_rejected(item):
+    """UpdateItem's 2026 validator reports the value's own message in its envelope (the 2025
+    wording wrapped it: `ExpressionAttributeValues contains invalid value: ... for key :v`)."""
     it = item()
     with expect_error(
         VE,
-        "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
-        "An string set  may not be empty for key :v",
+        "1 validation error detected: One or more parameter values were invalid: An string set  may not be empty",
     ):
         it.update("SET a = :v", {":v": {"SS": []}})
     assert it.get() is None

@@ -288,3 +288,25 @@ def test_billing_switches_carry_index_throughput(ddb, module_tables):
     ddb.update_table(TableName=table, BillingMode="PAY_PER_REQUEST")
     index = wait_until_active(ddb, table)["GlobalSecondaryIndexes"][0]
     assert index["ProvisionedThroughput"]["ReadCapacityUnits"] == 0
+
+
+def test_a_conflicting_type_for_a_defined_attribute_is_ignored(ddb, module_tables):
+    """UpdateTable redeclaring an attribute that is already defined (a table key, or an existing
+    index's key) with another type is accepted; the stored type wins, for the new index too
+    (characterised against the service in eu-west-2: paritysuite/dynamodb-conformance#78, 2026-07)."""
+    table = module_tables.create(("pk", "S"), AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                                                    {"AttributeName": "g", "AttributeType": "S"}],
+                                 GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                          "Projection": {"ProjectionType": "ALL"}}])
+    ddb.update_table(TableName=table,
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "N"},
+                                           {"AttributeName": "g", "AttributeType": "N"}],
+                     GlobalSecondaryIndexUpdates=[_create_action("by-g-again", "g", "pk")])
+    _wait_for_index(ddb, table, "by-g-again")
+    described = ddb.describe_table(TableName=table)["Table"]
+    assert described["AttributeDefinitions"] == [{"AttributeName": "g", "AttributeType": "S"},
+                                                 {"AttributeName": "pk", "AttributeType": "S"}]
+    ddb.put_item(TableName=table, Item={"pk": {"S": "a"}, "g": {"S": "x"}})
+    found = ddb.query(TableName=table, IndexName="by-g-again", KeyConditionExpression="g = :g",
+                      ExpressionAttributeValues={":g": {"S": "x"}})["Items"]
+    assert found == [{"pk": {"S": "a"}, "g": {"S": "x"}}]

@@ -286,6 +286,19 @@ def test_multi_attribute_key_paging(ddb, matches):
     assert [item["id"]["S"] for item in first["Items"] + second["Items"]] == ["m3", "m1", "m2", "m5"]
 
 
+def test_multi_attribute_key_with_legacy_key_conditions(ddb, matches, hash_table):
+    """Legacy KeyConditions name every attribute of a multi-attribute key (issue #42's reading of
+    the recordings), where a single-attribute schema keeps its one-or-two limit."""
+    def eq(value):
+        return {"ComparisonOperator": "EQ", "AttributeValueList": [value]}
+    conditions = {"tournament": eq({"S": "w24"}), "region": eq({"S": "na"}), "round": eq({"S": "semi"}),
+                  "bracket": {"ComparisonOperator": "GT", "AttributeValueList": [{"N": "1"}]}}
+    response = ddb.query(TableName=matches, IndexName="by-match", KeyConditions=conditions)
+    assert [item["id"]["S"] for item in response["Items"]] == ["m2", "m5"]
+    with expect_error("ValidationException", "Conditions can be of length 1 or 2 only"):
+        ddb.query(TableName=hash_table, KeyConditions={"pk": eq({"S": "a"}), "x": eq({"S": "b"}), "y": eq({"S": "c"})})
+
+
 def test_multi_attribute_key_condition_rules(ddb, matches):
     with expect_error("ValidationException", "Query condition missed key schema element: region"):
         match_ids(ddb, matches, "tournament = :t", t={"S": "w24"})

@@ -14,7 +14,14 @@ the operation and its raw JSON body, and the expected outcome:
   `"subset": {...}` compares only the members it names, `null` meaning absent.
 
 A case that still diverges carries `known_divergence` (why, and what the service
-does) and runs as a strict xfail. `${hash}`, `${composite}` ... in a body are replaced by the fixture table names,
+does) and runs as a strict xfail.
+
+The service answers in two wordings while its 2026 validation rollout is under way (see
+`ErrorWording` and docs/compatibility.md). `expect` is the answer in the wording the case was
+recorded in, the 2026 one unless the file's or the case's `"wording"` says `"2025"`; a case
+recorded in both carries `expect_2025` too. Each case runs against the server of every wording
+it has an answer for: the session's server (`--error-wording 2026`, the default) and one this
+module starts with `--error-wording 2025`. `${hash}`, `${composite}` ... in a body are replaced by the fixture table names,
 `${pad:N}` by N ASCII bytes.
 Requests go out as unsigned JSON 1.0 over raw HTTP (the `raw` fixture) so invalid
 input reaches the server exactly as written.
@@ -26,20 +33,38 @@ import json
 import pathlib
 import re
 
+import boto3
 import pytest
+from botocore.config import Config
+
+from conftest import ServerProcess, _resolve_binary
+from ddb_helpers import REGION, RawHttp, TableFactory
 
 CORPUS = pathlib.Path(__file__).parent / "corpus"
 
 
-def _cases():
+def _expectations(case: dict, file_wording: str) -> dict[str, dict]:
+    """The answer the case expects in each wording it was recorded in."""
+    recorded = case.get("wording", file_wording)
+    out = {recorded: case["expect"]}
+    if "expect_2025" in case:
+        out["2025"] = case["expect_2025"]
+    return out
+
+
+def _cases(wording: str):
     out = []
     for path in sorted(CORPUS.glob("*.json")):
-        for case in json.loads(path.read_text())["cases"]:
+        corpus = json.loads(path.read_text())
+        for case in corpus["cases"]:
+            expected = _expectations(case, corpus.get("wording", "2026")).get(wording)
+            if expected is None:
+                continue
             # A divergence not fixed yet stays in the corpus as a strict xfail: the
             # day it is fixed the case passes and the marker must go.
             marks = [pytest.mark.xfail(strict=True, reason=case["known_divergence"])] \
                 if "known_divergence" in case else []
-            out.append(pytest.param(case, id=f"{path.stem}:{case['name']}", marks=marks))
+            out.append(pytest.param(case, expected, id=f"{path.stem}:{case['name']}", marks=marks))
     return out
 
 
@@ -85,16 +110,47 @@ FIXTURES = {
 }
 
 
-@pytest.fixture(scope="module")
-def fixture_tables(module_tables):
+def _fixture_tables(factory):
     made: dict[str, str] = {}
 
     def get(name: str) -> str:
         if name not in made:
-            made[name] = module_tables.create(**FIXTURES[name])
+            made[name] = factory.create(**FIXTURES[name])
         return made[name]
 
     return get
+
+
+@pytest.fixture(scope="module")
+def fixture_tables(module_tables):
+    return _fixture_tables(module_tables)
+
+
+@pytest.fixture(scope="module")
+def server_2025():
+    """A second server of the binary, answering in the 2025 wording."""
+    server = ServerProcess(_resolve_binary(), ["--in-memory", "--error-wording", "2025"])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def raw_2025(server_2025):
+    return RawHttp(server_2025.url)
+
+
+@pytest.fixture(scope="module")
+def fixture_tables_2025(server_2025):
+    client = boto3.session.Session().client(
+        "dynamodb", endpoint_url=server_2025.url, region_name=REGION,
+        aws_access_key_id="AKIDWORDING", aws_secret_access_key="secret",
+        config=Config(retries={"max_attempts": 1, "mode": "standard"}))
+    factory = TableFactory(client, "w25")
+    yield _fixture_tables(factory)
+    factory.cleanup()
 
 
 def _substitute(value, names):
@@ -147,13 +203,12 @@ def _mismatches(expected: dict, status: int, answer: dict) -> list[str]:
     return problems + _field_mismatches(expected, answer)
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_corpus_case(case, raw, fixture_tables):
+def _replay(case, expected, raw, fixture_tables):
     names = {name: fixture_tables(name) for name in case.get("tables", [])}
     for step in case.get("setup", []):
         done = raw.send(_substitute(step["body"], names), operation=step["operation"])
         assert done.status == 200, f"setup {step['operation']} failed: {done.body!r}"
-    expected = _substitute(case["expect"], names)
+    expected = _substitute(expected, names)
     answer_raw = raw.send(_substitute(case["body"], names), operation=case["operation"])
     answer = answer_raw.json() if answer_raw.body else {}
     problems = _mismatches(expected, answer_raw.status, answer)
@@ -162,3 +217,13 @@ def test_corpus_case(case, raw, fixture_tables):
         + "\n  ".join(problems)
         + f"\n  expected: {json.dumps(expected)}\n  actual:   {answer_raw.status} {json.dumps(answer)}"
     )
+
+
+@pytest.mark.parametrize("case,expected", _cases("2026"))
+def test_corpus_case(case, expected, raw, fixture_tables):
+    _replay(case, expected, raw, fixture_tables)
+
+
+@pytest.mark.parametrize("case,expected", _cases("2025"))
+def test_corpus_case_2025_wording(case, expected, raw_2025, fixture_tables_2025):
+    _replay(case, expected, raw_2025, fixture_tables_2025)

@@ -14,7 +14,7 @@ import pytest
 from botocore.config import Config
 
 from conftest import REPO_ROOT, ServerProcess, _resolve_binary
-from ddb_helpers import admin_call
+from ddb_helpers import RawHttp, admin_call
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("LOCALDYNAMO_ENDPOINT")), reason="needs to start its own server processes"
@@ -106,3 +106,25 @@ def test_debug_request_log_has_operation_table_status_duration_and_request_id_on
         assert part in line, line
     for secret in ("item-value-must-not-be-logged", "very-secret-key", "Signature="):
         assert secret not in log
+
+
+def test_error_wording_from_the_environment_and_the_command_line():
+    """`LOCALDYNAMO_ERROR_WORDING=2025` answers in the 2025 wording; `--error-wording` wins over it."""
+    empty_name = {"2026": "1 validation error detected: Value at 'TableName' failed to satisfy constraint: "
+                          "Member must have length greater than or equal to 1",
+                  "2025": "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: "
+                          "Member must have length greater than or equal to 1"}
+    for environment, args, wording in (({"LOCALDYNAMO_ERROR_WORDING": "2025"}, [], "2025"),
+                                       ({"LOCALDYNAMO_ERROR_WORDING": "2025"}, ["--error-wording", "2026"], "2026")):
+        server = EnvironmentServer({"LOCALDYNAMO_IN_MEMORY": "1", **environment}, args)
+        url = server.start()
+        try:
+            answer = RawHttp(url).send({"TableName": "", "Key": {}}, operation="DeleteItem")
+            assert (answer.status, answer.json()["message"]) == (400, empty_name[wording])
+        finally:
+            server.stop()
+    refused = subprocess.run([str(_resolve_binary()), "serve", "--error-wording", "2024"],
+                             capture_output=True, text=True, timeout=30)
+    assert refused.returncode != 0 and "error-wording" in refused.stderr
+    usage = subprocess.run([str(_resolve_binary()), "serve", "--help"], capture_output=True, text=True, timeout=30)
+    assert "--error-wording <2025|2026>" in usage.stdout

@@ -85,8 +85,13 @@ def test_null_members_are_treated_as_absent(raw):
 
 
 def test_get_root_is_a_health_check(raw):
+    """DynamoDB's own answer (dynalite's tests, recorded against the service): plain text, the
+    trailing space included; LocalDynamo's JSON health is under /_localdynamo/."""
     resp = raw.send(method="GET", target=None, auth=None, content_type=None)
-    assert resp.status == 200
+    assert (resp.status, resp.body) == (200, b"healthy: dynamodb.us-east-1.amazonaws.com ")
+    assert resp.header("content-type") is None
+    health = raw.send(method="GET", path="/_localdynamo/health", target=None, auth=None, content_type=None)
+    assert (health.status, health.json()) == (200, {"status": "ok"})
 
 
 # ---------------------------------------------------------------------------

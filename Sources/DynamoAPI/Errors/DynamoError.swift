@@ -6,7 +6,14 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which error this is.
     public var code: DynamoErrorCode
     /// The human-readable message, absent for a few wire-level errors that DynamoDB sends bare.
+    /// For a message DynamoDB's 2026 validation rollout changed, this is its 2026 form (the
+    /// default wording); ``message2025`` holds the other.
     public var message: String?
+    /// The message in the 2025 wording when DynamoDB's 2026 rollout changed it; `nil` when both
+    /// wordings agree. The server answers with it under `--error-wording 2025` (see
+    /// ``worded(_:)``); equality and hashing ignore it (two errors are equal when they answer
+    /// alike in the default wording).
+    package var message2025: String?
     /// For `ConditionalCheckFailedException` with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
     public var item: [String: AttributeValue]?
     /// For `TransactionCanceledException`: one reason per action, in action order.
@@ -42,6 +49,39 @@ public struct DynamoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `ValidationException` with the given message.
     public static func validation(_ message: String) -> DynamoError {
         DynamoError(.validation, message)
+    }
+
+    /// A `ValidationException` whose message DynamoDB's 2026 rollout changed: `message` in the
+    /// 2026 wording, `v2025` in the 2025 wording (equal strings make a one-form error).
+    package static func validation(_ message: String, v2025: String) -> DynamoError {
+        var error = DynamoError(.validation, message)
+        if v2025 != message { error.message2025 = v2025 }
+        return error
+    }
+
+    /// This error as it reads in `wording`: the 2025 form of its message where it has one, else
+    /// unchanged.
+    package func worded(_ wording: ErrorWording) -> DynamoError {
+        guard wording == .v2025 else { return self }
+        var worded = self
+        if let message2025 { worded.message = message2025 }
+        worded.message2025 = nil
+        return worded
+    }
+
+    public static func == (lhs: DynamoError, rhs: DynamoError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.item == rhs.item
+            && lhs.cancellationReasons == rhs.cancellationReasons && lhs.throttlingReasons == rhs.throttlingReasons
+            && lhs.response == rhs.response
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(item)
+        hasher.combine(cancellationReasons)
+        hasher.combine(throttlingReasons)
+        hasher.combine(response)
     }
 
     /// A `SerializationException` with the given message.

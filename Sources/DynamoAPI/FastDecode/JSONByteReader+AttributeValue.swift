@@ -43,8 +43,8 @@ extension JSONByteReader {
             if type.spells("BOOL") {
                 value = .bool(try boolean())
             } else if type.spells("NULL") {
-                // `{"NULL": false}` decodes to a NULL as well, as in `AttributeValue(json:)`.
-                _ = try boolean()
+                // `{"NULL": false}` is left to the generic decoder, which refuses it.
+                guard try boolean() else { throw FastDecodeBail() }
                 value = .null
             } else {
                 throw FastDecodeBail()

@@ -34,6 +34,8 @@ extension DynamoShape {
     /// Decodes a request body as DynamoDB does: JSON types first, then every constraint of the
     /// service model.
     ///
+    /// Messages the 2026 rollout changed carry both forms (see ``DynamoError/worded(_:)``).
+    ///
     /// - Throws: `SerializationException` for a member whose JSON type does not fit (with
     ///   DynamoDB's message), `ValidationException` listing the constraint violations
     ///   (`1 validation error detected: Value null at 'tableName' failed to satisfy
@@ -41,6 +43,7 @@ extension DynamoShape {
     public static func decodeRequest(_ json: JSONValue) throws(DynamoError) -> Self {
         var decoder = ShapeDecoder(validating: true)
         decoder.envelopesValueErrors = envelopesValueErrors
+        decoder.violationOrder2025 = ConstraintViolation.order2025[shapeName] ?? []
         let value = decodeTopLevel(json, decoder: &decoder)
         try decoder.finish()
         return value

@@ -26,6 +26,9 @@ public struct ShapeDecoder: Sendable {
     /// Whether an invalid attribute value's message goes in the `1 validation error detected: `
     /// envelope (the inputs of DynamoDB's 2026 validator, see ``DynamoShape/envelopesValueErrors``).
     var envelopesValueErrors = false
+    /// The members whose violations the 2025 validator listed in this order (see
+    /// ``DynamoShape/violationOrder2025``).
+    var violationOrder2025: [String] = []
 
     init(validating: Bool) {
         self.validating = validating
@@ -44,7 +47,7 @@ public struct ShapeDecoder: Sendable {
         if let failure { throw failure }
         if validating {
             if let requiredParameterMessage { throw DynamoError.validation(requiredParameterMessage) }
-            if !violations.isEmpty { throw DynamoError.validation(ConstraintViolation.message(for: violations)) }
+            if !violations.isEmpty { throw ConstraintViolation.error(for: violations, order2025: violationOrder2025) }
         }
         if let valueError { throw envelopesValueErrors ? valueError.inValidationEnvelope : valueError }
     }
@@ -70,8 +73,10 @@ public struct ShapeDecoder: Sendable {
         let clean = valueError == nil
         let value = T.decodeValue(json, position: .member, decoder: &self)
         if clean, let error = valueError, name == "expressionAttributeValues", let key = valueErrorKey {
-            // DynamoDB names the placeholder whose value is invalid.
-            valueError = AttributeValueMessages.expressionAttributeValuesContainsInvalidValueKey(errorMessage: error.message, key: key)
+            // DynamoDB names the placeholder whose value is invalid; the 2026 validator of the
+            // enveloping inputs (PutItem, UpdateItem, DeleteItem) reports the value's own message.
+            valueError = AttributeValueMessages.expressionAttributeValuesContainsInvalidValueKey(
+                error, key: key, unwrappedIn2026: envelopesValueErrors)
         }
         if clean, valueError != nil, name == "parameters" {
             // A PartiQL statement's parameters are read by its own rules (numbers as BigDecimal,
@@ -100,13 +105,16 @@ public struct ShapeDecoder: Sendable {
         guard !found.isEmpty else { return }
         let rules = rules ?? .none
         let omitsValue = rules.omitsValue(of: value)
-        let rendered = omitsValue ? nil : value.javaDescription
+        let described = value.javaDescription
         let alone = rules.reportsAlone(value)
+        // The 2025 validator printed the model's enum value set where the 2026 one prints its own.
+        let found2025 = rules.enumValueSet == nil ? found : value.violatedConstraints(rules.without2026ValueSet)
         violations.insert(
-            contentsOf: found.map {
+            contentsOf: zip(found, found2025).map {
                 ConstraintViolation(
-                    path: "", value: rendered, constraint: $0, omitsValue: omitsValue,
-                    bare: rules.bare, reportedAlone: alone)
+                    path: "", value: omitsValue ? nil : described, constraint: $0.0, path2025: "", value2025: described,
+                    constraint2025: $0.0 == $0.1 ? nil : $0.1, omitsValue: omitsValue, bare: rules.bare,
+                    reportedAlone: alone)
             },
             at: mark)
     }
@@ -130,7 +138,8 @@ public struct ShapeDecoder: Sendable {
             if let missing {
                 if requiredParameterMessage == nil { requiredParameterMessage = missing }
             } else {
-                violations.append(ConstraintViolation(path: name, value: nil, constraint: ValueRules.notNullText))
+                violations.append(
+                    ConstraintViolation(path: name, value: nil, constraint: ValueRules.notNullText, path2025: name))
             }
         }
         return T.placeholder
@@ -181,18 +190,20 @@ public struct ShapeDecoder: Sendable {
     mutating func prefixViolations(from mark: Int, withMember name: String) {
         let wireName = name.prefix(1).uppercased() + name.dropFirst()
         for index in mark..<violations.count {
-            prepend(violations[index].omitsValue ? wireName : name, toViolation: index)
+            prepend(violations[index].omitsValue ? wireName : name, legacy: name, toViolation: index)
         }
     }
 
     /// Prefixes the paths of the violations recorded since `mark` with `prefix`.
     mutating func prefixViolations(from mark: Int, with prefix: String) {
-        for index in mark..<violations.count { prepend(prefix, toViolation: index) }
+        for index in mark..<violations.count { prepend(prefix, legacy: prefix, toViolation: index) }
     }
 
-    private mutating func prepend(_ prefix: String, toViolation index: Int) {
+    private mutating func prepend(_ prefix: String, legacy: String, toViolation index: Int) {
         let path = violations[index].path
         violations[index].path = path.isEmpty ? prefix : prefix + "." + path
+        let path2025 = violations[index].path2025
+        violations[index].path2025 = path2025.isEmpty ? legacy : legacy + "." + path2025
     }
 
     /// Puts violations recorded while decoding a map's values (`groups`: the key and the range

@@ -55,6 +55,13 @@ struct ValueRules: Sendable {
     /// No constraint at all.
     static var none: ValueRules { ValueRules() }
 
+    /// These rules with the model's enum value set, as the 2025 validator printed it.
+    var without2026ValueSet: ValueRules {
+        var rules = self
+        rules.enumValueSet = nil
+        return rules
+    }
+
     /// The rule DynamoDB applies to the `TableName` of the data-plane and most control-plane
     /// operations, which since 2024 accept a table ARN as well.
     ///

@@ -49,9 +49,11 @@ extension AttributeValue {
             guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
             return .bool(flag)
         case "NULL":
-            // `{"NULL": false}` is a NULL too: DynamoDB refused it until mid-2026 and now stores
-            // it as `{"NULL": true}` (captured against the service in June 2026).
-            guard case .bool = payload else { throw booleanMismatch(payload) }
+            // `{"NULL": false}` is refused in both wordings: every region refused it on 2026-10-07
+            // (paritysuite captures/2026-10-07-batch-empty-request-items.json), though eu-west-2
+            // and eu-central-1 had stored it as `{"NULL": true}` on 2026-06-09.
+            guard case .bool(let flag) = payload else { throw booleanMismatch(payload) }
+            guard flag else { throw AttributeValueMessages.nullFalse }
             return .null
         case "SS":
             let elements = try list(payload).map { (element) throws(DynamoError) in try string(element) }

@@ -48,6 +48,31 @@ extension ItemSize {
         }
     }
 
+    /// Refuses an item with an empty attribute name: `nested` false looks at the item's own
+    /// names, `true` at the keys of the maps inside it. DynamoDB checks the item's names before
+    /// the nesting depth and the maps' keys after it (TransactWriteItems, paritysuite's
+    /// deepRequests test, captured in ten regions on 2026-10-09).
+    ///
+    /// - Throws: `ValidationException` "Empty attribute name".
+    public static func checkAttributeNames(_ item: Item, nested: Bool) throws(DynamoError) {
+        func named(_ value: AttributeValue) -> Bool {
+            switch value {
+            case .m(let map): map.keys.allSatisfy { !$0.isEmpty } && map.values.allSatisfy(named)
+            case .l(let list): list.allSatisfy(named)
+            default: true
+            }
+        }
+        let valid = nested ? item.values.allSatisfy(named) : item.keys.allSatisfy { !$0.isEmpty }
+        guard valid else { throw AttributeValueMessages.emptyAttributeName }
+    }
+
+    /// The checks of an item's names and depth, in DynamoDB's order.
+    public static func checkNamesAndNesting(_ item: Item) throws(DynamoError) {
+        try checkAttributeNames(item, nested: false)
+        try checkNesting(item)
+        try checkAttributeNames(item, nested: true)
+    }
+
     /// How many maps and lists wrap the deepest value (counting stops past `limit`).
     private static func wrappers(_ value: AttributeValue, limit: Int) -> Int {
         guard limit > 0 else { return 0 }

@@ -37,10 +37,11 @@ extension Database {
                 let write: PlannedWrite
                 switch (request.putRequest, request.deleteRequest) {
                 case (let put?, nil):
-                    // A key attribute of the wrong type is worded like a Key parameter's mismatch
-                    // (a missing one keeps PutItem's "Missing the key" sentence).
+                    // A key attribute missing or of the wrong type is worded like a Key parameter's
+                    // mismatch (paritysuite's batchWriteItem test, captured in us-east-1 and
+                    // eu-west-2 on 2026-10-09: not PutItem's "Missing the key" sentence).
                     if table.keyAttributes.contains(where: { attribute in
-                        put.item[attribute.name].map { !attribute.type.matches($0) } ?? false
+                        put.item[attribute.name].map { !attribute.type.matches($0) } ?? true
                     }) {
                         throw TableDefinition.schemaMismatch
                     }
@@ -49,7 +50,7 @@ extension Database {
                     if size > ItemSize.maximum {
                         throw EngineMessages.itemTooLarge
                     }
-                    try ItemSize.checkNesting(put.item)
+                    try ItemSize.checkNamesAndNesting(put.item)
                     write = PlannedWrite(
                         table: table, requestedName: requestedName, key: key,
                         put: (put.item, ItemJSON.encode(put.item), size))

@@ -42,6 +42,10 @@ package struct IndexDefinition: Codable, Sendable, Hashable {
     /// A multi-attribute global index's further sort-key attributes (up to three more), in
     /// key-schema order.
     package var extraSortKeys: [KeyAttribute]? = nil
+    /// A global index's warm throughput as asked for (read, write units per second) and when.
+    package var warmRead: Int? = nil
+    package var warmWrite: Int? = nil
+    package var warmChangedAt: Double? = nil
 
     /// Every partition-key attribute, in key-schema order.
     package var partitionAttributes: [KeyAttribute] { [partitionKey] + (extraPartitionKeys ?? []) }

@@ -10,6 +10,10 @@ extension EngineMessages {
         DynamoError(.tableNotFound, "Table not found: \(name)")
     }
 
+    /// ExportTableToPointInTime with a `TableArn` that is no ARN (a bare table name).
+    static let exportTableArnNotAnARN = DynamoError.validation(
+        "One or more parameter values were invalid: tableArn is not a valid ARN")
+
     /// Thrown by Backups (createBackup).
     static func tableBeingUpdated(name: String) -> DynamoError {
         DynamoError(.tableInUse, "Table is being updated: \(name)")

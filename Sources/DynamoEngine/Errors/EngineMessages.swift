@@ -249,3 +249,19 @@ extension EngineMessages {
     static let requestSameClientTokenAlready = DynamoError(
         .idempotentParameterMismatch, "Request with the same client token has already been used with different parameters")
 }
+
+// MARK: - DynamoDB's 2026 validation rollout
+
+extension EngineMessages {
+    /// Examples of the engine's messages DynamoDB's 2026 rollout changed, in both forms: Query's
+    /// `Select` rules, which `Database.requestValidation` puts in the envelope (the single-item
+    /// writes' checks go through it alike). `ErrorWordingCatalogTests` checks each has two forms.
+    static var rolloutSamples: [DynamoError] {
+        [
+            allProjectedAttributesUsedOnly, specifyAttributesToGetProjectionExpressionWhenChoosing,
+            duplicateValueAttributeName(duplicate: "a"),
+            cannotSpecifyProjectionExpressionWhenChoosing(choosing: "ALL_ATTRIBUTES"),
+            cannotSpecifyAttributesToGetWhenChoosing(choosing: "only the Count"),
+        ].map(\.inValidationEnvelope)
+    }
+}

@@ -15,9 +15,12 @@ extension Database {
         _ input: ExportTableToPointInTimeInput,
         now: Double
     ) throws -> ExportTableToPointInTimeOutput {
+        // A bare name is refused, and a missing table is named by the ARN given (the ack-api-quirks
+        // measurements of 2026-10-09, DDB-EXPORT-001).
+        guard input.tableArn.hasPrefix("arn:") else { throw EngineMessages.exportTableArnNotAnARN }
         let name = TableReference.name(from: input.tableArn)
         guard let table = cachedDefinition(name) else {
-            throw EngineMessages.tableNotFound(name: name)
+            throw EngineMessages.tableNotFound(name: input.tableArn)
         }
         guard let settings = table.pointInTimeRecovery else {
             throw EngineMessages.pointInTimeRecoveryNotEnabled(name: name)

@@ -204,7 +204,7 @@ extension TableSnapshot {
                 regionName: member, replicaStatus: replicaStatus[member] ?? .active,
                 replicaArn: ResourceNames.tableARN(region: member, table: definition.name),
                 provisionedThroughputOverride: group?.readOverrides?[member].map { ProvisionedThroughputOverride(readCapacityUnits: $0) },
-                warmThroughput: definition.warmThroughput)
+                warmThroughput: definition.warmThroughput(now: .infinity))
         }
     }
 }

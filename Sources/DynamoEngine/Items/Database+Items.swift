@@ -74,7 +74,7 @@ extension Database {
         if size > ItemSize.maximum {
             throw EngineMessages.itemTooLarge
         }
-        try ItemSize.checkNesting(input.item)
+        try ItemSize.checkNamesAndNesting(input.item)
         let json = ItemJSON.encode(input.item)
         let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)

@@ -38,9 +38,12 @@ extension Database {
         let compiled = try ExpressionCompiler.compile(ExpressionInput(input))
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
-        let countOnly = try ReadRules.checkSelect(
-            input.select, attributesToGet: input.attributesToGet,
-            projection: input.projectionExpression, index: input.indexName)
+        // Query's `Select` rules answer in the 2026 validator's envelope (bare in 2025).
+        let countOnly = try Self.requestValidation { () throws(DynamoError) in
+            try ReadRules.checkSelect(
+                input.select, attributesToGet: input.attributesToGet,
+                projection: input.projectionExpression, index: input.indexName)
+        }
         let index = try input.indexName.map { name throws(DynamoError) in
             try table.readableIndex(name, consistentRead: input.consistentRead ?? false)
         }
@@ -177,13 +180,15 @@ enum ReadRules {
 enum KeyConditionBinding {
     ///
     /// A KeyConditionExpression with more conditions than the schema has key attributes is refused
-    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`;
-    /// legacy `KeyConditions` are limited to one or two entries when they are translated).
+    /// with DynamoDB's count message before any condition is matched to a key (`fromExpression`);
+    /// legacy `KeyConditions` on a single-attribute key schema are limited to one or two entries
+    /// (a multi-attribute index takes one per key attribute, and is not bound here).
     static func spec(
         _ terms: [(attribute: String, comparison: KeyComparison)], partitionKey: KeyAttribute,
         sortKey: KeyAttribute?, fromExpression: Bool = false
     ) throws -> KeyConditionSpec {
         let keyCount = sortKey == nil ? 1 : 2
+        if !fromExpression && terms.count > 2 { throw ExpressionMessages.keyConditionsTooMany }
         if fromExpression && terms.count > keyCount {
             throw EngineMessages.numberQueryConditionsExceedsNumber(termsCount: terms.count, keyCount: keyCount)
         }

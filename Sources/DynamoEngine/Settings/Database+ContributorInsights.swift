@@ -36,7 +36,7 @@ extension Database {
             rules = kinds.map { "DynamoDBContributorInsights-\($0)-\(subject)-\(Int64(stored.changedAt * 1000))" }
         }
         return DescribeContributorInsightsOutput(
-            tableName: definition.name, indexName: input.indexName, contributorInsightsRuleList: rules ?? [],
+            tableName: definition.name, indexName: input.indexName, contributorInsightsRuleList: rules,
             contributorInsightsStatus: status, lastUpdateDateTime: stored.map { Timestamp(secondsSince1970: $0.changedAt) },
             contributorInsightsMode: stored.map(\.mode))
     }

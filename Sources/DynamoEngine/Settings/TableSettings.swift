@@ -14,6 +14,8 @@ package struct TableSettings: Codable, Sendable, Hashable {
     /// Warm throughput asked for at CreateTable or UpdateTable (read, write units per second).
     package var warmRead: Int?
     package var warmWrite: Int?
+    /// When the table's warm throughput was last asked for (UPDATING until it settles).
+    package var warmChangedAt: Double?
     /// The replication group when the table is a global table (see `ReplicationGroup`).
     package var replication: ReplicationGroup?
     /// Replica auto scaling settings (UpdateTableReplicaAutoScaling stores them,

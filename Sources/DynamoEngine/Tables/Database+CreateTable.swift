@@ -12,7 +12,7 @@ extension Database {
     /// - Returns: the new table's definition (DynamoDB reports it as `CREATING`).
     package func createTable(_ input: CreateTableInput, now: Double) throws -> TableDefinition {
         var definition = try Self.validatedDefinition(input, now: now)
-        try definition.applyWarmThroughput(input.warmThroughput, updating: false)
+        try definition.applyWarmThroughput(input.warmThroughput, updating: false, now: now)
         let created = try insertTable(definition)
         transientStatuses.hold(table: created.name, status: .creating, now: now)
         return created
@@ -140,11 +140,12 @@ extension Database {
                 guard indexNames.insert(index.indexName).inserted else {
                     throw EngineMessages.duplicateIndexName(indexName: index.indexName)
                 }
-                globalIndexes.append(
-                    TableValidation.globalIndex(
-                        name: index.indexName, partition: partition, sort: sort, projection: projection,
-                        nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
-                        status: .active, storageNumber: indexNames.count))
+                var global = TableValidation.globalIndex(
+                    name: index.indexName, partition: partition, sort: sort, projection: projection,
+                    nonKeyAttributes: index.projection.nonKeyAttributes, throughput: indexThroughput,
+                    status: .active, storageNumber: indexNames.count)
+                try global.applyWarmThroughput(index.warmThroughput, now: now)
+                globalIndexes.append(global)
             }
             if globalInputs.count > 20 {
                 throw EngineMessages.globalSecondaryIndexCountExceedsPerTable

@@ -4,6 +4,10 @@ import Synchronization
 /// A table as DescribeTable reports it: its definition, status and live statistics.
 package struct TableSnapshot: Sendable {
     package var definition: TableDefinition
+    /// When the description is made (the server clock): a warm throughput changed less than
+    /// `Transition.seconds` before it shows `UPDATING`. Infinity (the default) shows every
+    /// change settled.
+    package var describedAt = Double.infinity
     /// `CREATING`, `ACTIVE`, `UPDATING` or `DELETING`.
     package var status: TableStatus
     package var itemCount: Int64
@@ -84,6 +88,7 @@ extension Database {
                 snapshot.vectorIndexStatus[index.name] = .creating
             }
         }
+        snapshot.describedAt = now
         transientStatuses.apply(to: &snapshot, now: now)
         return snapshot
     }

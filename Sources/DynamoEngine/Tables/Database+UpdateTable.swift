@@ -161,7 +161,7 @@ extension Database {
             }
             if let tableClass = input.tableClass { definition.tableClass = tableClass; statusChanges = true }
             if let protection = input.deletionProtectionEnabled { definition.deletionProtectionEnabled = protection }
-            try definition.applyWarmThroughput(input.warmThroughput, updating: true)
+            try definition.applyWarmThroughput(input.warmThroughput, updating: true, now: now)
             if let onDemand = input.onDemandThroughput {
                 try TableValidation.checkOnDemand(onDemand, clears: true)
                 definition.onDemandMaxRead = onDemand.maxReadRequestUnits ?? definition.onDemandMaxRead

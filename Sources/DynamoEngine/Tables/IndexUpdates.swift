@@ -68,7 +68,8 @@ enum IndexUpdates {
         var changes = IndexChanges()
         for update in updates {
             if let create = update.create {
-                try self.create(create, attributeDefinitions: attributeDefinitions, in: &definition, billingMode: billingMode)
+                try self.create(
+                    create, attributeDefinitions: attributeDefinitions, in: &definition, billingMode: billingMode, now: now)
                 changes.created = create.indexName
             } else if let delete = update.delete {
                 let position = try globalIndexPosition(delete.indexName, in: definition, verb: "delete")
@@ -77,6 +78,7 @@ enum IndexUpdates {
             } else if let change = update.update {
                 let position = try globalIndexPosition(change.indexName, in: definition, verb: "update")
                 try updateThroughput(change, of: &definition.globalIndexes[position], billingMode: billingMode, now: now)
+                try definition.globalIndexes[position].applyWarmThroughput(change.warmThroughput, now: now)
                 changes.updated.append(change.indexName)
             }
         }
@@ -85,7 +87,7 @@ enum IndexUpdates {
 
     private static func create(
         _ create: CreateGlobalSecondaryIndexAction, attributeDefinitions: [AttributeDefinition]?,
-        in definition: inout TableDefinition, billingMode: BillingMode
+        in definition: inout TableDefinition, billingMode: BillingMode, now: Double
     ) throws(DynamoError) {
         if definition.index(named: create.indexName) != nil {
             throw EngineMessages.attemptingCreateIndexWhichAlready
@@ -115,11 +117,12 @@ enum IndexUpdates {
             throw EngineMessages.subscriberLimitExceededNumberGlobal(maximumGlobalIndexes: maximumGlobalIndexes)
         }
         let number = (definition.indexes.map(\.storageNumber).max() ?? 0) + 1
-        definition.globalIndexes.append(
-            TableValidation.globalIndex(
-                name: create.indexName, partition: partition, sort: sort, projection: projection,
-                nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: .creating,
-                storageNumber: number))
+        var index = TableValidation.globalIndex(
+            name: create.indexName, partition: partition, sort: sort, projection: projection,
+            nonKeyAttributes: create.projection.nonKeyAttributes, throughput: throughput, status: .creating,
+            storageNumber: number)
+        try index.applyWarmThroughput(create.warmThroughput, now: now)
+        definition.globalIndexes.append(index)
         for key in partition + sort where !definition.attributeDefinitions.contains(key) {
             definition.attributeDefinitions.append(key)
         }

@@ -56,14 +56,13 @@ extension TableSnapshot {
         }
         description.deletionProtectionEnabled = definition.deletionProtectionEnabled
         description.disassociationProtectionEnabled = definition.disassociationProtectionReport
-        if definition.billingMode == .payPerRequest || definition.onDemandMaxRead != nil
-            || definition.onDemandMaxWrite != nil
-        {
+        // Only where maxima were set (DynamoDB's recorded descriptions, 2025-2026).
+        if definition.onDemandMaxRead != nil || definition.onDemandMaxWrite != nil {
             description.onDemandThroughput = OnDemandThroughput(
                 maxReadRequestUnits: definition.onDemandMaxRead ?? -1,
                 maxWriteRequestUnits: definition.onDemandMaxWrite ?? -1)
         }
-        description.warmThroughput = definition.warmThroughput
+        description.warmThroughput = definition.warmThroughput(now: describedAt)
         if let replicas = replicaDescriptions {
             description.replicas = replicas
             description.globalTableVersion = GlobalTableVersion.current
@@ -76,14 +75,30 @@ extension TableSnapshot {
     package var deletedTableDescription: TableDescription {
         var description = identity(arn: ResourceNames.tableARN(region: region, table: definition.name))
         description.tableStatus = .deleting
+        description.deletionProtectionEnabled = definition.deletionProtectionEnabled
         return description
     }
 
-    /// What every description holds: name, throughput, size, ARN, id and billing mode.
+    /// The description CreateTable returns: as DescribeTable's, without `WarmThroughput` for a
+    /// table created without one (DynamoDB's recorded CreateTable answers, 2025-2026).
+    package func createdTableDescription(warmThroughputRequested: Bool) -> TableDescription {
+        var description = tableDescription
+        if !warmThroughputRequested { description.warmThroughput = nil }
+        return description
+    }
+
+    /// What every description holds: name, throughput, size, ARN, id, and the billing mode of a
+    /// table that is or was on demand (a table provisioned since its creation has no
+    /// `BillingModeSummary`, as DynamoDB's recorded descriptions show).
     private func identity(arn: String) -> TableDescription {
-        var billing = BillingModeSummary(billingMode: definition.billingMode)
-        if let lastUpdate = definition.billingModeLastUpdate, billing.billingMode == .payPerRequest {
-            billing.lastUpdateToPayPerRequestDateTime = Timestamp(secondsSince1970: lastUpdate)
+        var billing: BillingModeSummary?
+        let switched = definition.billingModeLastUpdate.map { $0 != definition.creationDateTime } ?? false
+        if definition.billingMode == .payPerRequest || switched {
+            var summary = BillingModeSummary(billingMode: definition.billingMode)
+            if let lastUpdate = definition.billingModeLastUpdate, definition.billingMode == .payPerRequest {
+                summary.lastUpdateToPayPerRequestDateTime = Timestamp(secondsSince1970: lastUpdate)
+            }
+            billing = summary
         }
         return TableDescription(
             tableName: definition.name, provisionedThroughput: Self.throughput(definition.throughput),
@@ -104,7 +119,8 @@ extension TableSnapshot {
                         readCapacityUnits: 0,
                         writeCapacityUnits: 0)),
             indexSizeBytes: Int(statistics?.sizeBytes ?? 0), itemCount: Int(statistics?.itemCount ?? 0),
-            indexArn: "\(tableARN)/index/\(index.name)")
+            indexArn: "\(tableARN)/index/\(index.name)",
+            warmThroughput: definition.warmThroughput(of: index, now: describedAt))
     }
 
     private func vectorIndex(_ index: VectorIndexDefinition, tableARN: String) -> VectorIndexDescription {

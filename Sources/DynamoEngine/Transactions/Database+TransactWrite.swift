@@ -255,7 +255,8 @@ extension Database {
     }
 
     /// The request-level reading of one action: exactly one operation, its expressions compiled
-    /// (syntax, names and values), and a Put's item within DynamoDB's nesting depth.
+    /// (syntax, names and values), a Put's item named and within DynamoDB's nesting depth, and
+    /// the other actions' keys within it.
     private static func readAction(_ item: TransactWriteItem) throws -> CompiledExpressions {
         let present = [item.conditionCheck != nil, item.put != nil, item.delete != nil, item.update != nil]
         if !present.contains(true) {
@@ -290,7 +291,10 @@ extension Database {
             expressions.values = update.expressionAttributeValues
         }
         let compiled = try ExpressionCompiler.compile(expressions)
-        if let put = item.put { try ItemSize.checkNesting(put.item) }
+        if let put = item.put { try ItemSize.checkNamesAndNesting(put.item) }
+        // A key nested past the limit is refused here, in action order, before any later
+        // action's problem (paritysuite's deepRequests test, 2026-10-09).
+        if let key = item.conditionCheck?.key ?? item.delete?.key ?? item.update?.key { try ItemSize.checkNesting(key) }
         return compiled
     }
 }

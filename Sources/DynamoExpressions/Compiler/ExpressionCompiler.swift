@@ -113,7 +113,7 @@ public enum ExpressionCompiler {
         let valueExpressions = input.operation.expressionParameters.filter { $0 != .projection }
         if input.values != nil, !valueExpressions.contains(where: { input.text(of: $0) != nil }) {
             throw ParameterMessages.valuesWithoutExpressions(
-                nullParameters: input.rewordedValidator ? [] : valueExpressions.map(\.rawValue))
+                nullParameters: valueExpressions.map(\.rawValue), rewordedIn2026: input.rewordedValidator)
         }
         if let names = input.names {
             if names.isEmpty { throw ExpressionMessages.expressionAttributeNamesEmpty }

@@ -3,7 +3,7 @@ import DynamoAPI
 /// The expression module's DynamoDB messages, word for word: each sentence is written here once and
 /// the compiler, the legacy-parameter translation and the key conditions throw these.
 /// (`ParameterMessages` holds the messages about expression parameters and placeholders.)
-enum ExpressionMessages {
+package enum ExpressionMessages {
     /// The opening of DynamoDB's "parameter values were invalid" sentences.
     static let invalidParameters = "One or more parameter values were invalid: "
     /// The opening of the legacy `KeyConditions` sentences.
@@ -110,7 +110,7 @@ extension ExpressionMessages {
         "Attempted conditional constraint is not an indexable operation")
 
     /// Thrown by KeyConditionTranslation.fromLegacy.
-    static let keyConditionsTooMany = DynamoError.validation("Conditions can be of length 1 or 2 only")
+    package static let keyConditionsTooMany = DynamoError.validation("Conditions can be of length 1 or 2 only")
 }
 
 // MARK: - Legacy/LegacyComparison.swift

@@ -2,7 +2,7 @@ import DynamoAPI
 
 /// DynamoDB's messages about which expression parameters a request may combine, word for word:
 /// each sentence once.
-enum ParameterMessages {
+package enum ParameterMessages {
     /// Expression and legacy parameters in one request.
     static func mixed(legacy: [String], expressions: [String]) -> DynamoError {
         .validation(
@@ -16,12 +16,19 @@ enum ParameterMessages {
         DynamoError.validation("ExpressionAttributeNames can only be specified when using expressions")
 
     /// `ExpressionAttributeValues` without an expression that takes values: the older validator
-    /// names the missing expressions (`: KeyConditionExpression and FilterExpression are null`),
-    /// DynamoDB's 2026 validator does not (pass no `nullParameters`).
-    static func valuesWithoutExpressions(nullParameters: [String]) -> DynamoError {
+    /// names the missing expressions (`: KeyConditionExpression and FilterExpression are null`);
+    /// DynamoDB's 2026 validator of PutItem, UpdateItem and DeleteItem (`rewordedIn2026`) does
+    /// not, so there the message has two forms (``ErrorWording``).
+    static func valuesWithoutExpressions(nullParameters: [String], rewordedIn2026: Bool) -> DynamoError {
         let sentence = "ExpressionAttributeValues can only be specified when using expressions"
-        guard !nullParameters.isEmpty else { return .validation(sentence) }
         let verb = nullParameters.count > 1 ? "are" : "is"
-        return .validation("\(sentence): \(nullParameters.joined(separator: " and ")) \(verb) null")
+        let named = "\(sentence): \(nullParameters.joined(separator: " and ")) \(verb) null"
+        return rewordedIn2026 ? .validation(sentence, v2025: named) : .validation(named)
+    }
+
+    /// Examples of every message here that DynamoDB's 2026 rollout changed, in both forms (the
+    /// catalog test checks each has two).
+    package static var rolloutSamples: [DynamoError] {
+        [valuesWithoutExpressions(nullParameters: ["ConditionExpression"], rewordedIn2026: true)]
     }
 }

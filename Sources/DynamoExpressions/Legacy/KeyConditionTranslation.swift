@@ -99,7 +99,9 @@ enum KeyConditionTranslation {
         }
     }
 
-    /// Legacy `KeyConditions`: one or two conditions with the indexable operators.
+    /// Legacy `KeyConditions`: one to eight conditions with the indexable operators (a
+    /// multi-attribute index key has up to four partition and four sort attributes; the engine
+    /// holds a single-attribute key schema to two, ``ExpressionMessages/keyConditionsTooMany``).
     static func fromLegacy(_ conditions: [String: Condition]) throws(DynamoError) -> KeyCondition {
         var result = KeyCondition(attributes: [], comparisons: [])
         for name in conditions.keys.sorted() {
@@ -121,7 +123,7 @@ enum KeyConditionTranslation {
             result.attributes.append(name)
             result.comparisons.append(comparison)
         }
-        if result.attributes.count != 1 && result.attributes.count != 2 {
+        if !(1...8).contains(result.attributes.count) {
             throw ExpressionMessages.keyConditionsTooMany
         }
         return result

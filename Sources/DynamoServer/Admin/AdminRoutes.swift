@@ -4,7 +4,15 @@ import DynamoEngine
 /// Every endpoint of the admin API, one list per concern. README's "Admin API" table lists
 /// the same endpoints; add a row there with each new route.
 enum AdminRoutes {
-    static var all: [AdminRoute] { clock + ttl + snapshots + faults + consistency + metrics }
+    static var all: [AdminRoute] { health + clock + ttl + snapshots + faults + consistency + metrics }
+
+    /// `GET /_localdynamo/health`: `{"status":"ok"}`, LocalDynamo's own health check for probes
+    /// that read JSON (`GET /` answers as DynamoDB does, in plain text).
+    static let health: [AdminRoute] = [
+        AdminRoute("GET", "/_localdynamo/health", "Health: {\"status\": \"ok\"}") { _, _ in
+            .object(["status": .string("ok")])
+        }
+    ]
 
     /// `GET /_localdynamo/clock` and `POST /_localdynamo/clock` (`advanceSeconds` or
     /// `epochSeconds`): the server's one clock.

@@ -46,9 +46,16 @@ package protocol DynamoDispatcher: Sendable {
     /// The default answers ``ImmediateDispatch/later(_:)`` with ``dispatch(_:body:context:)``.
     func dispatchImmediately(_ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext) throws
         -> ImmediateDispatch
+
+    /// The wording errors are answered in (``DynamoAPI/ErrorWording``): the front end renders
+    /// every `DynamoError` of this dispatcher with ``DynamoAPI/DynamoError/worded(_:)``. The
+    /// default is ``DynamoAPI/ErrorWording/default``.
+    var errorWording: ErrorWording { get }
 }
 
 extension DynamoDispatcher {
+    package var errorWording: ErrorWording { .default }
+
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) throws -> ImmediateDispatch {

@@ -59,7 +59,7 @@ struct RequestRunner {
                 case .respond(let reply, let operation):
                     return Answer(reply: reply, operation: operation)
                 case .dispatch(let request):
-                    return await Self.run(request, logger: settings.logger) {
+                    return await Self.run(request, logger: settings.logger, wording: settings.dispatcher.errorWording) {
                         try await settings.dispatcher.dispatch(request.target, body: request.body, context: request.context)
                     }
                 }
@@ -77,14 +77,15 @@ struct RequestRunner {
             let work: @Sendable () async throws -> DynamoResult
             do {
                 switch try settings.dispatcher.dispatchImmediately(request.target, body: request.body, context: request.context) {
-                case .answered(let result): return Self.answer(result, to: request, logger: settings.logger)
+                case .answered(let result):
+                    return Self.answer(result, to: request, logger: settings.logger, wording: settings.dispatcher.errorWording)
                 case .later(let later): work = later
                 }
             } catch {
-                return Self.answer(throwing: error, to: request, logger: settings.logger)
+                return Self.answer(throwing: error, to: request, logger: settings.logger, wording: settings.dispatcher.errorWording)
             }
             startTask(requestID: requestID, acceptEncoding: acceptEncoding, answeringTo: handler) {
-                await Self.run(request, logger: settings.logger, work)
+                await Self.run(request, logger: settings.logger, wording: settings.dispatcher.errorWording, work)
             }
             return nil
         }
@@ -148,32 +149,38 @@ struct RequestRunner {
     private static func run(
         _ request: WireProtocol.Dispatch,
         logger: Logger,
+        wording: ErrorWording,
         _ work: @Sendable () async throws -> DynamoResult
     ) async -> Answer {
         do {
-            return answer(try await work(), to: request, logger: logger)
+            return answer(try await work(), to: request, logger: logger, wording: wording)
         } catch {
-            return answer(throwing: error, to: request, logger: logger)
+            return answer(throwing: error, to: request, logger: logger, wording: wording)
         }
     }
 
-    private static func answer(_ result: DynamoResult, to request: WireProtocol.Dispatch, logger: Logger) -> Answer {
+    private static func answer(
+        _ result: DynamoResult, to request: WireProtocol.Dispatch, logger: Logger, wording: ErrorWording
+    ) -> Answer {
         var reply =
             switch result {
             case .success(let body):
                 HTTPReply(status: .ok, contentType: request.contentType, body: body, allowOrigin: request.allowOrigin)
             case .failure(let error):
-                HTTPReply.error(error, contentType: request.contentType, allowOrigin: request.allowOrigin)
+                HTTPReply.error(error.worded(wording), contentType: request.contentType, allowOrigin: request.allowOrigin)
             }
         // The request log names the tables (never item values); looked up only when it is written.
         if logger.logLevel <= .debug { reply.tables = request.body.tableNames.joined(separator: ",") }
         return Answer(reply: reply, operation: request.target.operation)
     }
 
-    private static func answer(throwing error: any Error, to request: WireProtocol.Dispatch, logger: Logger) -> Answer {
+    private static func answer(
+        throwing error: any Error, to request: WireProtocol.Dispatch, logger: Logger, wording: ErrorWording
+    ) -> Answer {
         let operation = request.target.operation
         if let error = error as? DynamoError {
-            return Answer(reply: .error(error, contentType: request.contentType, allowOrigin: request.allowOrigin), operation: operation)
+            let reply = HTTPReply.error(error.worded(wording), contentType: request.contentType, allowOrigin: request.allowOrigin)
+            return Answer(reply: reply, operation: operation)
         }
         logger.error(
             "dispatcher failed",

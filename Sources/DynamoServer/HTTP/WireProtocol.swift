@@ -17,7 +17,8 @@ import NIOHTTP1
 /// 2. `Origin` present → every answer carries `Access-Control-Allow-Origin: *` (or, under a
 ///    ``CORSPolicy`` allow-list, the origin itself when listed and nothing otherwise); an
 ///    `OPTIONS` with an allowed `Origin` is a CORS preflight answered 200 here.
-/// 3. `GET /` → our health check (see ``healthBody``); not in DynamoDB's protocol.
+/// 3. `GET /` → DynamoDB's health answer (see ``healthBody(region:)``); LocalDynamo's own JSON
+///    health is `GET /_localdynamo/health`.
 /// 4. Not `POST`, or a non-empty body with a content type other than
 ///    `application/x-amz-json-1.0` / `application/json` → 404 `<UnknownOperationException/>`.
 ///    (dynalite compares exactly; we ignore case and parameters such as `; charset=utf-8`.)
@@ -59,10 +60,14 @@ enum WireProtocol {
         var allowOrigin: String?
     }
 
-    /// The `GET /` health answer: `200 {"status":"ok"}` as `application/json`. Real DynamoDB
-    /// answers `GET /` with a plain-text `healthy: dynamodb.<region>.amazonaws.com`; JSON is
-    /// easier for probes to read, and no SDK calls it.
-    static let healthBody = Array(#"{"status":"ok"}"#.utf8)
+    /// The `GET /` answer, as DynamoDB gives it: `200` with the plain text
+    /// `healthy: dynamodb.<region>.amazonaws.com ` (the trailing space is the service's, as
+    /// dynalite's tests recorded against it assert) and no content type. The region is the
+    /// request's credential scope's when it carries an `Authorization` header, else `us-east-1`
+    /// (the default namespace's).
+    static func healthBody(region: String) -> [UInt8] {
+        Array("healthy: dynamodb.\(region.isEmpty ? "us-east-1" : region).amazonaws.com ".utf8)
+    }
 
     /// The 404 body DynamoDB sends for a request that is not a DynamoDB call.
     static let unknownOperationXML = Array("<UnknownOperationException/>\n".utf8)
@@ -105,8 +110,9 @@ enum WireProtocol {
 
         // 3. Health check.
         if head.method == .GET, isRootPath(head.uri) {
+            let region = headers.first(name: "authorization").flatMap(AuthorizationHeader.init)?.region ?? ""
             return .respond(
-                HTTPReply(status: .ok, contentType: plainJSON, body: healthBody, allowOrigin: allowOrigin),
+                HTTPReply(status: .ok, contentType: nil, body: healthBody(region: region), allowOrigin: allowOrigin),
                 operation: "health"
             )
         }

@@ -25,6 +25,8 @@ package final class EngineDispatcher: DynamoDispatcher {
     private let faults: FaultInjector
     /// Capacity throttling (`--throttle`); `nil` never throttles.
     private let throttle: CapacityThrottle?
+    /// The wording errors are answered in (`serve --error-wording`).
+    package let errorWording: ErrorWording
 
     /// The operation a wire name names, in either service.
     enum Named: Sendable {
@@ -50,8 +52,10 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     package init(
         engine: DynamoEngine, threadPool: NIOThreadPool, logger: Logger,
-        faults: FaultInjector = FaultInjector(), throttle: CapacityThrottle? = nil
+        faults: FaultInjector = FaultInjector(), throttle: CapacityThrottle? = nil,
+        errorWording: ErrorWording = .default
     ) {
+        self.errorWording = errorWording
         self.throttle = throttle
         self.engine = engine
         self.storage =

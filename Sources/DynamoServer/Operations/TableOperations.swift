@@ -5,10 +5,12 @@ import DynamoEngine
 extension OperationRows {
     static let createTable = OperationRow { (input: CreateTableInput, context) in
         let definition = try context.database.createTable(input, now: context.now)
-        let snapshot = TableSnapshot(
+        var snapshot = TableSnapshot(
             definition: definition, status: .creating, itemCount: 0,
             sizeBytes: 0, region: context.database.region)
-        return CreateTableOutput(tableDescription: snapshot.tableDescription)
+        snapshot.describedAt = context.now
+        return CreateTableOutput(
+            tableDescription: snapshot.createdTableDescription(warmThroughputRequested: input.warmThroughput != nil))
     }
 
     /// From memory on the event loop, except the first time after the database was opened,

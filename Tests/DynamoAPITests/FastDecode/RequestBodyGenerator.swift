@@ -74,7 +74,9 @@ struct RequestBodyGenerator {
         case "S": payload = stringLiteral()
         case "N": payload = numberLiteral()
         case "B": payload = base64Literal()
-        case "BOOL", "NULL": payload = pick(["true", "false"])
+        case "BOOL": payload = pick(["true", "false"])
+        // `{"NULL": false}` is refused (every region, 2026-10-07): only a faulty body has one.
+        case "NULL": payload = fault() ? "false" : "true"
         case "SS": payload = set { $0.stringLiteral(maxLength: 3) }
         case "NS": payload = set { $0.numberLiteral() }
         case "BS": payload = set { $0.base64Literal() }

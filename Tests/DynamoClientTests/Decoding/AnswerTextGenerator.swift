@@ -88,7 +88,8 @@ struct AnswerTextGenerator {
         case 1: payload = ("N", string(number()))
         case 2: payload = ("B", string(binary()))
         case 3: payload = ("BOOL", chance(0.5) ? "true" : "false")
-        case 4: payload = ("NULL", chance(0.9) ? "true" : "false")
+        // `{"NULL": false}` is no valid value (DynamoDB refuses it): only a faulty answer has one.
+        case 4: payload = ("NULL", fault(0.1) ? "false" : "true")
         case 5: payload = ("SS", list(uniqueStrings().map { string($0) }))
         case 6: payload = ("NS", list(uniqueNumbers().map { string($0) }))
         case 7: payload = ("BS", list(uniqueBinaries().map { string($0) }))

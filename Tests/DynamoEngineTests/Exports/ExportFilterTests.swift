@@ -228,7 +228,7 @@ import Testing
             let time = PointInTimeRestoreTests.ManualTime()
             let database = try Self.database(store, time: time)
             let bad = Self.filter(filter: "total = = 1")
-            #expect(throws: EngineMessages.tableNotFound(name: "Missing")) {
+            #expect(throws: EngineMessages.tableNotFound(name: "arn:aws:dynamodb:us-east-1:000000000000:table/Missing")) {
                 try database.exportTableToPointInTime(
                     .init(tableArn: "arn:aws:dynamodb:us-east-1:000000000000:table/Missing", s3Bucket: "bucket", filterSpecification: bad),
                     now: time.read())

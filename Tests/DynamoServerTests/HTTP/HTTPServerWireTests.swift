@@ -162,13 +162,21 @@ import Testing
         }
     }
 
+    /// `GET /` as DynamoDB answers it (dynalite's tests, recorded against the service): the plain
+    /// text naming the endpoint of the request's region, trailing space included, no content type.
     @Test func healthCheck() async throws {
         try await withHTTPTestServer { _, port in
             let response = try await roundTrip("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
             #expect(response.status == 200)
-            #expect(response.text == #"{"status":"ok"}"#)
-            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.text == "healthy: dynamodb.us-east-1.amazonaws.com ")
+            #expect(response.header("Content-Type") == nil)
+            #expect(response.header("Content-Length") == "42")
             #expect(response.header("x-amzn-RequestId") != nil)
+            let signed = try await roundTrip(
+                "GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: AWS4-HMAC-SHA256 "
+                    + "Credential=AKID/20260101/eu-west-2/dynamodb/aws4_request, SignedHeaders=host, Signature=ab\r\n\r\n",
+                port: port)
+            #expect(signed.text == "healthy: dynamodb.eu-west-2.amazonaws.com ")
         }
     }
 
