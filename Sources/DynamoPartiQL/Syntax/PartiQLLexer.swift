@@ -9,6 +9,9 @@ struct PartiQLLexer {
     /// The line the position is on (from 1) and the offset that line starts at.
     private var line = 1
     private var lineStart = 0
+    /// The last token's start and column (1-based, in characters) on its line, so each span
+    /// counts only the characters since: a long one-line statement lexes in linear time.
+    private var lastColumn: (offset: Int, column: Int, lineStart: Int) = (0, 1, 0)
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -32,10 +35,13 @@ struct PartiQLLexer {
 
     /// The span of the token from `start` to the current position, in characters (UTF-8
     /// continuation bytes are not counted).
-    private func span(from start: Int) -> PartiQLSpan {
+    private mutating func span(from start: Int) -> PartiQLSpan {
         func characters(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
-        return PartiQLSpan(
-            line: line, column: characters(lineStart..<start) + 1, length: characters(start..<max(start, position)))
+        let column =
+            lastColumn.lineStart == lineStart && lastColumn.offset <= start
+            ? lastColumn.column + characters(lastColumn.offset..<start) : characters(lineStart..<start) + 1
+        lastColumn = (start, column, lineStart)
+        return PartiQLSpan(line: line, column: column, length: characters(start..<max(start, position)))
     }
 
     private mutating func next() throws(DynamoError) -> PartiQLToken {
