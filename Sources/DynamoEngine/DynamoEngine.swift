@@ -104,6 +104,8 @@ package final class DynamoEngine: Sendable {
             try database.apply(syncMode)
             database.transientStatuses.delay = transientStatusDelay
             configureConsistency(of: database, namespace: name)
+            // Stream records and expiries from before the last settle are due at once.
+            _ = database.consistency.settle(now: consistencyDefaults.withLock { $0.settledAt })
             database.dataJobs.configure(objectStore: objectStore?.forRegion(region), logger: logger)
             database.kinesis.sink = kinesisSink
             database.replication.attach(to: replicationHub, accessKeyID: namespaceMode == .perAccessKey ? accessKeyID : nil)

@@ -6,6 +6,9 @@ struct ConsistencyDefaults: Sendable {
     var server: ConsistencySettings
     /// Namespace name → mode.
     var namespaces: [String: ConsistencyMode] = [:]
+    /// When everything was last settled: a namespace opened since (after a restart, say) holds
+    /// nothing back from before then either.
+    var settledAt: Double = 0
 
     func settings(of namespace: String) -> ConsistencySettings {
         var settings = server
@@ -61,14 +64,17 @@ extension DynamoEngine {
         }
     }
 
-    /// Makes everything pending in every open namespace visible at once: item versions, index
+    /// Makes everything pending in every namespace visible at once (one opened later holds back
+    /// nothing from before the settle): item versions, index
     /// entries, stream records, statuses in transition, and TTL deletions of items expired by
     /// now (the sweeper runs). Returns the item versions that were pending and the items TTL
     /// deleted. Blocking: call it off the event loops.
     package func settleConsistency() throws -> (versions: Int, deleted: Int) {
         var versions = 0
+        let now = clock.now()
+        consistencyDefaults.withLock { $0.settledAt = max($0.settledAt, now) }
         for database in openDatabases.values {
-            versions += database.consistency.settle(now: clock.now())
+            versions += database.consistency.settle(now: now)
             database.transientStatuses.releaseAll()
         }
         let deleted = try sweepExpiredItems()

@@ -73,6 +73,32 @@ import Testing
         #expect(try database.scan(ScanInput(tableName: "Events", consistentRead: true)).page.items.isEmpty)
     }
 
+    @Test("a settle reaches namespaces opened after it: a restarted server holds back no stream record from before")
+    func settleReachesNamespacesOpenedLater() throws {
+        try DurabilityTests.withDirectory { directory in
+            let clock = Support.clock()
+            let settings = ConsistencySettings(mode: .service, seed: 3, window: 3600, statusDelay: 0)
+            func engine() throws -> DynamoEngine {
+                try DynamoEngine(
+                    storage: .directory(directory), namespaceMode: .perRegion, logger: Logger(label: "test"), clock: clock,
+                    consistency: settings)
+            }
+            let first = try engine()
+            let database = try first.database(accessKeyID: nil, region: "us-east-1")
+            try Support.makeTable(database)
+            for index in 0..<20 { try Support.put(database, ["pk": .s("k\(index)")]) }
+            #expect(try Support.consume(database, streamARN: Support.latestStreamARN(database)).count < 20)
+            first.close()
+
+            // The restarted engine: settled before its namespace is opened by a request.
+            let restarted = try engine()
+            defer { restarted.close() }
+            _ = try restarted.settleConsistency()
+            let reopened = try restarted.database(accessKeyID: nil, region: "us-east-1")
+            #expect(try Support.consume(reopened, streamARN: Support.latestStreamARN(reopened)).count == 20)
+        }
+    }
+
     @Test("statuses in transition take the status delay in service mode; settle ends them")
     func statusesTakeTime() throws {
         let clock = Support.clock()
