@@ -227,11 +227,17 @@ package final class ConsistencyModel: Sendable {
     /// Whether a stream record of `table` created at `created` with `sequence` is readable at
     /// `now`: after a delay of up to the window, drawn per record.
     func streamRecordReadable(table: String, streamID: Int64, sequence: Int64, created: Double, now: Double) -> Bool {
+        streamRecordReadableAt(table: table, streamID: streamID, sequence: sequence, created: created) <= now
+    }
+
+    /// When the stream record becomes readable (its creation, or later by its drawn delay in
+    /// `service` mode; never after a settle that came after it).
+    func streamRecordReadableAt(table: String, streamID: Int64, sequence: Int64, created: Double) -> Double {
         state.withLock { state in
-            guard state.mode(of: table) == .service, created > state.settledAt else { return true }
+            guard state.mode(of: table) == .service, created > state.settledAt else { return created }
             let draws = ConsistencyDraws(seed: state.settings.seed)
             let lag = draws.unit(.streamLag, UInt64(bitPattern: streamID) << 40 ^ UInt64(bitPattern: sequence)) * state.settings.window
-            return created + lag <= now
+            return created + lag
         }
     }
 
@@ -308,6 +314,8 @@ package struct ConsistencyPending: Sendable, Equatable {
     package var items = 0
     /// Items whose global secondary index entries may still show their earlier form.
     package var indexEntries = 0
+    /// Stream records not readable yet (``Database/waitingStreamRecords(now:)``).
+    package var streamRecords = 0
     /// When the last of them becomes visible.
     package var settlesAt: Double?
 }

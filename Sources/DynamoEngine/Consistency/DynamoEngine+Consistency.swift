@@ -82,12 +82,12 @@ extension DynamoEngine {
     }
 
     /// Each open namespace's settings, overrides and pending changes, by namespace name.
-    package func consistencyReport() -> [NamespaceConsistency] {
+    package func consistencyReport() throws -> [NamespaceConsistency] {
         let now = clock.now()
-        return openDatabases.sorted { $0.key < $1.key }.map { name, database in
+        return try openDatabases.sorted { $0.key < $1.key }.map { name, database in
             NamespaceConsistency(
                 namespace: name, settings: database.consistency.settings,
-                tableModes: database.consistency.tableModes, pending: database.consistency.pending(now: now),
+                tableModes: database.consistency.tableModes, pending: try database.consistencyPending(now: now),
                 staleAnswers: database.consistency.staleAnswerCount,
                 heldKinesisRecords: database.consistency.kinesis.heldCount)
         }

@@ -9,7 +9,9 @@ extension AdminRoutes {
             "GET", "/_localdynamo/consistency",
             "The consistency model: its settings, and per namespace the table overrides, what is pending and the stale answers served"
         ) { _, environment in
-            render(environment.engine.consistencySettings, namespaces: environment.engine.consistencyReport())
+            let engine = environment.engine
+            // The stream records waiting are read from SQLite: off the event loop.
+            return render(engine.consistencySettings, namespaces: try await environment.blocking { try engine.consistencyReport() })
         },
         AdminRoute(
             "POST", "/_localdynamo/consistency/settle",
@@ -45,7 +47,7 @@ extension AdminRoutes {
             }
             let engine = environment.engine
             engine.setConsistency(mode, namespace: namespace, table: table)
-            return render(engine.consistencySettings, namespaces: engine.consistencyReport())
+            return render(engine.consistencySettings, namespaces: try await environment.blocking { try engine.consistencyReport() })
         },
     ]
 
@@ -64,6 +66,7 @@ extension AdminRoutes {
                             var members: [String: JSONValue] = [
                                 "table": .string(pending.table), "items": .number(String(pending.items)),
                                 "indexEntries": .number(String(pending.indexEntries)),
+                                "streamRecords": .number(String(pending.streamRecords)),
                             ]
                             if let settlesAt = pending.settlesAt { members["settlesAt"] = .number(JSONNumberText.of(settlesAt)) }
                             return .object(members)

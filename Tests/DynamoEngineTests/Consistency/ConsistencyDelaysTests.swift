@@ -21,11 +21,17 @@ import Testing
         let written = 20
         if mode == .exact {
             #expect(early.count == written)
+            #expect(try database.consistencyPending(now: clock.now()).isEmpty)
         } else {
             // Some wait; those read come first, in order, and none is read before its time.
             #expect(early.count < written)
+            // The report counts those still waiting: at least the one the reader stopped at.
+            let waiting = try #require(try database.consistencyPending(now: clock.now()).first { $0.table == "Events" })
+            #expect(waiting.streamRecords >= 1 && waiting.streamRecords <= written - early.count)
+            #expect((waiting.settlesAt ?? .infinity) <= clock.now() + 1)
         }
         try clock.advance(by: 1)
+        #expect(try database.consistencyPending(now: clock.now()).allSatisfy { $0.streamRecords == 0 })
         let all = try Support.consume(database, streamARN: arn)
         #expect(all.count == written)
         #expect(Array(Self.sequenceNumbers(all).prefix(early.count)) == Self.sequenceNumbers(early))
