@@ -117,6 +117,13 @@ MEMBER_MAXIMUMS = {
 # whose invalid attribute values it answers in the `1 validation error detected: ` envelope.
 ENVELOPED_INPUTS = {"PutItemInput", "UpdateItemInput", "DeleteItemInput"}
 
+# The inputs with PartiQL parameters, whose first problem DynamoDB reports in document order.
+PARTIQL_PARAMETER_INPUTS = {"ExecuteStatementInput", "BatchExecuteStatementInput", "ExecuteTransactionInput"}
+
+# BatchExecuteStatement answers an invalid parameter as that statement's `Error` (eu-west-2,
+# 2026-10): the input defers the problem, and each request carries its own.
+PARAMETER_PROBLEMS_PER_STATEMENT = ("BatchExecuteStatementInput", "BatchStatementRequest")
+
 # Members whose empty value that validator reports without the value, under the wire name, and
 # alone (`1 validation error detected: Value at 'TableName' failed to satisfy constraint: Member
 # must have length greater than or equal to 1`, even with an invalid ReturnValues beside it).
@@ -740,6 +747,18 @@ class Generator:
             lines.append("")
             lines.append("    /// DynamoDB's 2026 validator answers an invalid attribute value in the envelope.")
             lines.append("    public static var envelopesValueErrors: Bool { true }")
+        if model_name in PARTIQL_PARAMETER_INPUTS:
+            lines.append("")
+            lines.append("    /// The input carries PartiQL parameters, read in document order.")
+            lines.append("    public static var readsParametersInOrder: Bool { true }")
+        if model_name == PARAMETER_PROBLEMS_PER_STATEMENT[0]:
+            lines.append("")
+            lines.append("    /// An invalid parameter fails only its statement.")
+            lines.append("    public static var defersParameterProblems: Bool { true }")
+        if model_name == PARAMETER_PROBLEMS_PER_STATEMENT[1]:
+            lines.append("")
+            lines.append("    /// The statement's invalid parameter, answered as its `Error` (not on the wire).")
+            lines.append("    package var parameterProblem: DynamoError? = nil")
         lines.append("")
         # Memberwise initializer.
         lines.append("    /// Creates the shape from its members.")
@@ -778,6 +797,8 @@ class Generator:
             lines.append("        }")
             for wire in order:
                 lines.append("        " + self.decode_statement(model_name, by_wire[wire]))
+                if model_name == PARAMETER_PROBLEMS_PER_STATEMENT[1] and wire == "Parameters":
+                    lines.append("        self.parameterProblem = d.takeDeferredParameterProblem()")
         else:
             lines.append("    public init(jsonObject _: [String: JSONValue], decoder _: inout ShapeDecoder) {")
         lines.append("    }")

@@ -85,6 +85,31 @@ def test_nesting_is_reported_in_document_order(ddb, table, depth):
             "Parameters": [_deep(depth), {"N": "abc"}]}])
 
 
+@pytest.mark.parametrize("depth", [40, 100])
+def test_map_members_are_read_as_written(ddb, table, depth):
+    single = f"SELECT * FROM \"{table}\" WHERE pk = 'p' AND x = ?"
+    with expect_error("ValidationException", NEST):
+        ddb.execute_statement(Statement=single, Parameters=[{"M": {"d": _deep(depth), "bad": {"N": "abc"}}}])
+    with expect_error("ValidationException", f"{UNCONVERTIBLE}: abc"):
+        ddb.execute_statement(Statement=single, Parameters=[{"M": {"bad": {"N": "abc"}, "d": _deep(depth)}}])
+
+
+@pytest.mark.parametrize("depth", [40, 100])
+def test_batch_answers_a_parameter_problem_per_statement(ddb, table, depth):
+    pair = f"SELECT * FROM \"{table}\" WHERE pk = 'p' AND x = ? AND y = ?"
+    keyed = f"SELECT * FROM \"{table}\" WHERE pk = 'p' AND sk = 's' AND n = ?"
+    out = ddb.batch_execute_statement(Statements=[
+        {"Statement": keyed, "Parameters": [{"N": "1e99999999999"}]},
+        {"Statement": pair, "Parameters": [_deep(depth), {"N": "abc"}]},
+        {"Statement": f"SELECT * FROM \"{table}\" WHERE pk = 'p' AND sk = 's'"},
+    ])
+    responses = out["Responses"]
+    assert len(responses) == 3
+    assert responses[0]["Error"] == {"Code": "ValidationError", "Message": f"{UNCONVERTIBLE}: 1e99999999999"}
+    assert responses[1]["Error"] == {"Code": "ValidationError", "Message": NEST}
+    assert "Error" not in responses[2]
+
+
 def test_from_first_update(ddb, table):
     out = ddb.execute_statement(Statement=f"FROM \"{table}\" WHERE pk = ? AND sk = 's' SET c = ? REMOVE b RETURNING ALL NEW *",
                                 Parameters=[{"S": "p"}, {"N": "7"}])

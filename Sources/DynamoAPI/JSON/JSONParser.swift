@@ -9,9 +9,14 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Whether each object also records its member names in document order, under
+    /// ``JSONValue/memberOrderKey`` (for the few checks that report the first problem as
+    /// written; never on the request path).
+    private let recordsMemberOrder: Bool
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], recordsMemberOrder: Bool = false) {
         self.bytes = bytes
+        self.recordsMemberOrder = recordsMemberOrder
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -68,6 +73,7 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [String: JSONValue] = [:]
+        var order: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -85,6 +91,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members[key] = try parseValue()
+            if recordsMemberOrder { order.append(.string(key)) }
             skipWhitespace()
             guard index < bytes.count else { throw error("Unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -94,6 +101,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: "}") else { throw error("Expected ',' or '}'") }
             index += 1
             depth -= 1
+            if recordsMemberOrder { members[JSONValue.memberOrderKey] = .array(order) }
             return .object(members)
         }
     }

@@ -51,6 +51,39 @@ extension JSONValue {
         self = try parser.parseDocument()
     }
 
+    /// Parses a complete JSON document whose every non-empty object also holds, under
+    /// ``memberOrderKey``, an array of its member names in the order they were written.
+    ///
+    /// For the rare checks that must report the first problem as written (a PartiQL
+    /// statement's parameters, whose maps DynamoDB walks in document order); the tree is not
+    /// a request's tree: every object has the extra member.
+    /// - Throws: `JSONParseError` when the bytes are not one well-formed JSON value.
+    package init(parsingWithMemberOrder bytes: some Collection<UInt8>) throws(JSONParseError) {
+        var parser = JSONParser(bytes: Array(bytes), recordsMemberOrder: true)
+        self = try parser.parseDocument()
+    }
+
+    /// The member under which ``init(parsingWithMemberOrder:)`` keeps an object's member names
+    /// in document order: a name no DynamoDB request uses (it starts with a NUL). A repeated name
+    /// counts where it first appears.
+    package static let memberOrderKey = "\u{0}memberOrder"
+
+    /// The members of an object parsed by ``init(parsingWithMemberOrder:)``, in document order
+    /// (without ``memberOrderKey``); in key order for any other object, `nil` for every other
+    /// value.
+    package var orderedMembers: [(key: String, value: JSONValue)]? {
+        guard case .object(var members) = self else { return nil }
+        guard case .array(let names)? = members.removeValue(forKey: Self.memberOrderKey) else {
+            return members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+        var seen = Set<String>()
+        var ordered: [(key: String, value: JSONValue)] = []
+        for case .string(let name) in names where seen.insert(name).inserted {
+            if let value = members[name] { ordered.append((name, value)) }
+        }
+        return ordered
+    }
+
     /// Parses a complete JSON document from text.
     public init(parsing text: String) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8))

@@ -25,11 +25,27 @@ public protocol DynamoShape: Sendable, Hashable {
     /// input in the `1 validation error detected: ` envelope (PutItem, UpdateItem, DeleteItem;
     /// set by the generator's `ENVELOPED_INPUTS`).
     static var envelopesValueErrors: Bool { get }
+
+    /// Whether an invalid PartiQL parameter fails only its own statement (set by the
+    /// generator for BatchExecuteStatement).
+    static var defersParameterProblems: Bool { get }
+
+    /// Whether the input carries PartiQL parameters (set by the generator for
+    /// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction).
+    static var readsParametersInOrder: Bool { get }
 }
 
 extension DynamoShape {
     /// Most inputs report an invalid attribute value bare.
     public static var envelopesValueErrors: Bool { false }
+
+    /// Whether an invalid PartiQL parameter fails only its own statement (BatchExecuteStatement,
+    /// whose statement answers `Error {ValidationError, …}`) instead of the request.
+    public static var defersParameterProblems: Bool { false }
+
+    /// Whether the input carries PartiQL parameters, whose first problem DynamoDB reports in
+    /// document order (the server then offers ``decodeRequest(_:orderedDocument:)`` the body).
+    public static var readsParametersInOrder: Bool { false }
 
     /// Decodes a request body as DynamoDB does: JSON types first, then every constraint of the
     /// service model.
@@ -40,9 +56,19 @@ extension DynamoShape {
     ///   DynamoDB's message), `ValidationException` listing the constraint violations
     ///   (`1 validation error detected: Value null at 'tableName' failed to satisfy
     ///   constraint: Member must not be null`, at most ten of them).
-    public static func decodeRequest(_ json: JSONValue) throws(DynamoError) -> Self {
+    ///
+    /// - Parameters:
+    ///   - json: the request's JSON tree.
+    ///   - orderedDocument: the same body parsed with its member order
+    ///     (``JSONValue/init(parsingWithMemberOrder:)``), asked for only when a PartiQL
+    ///     parameter is invalid, to report the first problem as written.
+    public static func decodeRequest(
+        _ json: JSONValue, orderedDocument: (@Sendable () -> JSONValue?)? = nil
+    ) throws(DynamoError) -> Self {
         var decoder = ShapeDecoder(validating: true)
         decoder.envelopesValueErrors = envelopesValueErrors
+        decoder.defersParameterProblems = defersParameterProblems
+        decoder.orderedDocument = orderedDocument
         decoder.violationOrder2025 = ConstraintViolation.order2025[shapeName] ?? []
         let value = decodeTopLevel(json, decoder: &decoder)
         try decoder.finish()

@@ -30,6 +30,19 @@ public struct ShapeDecoder: Sendable {
     /// ``DynamoShape/violationOrder2025``).
     var violationOrder2025: [String] = []
 
+    /// The request parsed again with its member order (``JSONValue/init(parsingWithMemberOrder:)``),
+    /// for a PartiQL input's parameters; asked for only when a parameter is invalid.
+    var orderedDocument: (@Sendable () -> JSONValue?)?
+    /// The `Parameters` lists of ``orderedDocument`` in document order, once parsed.
+    private var orderedParameterLists: [JSONValue]?
+    /// How many non-null `Parameters` members were decoded so far.
+    private var parametersDecoded = 0
+    /// Whether an invalid parameter stays with its statement instead of failing the request
+    /// (``DynamoShape/defersParameterProblems``).
+    var defersParameterProblems = false
+    /// The problem of the `Parameters` member decoded last, when deferred.
+    private var deferredParameterProblem: DynamoError?
+
     init(validating: Bool) {
         self.validating = validating
     }
@@ -78,16 +91,58 @@ public struct ShapeDecoder: Sendable {
             valueError = AttributeValueMessages.expressionAttributeValuesContainsInvalidValueKey(
                 error, key: key, unwrappedIn2026: envelopesValueErrors)
         }
-        if clean, valueError != nil, name == "parameters" {
-            // A PartiQL statement's parameters are read by its own rules (numbers as BigDecimal,
-            // nesting and numbers in document order).
-            valueError = AttributeValue.partiQLParameterProblem(json) ?? valueError
-        }
+        if name == "parameters" { notePartiQLParameters(json, clean: clean) }
         if validating, rules != nil || element != nil || key != nil || T.alwaysChecksConstraints {
             checkConstraints(of: value, at: mark, rules: rules, element: element, key: key)
         }
         if violations.count != mark { prefixViolations(from: mark, withMember: name) }
         return value
+    }
+
+    /// Rereads an invalid PartiQL `Parameters` member by the statement's own rules (numbers as
+    /// BigDecimal, nesting and numbers in document order), and keeps the problem with its
+    /// statement where the input defers it.
+    private mutating func notePartiQLParameters(_ json: JSONValue, clean: Bool) {
+        let ordinal = parametersDecoded
+        parametersDecoded += 1
+        deferredParameterProblem = nil
+        guard clean, let found = valueError else { return }
+        let problem = AttributeValue.partiQLParameterProblem(json, ordered: orderedParameters(at: ordinal)) ?? found
+        if defersParameterProblems {
+            deferredParameterProblem = problem
+            valueError = nil
+            valueErrorKey = nil
+        } else {
+            valueError = problem
+        }
+    }
+
+    /// The `ordinal`th non-null `Parameters` member of the ordered document: the input's own,
+    /// else those of its `Statements` or `TransactStatements`, in order.
+    private mutating func orderedParameters(at ordinal: Int) -> JSONValue? {
+        if orderedParameterLists == nil {
+            var lists: [JSONValue] = []
+            if let document = orderedDocument?() {
+                if let own = document["Parameters"], own != .null { lists.append(own) }
+                for listName in ["Statements", "TransactStatements"] {
+                    guard case .array(let statements)? = document[listName] else { continue }
+                    for statement in statements {
+                        if let parameters = statement["Parameters"], parameters != .null { lists.append(parameters) }
+                    }
+                }
+            }
+            orderedParameterLists = lists
+        }
+        guard let lists = orderedParameterLists, ordinal < lists.count else { return nil }
+        return lists[ordinal]
+    }
+
+    /// The problem of the `Parameters` member decoded last, when the input defers it (then the
+    /// request does not fail for it); `nil` when it had none. The generated decoder of
+    /// `BatchStatementRequest` calls it right after its parameters.
+    package mutating func takeDeferredParameterProblem() -> DynamoError? {
+        defer { deferredParameterProblem = nil }
+        return deferredParameterProblem
     }
 
     /// Records the constraints `value` breaks before the violations found inside it.

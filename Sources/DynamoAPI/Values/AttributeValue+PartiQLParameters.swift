@@ -7,11 +7,20 @@ extension AttributeValue {
     ///
     /// The service reads parameters one after another, each from the outside in, and reports
     /// whichever problem it reaches first (eu-west-2, October 2026). A map's members are walked
-    /// in the order the decoded JSON keeps, which is not the order they were written in.
-    package static func partiQLParameterProblem(_ json: JSONValue) -> DynamoError? {
+    /// in the order they were written when `ordered` holds the same parameters parsed by
+    /// ``JSONValue/init(parsingWithMemberOrder:)``, else in key order.
+    ///
+    /// - Parameters:
+    ///   - json: the `Parameters` member as the request's tree holds it.
+    ///   - ordered: the same member from a tree that keeps member order, if there is one.
+    package static func partiQLParameterProblem(_ json: JSONValue, ordered: JSONValue? = nil) -> DynamoError? {
         guard case .array(let parameters) = json else { return nil }
-        for parameter in parameters {
-            if let problem = partiQLProblem(parameter, wrappers: 0) { return problem }
+        var walked = parameters
+        if case .array(let orderedParameters)? = ordered, orderedParameters.count == parameters.count {
+            walked = orderedParameters
+        }
+        for (parameter, orderedParameter) in zip(parameters, walked) {
+            if let problem = partiQLProblem(orderedParameter, wrappers: 0) { return problem }
             do {
                 _ = try AttributeValue(json: parameter)
             } catch {
@@ -22,7 +31,7 @@ extension AttributeValue {
     }
 
     private static func partiQLProblem(_ json: JSONValue, wrappers: Int) -> DynamoError? {
-        guard case .object(let members) = json else { return nil }
+        guard let members = json.orderedMembers else { return nil }
         let present = members.filter { $0.value != .null }
         guard present.count == 1, let (type, payload) = present.first else { return nil }
         switch (type, payload) {
@@ -33,11 +42,11 @@ extension AttributeValue {
                 if let problem = partiQLNumberProblem(text) { return problem }
             }
             return nil
-        case ("M", .object(let map)):
+        case ("M", .object):
             if wrappers + 1 > ItemSize.maximumNestingWrappers {
                 return AttributeValueMessages.nestingLevelsHaveExceededSupported
             }
-            for value in map.values {
+            for (_, value) in payload.orderedMembers ?? [] {
                 if let problem = partiQLProblem(value, wrappers: wrappers + 1) { return problem }
             }
             return nil

@@ -15,6 +15,8 @@ extension Database {
         var reads: Bool?
         for request in input.statements {
             do {
+                // A parameter the statement cannot take fails the statement alone (2026-10).
+                if let problem = request.parameterProblem { throw problem }
                 let statement = try PartiQLTranslator.parse(request.statement, parameters: request.parameters)
                 if case .exists = statement.statement { throw PartiQLMessages.existsOutsideTransaction }
                 if let reads, reads != statement.statement.isRead { throw PartiQLMessages.batchMixed }

@@ -13,12 +13,19 @@ package struct DynamoRequestBody: Sendable {
     package let decoded: (any DynamoShape)?
     private let parsed: JSONValue
     private let bytes: ByteBuffer?
+    /// The bytes `parsed` came from, when known: PartiQL inputs reread them in document order.
+    private let source: ByteBuffer?
 
     /// A body parsed into a tree (the generic path).
-    package init(json: JSONValue) {
+    ///
+    /// - Parameters:
+    ///   - json: the tree.
+    ///   - source: the bytes it was parsed from, if at hand (kept, never copied).
+    package init(json: JSONValue, source: ByteBuffer? = nil) {
         self.decoded = nil
         self.parsed = json
         self.bytes = nil
+        self.source = source
     }
 
     /// A body the fast decoder read into `decoded`; `bytes` are kept for ``json``.
@@ -26,6 +33,7 @@ package struct DynamoRequestBody: Sendable {
         self.decoded = decoded
         self.parsed = .null
         self.bytes = bytes
+        self.source = bytes
     }
 
     /// The tables the request names, for the request log: from the input the fast decoder read
@@ -41,6 +49,13 @@ package struct DynamoRequestBody: Sendable {
         guard let bytes else { return parsed }
         return (try? JSONValue(parsing: bytes.readableBytesView)) ?? .null
     }
+
+    /// The body parsed again keeping its member order, made only when asked (an invalid PartiQL
+    /// parameter); `nil` without the bytes.
+    package var orderedDocument: (@Sendable () -> JSONValue?)? {
+        guard let source else { return nil }
+        return { try? JSONValue(parsingWithMemberOrder: source.readableBytesView) }
+    }
 }
 
 extension DynamoShape {
@@ -48,6 +63,6 @@ extension DynamoShape {
     /// ``DynamoShape/decodeRequest(_:)`` of the JSON tree (every DynamoDB error as before).
     static func decodeRequest(_ body: DynamoRequestBody) throws(DynamoError) -> Self {
         if let decoded = body.decoded as? Self { return decoded }
-        return try decodeRequest(body.json)
+        return try decodeRequest(body.json, orderedDocument: readsParametersInOrder ? body.orderedDocument : nil)
     }
 }

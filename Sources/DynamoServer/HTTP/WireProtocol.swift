@@ -190,7 +190,7 @@ enum WireProtocol {
             Dispatch(
                 target: target,
                 body: decoded.flatMap { decoded in body.map { DynamoRequestBody(decoded: decoded, bytes: $0) } }
-                    ?? DynamoRequestBody(json: json),
+                    ?? DynamoRequestBody(json: json, source: body),
                 context: DynamoRequestContext(
                     requestID: requestID,
                     accessKeyID: signer.accessKeyID,

@@ -15,6 +15,12 @@ public struct BatchExecuteStatementInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "BatchExecuteStatementInput" }
 
+    /// The input carries PartiQL parameters, read in document order.
+    public static var readsParametersInOrder: Bool { true }
+
+    /// An invalid parameter fails only its statement.
+    public static var defersParameterProblems: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         statements: [BatchStatementRequest],
@@ -69,6 +75,9 @@ public struct BatchStatementRequest: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "BatchStatementRequest" }
 
+    /// The statement's invalid parameter, answered as its `Error` (not on the wire).
+    package var parameterProblem: DynamoError? = nil
+
     /// Creates the shape from its members.
     public init(
         statement: String,
@@ -97,6 +106,7 @@ public struct BatchStatementRequest: DynamoShape {
         self.consistentRead = d.value(jConsistentRead, "consistentRead")
         self.returnValuesOnConditionCheckFailure = d.value(jReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure")
         self.parameters = d.value(jParameters, "parameters", rules: ValueRules(minLength: 1))
+        self.parameterProblem = d.takeDeferredParameterProblem()
     }
 
     public func encode(to w: inout JSONWriter) {

@@ -25,6 +25,9 @@ public struct ExecuteStatementInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "ExecuteStatementInput" }
 
+    /// The input carries PartiQL parameters, read in document order.
+    public static var readsParametersInOrder: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         statement: String,

@@ -17,6 +17,9 @@ public struct ExecuteTransactionInput: DynamoShape {
     /// The shape's name in the service model.
     public static var shapeName: String { "ExecuteTransactionInput" }
 
+    /// The input carries PartiQL parameters, read in document order.
+    public static var readsParametersInOrder: Bool { true }
+
     /// Creates the shape from its members.
     public init(
         transactStatements: [ParameterizedStatement],
