@@ -32,6 +32,13 @@ import Testing
     @Test(arguments: [
         ("SELEC * FROM t", "Statement wasn't well formed, can't be processed: Expected data manipulation"),
         ("", "Statement wasn't well formed, can't be processed: Expected data manipulation"),
+        // A bare type test parses and is refused by its operation; other bare expressions are
+        // not data manipulation (eu-west-2, October 2026).
+        ("x IS INT4", "Unsupported operation: IsType"),
+        ("x IS DOUBLE PRECISION;", "Unsupported operation: IsType"),
+        ("x IS CHARACTER VARYING", "Unsupported operation: IsType"),
+        ("x IS INT4 foo", "Statement wasn't well formed, can't be processed: Expected data manipulation"),
+        ("x = 1", "Statement wasn't well formed, can't be processed: Expected data manipulation"),
         ("SELECT * FROM t WHERE pad = 'x'", "Statement wasn't well formed, can't be processed: Unexpected keyword"),
         ("SELECT * FROM t WHERE a = ", "Statement wasn't well formed, can't be processed: Unexpected term"),
         ("SELECT * FROM t WHERE a = 'x", "Statement wasn't well formed, can't be processed: Unexpected end of statement"),

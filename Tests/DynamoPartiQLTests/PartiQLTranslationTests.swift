@@ -116,6 +116,66 @@ import Testing
         }
     }
 
+    /// A top-level OR whose branches read overlapping parts of one partition is refused, as the
+    /// service refuses it; a negated sort-key condition, distinct partitions or disjoint
+    /// ranges are not (eu-west-2, October 2026).
+    @Test(arguments: [
+        ("pk = 'a' AND x = 1 OR pk = 'a' AND sk = 2", true),
+        ("pk = 'a' AND x <> 1 OR pk = 'a' AND sk = 2", true),
+        ("pk = 'a' OR pk = 'a' AND sk = 2", true),
+        ("pk = 'a' AND sk > 1 OR pk = 'a' AND sk >= 5", true),
+        ("pk = 'a' AND sk IN [1, 4] OR pk = 'a' AND sk BETWEEN 3 AND 4", true),
+        ("pk = 'a' AND NOT sk = 1 OR pk = 'a' AND sk = 2", false),
+        ("pk = 'a' AND sk <> 1 OR pk = 'a' AND sk = 2", false),
+        ("pk = 'a' OR pk = 'a' AND NOT sk = 1", false),
+        ("pk = 'a' AND sk = 1 OR pk = 'a' AND sk = 2", false),
+        ("pk = 'a' AND sk < 2 OR pk = 'a' AND sk > 2", false),
+        ("pk = 'a' OR pk = 'b' AND sk = 2", false),
+        ("pk = 'a' AND sk = 1 OR x = 2", false),
+    ])
+    func overlappingBranchesAreRefused(where condition: String, refused: Bool) throws {
+        let statement = try parse("SELECT * FROM t WHERE " + condition)
+        if refused {
+            #expect(throws: PartiQLMessages.overlappingRangeConditions) {
+                _ = try PartiQLTranslator.select(statement, schema: schema, parameters: [])
+            }
+        } else {
+            #expect(throws: Never.self) { _ = try PartiQLTranslator.select(statement, schema: schema, parameters: []) }
+        }
+    }
+
+    /// Seeded: two branches with random sort-key conditions over small integers are refused
+    /// exactly when some number (on a grid of halves, so that open ranges between integers
+    /// count) satisfies both.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func overlapMatchesBruteForce(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        func condition() -> (text: String, holds: (Double) -> Bool) {
+            let a = Int(random.next() % 6)
+            let b = a + Int(random.next() % 4)
+            switch random.next() % 7 {
+            case 0: return ("sk = \(a)", { $0 == Double(a) })
+            case 1: return ("sk < \(a)", { $0 < Double(a) })
+            case 2: return ("sk <= \(a)", { $0 <= Double(a) })
+            case 3: return ("sk > \(a)", { $0 > Double(a) })
+            case 4: return ("sk >= \(a)", { $0 >= Double(a) })
+            case 5: return ("sk BETWEEN \(a) AND \(b)", { $0 >= Double(a) && $0 <= Double(b) })
+            default: return ("sk IN [\(a), \(b)]", { $0 == Double(a) || $0 == Double(b) })
+            }
+        }
+        for _ in 0..<200 {
+            let (left, right) = (condition(), condition())
+            let text = "SELECT * FROM t WHERE pk = 'a' AND \(left.text) OR pk = 'a' AND \(right.text)"
+            let overlaps = stride(from: -2.0, through: 12.0, by: 0.5).contains { left.holds($0) && right.holds($0) }
+            do {
+                _ = try PartiQLTranslator.select(try parse(text), schema: schema, parameters: [])
+                #expect(!overlaps, "\(text) should be refused")
+            } catch {
+                #expect(overlaps && (error as? DynamoError) == PartiQLMessages.overlappingRangeConditions, "\(text): \(error)")
+            }
+        }
+    }
+
     @Test func tooFewParametersIsDynamoDBsError() {
         #expect(throws: PartiQLMessages.parameterCount) {
             _ = try PartiQLTranslator.parse("SELECT * FROM t WHERE pk = ? AND sk = ?", parameters: [.s("a")])

@@ -127,6 +127,7 @@ CATALOGUE = {
         r"Validation failed in TransactStatements\[\d+\]: .*",
         r"ExecuteTransaction API does not support both read and write operations in the same request\.",
         r"Transaction request cannot include multiple operations on one item",
+        r"Overlapping conditions with range keys are not supported in where clause",
         r"The IN operator is provided with too many operands; .*|Too many decomposed read operations .*",
         r"List index is not within the allowable range; .*|A path cannot start with a list index",
         r"Path component cannot be an empty string|A path may contain at most 2 components in the FROM clause",

@@ -110,6 +110,31 @@ def test_batch_answers_a_parameter_problem_per_statement(ddb, table, depth):
     assert "Error" not in responses[2]
 
 
+@pytest.mark.parametrize("type_name", ["INT4", "INT8", "DOUBLE PRECISION", "CHARACTER VARYING"])
+def test_a_bare_type_test_is_an_unsupported_operation(ddb, type_name):
+    with expect_error("ValidationException", "Unsupported operation: IsType"):
+        ddb.execute_statement(Statement=f"x IS {type_name}")
+
+
+def test_or_branches_overlapping_on_the_sort_key(ddb, table):
+    for sk in "123":
+        ddb.put_item(TableName=table, Item={"pk": {"S": "ov"}, "sk": {"S": sk}})
+    for condition in ["x = '1'", "x <> '1'"]:
+        with expect_error("ValidationException", "Overlapping conditions with range keys are not supported in where clause"):
+            ddb.execute_statement(Statement=f"SELECT * FROM \"{table}\" WHERE pk = 'ov' AND {condition} OR pk = 'ov' AND sk = '2'")
+
+    def sort_keys(where):
+        out = ddb.execute_statement(Statement=f"SELECT * FROM \"{table}\" WHERE {where}", ConsistentRead=True)
+        return sorted(item["sk"]["S"] for item in out["Items"])
+
+    # A negated sort-key condition is not refused: the answer is the union of the branches.
+    for left, expected in [("NOT sk = '1'", ["2", "3"]), ("sk <> '1'", ["2", "3"]), ("NOT begins_with(sk, 'x')", ["1", "2", "3"]),
+                           ("NOT sk IN ['1', '3']", ["2"]), ("NOT sk > '5'", ["1", "2", "3"]), ("NOT (sk = '1')", ["2", "3"])]:
+        assert sort_keys(f"pk = 'ov' AND {left} OR pk = 'ov' AND sk = '2'") == expected
+    assert sort_keys("pk = 'ov' OR pk = 'ov' AND NOT sk = '1'") == ["1", "2", "3"]
+    assert sort_keys("pk = 'ov' AND sk = '1' OR pk = 'ov' AND sk = '3'") == ["1", "3"]
+
+
 def test_from_first_update(ddb, table):
     out = ddb.execute_statement(Statement=f"FROM \"{table}\" WHERE pk = ? AND sk = 's' SET c = ? REMOVE b RETURNING ALL NEW *",
                                 Parameters=[{"S": "p"}, {"N": "7"}])

@@ -113,8 +113,21 @@ package struct PartiQLParser {
             position += 1
             return .exists(try existsCheck(), negated: true)
         default:
-            throw PartiQLMessages.expectedDataManipulation
+            throw bareExpressionError()
         }
+    }
+
+    /// The refusal of a statement that does not start with a DML keyword: a whole statement
+    /// that is a type test (`x IS INT4`) parses and is refused by its operation, as the
+    /// service does ("Unsupported operation: IsType"); anything else is "Expected data
+    /// manipulation".
+    private mutating func bareExpressionError() -> DynamoError {
+        let start = position
+        let parsed = try? expression()
+        let atEnd = peek.kind == .end || (peek.isSymbol(";") && tokens[position + 1].kind == .end)
+        position = start
+        if case .isType? = parsed, atEnd { return PartiQLMessages.unsupportedOperation("IsType") }
+        return PartiQLMessages.expectedDataManipulation
     }
 
     private mutating func existsCheck() throws(DynamoError) -> PartiQLSelect {

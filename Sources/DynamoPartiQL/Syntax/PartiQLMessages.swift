@@ -81,6 +81,8 @@ package enum PartiQLMessages {
     }
     /// A SELECT whose `IN` lists on the key make more than 50 reads.
     package static let tooManyDecomposedReads = DynamoError.validation("Too many decomposed read operations for a given query.")
+    static let overlappingRangeConditions = DynamoError.validation(
+        "Overlapping conditions with range keys are not supported in where clause")
     static let missingCompared = DynamoError.validation("MISSING must be compared using IS operator")
     static let invalidIn = DynamoError.validation(
         "IN operator must have a left hand argument of type Variable Reference and right hand argument of type Seq with at least one member")

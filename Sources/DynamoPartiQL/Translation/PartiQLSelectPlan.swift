@@ -81,6 +81,7 @@ extension PartiQLTranslator {
         _ plan: inout PartiQLSelectPlan, select: PartiQLSelect, schema: PartiQLSchema,
         binder: PartiQLBinder
     ) throws(DynamoError) {
+        try PartiQLOverlap.check(select.whereClause, schema: schema, binder: binder)
         let conjuncts = KeyedWhere.conjuncts(select.whereClause)
         let partition = schema.partitionKey
         for conjunct in conjuncts {
@@ -153,7 +154,7 @@ extension PartiQLTranslator {
     }
 
     /// A conjunct that narrows the sort key: a comparison, BETWEEN or begins_with.
-    private static func sortComparison(
+    static func sortComparison(
         _ conjunct: PartiQLExpression, sortKey: PartiQLKey,
         binder: PartiQLBinder
     ) throws(DynamoError) -> KeyComparison? {
