@@ -61,6 +61,22 @@ import Testing
         #expect(throws: DynamoError.validation(message)) { _ = try PartiQLParser.parse(statement) }
     }
 
+    /// A call in the select list of an index read waits for the index's checks (the service
+    /// refuses a multi-attribute index first); of a table read, or when the rest does not
+    /// parse, it is refused at once.
+    @Test func selectListCallOfAnIndexReadWaitsForTheIndex() throws {
+        let refusal = DynamoError.validation("Unexpected path component at 1:8:5")
+        let indexRead = try PartiQLParser.parse(#"SELECT COUNT(*) FROM "T"."I" WHERE a = 1"#)
+        #expect(indexRead.statement.projectionError == refusal)
+        #expect(indexRead.statement.index == "I")
+        #expect(throws: refusal) {
+            _ = try PartiQLTranslator.select(indexRead.statement, schema: nil, parameters: [])
+        }
+        for text in [#"SELECT COUNT(*) FROM "T""#, #"SELECT COUNT(*) FRM "T"."I""#, #"SELECT COUNT(*) FROM "T"."I" WHERE"#] {
+            #expect(throws: refusal) { _ = try PartiQLParser.parse(text) }
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let text = "SELECT * FROM t WHERE " + String(repeating: "(", count: 5000) + "a = 1" + String(repeating: ")", count: 5000)
         #expect(throws: DynamoError.self) { _ = try PartiQLParser.parse(text) }

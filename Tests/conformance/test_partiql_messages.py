@@ -233,9 +233,15 @@ def test_multi_attribute_index_reads_are_refused(ddb, multi):
     index = f"\"{multi}\".\"gsi\""
     for statement in [f"SELECT * FROM {index} WHERE h1 = 'a'", f"SELECT * FROM {index} WHERE h1 = 5",
                       f"SELECT * FROM {index} WHERE id = 'i1'", f"SELECT * FROM {index}",
-                      f"SELECT id FROM {index} WHERE h1 = 'a' AND h2 = 'x' ORDER BY r1 DESC"]:
+                      f"SELECT id FROM {index} WHERE h1 = 'a' AND h2 = 'x' ORDER BY r1 DESC",
+                      f"SELECT COUNT(*) FROM {index}"]:
         with expect_error("ValidationException", MULTI):
             ddb.execute_statement(Statement=statement)
+    # A call in the select list is refused after the index's checks: of another index, and of
+    # the table, the call's own refusal.
+    for source in [f"\"{multi}\".\"single\"", f"\"{multi}\""]:
+        with expect_error("ValidationException", "Unexpected path component at 1:8:5"):
+            ddb.execute_statement(Statement=f"SELECT COUNT(*) FROM {source}")
     # What comes before the refusal: syntax, literals, parameters.
     with expect_error("ValidationException", ENVELOPE + "Unexpected term"):
         ddb.execute_statement(Statement=f"SELECT * FROM {index} WHERE")

@@ -73,6 +73,7 @@ extension Database {
         if let indexName = statement.index {
             // A multi-attribute index is refused ahead of the batch's key rule (2026-10).
             if definition.index(named: indexName)?.isMultiAttribute == true { throw PartiQLMessages.multiAttributeIndex }
+            if let refusal = statement.projectionError { throw refusal }
             throw PartiQLMessages.batchReadKey
         }
         let read = try PartiQLTranslator.keyedRead(

@@ -21,6 +21,7 @@ extension Database {
             // The service reads no index whose key has several HASH or RANGE attributes, ahead
             // of every check of the statement against the index (eu-west-2, us-east-1, 2026-10).
             if index.isMultiAttribute { throw PartiQLMessages.multiAttributeIndex }
+            if let refusal = statement.projectionError { throw refusal }
             if index.isGlobal, consistent { throw PartiQLMessages.consistentReadOnGSI }
             schema = index.partiQLSchema
         }

@@ -102,7 +102,7 @@ package struct PartiQLParser {
 
     private mutating func statement() throws(DynamoError) -> PartiQLStatement {
         switch peek.kind {
-        case .keyword("SELECT"): return .select(try select())
+        case .keyword("SELECT"): return .select(try select(defersProjectionError: true))
         case .keyword("INSERT"): return try insert()
         case .keyword("UPDATE"): return try update()
         case .keyword("FROM"): return try fromFirstUpdate()
@@ -139,7 +139,13 @@ package struct PartiQLParser {
         return select
     }
 
-    mutating func select() throws(DynamoError) -> PartiQLSelect {
+    /// Parses a SELECT.
+    ///
+    /// - Parameter defersProjectionError: whether a function call in the select list of a
+    ///   statement that reads an index is kept in ``PartiQLSelect/projectionError`` (the service
+    ///   checks the index first) instead of thrown; it is thrown when the statement reads the
+    ///   table or does not parse past the call.
+    mutating func select(defersProjectionError: Bool = false) throws(DynamoError) -> PartiQLSelect {
         try expect(keyword: "SELECT")
         if peek.isKeyword("VALUE") || peek.isKeyword("PIVOT") || peek.isKeyword("DISTINCT") {
             throw PartiQLMessages.selectProjectionDoesnTSupport
@@ -153,7 +159,10 @@ package struct PartiQLParser {
                 if peek.isSymbol("*") { throw PartiQLMessages.starAndOthers }
                 // A function call is not a path (`SELECT attribute_exists(a) …`).
                 switch (peek.kind, peek(1).isSymbol("(")) {
-                case (.identifier, true), (.keyword, true): throw PartiQLMessages.unexpectedPathComponent(peek.span)
+                case (.identifier, true), (.keyword, true):
+                    let refusal = PartiQLMessages.unexpectedPathComponent(peek.span)
+                    guard defersProjectionError else { throw refusal }
+                    return try selectAfterCall(refusal)
                 default: break
                 }
                 guard case .path(let path) = try primaryPath() else { throw unexpected() }
@@ -180,6 +189,32 @@ package struct PartiQLParser {
                 if accept(keyword: "DESC") { descending = true } else { _ = accept(keyword: "ASC") }
                 select.orderBy.append((name, descending))
             } while accept(symbol: ",")
+        }
+        return select
+    }
+
+    /// The rest of a SELECT whose select list holds a function call: its FROM and clauses
+    /// after the call and the rest of the list, with `refusal` kept for an index read and
+    /// thrown otherwise (also when the rest does not parse).
+    private mutating func selectAfterCall(_ refusal: DynamoError) throws(DynamoError) -> PartiQLSelect {
+        var depth = 0
+        while peek.kind != .end {
+            if peek.isSymbol("(") { depth += 1 }
+            if peek.isSymbol(")") { depth -= 1 }
+            if depth == 0, peek.isKeyword("FROM") { break }
+            position += 1
+        }
+        guard depth == 0, accept(keyword: "FROM"), let (table, index) = try? source(), index != nil else { throw refusal }
+        var select = PartiQLSelect(projection: nil, table: table, index: index)
+        select.projectionError = refusal
+        guard (try? refuseAlias()) != nil else { throw refusal }
+        if accept(keyword: "WHERE") {
+            guard let condition = try? expression() else { throw refusal }
+            select.whereClause = condition
+        }
+        if accept(keyword: "ORDER") {
+            // The ORDER BY is not checked: the statement is refused either way.
+            while peek.kind != .end, !peek.isSymbol(";") { position += 1 }
         }
         return select
     }

@@ -50,6 +50,9 @@ package struct PartiQLSelect: Sendable {
     var whereClause: PartiQLExpression?
     /// `ORDER BY` terms: an attribute name and whether it is descending.
     var orderBy: [(name: String, descending: Bool)] = []
+    /// The refusal of a function call in the select list (`SELECT COUNT(*) FROM "T"."I"`),
+    /// which the service reports only after its checks of the index the statement reads.
+    var projectionError: DynamoError?
 }
 
 /// Which item image an UPDATE or DELETE returns.
@@ -91,6 +94,13 @@ package enum PartiQLStatement: Sendable {
         case .select(let select), .exists(let select, _): select.index
         case .insert(_, let index, _), .update(_, let index, _, _, _), .delete(_, let index, _, _): index
         }
+    }
+
+    /// The refusal of a SELECT's select list that waits for the checks of the index it reads
+    /// (a multi-attribute index is refused first); every read plan throws it.
+    package var projectionError: DynamoError? {
+        if case .select(let select) = self { return select.projectionError }
+        return nil
     }
 
     /// Whether the statement is a transaction's `[NOT] EXISTS` check.

@@ -20,6 +20,7 @@ extension PartiQLTranslator {
         incomplete: DynamoError
     ) throws(DynamoError) -> PartiQLKeyedRead {
         guard case .select(let select) = statement else { throw PartiQLMessages.unsupportedOperation("non-SELECT read") }
+        if let refusal = select.projectionError { throw refusal }
         let binder = PartiQLBinder(parameters: parameters)
         let keyed = try KeyedWhere(select.whereClause, schema: schema, binder: binder, incomplete: incomplete)
         let plan = try Self.select(statement, schema: nil, parameters: parameters)

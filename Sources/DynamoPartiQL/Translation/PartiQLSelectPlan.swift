@@ -55,6 +55,7 @@ extension PartiQLTranslator {
         parameters: [AttributeValue]
     ) throws(DynamoError) -> PartiQLSelectPlan {
         guard case .select(let select) = statement else { throw PartiQLMessages.unsupportedOperation("non-SELECT read") }
+        if let refusal = select.projectionError { throw refusal }
         let binder = PartiQLBinder(parameters: parameters)
         var plan = PartiQLSelectPlan(table: select.table, index: select.index)
         if let paths = select.projection {
