@@ -35,7 +35,11 @@ extension ObjectContext {
                     var conflicts = try await execute(transaction)
                     if let replay, !conflicts.isEmpty {
                         // A replay after a lost answer: the rows are what this write makes.
-                        if conflicts.allSatisfy(\.isOwnWrite) { conflicts = [] } else { replay.record(conflicts) }
+                        if conflicts.allSatisfy(\.isOwnWrite) {
+                            conflicts = []
+                        } else {
+                            conflicts = try replay.resolving(conflicts, in: self)
+                        }
                     }
                     if conflicts.isEmpty {
                         // Stored inserts leave the inserted list in one pass (not one each).

@@ -53,7 +53,9 @@ extension DynamoStore {
     private func replay(_ entry: OfflineStore.StoredEntry, offline: OfflineStore) async throws -> OutboxOutcome? {
         let tables = Dictionary(model.entities.map { ($0.name, $0.tableName) }, uniquingKeysWith: { first, _ in first })
         let context = ObjectContext(store: self)
-        let state = OutboxReplayState(token: entry.token)
+        let state = OutboxReplayState(token: entry.token, earlierConflicts: try offline.conflicts(of: entry)) { rows in
+            try offline.recordConflicts(of: entry, rows)
+        }
         context.replay = state
         context.mergePolicy = entry.policy
         context.undoManager = nil
@@ -79,7 +81,7 @@ extension DynamoStore {
                 var known: [String: Item?] = [:]
                 for record in entry.records {
                     guard let key = try? ItemText.decode(record.key) else { continue }
-                    if let row = state.conflicts[ObjectID(entityName: record.entity, key: key)] {
+                    if let row = state.met[ObjectID(entityName: record.entity, key: key)] {
                         known[OfflineStore.recordKey(record.entity, record.key)] = .some(row)
                     }
                 }

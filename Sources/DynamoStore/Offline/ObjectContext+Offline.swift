@@ -8,11 +8,25 @@ import Logging
 final class OutboxReplayState {
     private let base: String
     private var sent = 0
-    /// The store's row (`ALL_OLD`) at each object's first conflict (`nil`: the row was gone).
-    private(set) var conflicts: [ObjectID: Item?] = [:]
+    /// The store's row (`ALL_OLD`) at each object's first conflict (`nil`: the row was gone),
+    /// in this replay or an earlier one of the entry.
+    private(set) var conflicts: [ObjectID: Item?]
+    /// The rows this replay's conflicts met, as DynamoDB held them.
+    private(set) var met: [ObjectID: Item?] = [:]
+    /// The objects whose conflict an earlier replay met and this one has not met again.
+    private var earlier: Set<ObjectID>
+    /// Keeps new first conflicts on the device before they are resolved.
+    private let keep: ([ObjectID: Item?]) throws -> Void
 
-    init(token: String) {
+    /// - Parameters:
+    ///   - token: the entry's request token.
+    ///   - earlierConflicts: the rows earlier replays of the entry met at first conflicts.
+    ///   - keep: stores new first conflicts durably (before the replay resolves them).
+    init(token: String, earlierConflicts: [ObjectID: Item?] = [:], keep: @escaping ([ObjectID: Item?]) throws -> Void = { _ in }) {
         base = token
+        conflicts = earlierConflicts
+        earlier = Set(earlierConflicts.keys)
+        self.keep = keep
     }
 
     /// The `ClientRequestToken` of the entry's next transaction: the entry's token and the
@@ -22,10 +36,26 @@ final class OutboxReplayState {
         return "\(base)-\(sent)"
     }
 
-    func record(_ found: [Conflict]) {
-        for conflict in found where conflicts[conflict.action.object.objectID] == nil {
-            conflicts[conflict.action.object.objectID] = .some(conflict.storeItem)
+    /// The conflicts as the replay resolves them: an object's first conflict in this replay,
+    /// when an earlier replay of the entry already met one, is resolved against the row that
+    /// replay met (what DynamoDB holds now may be that replay's own resolved write, whose
+    /// answer was lost); a new first conflict is kept on the device before it is resolved.
+    func resolving(_ found: [Conflict], in context: ObjectContext) throws -> [Conflict] {
+        var new: [ObjectID: Item?] = [:]
+        let resolved = found.map { conflict -> Conflict in
+            let id = conflict.action.object.objectID
+            if met[id] == nil { met[id] = .some(conflict.storeItem) }
+            if earlier.remove(id) != nil, let row = conflicts[id] {
+                return Conflict(action: conflict.action, storeItem: row, context: context)
+            }
+            if conflicts[id] == nil {
+                conflicts[id] = .some(conflict.storeItem)
+                new[id] = .some(conflict.storeItem)
+            }
+            return conflict
         }
+        if !new.isEmpty { try keep(new) }
+        return resolved
     }
 }
 

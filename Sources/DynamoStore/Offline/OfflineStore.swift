@@ -52,6 +52,7 @@ public final class OfflineStore: Sendable {
             CREATE TABLE IF NOT EXISTS outbox_keys(seq INTEGER NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, image TEXT, PRIMARY KEY (tbl, key, seq));
             CREATE TABLE IF NOT EXISTS replayed(tbl TEXT NOT NULL, key TEXT NOT NULL, after TEXT, result TEXT, seq INTEGER NOT NULL, PRIMARY KEY (tbl, key));
             CREATE TABLE IF NOT EXISTS failed(seq INTEGER PRIMARY KEY, records TEXT NOT NULL, error TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS outbox_conflicts(seq INTEGER NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL, item TEXT, PRIMARY KEY (seq, entity, key));
             CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             """)
     }
@@ -275,6 +276,31 @@ public final class OfflineStore: Sendable {
             records: try ItemText.records(row[3].text ?? "[]"), attempts: Int(row[4].integer ?? 0))
     }
 
+    /// Keeps the rows an entry's replay met at its objects' first conflicts (`nil`: the row was
+    /// gone), fsync'd before the replay resolves them and sends the resolved writes: a replay
+    /// after a lost answer or a kill resolves against the same rows, so it plans the very
+    /// writes the earlier one sent (answered from their request tokens) and reports the same
+    /// resolutions.
+    func recordConflicts(of entry: StoredEntry, _ rows: [ObjectID: Item?]) throws {
+        try database.transaction(durable: true) { transaction in
+            for (id, row) in rows {
+                try transaction.rows(
+                    "INSERT OR IGNORE INTO outbox_conflicts(seq, entity, key, item) VALUES (?, ?, ?, ?)",
+                    [.integer(entry.sequence), .text(id.entityName), .text(ItemText.key(id.key)), row.map { .text(ItemText.item($0)) } ?? .null])
+            }
+        }
+    }
+
+    /// The rows earlier replays of an entry met at its objects' first conflicts.
+    func conflicts(of entry: StoredEntry) throws -> [ObjectID: Item?] {
+        var rows: [ObjectID: Item?] = [:]
+        for row in try database.rows("SELECT entity, key, item FROM outbox_conflicts WHERE seq = ?", [.integer(entry.sequence)]) {
+            guard let entity = row[0].text, let key = try row[1].text.map(ItemText.decode) else { continue }
+            rows[ObjectID(entityName: entity, key: key)] = .some(try row[2].text.map(ItemText.decode))
+        }
+        return rows
+    }
+
     /// Counts a replay attempt that met a transient error.
     func countAttempt(of entry: StoredEntry) throws {
         _ = try database.rows("UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?", [.integer(entry.sequence)])
@@ -288,6 +314,7 @@ public final class OfflineStore: Sendable {
         try database.transaction(durable: true) { transaction in
             try transaction.rows("DELETE FROM outbox WHERE seq = ?", [.integer(entry.sequence)])
             try transaction.rows("DELETE FROM outbox_keys WHERE seq = ?", [.integer(entry.sequence)])
+            try transaction.rows("DELETE FROM outbox_conflicts WHERE seq = ?", [.integer(entry.sequence)])
             if let failure {
                 try transaction.rows(
                     "INSERT OR REPLACE INTO failed(seq, records, error) VALUES (?, ?, ?)",

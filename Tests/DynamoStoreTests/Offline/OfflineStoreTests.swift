@@ -169,6 +169,43 @@ struct OfflineStoreTests {
         }
     }
 
+    /// The answer of the write that resolved a conflict is lost (or the app is killed then):
+    /// the next replay resolves against the row the first met, so it sends that very write
+    /// again (answered from its token: no second write) and reports the same resolution.
+    @Test(arguments: [
+        (MergePolicy.mergeByPropertyStoreTrump, ["a0", "theirs"], OutboxOutcome.Resolution.merged, ["mine", "theirs"]),
+        (MergePolicy.mergeByPropertyObjectTrump, ["theirs", "b0"], OutboxOutcome.Resolution.objectWon, ["mine", "b0"]),
+        (MergePolicy.overwrite, ["theirs", "b0"], OutboxOutcome.Resolution.objectWon, ["mine", "b0"]),
+    ])
+    func aLostAnswerOfAResolvedConflictKeepsItsResolution(
+        policy: MergePolicy, theirs: [String], resolution: OutboxOutcome.Resolution, texts: [String]
+    ) async throws {
+        try await withOffline { fixture in
+            try await fixture.putMemo("m1", a: "a0", b: "b0", version: 1)
+            let phone = try fixture.phone("p")
+            let context = phone.context(policy)
+            let memo = try #require(try await context.existingObject(with: Memo.memoID("m1"), as: Memo.self))
+            phone.radio.isOffline = true
+            memo.a = "mine"
+            try await context.save()
+            // Another device changes the memo meanwhile.
+            try await fixture.putMemo("m1", a: theirs[0], b: theirs[1], version: 2)
+            phone.radio.isOffline = false
+            // The conflicting transaction is answered; the resolved one's answer is lost.
+            phone.radio.loseAnswers(of: 1, after: 1)
+            #expect(try await phone.store.replayOutbox().isEmpty)
+            let stored = try #require(try await fixture.memo("m1"))
+            try phone.relaunch()
+            phone.radio.resetCounts()
+            #expect(try await phone.store.replayOutbox().map(\.objects) == [[Memo.memoID("m1"): resolution]])
+            let row = try #require(try await fixture.memo("m1"))
+            #expect([row.text("a"), row.text("b")] == texts)
+            // Nothing was written twice: the row is the one the first replay stored.
+            #expect(row == stored)
+            #expect(try phone.offline.pendingEntries().isEmpty)
+        }
+    }
+
     @Test func aSaveThatCanNeverSucceedLeavesTheQueueWithItsError() async throws {
         try await withOffline { fixture in
             try await fixture.putMemo("m1", a: "server", version: 1)

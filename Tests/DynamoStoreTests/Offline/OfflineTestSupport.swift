@@ -27,7 +27,7 @@ final class Pin: ManagedObject {
 /// next writes lost (the request reaches DynamoDB, the app sees a dropped connection).
 final class PhoneRadio: HTTPTransport {
     private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
-    private let state = Mutex<(offline: Bool, lostAnswers: Int, counts: [String: Int])>((false, 0, [:]))
+    private let state = Mutex<(offline: Bool, lostAnswers: Int, answeredFirst: Int, counts: [String: Int])>((false, 0, 0, [:]))
 
     var isOffline: Bool {
         get { state.withLock { $0.offline } }
@@ -36,7 +36,15 @@ final class PhoneRadio: HTTPTransport {
 
     /// Loses the answers of the next `count` writes (PutItem, UpdateItem, DeleteItem,
     /// TransactWriteItems) after DynamoDB stored them.
-    func loseAnswers(of count: Int) { state.withLock { $0.lostAnswers = count } }
+    func loseAnswers(of count: Int) { loseAnswers(of: count, after: 0) }
+
+    /// Loses the answers of `count` writes after the next `answered` writes were answered.
+    func loseAnswers(of count: Int, after answered: Int) {
+        state.withLock {
+            $0.lostAnswers = count
+            $0.answeredFirst = answered
+        }
+    }
 
     /// Attaches a header to the next request only (to arm the server's injected faults).
     func addToNextRequest(_ name: String, _ value: String) { nextHeaders.withLock { $0.append((name, value)) } }
@@ -55,6 +63,10 @@ final class PhoneRadio: HTTPTransport {
             if state.offline { return (true, false) }
             state.counts[operation, default: 0] += 1
             guard write, state.lostAnswers > 0 else { return (false, false) }
+            if state.answeredFirst > 0 {
+                state.answeredFirst -= 1
+                return (false, false)
+            }
             state.lostAnswers -= 1
             return (false, true)
         }
