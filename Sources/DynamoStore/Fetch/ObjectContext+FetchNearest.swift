@@ -35,7 +35,9 @@ extension ObjectContext {
     /// its unsaved changes kept; one deleted in this context and not saved yet is left out (so
     /// fewer than `k` may come back). An index whose projection is
     /// ``IndexDescription/Projection/all`` gives loaded objects (the vector included); any
-    /// other projection gives faults (`try await context.load(objects)`).
+    /// other projection gives faults (`try await context.load(objects)`). With an
+    /// ``OfflineStore`` the outbox's saves are ranked in (scored on the device), and when
+    /// DynamoDB cannot be reached the cached rows are ranked on the device.
     ///
     /// ```swift
     /// let nearest = try await context.fetchNearest(Note.self, index: "byEmbedding", to: query, k: 5,
@@ -84,19 +86,29 @@ extension ObjectContext {
     ) async throws -> [ScoredObject<Result>] {
         guard let entity = store.model.entity(named: name) else { throw StoreError.unknownEntity(name) }
         let (input, loaded) = try searchInput(entity: entity, index: index, vector: vector, k: k, equalities: equalities)
-        let output = try await store.client.searchVectors(input)
+        var results: [(item: Item, score: Double, whole: Bool)]
+        if let offline = offlineReads, let definition = entity.vectorIndex(named: index) {
+            results = try await nearestThroughDevice(
+                input, vector: vector, entity: entity, index: definition, offline: offline,
+                equalities: try searchEqualities(equalities, of: entity, index: definition))
+        } else {
+            results =
+                try await store.client.searchVectors(input).searchResults?.compactMap { result in
+                    result.item.map { ($0, result.score ?? 0, false) }
+                } ?? []
+        }
         var found: [(object: ManagedObject, score: Double)] = []
         var faults: [ManagedObject] = []
-        for result in output.searchResults ?? [] {
-            guard let item = result.item else { continue }
+        for (item, score, whole) in results {
+            let loaded = loaded || whole
             let id = try identity(of: item, entity: entity)
             if let object = registered[id], object.hasChanges || object.isDeleted {
-                if !object.isDeleted { found.append((object, result.score ?? 0)) }
+                if !object.isDeleted { found.append((object, score)) }
                 continue
             }
             let object = loaded ? try registerFetched(item: item, entity: entity) : registerFault(for: id)
             if !loaded && store.modelVersioning != nil && entity.vectorIndex(named: index)?.projection == .all { faults.append(object) }
-            found.append((object, result.score ?? 0))
+            found.append((object, score))
         }
         try await fireFaults(faults)
         return found.compactMap { entry in (entry.object as? Result).map { ScoredObject(object: $0, score: entry.score) } }
@@ -131,9 +143,7 @@ extension ObjectContext {
                 "\(path): needs an equality on its partition key '\(partitionKey)' (where: [\"\(partitionKey)\": …])")
         }
         var condition: ConditionExpression?
-        for property in index.searchSchemaProperties {
-            guard let value = equalities[property] else { continue }
-            let (storageName, stored) = try searchValue(value, for: property, of: entity)
+        for (storageName, stored) in try searchEqualities(equalities, of: entity, index: index) {
             let equality = ConditionExpression.attribute(AttributePath.name(storageName)) == ConditionExpression.value(stored)
             condition = condition.map { $0 && equality } ?? equality
         }
@@ -154,6 +164,16 @@ extension ObjectContext {
         input.expressionAttributeNames = rendered.names.isEmpty ? nil : rendered.names
         input.expressionAttributeValues = rendered.values.isEmpty ? nil : rendered.values
         return (input, loaded)
+    }
+
+    /// The storage names and DynamoDB values of a search's equalities, in the search schema's
+    /// order.
+    private func searchEqualities(
+        _ equalities: [String: Any], of entity: EntityDescription, index: EntityVectorIndex
+    ) throws -> [(String, AttributeValue)] {
+        try index.searchSchemaProperties.compactMap { property in
+            try equalities[property].map { try searchValue($0, for: property, of: entity) }
+        }
     }
 
     /// The storage name and DynamoDB value of a search-schema equality.

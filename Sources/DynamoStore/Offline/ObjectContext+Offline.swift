@@ -268,3 +268,97 @@ extension ObjectContext {
         return page
     }
 }
+
+// Similarity fetches with the device's copy: DynamoDB's answer with the pending saves ranked in,
+// or the cached rows ranked on the device when DynamoDB cannot be reached.
+extension ObjectContext {
+    /// The nearest rows for a similarity fetch of a store with an offline copy: SearchVectors'
+    /// results, except rows the outbox changes or deletes, merged with the outbox's rows scored
+    /// here; when DynamoDB cannot be reached, the cached rows with the outbox over them, scored
+    /// here. Scores are computed as DynamoDB computes them (at `Float` precision; ties by key).
+    /// `whole` marks rows read in full (cached or pending), which register loaded.
+    func nearestThroughDevice(
+        _ input: SearchVectorsInput, vector query: [Float], entity: EntityDescription, index: EntityVectorIndex,
+        offline: OfflineStore, equalities: [(String, AttributeValue)]
+    ) async throws -> [(item: Item, score: Double, whole: Bool)] {
+        let keyNames = entity.keyAttributes.map(\.storageName)
+        let keyText = { (item: Item) in ItemText.key(item.filter { keyNames.contains($0.key) }) }
+        let images = try offline.pendingImages(table: entity.tableName)
+        var ranked: [(item: Item, score: Double, whole: Bool)] = []
+        var rows: [Item]
+        do {
+            let output = try await store.client.searchVectors(input)
+            for result in output.searchResults ?? [] {
+                guard let item = result.item, images[keyText(item)] == nil else { continue }
+                ranked.append((item, result.score ?? 0, false))
+            }
+            rows = images.values.compactMap { $0 }
+        } catch is TransportError {
+            var byKey: [String: Item] = [:]
+            for item in try offline.cachedItems(table: entity.tableName) { byKey[keyText(item)] = item }
+            for (key, image) in images { byKey[key] = image }
+            rows = Array(byKey.values)
+        }
+        guard let attribute = entity.attribute(named: index.attribute) else { return ranked }
+        for row in rows where equalities.allSatisfy({ row[$0.0] == $0.1 }) {
+            guard let vector = VectorScore.vector(row[attribute.storageName], dimensions: index.dimensions) else { continue }
+            ranked.append((row, VectorScore.score(query, vector, index.distance), true))
+        }
+        let keys = entity.keyAttributes.map(\.storageName)
+        ranked.sort { lhs, rhs in
+            if lhs.score != rhs.score { return index.distance == .dotProduct ? lhs.score > rhs.score : lhs.score < rhs.score }
+            for name in keys {
+                guard let a = lhs.item[name], let b = rhs.item[name], a != b else { continue }
+                return VectorScore.keyOrder(a, b)
+            }
+            return false
+        }
+        return Array(ranked.prefix(input.topK))
+    }
+}
+
+/// DynamoDB's vector scores, computed on the device for rows it has not stored yet.
+enum VectorScore {
+    /// A stored vector: a list of `dimensions` numbers, else `nil` (not in the index).
+    static func vector(_ value: AttributeValue?, dimensions: Int) -> [Float]? {
+        guard case .l(let elements)? = value, elements.count == dimensions else { return nil }
+        var vector: [Float] = []
+        vector.reserveCapacity(dimensions)
+        for element in elements {
+            guard case .n(let number) = element, let float = number.floatValue else { return nil }
+            vector.append(float)
+        }
+        return vector
+    }
+
+    /// The score of `vector` against `query`, as `Float` arithmetic gives it.
+    static func score(_ query: [Float], _ vector: [Float], _ distance: EntityVectorIndex.Distance) -> Double {
+        var dot: Float = 0
+        var queryNorm: Float = 0
+        var vectorNorm: Float = 0
+        var squares: Float = 0
+        for (a, b) in zip(query, vector) {
+            dot += a * b
+            queryNorm += a * a
+            vectorNorm += b * b
+            squares += (a - b) * (a - b)
+        }
+        let score: Float =
+            switch distance {
+            case .dotProduct: dot
+            case .euclidean: squares.squareRoot()
+            case .cosine: queryNorm == 0 || vectorNorm == 0 ? 1 : 1 - dot / (queryNorm.squareRoot() * vectorNorm.squareRoot())
+            }
+        return Double(score.isFinite ? score : .greatestFiniteMagnitude)
+    }
+
+    /// DynamoDB's key order: numbers by value, strings and binary by bytes.
+    static func keyOrder(_ lhs: AttributeValue, _ rhs: AttributeValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.n(let a), .n(let b)): return a < b
+        case (.s(let a), .s(let b)): return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        case (.b(let a), .b(let b)): return a.lexicographicallyPrecedes(b)
+        default: return false
+        }
+    }
+}
