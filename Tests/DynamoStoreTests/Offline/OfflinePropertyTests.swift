@@ -65,10 +65,20 @@ struct OfflinePropertyTests {
                 case 50..<65:
                     phone.radio.isOffline.toggle()
                     models[index].online = !phone.radio.isOffline
-                case 65..<92:
+                case 65..<84:
                     let outcomes = try await phone.store.replayOutbox()
                     let expected = models[index].replay(&server)
                     #expect(outcomes.map { $0.objects.values.first } == expected.map { $0 }, "\(context): replay")
+                case 84..<92:
+                    // A replay whose answer to one write is lost after DynamoDB acted on it (a
+                    // dropped connection, or the app killed then), and the app started again.
+                    let answered = random.int(0..<3)
+                    phone.radio.loseAnswers(of: 1, after: answered)
+                    let outcomes = try await phone.store.replayOutbox()
+                    let expected = models[index].replay(&server, losingWriteAfter: answered)
+                    #expect(outcomes.map { $0.objects.values.first } == expected.map { $0 }, "\(context): replay losing an answer")
+                    phone.radio.loseAnswers(of: 0)
+                    try phone.relaunch()
                 default:
                     try phone.relaunch()
                 }
@@ -137,6 +147,9 @@ struct PhoneState {
         var value: String
         var after: MemoRow
         var readFromOutbox: Bool
+        /// Stored by a write whose answer was lost: the resolution and row the next replay
+        /// reports (answered from the request token, nothing written again).
+        var stored: (resolution: OutboxOutcome.Resolution, row: MemoRow)?
     }
 
     let policy: MergePolicy
@@ -167,11 +180,28 @@ struct PhoneState {
     }
 
     /// Replays the outbox against `server` as the store does: the resolutions, entry by entry.
-    mutating func replay(_ server: inout [String: MemoRow]) -> [OutboxOutcome.Resolution] {
+    /// With `losingWriteAfter`, the answer of the write after that many is lost: DynamoDB acted
+    /// on it, the replay stops there and its entry stays in the outbox.
+    mutating func replay(_ server: inout [String: MemoRow], losingWriteAfter answered: Int? = nil) -> [OutboxOutcome.Resolution] {
         guard online else { return [] }
         var resolutions: [OutboxOutcome.Resolution] = []
+        var writesLeft = answered
         while !outbox.isEmpty {
-            let entry = outbox.removeFirst()
+            if let (resolution, row) = outbox[0].stored {
+                // Sent again with its tokens: answered as stored, the row as that write left it.
+                // A resolved conflict sends its conditional write (refused) and the resolved one.
+                if let left = writesLeft {
+                    let writes = resolution == .applied ? 1 : 2
+                    guard left >= writes else { return resolutions }
+                    writesLeft = left - writes
+                }
+                let entry = outbox.removeFirst()
+                cache[entry.memo] = row
+                resolutions.append(resolution)
+                rebase(entry.memo, on: row)
+                continue
+            }
+            let entry = outbox[0]
             guard var stored = server[entry.memo] else { break }
             let conflictRow = stored
             let resolution: OutboxOutcome.Resolution
@@ -182,8 +212,14 @@ struct PhoneState {
                 result = stored
                 resolution = .applied
             } else {
+                if let left = writesLeft {
+                    // The conditional write that meets the conflict: its answer lost, nothing stored.
+                    guard left > 0 else { return resolutions }
+                    writesLeft = left - 1
+                }
                 switch policy {
                 case .error:
+                    outbox.removeFirst()
                     failed += 1
                     resolutions.append(.failed)
                     cache[entry.memo] = conflictRow
@@ -208,6 +244,16 @@ struct PhoneState {
                 resolution =
                     result.sameValues(entry.after) ? .objectWon : result.sameValues(conflictRow) ? .rolledBack : .merged
             }
+            if let left = writesLeft, result.version != conflictRow.version || resolution == .applied {
+                // The write that stores the entry (its only one, or the resolved one).
+                if left == 0 {
+                    server[entry.memo] = result
+                    outbox[0].stored = (resolution, result)
+                    return resolutions
+                }
+                writesLeft = left - 1
+            }
+            outbox.removeFirst()
             server[entry.memo] = result
             cache[entry.memo] = result
             resolutions.append(resolution)
