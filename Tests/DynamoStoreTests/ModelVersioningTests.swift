@@ -1,6 +1,8 @@
 import DynamoAPI
 import DynamoClient
 import DynamoStore
+import Foundation
+import DynamoTestSupport
 import Testing
 
 /// Items carry the model version; older items pass through the migration when they are loaded
@@ -72,6 +74,46 @@ import Testing
             c["name"] = "New"
             try await context.save()
             #expect(try await fixture.item("Spots", ["id": .s("c")])?["_modelVersion"] == .n(DynamoNumber(2)))
+        }
+    }
+
+    /// An offline save of a row read in an older model version replays as the online save
+    /// would: the update also writes the migration (the model version, the dropped `title`),
+    /// after a relaunch of the app too.
+    @Test(arguments: [false, true])
+    func anOfflineSaveOfAnOlderRowWritesItsMigrationOnReplay(relaunching: Bool) async throws {
+        try await withTestServer { endpoint in
+            try await withTemporaryDirectory { directory in
+                let radio = PhoneRadio()
+                var configuration = DynamoClient.Configuration(
+                    region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
+                configuration.transport = radio
+                configuration.retry = .disabled
+                let client = try DynamoClient(configuration: configuration)
+                let model = try StoreModel([Self.spot])
+                try await DynamoStore(model: model, client: client).createTables(pollInterval: .milliseconds(10))
+                _ = try await client.putItem(
+                    PutItemInput(tableName: "Spots", item: ["id": .s("a"), "title": .s("Old"), "version": .n(DynamoNumber(1))]))
+                let path = directory.appendingPathComponent("phone.sqlite").path
+                func open() throws -> DynamoStore {
+                    DynamoStore(model: model, client: client, modelVersioning: Self.versioning, offline: try OfflineStore(path: path))
+                }
+                var store = try open()
+                let context = ObjectContext(store: store)
+                let a = try await spot(context, "a")
+                radio.isOffline = true
+                a["stars"] = Int64(5)
+                try await context.save()
+                radio.isOffline = false
+                if relaunching { store = try open() }
+                #expect(try await store.replayOutbox().map(\.failure) == [nil])
+                let stored = try await client.getItem(GetItemInput(tableName: "Spots", key: ["id": .s("a")], consistentRead: true)).item
+                #expect(
+                    stored == [
+                        "id": .s("a"), "name": .s("Old"), "stars": .n(DynamoNumber(5)),
+                        "version": .n(DynamoNumber(2)), "_modelVersion": .n(DynamoNumber(2)),
+                    ])
+            }
         }
     }
 

@@ -126,10 +126,11 @@ extension ObjectContext {
                         entity: entity.name, key: key, kind: read == nil ? .insert : .replace, read: read.map(ItemText.item),
                         after: action.storedItem.map(ItemText.item)))
             case .update:
-                records.append(
-                    OutboxRecord(
-                        entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(object)),
-                        after: action.storedItem.map(ItemText.item)))
+                var record = OutboxRecord(
+                    entity: entity.name, key: key, kind: .update, read: ItemText.item(try storedItem(object)),
+                    after: action.storedItem.map(ItemText.item))
+                record.readRaw = object.unmigrated.map { ItemText.item($0.raw) }
+                records.append(record)
             case .delete:
                 records.append(
                     OutboxRecord(

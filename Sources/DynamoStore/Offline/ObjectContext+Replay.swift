@@ -35,7 +35,8 @@ extension ObjectContext {
             if read == nil && kind != .insert { throw OutboxDependencyError(objectID: id) }
             if let read, kind != .insert {
                 let object = registerFault(for: id)
-                try fulfill(object, with: read)
+                // A row read in an older model version is migrated again, as online.
+                try fulfill(object, with: try record.readRaw.map(ItemText.decode) ?? read)
                 if kind == .delete || kind == .replace { deletions.append(object) }
                 if kind == .update, let after { changes.append((object, try record.changesFrom.map(ItemText.decode) ?? read, after)) }
                 if kind != .replace {

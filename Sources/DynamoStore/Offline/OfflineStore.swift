@@ -252,6 +252,7 @@ public final class OfflineStore: Sendable {
                     // The context read what an entry wrote before its replay stored something
                     // else (a merge): it continues from what the replay stored.
                     records[index].read = replayed[1].text
+                    records[index].readRaw = nil
                 }
             }
             let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(24)
@@ -351,6 +352,7 @@ public final class OfflineStore: Sendable {
                 for index in records.indices where records[index].readFromOutbox {
                     guard let stored = rebased[Self.recordKey(records[index].entity, records[index].key)] else { continue }
                     records[index].read = stored
+                    records[index].readRaw = nil
                     records[index].readFromOutbox = false
                     changed = true
                 }

@@ -33,6 +33,11 @@ struct OutboxRecord: Codable, Hashable {
     /// rebased on what an earlier entry's replay stored, the changes stay the difference
     /// between this row and `after`.
     var changesFrom: String?
+    /// The row as DynamoDB held it when `read` is its migration to the current model
+    /// (``ModelVersioning``): the replay reads this one and migrates it again, so its update
+    /// also writes the migration (the model version, the attributes it dropped), as an online
+    /// save does. `nil` when the row was current, or once `read` is rebased.
+    var readRaw: String?
 
     init(entity: String, key: String, kind: Kind, read: String?, after: String?) {
         self.entity = entity
