@@ -4,7 +4,11 @@ import Synchronization
 /// generations: lookups find entries in either and promote old ones to the young generation;
 /// when the young generation fills up it becomes the old one and the previous old one is
 /// dropped. So at most `2 × generationSize` entries are kept, an entry used at least once per
-/// generation stays, and a hit costs one lock and one or two hash lookups.
+/// generation stays, and a hit costs one lock and one or two hash lookups, or, for one of the
+/// last few keys looked up, comparisons alone (a server sends the same few statements and
+/// expressions again and again, and hashing a statement's text costs more than comparing it
+/// with the text of the last one: two requests' strings are compared byte by byte, a string
+/// with itself by identity).
 ///
 /// ```swift
 /// let cache = GenerationalCache<String, Int>(generationSize: 256)
@@ -14,7 +18,13 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
     private struct Generations: Sendable {
         var young: [Key: Value] = [:]
         var old: [Key: Value] = [:]
+        /// The last keys found or made, newest first, each also in `young`: emptied when the
+        /// generations rotate, so a key is looked up in them (and kept) once per generation.
+        var recent: [(key: Key, value: Value)] = []
     }
+
+    /// How many of the last keys a lookup compares before it hashes.
+    private static var recentCount: Int { 4 }
 
     private let generations = Mutex(Generations())
     /// How many entries a generation holds before it is retired.
@@ -32,6 +42,7 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
         let value = make(key)
         generations.withLock { state in
             state.young[key] = value
+            Self.remember(key, value, in: &state)
             Self.rotateIfFull(&state, size: generationSize)
         }
         return value
@@ -42,17 +53,28 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
 
     private func lookup(_ key: Key) -> Value? {
         generations.withLock { state in
-            if let hit = state.young[key] { return hit }
+            for entry in state.recent where entry.key == key { return entry.value }
+            if let hit = state.young[key] {
+                Self.remember(key, hit, in: &state)
+                return hit
+            }
             guard let hit = state.old[key] else { return nil }
             state.young[key] = hit
+            Self.remember(key, hit, in: &state)
             Self.rotateIfFull(&state, size: generationSize)
             return hit
         }
+    }
+
+    private static func remember(_ key: Key, _ value: Value, in state: inout Generations) {
+        if state.recent.count >= recentCount { state.recent.removeLast() }
+        state.recent.insert((key, value), at: 0)
     }
 
     private static func rotateIfFull(_ state: inout Generations, size: Int) {
         guard state.young.count >= size else { return }
         state.old = state.young
         state.young = [:]
+        state.recent = []
     }
 }
