@@ -15,18 +15,20 @@ import Synchronization
 /// let length = cache.value(for: "text") { $0.utf8.count }   // computed once, then remembered
 /// ```
 package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Generations: Sendable {
-        var young: [Key: Value] = [:]
-        var old: [Key: Value] = [:]
+    @usableFromInline struct Generations: Sendable {
+        @usableFromInline var young: [Key: Value] = [:]
+        @usableFromInline var old: [Key: Value] = [:]
         /// The last keys found or made, newest first, each also in `young`: emptied when the
         /// generations rotate, so a key is looked up in them (and kept) once per generation.
-        var recent: [(key: Key, value: Value)] = []
+        @usableFromInline var recent: [(key: Key, value: Value)] = []
+
+        @usableFromInline init() {}
     }
 
     /// How many of the last keys a lookup compares before it hashes.
-    private static var recentCount: Int { 4 }
+    @usableFromInline static var recentCount: Int { 4 }
 
-    private let generations = Mutex(Generations())
+    @usableFromInline let generations = Mutex(Generations())
     /// How many entries a generation holds before it is retired.
     package let generationSize: Int
 
@@ -37,6 +39,10 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
 
     /// The value remembered for `key`, or `make(key)` computed outside the lock and remembered.
     /// Two threads missing the same key at once may both compute it; the last one is kept.
+    ///
+    /// Inlinable, so that each cache's code is specialized for its key and value types where it
+    /// is used (generic code compares and copies keys through witness tables).
+    @inlinable
     package func value(for key: Key, _ make: (Key) -> Value) -> Value {
         if let cached = lookup(key) { return cached }
         let value = make(key)
@@ -51,7 +57,8 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
     /// How many entries are kept now.
     package var count: Int { generations.withLock { $0.young.count + $0.old.count } }
 
-    private func lookup(_ key: Key) -> Value? {
+    @inlinable
+    func lookup(_ key: Key) -> Value? {
         generations.withLock { state in
             for entry in state.recent where entry.key == key { return entry.value }
             if let hit = state.young[key] {
@@ -66,12 +73,14 @@ package final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>
         }
     }
 
-    private static func remember(_ key: Key, _ value: Value, in state: inout Generations) {
+    @inlinable
+    static func remember(_ key: Key, _ value: Value, in state: inout Generations) {
         if state.recent.count >= recentCount { state.recent.removeLast() }
         state.recent.insert((key, value), at: 0)
     }
 
-    private static func rotateIfFull(_ state: inout Generations, size: Int) {
+    @inlinable
+    static func rotateIfFull(_ state: inout Generations, size: Int) {
         guard state.young.count >= size else { return }
         state.old = state.young
         state.young = [:]

@@ -66,7 +66,7 @@ extension Database {
             let definition = try? table(named: parsed.statement.table)
         else { return false }
         let parameters = input.parameters ?? []
-        if let lookup = parsed.keyLookup, lookup.key(in: definition.partiQLSchema, parameters: parameters) != nil {
+        if let lookup = parsed.keyLookup, lookup.readsOneItem(in: definition.partiQLSchema, parameters: parameters) {
             return true
         }
         let plan = try? PartiQLTranslator.select(parsed.statement, schema: definition.partiQLSchema, parameters: parameters)

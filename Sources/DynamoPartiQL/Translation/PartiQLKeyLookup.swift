@@ -71,8 +71,23 @@ package struct PartiQLKeyLookup: Sendable {
     /// attribute's type (the general planning answers those: a value of another type matches no
     /// item).
     package func key(in schema: PartiQLSchema, parameters: [AttributeValue]) -> Item? {
-        guard equalities.count == (schema.sortKey == nil ? 1 : 2) else { return nil }
         var key: Item = [:]
+        guard visitKey(in: schema, parameters: parameters, { key[$0] = $1 }) else { return nil }
+        return key
+    }
+
+    /// Whether ``key(in:parameters:)`` finds a key, without building it (a request's placement
+    /// asks before its run reads the key).
+    package func readsOneItem(in schema: PartiQLSchema, parameters: [AttributeValue]) -> Bool {
+        visitKey(in: schema, parameters: parameters) { _, _ in }
+    }
+
+    /// Hands each key attribute and its value to `body`; `false` (after some) when the
+    /// equalities are not the key's.
+    private func visitKey(
+        in schema: PartiQLSchema, parameters: [AttributeValue], _ body: (String, AttributeValue) -> Void
+    ) -> Bool {
+        guard equalities.count == (schema.sortKey == nil ? 1 : 2) else { return false }
         for equality in equalities {
             let type: String
             if equality.attribute == schema.partitionKey.name {
@@ -80,19 +95,19 @@ package struct PartiQLKeyLookup: Sendable {
             } else if let sortKey = schema.sortKey, equality.attribute == sortKey.name {
                 type = sortKey.type
             } else {
-                return nil
+                return false
             }
             let value: AttributeValue
             if let index = equality.parameter {
-                guard index < parameters.count else { return nil }
+                guard index < parameters.count else { return false }
                 value = parameters[index]
             } else {
-                guard let literal = equality.literal else { return nil }
+                guard let literal = equality.literal else { return false }
                 value = literal
             }
-            guard value.typeDescriptor == type else { return nil }
-            key[equality.attribute] = value
+            guard value.typeDescriptor == type else { return false }
+            body(equality.attribute, value)
         }
-        return key
+        return true
     }
 }
