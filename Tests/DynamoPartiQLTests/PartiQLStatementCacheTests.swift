@@ -38,4 +38,17 @@ struct PartiQLStatementCacheTests {
             #expect(cache.count <= 8)
         }
     }
+
+    /// Statements that differ in their last character, in a seeded random order: each parse
+    /// names its own table (the last statements are compared by text, not length or place).
+    @Test("the last statements are told apart by their text", arguments: [5, 9] as [UInt64])
+    func recentStatementsByText(seed: UInt64) throws {
+        let cache = PartiQLStatementCache(generationSize: 3)
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<500 {
+            let table = "T" + String(random.next() % 7)
+            let parsed = try cache.parse(#"SELECT * FROM "\#(table)""#)
+            #expect(parsed.statement.table == table)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import DynamoAPI
+import Synchronization
 
 /// Parsed statements by their text, so a statement sent again and again (an SDK's
 /// `SELECT * FROM "T" WHERE pk = ?` with new `Parameters` each time) is lexed and parsed once.
@@ -14,6 +15,11 @@ import DynamoAPI
 /// ```
 package final class PartiQLStatementCache: Sendable {
     private let entries: GenerationalCache<String, Result<ParsedStatement, DynamoError>>
+    /// The last statements parsed or found, newest first: a hot statement is found by comparing
+    /// its text (bytes, or identity within one request), which costs far less than hashing it
+    /// (a SELECT by key looks its statement up twice, for its placement and its run).
+    private let recent = Mutex<[(text: String, parsed: Result<ParsedStatement, DynamoError>)]>([])
+    private static let recentCount = 4
 
     /// The process-wide cache.
     package static let shared = PartiQLStatementCache(generationSize: 256)
@@ -24,13 +30,20 @@ package final class PartiQLStatementCache: Sendable {
 
     /// `PartiQLParser.parse(text)`, from the cache when this text was parsed before.
     package func parse(_ text: String) throws(DynamoError) -> ParsedStatement {
-        try entries.value(for: text) { text in
+        let known = recent.withLock { entries in entries.first { $0.text == text }?.parsed }
+        if let known { return try known.get() }
+        let parsed = entries.value(for: text) { text in
             do throws(DynamoError) {
                 return .success(try PartiQLParser.parse(text))
             } catch {
                 return .failure(error)
             }
-        }.get()
+        }
+        recent.withLock { entries in
+            if entries.count >= Self.recentCount { entries.removeLast() }
+            entries.insert((text, parsed), at: 0)
+        }
+        return try parsed.get()
     }
 
     /// How many statements are kept now.
