@@ -46,11 +46,12 @@ extension Database {
                         throw TableDefinition.schemaMismatch
                     }
                     let key = try table.storedKey(forItem: put.item)
-                    let size = ItemSize.of(put.item)
+                    let measured = ItemSize.measure(put.item)
+                    let size = measured.size
                     if size > ItemSize.maximum {
                         throw EngineMessages.itemTooLarge
                     }
-                    try ItemSize.checkNamesAndNesting(put.item)
+                    try measured.checkNamesAndNesting()
                     write = PlannedWrite(
                         table: table, requestedName: requestedName, key: key,
                         put: (put.item, ItemJSON.encode(put.item), size))

@@ -70,11 +70,12 @@ extension Database {
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(forItem: input.item)
-        let size = ItemSize.of(input.item)
+        let measured = ItemSize.measure(input.item)
+        let size = measured.size
         if size > ItemSize.maximum {
             throw EngineMessages.itemTooLarge
         }
-        try ItemSize.checkNamesAndNesting(input.item)
+        try measured.checkNamesAndNesting()
         let json = ItemJSON.encode(input.item)
         let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
