@@ -76,7 +76,7 @@ extension Database {
             throw EngineMessages.itemTooLarge
         }
         try measured.checkNamesAndNesting()
-        let json = ItemJSON.encode(input.item)
+        let json = ItemJSON.encode(input.item, size: size)
         let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
         try checkInjectedConflict(writingTo: table.name)
