@@ -73,6 +73,73 @@ extension ItemSize {
         try checkAttributeNames(item, nested: true)
     }
 
+    /// An item's size and what ``checkNamesAndNesting(_:)`` looks at, found in one walk of the
+    /// item (a write of a whole item needs both; walking it once for each costs four walks).
+    ///
+    /// ```swift
+    /// let measured = ItemSize.measure(item)
+    /// if measured.size > ItemSize.maximum { throw tooLarge }
+    /// try measured.checkNamesAndNesting()
+    /// ```
+    public static func measure(_ item: Item) -> Measurement {
+        var measurement = Measurement()
+        for (name, value) in item {
+            if name.isEmpty { measurement.hasEmptyName = true }
+            var walk = Walk()
+            measurement.size += name.utf8.count + walk.size(of: value, depth: 0)
+            measurement.deepestWrappers = max(measurement.deepestWrappers, walk.deepestWrappers)
+            if walk.hasEmptyNestedName { measurement.hasEmptyNestedName = true }
+        }
+        return measurement
+    }
+
+    /// What ``measure(_:)`` found in an item.
+    public struct Measurement: Sendable, Equatable {
+        /// The item's size (``of(_:)-swift.type.method``).
+        public var size = 0
+        /// Whether one of the item's own attribute names is empty.
+        public var hasEmptyName = false
+        /// The most maps and lists wrapping one value of the item.
+        public var deepestWrappers = 0
+        /// Whether a key of a map inside the item is empty.
+        public var hasEmptyNestedName = false
+
+        /// Throws what ``ItemSize/checkNamesAndNesting(_:)`` throws for the measured item, in
+        /// the same order.
+        public func checkNamesAndNesting() throws(DynamoError) {
+            if hasEmptyName { throw AttributeValueMessages.emptyAttributeName }
+            if deepestWrappers > ItemSize.maximumNestingWrappers { throw AttributeValueMessages.nestingLevelsHaveExceededSupported }
+            if hasEmptyNestedName { throw AttributeValueMessages.emptyAttributeName }
+        }
+    }
+
+    /// One attribute's walk for ``measure(_:)``: its size as ``of(_:)-swift.type.method`` counts
+    /// it, its depth, its maps' names.
+    private struct Walk {
+        var deepestWrappers = 0
+        var hasEmptyNestedName = false
+
+        mutating func size(of value: AttributeValue, depth: Int) -> Int {
+            switch value {
+            case .m(let map):
+                deepestWrappers = max(deepestWrappers, depth + 1)
+                var total = 3
+                for (key, member) in map {
+                    if key.isEmpty { hasEmptyNestedName = true }
+                    total += 1 + key.utf8.count + size(of: member, depth: depth + 1)
+                }
+                return total
+            case .l(let values):
+                deepestWrappers = max(deepestWrappers, depth + 1)
+                var total = 3
+                for member in values { total += 1 + size(of: member, depth: depth + 1) }
+                return total
+            default:
+                return ItemSize.of(value)
+            }
+        }
+    }
+
     /// How many maps and lists wrap the deepest value (counting stops past `limit`).
     private static func wrappers(_ value: AttributeValue, limit: Int) -> Int {
         guard limit > 0 else { return 0 }

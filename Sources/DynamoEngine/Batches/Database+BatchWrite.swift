@@ -30,9 +30,10 @@ extension Database {
             var put: (item: Item, json: [UInt8], size: Int)?
         }
         var planned: [PlannedWrite] = []
+        planned.reserveCapacity(total)
         for (requestedName, requests) in input.requestItems.sorted(by: { $0.key < $1.key }) {
             let table = try table(named: requestedName)
-            var seen = Set<StoredKey>()
+            var seen = Set<StoredKey>(minimumCapacity: requests.count)
             for request in requests {
                 let write: PlannedWrite
                 switch (request.putRequest, request.deleteRequest) {
@@ -46,14 +47,15 @@ extension Database {
                         throw TableDefinition.schemaMismatch
                     }
                     let key = try table.storedKey(forItem: put.item)
-                    let size = ItemSize.of(put.item)
+                    let measured = ItemSize.measure(put.item)
+                    let size = measured.size
                     if size > ItemSize.maximum {
                         throw EngineMessages.itemTooLarge
                     }
-                    try ItemSize.checkNamesAndNesting(put.item)
+                    try measured.checkNamesAndNesting()
                     write = PlannedWrite(
                         table: table, requestedName: requestedName, key: key,
-                        put: (put.item, ItemJSON.encode(put.item), size))
+                        put: (put.item, ItemJSON.encode(put.item, size: size), size))
                 case (nil, let delete?):
                     write = PlannedWrite(
                         table: table, requestedName: requestedName,

@@ -122,11 +122,14 @@ package struct TableDefinition: Codable, Sendable {
         let indexes: [IndexDefinition]
         /// ``indexes`` in name order.
         let indexesByName: [IndexDefinition]
+        /// The key attributes, partition key first (every item write checks them).
+        let keyAttributes: [KeyAttribute]
 
         init(_ fields: Fields) {
             self.fields = fields
             indexes = fields.localIndexes + fields.globalIndexes
             indexesByName = indexes.sorted { $0.name < $1.name }
+            keyAttributes = fields.sortKey.map { [fields.partitionKey, $0] } ?? [fields.partitionKey]
         }
     }
 
@@ -281,10 +284,7 @@ package struct TableDefinition: Codable, Sendable {
     }
 
     /// The key attributes of the table, partition key first.
-    package var keyAttributes: [KeyAttribute] {
-        if let sortKey { return [partitionKey, sortKey] }
-        return [partitionKey]
-    }
+    package var keyAttributes: [KeyAttribute] { box.keyAttributes }
 
     /// Every secondary index, local ones first.
     package var indexes: [IndexDefinition] { box.indexes }

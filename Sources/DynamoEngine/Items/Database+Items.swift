@@ -70,28 +70,32 @@ extension Database {
         let table = try table(named: input.tableName)
         try compiled.checkKeyAttributes(table.keyAttributes.map(\.name))
         let key = try table.storedKey(forItem: input.item)
-        let size = ItemSize.of(input.item)
+        let measured = ItemSize.measure(input.item)
+        let size = measured.size
         if size > ItemSize.maximum {
             throw EngineMessages.itemTooLarge
         }
-        try ItemSize.checkNamesAndNesting(input.item)
-        let json = ItemJSON.encode(input.item)
+        try measured.checkNamesAndNesting()
+        let json = ItemJSON.encode(input.item, size: size)
         let wantsOld = input.returnValues == .allOld
         let check = ConditionCheck(compiled.condition, returnOnFailure: input.returnValuesOnConditionCheckFailure)
+        // What the write needs of the input, so the closure does not copy the whole input.
+        let item = input.item
+        let collectionMetrics = input.returnItemCollectionMetrics
         try checkInjectedConflict(writingTo: table.name)
         return try write { state in
             let store = try itemStore(table, in: state)
             let old = try store.get(key)
             let oldItem = try (wantsOld || check.needsItem) ? old.map { try AttributeValue.decodeItem(bytes: $0.json) } : nil
             try check.verify(oldItem)
-            var capacity = try store.put(key, json: json, size: size, replacing: old?.json, item: input.item)
+            var capacity = try store.put(key, json: json, size: size, replacing: old?.json, item: item)
             capacity.table = Capacity.writeUnits(size: max(size, old?.size ?? 0))
             try recordChange(&state, table: table, store: store, key: key, old: old, new: (json, size))
             var result = ItemWriteResult(
-                oldItem: wantsOld ? oldItem : nil, newItem: input.item, capacity: capacity,
+                oldItem: wantsOld ? oldItem : nil, newItem: item, capacity: capacity,
                 returnedAttributes: wantsOld ? oldItem : nil)
             result.itemCollection = try itemCollections(
-                store.table, keys: [key], mode: input.returnItemCollectionMetrics,
+                store.table, keys: [key], mode: collectionMetrics,
                 connection: state.connection
             ).first
             return result

@@ -42,6 +42,31 @@ package final class SQLiteStatement {
         }
     }
 
+    /// Binds `bytes` as a blob without copying them (`SQLITE_STATIC`): SQLite reads them in
+    /// place until the statement is reset or the parameter bound again, so the caller binds,
+    /// steps and resets inside the buffer's scope (see ``withBorrowedBlobs(_:_:at:_:)``).
+    /// ``bind(_:at:)`` copies the bytes (`SQLITE_TRANSIENT`).
+    package func bindBorrowed(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        // A zero-length blob must still bind as a blob, not NULL; a nil destructor is SQLITE_STATIC.
+        _ = sqlite3_bind_blob(raw, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+    }
+
+    /// Binds `first` and `second` as blobs to parameters `index` and `index + 1` without
+    /// copying them, runs `body` and resets the statement before the bytes go out of scope.
+    /// `body` steps the statement and reads what it needs of its row.
+    package func withBorrowedBlobs<Result>(
+        _ first: [UInt8], _ second: [UInt8], at index: Int32, _ body: () throws -> Result
+    ) rethrows -> Result {
+        try first.withUnsafeBytes { first in
+            try second.withUnsafeBytes { second in
+                bindBorrowed(first, at: index)
+                bindBorrowed(second, at: index + 1)
+                defer { reset() }
+                return try body()
+            }
+        }
+    }
+
     /// Advances to the next row; `false` when the statement is done.
     package func step() throws(SQLiteError) -> Bool {
         let status = sqlite3_step(raw)

@@ -54,11 +54,13 @@ struct ItemStore {
         let statement = try connection.statement(statementKey(.get)) {
             "SELECT item, size FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
         }
-        statement.bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
-        // Reset once read: a statement left on its row keeps a reader's snapshot open.
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return (statement.blob(0), Int(statement.int64(1)))
+        statement.bind(.integer(key.hash), at: 1)
+        // Reset once read (by `withBorrowedBlobs`): a statement left on its row keeps a reader's
+        // snapshot open.
+        return try statement.withBorrowedBlobs(key.partition, key.sort, at: 2) {
+            guard try statement.step() else { return nil }
+            return (statement.blob(0), Int(statement.int64(1)))
+        }
     }
 
     /// Inserts or replaces an item, and its entries in the table's indexes (reading the stored
@@ -84,11 +86,18 @@ struct ItemStore {
         if !table.indexes.isEmpty {
             units = try updateIndexes(tableKey: key, oldJSON: oldJSON, new: (json, size), newItem: item)
         }
-        try connection.statement(statementKey(.put)) {
+        let statement = try connection.statement(statementKey(.put)) {
             "INSERT OR REPLACE INTO \(name) (hash, pk, sk, size, item) VALUES (?, ?, ?, ?, ?)"
         }
-        .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort), .integer(Int64(size)), .blob(json))
-        .run()
+        statement.bind(.integer(key.hash), at: 1)
+        statement.bind(.integer(Int64(size)), at: 4)
+        // The key and the item bound in place, not copied: the step is done in their scope.
+        try json.withUnsafeBytes { item in
+            try statement.withBorrowedBlobs(key.partition, key.sort, at: 2) {
+                statement.bindBorrowed(item, at: 5)
+                try statement.run()
+            }
+        }
         if let attribute = table.expiryAttribute {
             try ExpiryIndex(storageID: table.storageID, connection: connection).update(key, json: json, attribute: attribute)
         }
@@ -114,11 +123,11 @@ struct ItemStore {
         if !table.indexes.isEmpty, let oldJSON {
             units = try updateIndexes(tableKey: key, oldJSON: oldJSON, new: nil)
         }
-        try connection.statement(statementKey(.delete)) {
+        let statement = try connection.statement(statementKey(.delete)) {
             "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?"
         }
-        .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
-        .run()
+        statement.bind(.integer(key.hash), at: 1)
+        try statement.withBorrowedBlobs(key.partition, key.sort, at: 2) { try statement.run() }
         if table.expiryAttribute != nil {
             try ExpiryIndex(storageID: table.storageID, connection: connection).remove(key)
         }
