@@ -42,6 +42,14 @@ package final class SQLiteStatement {
         }
     }
 
+    /// Binds `bytes` as a blob without SQLite copying them (`SQLITE_STATIC`): they must stay
+    /// valid and unchanged until the statement has run, for a bulk writer that binds bytes it
+    /// holds anyway (another statement's current row, its own buffers) once per row.
+    package func bindInPlace(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        // A zero-length blob must still bind as a blob, not NULL.
+        _ = sqlite3_bind_blob(raw, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+    }
+
     /// Advances to the next row; `false` when the statement is done.
     package func step() throws(SQLiteError) -> Bool {
         let status = sqlite3_step(raw)
