@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 
 import pytest
 
@@ -141,7 +142,13 @@ def test_update_table_adds_a_backfilling_index_on_the_server_clock(ddb, vector_t
     with expect_error("ValidationException", "Cannot search backfilling vector index: second"):
         ddb.search_vectors(TableName=name, IndexName="second", SearchVector=search_vector([1, 0]), TopK=1)
     advance_clock(endpoint_url, 2)
-    described = [i for i in ddb.describe_table(TableName=name)["Table"]["VectorIndexes"] if i["IndexName"] == "second"][0]
+    # The clock is past the backfilling second; the build runs in the background: waited for,
+    # as an application waits (the SDK waiters poll DescribeTable).
+    for _ in range(300):
+        described = [i for i in ddb.describe_table(TableName=name)["Table"]["VectorIndexes"] if i["IndexName"] == "second"][0]
+        if described["IndexStatus"] == "ACTIVE":
+            break
+        time.sleep(0.1)
     assert described["IndexStatus"] == "ACTIVE" and "Backfilling" not in described
     assert described["ItemCount"] == 5
     found = ddb.search_vectors(TableName=name, IndexName="second", SearchVector=search_vector([4, 1]), TopK=2)

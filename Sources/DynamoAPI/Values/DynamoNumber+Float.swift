@@ -1,6 +1,8 @@
 extension DynamoNumber {
-    /// Powers of ten a `Double` holds exactly.
-    private static let exactPowers: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
+    /// Powers of ten a `Double` holds exactly (a literal, so no lazy initialization on each use).
+    private static let exactPowers: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// The number rounded to the nearest 32-bit float, or `nil` when no finite float holds it
     /// (a vector index's view of a vector element).
@@ -36,7 +38,7 @@ extension DynamoNumber {
     /// The float nearest `mantissa × 10^power` (a mantissa of at most 15 decimal digits) through
     /// one `Double` operation, or `nil` when that cannot be done exactly once (a power of ten no
     /// `Double` holds, or a `Double` on a midpoint between two floats). Shared with
-    /// ``JSONByteReader/floatList()``, which reads stored vectors without building numbers.
+    /// ``JSONByteReader/floatList(expected:)``, which reads stored vectors without building numbers.
     package static func roundedThroughDouble(mantissa: UInt64, power: Int) -> Float? {
         let mantissa = Double(mantissa)
         let value: Double
@@ -48,10 +50,12 @@ extension DynamoNumber {
             return nil
         }
         let float = Float(value)
-        guard float.isFinite, Double(float) != value else { return float }
-        // The midpoint between `float` and its neighbour on `value`'s side is exact in a Double.
-        let neighbour = value > Double(float) ? float.nextUp : float.nextDown
-        guard neighbour.isFinite, (Double(float) + Double(neighbour)) / 2 != value else { return nil }
+        // A mantissa of 1…15 digits times 10^±22 lies between 1e-22 and 1e37: a normal float.
+        guard float.isNormal else { return nil }
+        // `value` is on the midpoint of two floats exactly when the 29 low significand bits a
+        // normal float drops are 1 followed by zeros: only then may rounding twice differ from
+        // rounding once.
+        guard value.bitPattern & 0x1FFF_FFFF != 0x1000_0000 else { return nil }
         return float
     }
 

@@ -156,28 +156,12 @@ public struct DynamoNumber: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// ``storageSize`` of the number whose first significant digit is at power `exponent` and
-    /// last at `lowest`.
-    private static func storageSize(exponent: Int, lowest: Int, isNegative: Bool) -> Int {
+    /// last at `lowest` (shared with ``JSONByteReader/floatList(expected:)``, which reads stored
+    /// vectors without building numbers).
+    package static func storageSize(exponent: Int, lowest: Int, isNegative: Bool) -> Int {
         // Pairs cover the powers {2k+1, 2k}; `>> 1` is division rounding down, also below zero.
         let pairs = (exponent >> 1) - (lowest >> 1) + 1
         return 1 + pairs + (isNegative ? 1 : 0)
-    }
-
-    /// ``storageSize`` of `mantissa × 10^power` (a mantissa that is not zero), without building
-    /// the number (``JSONByteReader/floatList()``).
-    package static func storageSize(mantissa: UInt64, power: Int, isNegative: Bool) -> Int {
-        var mantissa = mantissa
-        var lowest = power
-        while mantissa % 10 == 0 {
-            mantissa /= 10
-            lowest += 1
-        }
-        var count = 1
-        while mantissa >= 10 {
-            mantissa /= 10
-            count += 1
-        }
-        return storageSize(exponent: lowest + count - 1, lowest: lowest, isNegative: isNegative)
     }
 
     /// Orders numbers by value.

@@ -82,6 +82,7 @@ extension Database {
             }
         }
         for position in table.globalIndexes.indices { table.globalIndexes[position].status = .active }
+        table.vectorIndexes = table.vectorIndexes.map(\.filled)
         if let vectorIndexes = overrides.vectorIndexes {
             table.vectorIndexes = try VectorIndexValidation.created(
                 vectorIndexes, billingMode: mode, definitions: table.attributeDefinitions,

@@ -132,6 +132,7 @@ extension Database {
             index.status = .active
             return index
         }
+        replica.vectorIndexes = definition.vectorIndexes.map(\.filled)
         if replica.streamViewType == nil {
             replica.streamViewType = .newAndOldImages
             replica.streamLabel = StreamLabel.make(now: now)

@@ -56,10 +56,14 @@ extension Database {
             for index in definition.globalIndexes where index.status == .creating || index.status == .deleting {
                 startIndexWork(table: definition, index: index.name)
             }
+            for index in definition.vectorIndexes where index.building == true {
+                startIndexWork(table: definition, index: index.name)
+            }
         }
     }
 
-    /// Builds or drops the index `index` of `table` in the background, by its current status.
+    /// Builds or drops the index `index` of `table` (a global index, or a vector index still
+    /// building) in the background, by its current status.
     ///
     /// A failure (a full disk, an I/O error) is logged and the work is retried with a growing
     /// pause (up to a minute), as the service keeps an index CREATING or DELETING until its
@@ -92,26 +96,36 @@ extension Database {
     /// Builds or drops one index of `table` (that table, not another one created since under its
     /// name) on the calling thread, until done.
     func runIndexWork(table: TableDefinition, index: String) throws {
-        guard let definition = cachedDefinition(table.name), definition.storageID == table.storageID,
-            let found = definition.globalIndexes.first(where: { $0.name == index })
-        else { return }
+        guard let definition = cachedDefinition(table.name), definition.storageID == table.storageID else { return }
+        if let vector = definition.vectorIndex(named: index) {
+            guard vector.building == true else { return }
+            try runBackfill { cursor in try vectorBackfillStep(table: definition, index: vector, after: cursor) }
+            return
+        }
+        guard let found = definition.globalIndexes.first(where: { $0.name == index }) else { return }
         switch found.status {
         case .creating:
-            var cursor: BackfillCursor?
-            while true {
-                switch try backfillStep(table: definition, index: found, after: cursor) {
-                case .more(let after):
-                    cursor = after
-                    // Let the requests queued on the writer run before the next chunk.
-                    Self.pause(microseconds: 1000)
-                case .finished, .abandoned:
-                    return
-                }
-            }
+            try runBackfill { cursor in try backfillStep(table: definition, index: found, after: cursor) }
         case .deleting:
             try dropIndex(table: definition, index: found)
         default:
             return
+        }
+    }
+
+    /// Runs a backfill's `step`s from the start until it is finished or abandoned, pausing
+    /// between chunks.
+    private func runBackfill(_ step: (BackfillCursor?) throws -> BackfillStep) throws {
+        var cursor: BackfillCursor?
+        while true {
+            switch try step(cursor) {
+            case .more(let after):
+                cursor = after
+                // Let the requests queued on the writer run before the next chunk.
+                Self.pause(microseconds: 1000)
+            case .finished, .abandoned:
+                return
+            }
         }
     }
 
@@ -123,10 +137,9 @@ extension Database {
     func backfillStep(table: TableDefinition, index building: IndexDefinition, after cursor: BackfillCursor?) throws -> BackfillStep {
         let name = table.name
         return try write { state in
-            // Read under the writer's lock, which a restore holds while it bumps it.
-            let generation = contentsGeneration.load(ordering: .relaxed)
-            if let cursor, cursor.generation != generation { return .abandoned }
-            guard var definition = cachedDefinition(name), definition.storageID == table.storageID,
+            guard let (current, generation) = backfillTarget(table, after: cursor) else { return .abandoned }
+            var definition = current
+            guard
                 let position = definition.globalIndexes.firstIndex(where: {
                     $0.name == building.name && $0.storageNumber == building.storageNumber && $0.status == .creating
                 })
@@ -153,6 +166,18 @@ extension Database {
             state.cacheAfterCommit(definition, named: name)
             return .finished
         }
+    }
+
+    /// Inside a backfill step's write transaction: the current definition of `table` (that
+    /// table, not another created since under its name) and the contents generation, or `nil`
+    /// when the step is abandoned: the table is gone, or a snapshot was restored since `cursor`
+    /// was handed out.
+    func backfillTarget(_ table: TableDefinition, after cursor: BackfillCursor?) -> (TableDefinition, Int)? {
+        // Read under the writer's lock, which a restore holds while it bumps it.
+        let generation = contentsGeneration.load(ordering: .relaxed)
+        if let cursor, cursor.generation != generation { return nil }
+        guard let definition = cachedDefinition(table.name), definition.storageID == table.storageID else { return nil }
+        return (definition, generation)
     }
 
     /// Removes a DELETING index: its catalog entry, the attribute definitions only it used, and

@@ -82,6 +82,8 @@ extension Database {
                 for index in definition.vectorIndexes {
                     let vectors = VectorStore(table: definition, index: index, connection: connection)
                     expectedTables.insert(vectors.name)
+                    // A building index holds the items its chunks reached and those written since.
+                    guard index.building != true else { continue }
                     try checkVectorIndex(vectors, items: items, report: &report)
                 }
                 if definition.expiryAttribute != nil {

@@ -45,10 +45,13 @@ extension Database {
                 if let created = vectorChanges.created {
                     let store = VectorStore(table: definition, index: created, connection: connection)
                     try store.create()
-                    // Built here, in the request's transaction; a table with items then shows the
-                    // index backfilling for a while of the server clock, as the service does.
-                    if try store.fill() > 0, let position = definition.vectorIndexes.firstIndex(of: created) {
+                    // Over a table with items the index is built in the background, chunk by
+                    // chunk (`Database+VectorBackfill`), and shown backfilling until then and
+                    // for a while of the server clock at least, as the service does.
+                    if try store.tableHasItems(), let position = definition.vectorIndexes.firstIndex(of: created) {
                         definition.vectorIndexes[position].backfilledAt = now + max(transientStatuses.delay, Self.vectorBackfillSeconds)
+                        definition.vectorIndexes[position].building = true
+                        vectorChanges.created = definition.vectorIndexes[position]
                     }
                 }
                 if let deleted = vectorChanges.deleted {
@@ -171,6 +174,11 @@ extension Database {
         for name in [indexChanges.created, indexChanges.deleted].compactMap({ $0 }) {
             startIndexWork(table: updated, index: name)
         }
+        // A database opened with `resumeBackgroundWork: false` leaves vector backfills to its
+        // caller (tests step them).
+        if let created = vectorChanges.created, created.building == true, runsBackgroundWork {
+            startIndexWork(table: updated, index: created.name)
+        }
         holdTransientStatuses(of: updated, changes: indexChanges, statusChanges: statusChanges, now: now)
         if let deleted = vectorChanges.deleted {
             transientStatuses.hold(vectorIndex: deleted.name, of: updated.name, status: .deleting, deleted: deleted, now: now)
@@ -189,8 +197,9 @@ extension Database {
     }
 
     /// Seconds of the server clock a vector index added to a table with items stays CREATING
-    /// (backfilling), at least: the service's backfill takes minutes; a local one is instant but
-    /// shown, so that code which searches before the index is ACTIVE fails here as it would there.
+    /// (backfilling), at least: the service's backfill takes minutes; a local one may take less
+    /// but is shown this long, so that code which searches before the index is ACTIVE fails here
+    /// as it would there.
     static let vectorBackfillSeconds = 1.0
 
     /// What `-delayTransientStatuses` keeps visible after an UpdateTable: a new index CREATING,

@@ -62,7 +62,9 @@ enum IndexUpdates {
             }
         }
         let onlineChanges = updates.filter { $0.create != nil || $0.delete != nil }.count
-        let building = definition.globalIndexes.contains { $0.status == .creating || $0.status == .deleting }
+        let building =
+            definition.globalIndexes.contains { $0.status == .creating || $0.status == .deleting }
+            || definition.vectorIndexes.contains { $0.building == true }
         if onlineChanges > 1 || (onlineChanges == 1 && building) { throw onlineIndexLimit }
 
         var changes = IndexChanges()

@@ -83,6 +83,16 @@ struct VectorEntry: Equatable {
 
     /// `floats` as stored: little-endian f32 bytes.
     static func bytes(of floats: [Float]) -> [UInt8] {
+        #if _endian(little)
+            // The floats' own memory is the stored form: one copy.
+            return floats.withUnsafeBytes { Array($0) }
+        #else
+            return bigEndianBytes(of: floats)
+        #endif
+    }
+
+    /// ``bytes(of:)`` one float at a time, for a host whose floats are big-endian.
+    private static func bigEndianBytes(of floats: [Float]) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: floats.count * 4)
         bytes.withUnsafeMutableBytes { raw in
             for (position, float) in floats.enumerated() {
@@ -175,7 +185,7 @@ extension VectorIndexDefinition {
                     let member = try reader.unescapedString()
                     try reader.expect(UInt8(ascii: ":"))
                     if vectorAttribute.utf8.elementsEqual(member) {
-                        vector = try reader.floatList()
+                        vector = try reader.floatList(expected: dimensions)
                     } else if let attribute = searchSchema.first(where: { $0.name.utf8.elementsEqual(member) }) {
                         let value = try reader.attributeValue()
                         attributes[attribute.name] = value

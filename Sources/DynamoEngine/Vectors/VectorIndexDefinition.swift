@@ -29,14 +29,30 @@ package struct VectorIndexDefinition: Codable, Sendable, Hashable {
     /// Number of the SQLite table that holds the entries (`vec_<table>_<number>`), unique among
     /// the table's vector indexes for the table's life.
     package var storageNumber: Int
-    /// When a backfill finishes on the server clock (an index added by UpdateTable to a table
-    /// with items): until then it is CREATING with `Backfilling: true` and refuses searches.
-    /// `nil` for an index that is ACTIVE.
+    /// The earliest moment of the server clock a backfill (an index added by UpdateTable to a
+    /// table with items) may end: until then the index is CREATING with `Backfilling: true` and
+    /// refuses searches, however soon its entries are built. `nil` for an index created with
+    /// its table or on an empty one.
     package var backfilledAt: Double? = nil
+    /// `true` while the index's entries are still being built from the table's items, chunk by
+    /// chunk in the background (`Database.vectorBackfillStep`): the index is CREATING with
+    /// `Backfilling: true` until the last chunk clears it. `nil` otherwise (an optional member,
+    /// so a catalog written before it reads unchanged).
+    package var building: Bool? = nil
 
-    /// Whether the index is still backfilling at `now`.
+    /// Whether the index is still backfilling at `now`: its entries are being built, or the
+    /// clock has not reached ``backfilledAt``.
     package func isBackfilling(at now: Double) -> Bool {
-        backfilledAt.map { now < $0 } ?? false
+        building == true || backfilledAt.map { now < $0 } ?? false
+    }
+
+    /// The index as a table filled by writing every item leaves it (a restore, a new replica):
+    /// every entry written with its item, nothing to build or to wait for.
+    var filled: VectorIndexDefinition {
+        var index = self
+        index.building = nil
+        index.backfilledAt = nil
+        return index
     }
 
     /// The `HASH` element of the search schema, if it has one.

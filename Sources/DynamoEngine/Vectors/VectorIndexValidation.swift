@@ -72,14 +72,15 @@ enum VectorIndexValidation {
 
     /// What an UpdateTable's `VectorIndexUpdates` changed.
     struct Changes {
-        /// The index created (built in the request's transaction, then held CREATING).
+        /// The index created (its entries built in the background over a table with items).
         var created: VectorIndexDefinition?
         /// The index deleted (dropped in the request's transaction, then held DELETING).
         var deleted: VectorIndexDefinition?
     }
 
     /// Applies UpdateTable's `VectorIndexUpdates` to `definition`: one Create or Delete per
-    /// request (the limit is shared with global index creation and deletion).
+    /// request, none while an index is being built (the limit is shared with global index
+    /// creation and deletion).
     ///
     /// - Parameter requestDefinitions: the request's `AttributeDefinitions` (a search-schema
     ///   attribute must be defined in the same request, even when the table defines it already).
@@ -91,7 +92,8 @@ enum VectorIndexValidation {
             throw EngineMessages.vectorIndexUpdateOneAction
         }
         let globalBuilding = definition.globalIndexes.contains { $0.status == .creating || $0.status == .deleting }
-        if updates.count > 1 || changesGlobalIndexes || globalBuilding {
+        let vectorBuilding = definition.vectorIndexes.contains { $0.building == true }
+        if updates.count > 1 || changesGlobalIndexes || globalBuilding || vectorBuilding {
             throw IndexUpdates.onlineIndexLimit
         }
         var changes = Changes()

@@ -5,7 +5,7 @@ import DynamoAPI
 /// ```
 /// vec_<table>_<n>(id INTEGER PRIMARY KEY, hash INTEGER, pk BLOB, sk BLOB, part BLOB,
 ///                 filters BLOB, vector BLOB, size INTEGER, UNIQUE (hash, pk, sk))
-/// vec_<table>_<n>_part ON (part)
+/// vec_<table>_<n>_part ON (part)   -- only for an index with a HASH element
 /// ```
 /// One row per indexed item (see ``VectorEntry``): the table key, the encoded `HASH` value
 /// (`part`, empty without a `HASH` element), the inline filters, the vector as little-endian f32
@@ -26,14 +26,17 @@ struct VectorStore {
     /// Statement kinds for `SQLiteConnection.statement(_:sql:)` (112 and up; see `ItemStore`,
     /// `IndexStore` and `ExpiryIndex` for the others).
     private enum StatementKind: UInt8 {
-        case upsert = 112, remove, get
+        case upsert = 112, remove, get, firstItems, itemsAfter
     }
 
     private func statementKey(_ kind: StatementKind) -> StatementKey {
         StatementKey(kind: kind.rawValue, table: table.storageID, index: 1000 + index.storageNumber)
     }
 
-    /// Creates the index's table (dropping any earlier one of its name) inside the caller's transaction.
+    /// Creates the index's table (dropping any earlier one of its name) inside the caller's
+    /// transaction. The index on `part` (what orders the entries of one `HASH` value together)
+    /// exists only when the search schema has a `HASH` element: without one every `part` is
+    /// empty and the index would cost every write for nothing.
     func create() throws {
         connection.clearStatementCache()
         try connection.dropTable(named: name)
@@ -50,8 +53,8 @@ struct VectorStore {
                 size INTEGER NOT NULL,
                 UNIQUE (hash, pk, sk)
             );
-            CREATE INDEX \(name)_part ON \(name) (part);
             """)
+        if index.hashAttribute != nil { try connection.execute("CREATE INDEX \(name)_part ON \(name) (part)") }
     }
 
     /// Drops the index's table, forgetting the statements cached on it.
@@ -90,6 +93,14 @@ struct VectorStore {
 
     /// Writes the entry of the item at `key`, replacing any it had.
     private func insert(_ key: StoredKey, entry: VectorEntry) throws {
+        let upsert = try upsertStatement()
+        try key.partition.withUnsafeBytes { partition in
+            try key.sort.withUnsafeBytes { sort in try insert(upsert, hash: key.hash, partition: partition, sort: sort, entry: entry) }
+        }
+    }
+
+    /// The statement that writes an entry over any the item had.
+    private func upsertStatement() throws -> SQLiteStatement {
         try connection.statement(statementKey(.upsert)) {
             """
             INSERT INTO \(name) (hash, pk, sk, part, filters, vector, size) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -97,11 +108,30 @@ struct VectorStore {
                 vector = excluded.vector, size = excluded.size
             """
         }
-        .bind(
-            .integer(key.hash), .blob(key.partition), .blob(key.sort), .blob(entry.partition), .blob(entry.filters),
-            .blob(entry.vector), .integer(Int64(entry.size))
-        )
-        .run()
+    }
+
+    /// Runs `upsert` for one entry, every blob bound in place (no copy by SQLite): the key's
+    /// bytes and the entry's stay valid until it has run.
+    private func insert(
+        _ upsert: SQLiteStatement, hash: Int64, partition: UnsafeRawBufferPointer, sort: UnsafeRawBufferPointer, entry: VectorEntry
+    ) throws {
+        upsert.reset()
+        upsert.bind(.integer(hash), at: 1)
+        upsert.bindBorrowed(partition, at: 2)
+        upsert.bindBorrowed(sort, at: 3)
+        upsert.bind(.integer(Int64(entry.size)), at: 7)
+        try entry.partition.withUnsafeBytes { part in
+            try entry.filters.withUnsafeBytes { filters in
+                try entry.vector.withUnsafeBytes { vector in
+                    upsert.bindBorrowed(part, at: 4)
+                    upsert.bindBorrowed(filters, at: 5)
+                    upsert.bindBorrowed(vector, at: 6)
+                    try upsert.run()
+                }
+            }
+        }
+        // Bound in place: nothing may point at the bytes once they are gone.
+        upsert.reset()
     }
 
     /// Removes the entry of the item at `key`, if it has one.
@@ -121,17 +151,46 @@ struct VectorStore {
         return old.size
     }
 
-    /// Fills the index from the table's items, inside the caller's write transaction (an
-    /// UpdateTable Create, a restore, an import). An item the index refuses (a vector of another
-    /// length written before the index existed) is left out, as a backfill leaves it out.
+    /// Whether the table has any item (an index added to it must be built).
+    func tableHasItems() throws -> Bool {
+        let statement = try connection.statement("SELECT 1 FROM \(ItemStore.name(storageID: table.storageID)) LIMIT 1")
+        defer { statement.reset() }
+        return try statement.step()
+    }
+
+    /// Indexes the table's items after `start` in key order, at most `limit` of them, inside
+    /// the caller's write transaction (one chunk of a backfill, `Database.vectorBackfillStep`):
+    /// each item's entry read in place from its stored JSON
+    /// (``VectorIndexDefinition/storedEntry(json:size:projected:)``, the item decoded only where
+    /// that cannot say) and written over whatever the index holds for it (the entry a write
+    /// made since the index was added is the same one). An item the index refuses (a vector of
+    /// another length written before the index existed) is left out, as the service's backfill
+    /// leaves it out.
     ///
-    /// - Returns: how many items the table holds.
-    @discardableResult
-    func fill() throws -> Int {
-        var count = 0
-        let projected = index.projectedNames(table: table)
-        let rows = try connection.statement("SELECT hash, pk, sk, item, size FROM \(ItemStore.name(storageID: table.storageID))")
+    /// One prepared statement reads the items and one writes the entries, every blob bound
+    /// where it already is: the item's key in the reading statement's row, the entry's bytes in
+    /// its own arrays.
+    ///
+    /// - Returns: the key of the last item read when `limit` were read (more may follow it),
+    ///   `nil` when the table's items ran out.
+    func fill(after start: StoredKey?, limit: Int) throws -> StoredKey? {
+        let items = ItemStore.name(storageID: table.storageID)
+        let rows: SQLiteStatement
+        if let start {
+            rows = try connection.statement(statementKey(.itemsAfter)) {
+                "SELECT hash, pk, sk, item, size FROM \(items) WHERE (hash, pk, sk) > (?, ?, ?) ORDER BY hash, pk, sk LIMIT ?"
+            }
+            rows.bind(.integer(start.hash), .blob(start.partition), .blob(start.sort), .integer(Int64(limit)))
+        } else {
+            rows = try connection.statement(statementKey(.firstItems)) {
+                "SELECT hash, pk, sk, item, size FROM \(items) ORDER BY hash, pk, sk LIMIT ?"
+            }
+            rows.bind(.integer(Int64(limit)))
+        }
         defer { rows.reset() }
+        let upsert = try upsertStatement()
+        let projected = index.projectedNames(table: table)
+        var count = 0
         while try rows.step() {
             count += 1
             let size = Int(rows.int64(4))
@@ -143,11 +202,15 @@ struct VectorStore {
             } else {
                 entry = try? index.entry(of: AttributeValue.decodeItem(bytes: rows.blob(3)), table: table)
             }
-            guard let entry else { continue }
-            // A new index's table is empty: nothing to read or replace first.
-            try insert(StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)), entry: entry)
+            if let entry {
+                // The row's key stays where it is until the next step, after the write.
+                try rows.withBlob(1) { partition in
+                    try rows.withBlob(2) { sort in try insert(upsert, hash: rows.int64(0), partition: partition, sort: sort, entry: entry) }
+                }
+            }
+            if count == limit { return StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)) }
         }
-        return count
+        return nil
     }
 
     /// Every entry by table key (for the invariant checks).

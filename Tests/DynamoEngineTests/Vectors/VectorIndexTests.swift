@@ -188,6 +188,8 @@ struct VectorIndexTests {
         #expect(described.indexStatus == .creating && described.backfilling == true)
         #expect(throws: EngineMessages.cannotSearchBackfilling("second")) { try Self.search(database, [0, 0, 0], index: "second") }
         try database.clock.advance(by: Database.vectorBackfillSeconds)
+        // The build runs in the background; here, to its end, unless it is done already.
+        try database.runIndexWork(table: database.table(named: "Vectors"), index: "second")
         let active = try #require(try database.describeTable(named: "Vectors").tableDescription.vectorIndexes?.first { $0.indexName == "second" })
         #expect(active.indexStatus == .active && active.backfilling == nil && active.itemCount == 20)
         let found = try Self.search(database, [19, 0, 0], topK: 3, index: "second")
