@@ -157,6 +157,8 @@ def start_only(args, argv: list[str], logs: Path, out_dir: Path) -> int:
     results: dict = dict(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                          machine=machine_info(args.ref), command=shown_command(argv), servers=[], cold_starts={})
     for spec in server_specs(localdynamo, None, args.servers, {}):
+        # A record without workloads, for the report's labels.
+        results["servers"].append(dict(key=spec.key, label=spec.label, kind=spec.kind, workloads={}, problems=[]))
         results["cold_starts"][spec.key] = cold_starts(spec, args.cold_starts, logs)
         log_starts(spec, results["cold_starts"][spec.key])
     (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str))
