@@ -10,7 +10,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The TLS handshake or certificate check failed.
         case tls
-        /// The request itself could not be sent (bad URL, unsupported protocol, ...).
+        /// The request itself could not be sent (bad URL, unsupported protocol, no libcurl to send
+        /// it with, ...).
         case invalidRequest
         /// Any other transport failure.
         case other
