@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "DynamoStore", targets: ["DynamoStore"]),
         // `withTestServer`: an in-process server on a free port for other packages' tests.
         .library(name: "DynamoTestSupport", targets: ["DynamoTestSupport"]),
+        // `EmbeddedEngine` / `EmbeddedTransport`: the engine in the app's process, reached by
+        // DynamoClient with no socket (a local table, or unit tests).
+        .library(name: "DynamoEmbedded", targets: ["DynamoEmbedded"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -119,9 +122,15 @@ let package = Package(
             name: "localdynamo-fuzz",
             dependencies: ["DynamoAPI", "DynamoExpressions", "DynamoPartiQL", "AWSSigV4"]
         ),
+        // DynamoClient's in-process transport to the server; the client itself never imports
+        // the server.
+        .target(
+            name: "DynamoEmbedded",
+            dependencies: ["DynamoClient", "DynamoServer", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "DynamoTestSupport",
-            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine"]
+            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine", "DynamoClient", "DynamoEmbedded"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4"]),
@@ -131,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "DynamoClientTests",
             dependencies: [
-                "DynamoClient", "DynamoTestSupport", "DynamoAPI", .product(name: "Logging", package: "swift-log"),
+                "DynamoClient", "DynamoTestSupport", "DynamoEmbedded", "DynamoServer", "DynamoAPI",
+                .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]
         ),

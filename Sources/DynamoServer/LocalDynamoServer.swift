@@ -3,6 +3,7 @@ import DynamoEngine
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A complete LocalDynamo server: the engine, a thread pool for its blocking SQLite calls, and
 /// the HTTP front end.
@@ -129,6 +130,11 @@ public final class LocalDynamoServer: Sendable {
     private let sweeper: TimeToLiveSweeper
     private let delivery: StreamTargetDelivery
     private let authenticator: RequestAuthenticator?
+    /// Whether the thread pool, the TTL sweeper and stream delivery were started.
+    private let servicesStarted = Mutex(false)
+    /// The request pipeline for callers in this process (`DynamoEmbedded`'s transport): the
+    /// same routing, checks, operation rows and answers as a connection's, with no socket.
+    package let inProcess: InProcessFrontEnd
 
     /// Opens the storage; nothing listens until ``start()``.
     /// - Throws: when the data directory cannot be created, or a fault rule is malformed.
@@ -194,6 +200,7 @@ public final class LocalDynamoServer: Sendable {
         http = HTTPServer(
             configuration: httpConfiguration,
             dispatcher: dispatcher, admin: admin, clock: engine.clock, logger: logger)
+        inProcess = InProcessFrontEnd(settings: http.handlerSettings)
     }
 
     /// Starts listening.
@@ -202,9 +209,22 @@ public final class LocalDynamoServer: Sendable {
     public func start() async throws -> Int {
         threadPool.start()
         let port = try await http.start()
+        startInProcess()
+        return port
+    }
+
+    /// Starts everything but the socket: the database threads, the TTL sweeper and stream
+    /// delivery. Requests then arrive only through ``inProcess`` (the embedded engine), unless
+    /// ``start()`` is called too. Calling it again does nothing.
+    package func startInProcess() {
+        let first = servicesStarted.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        threadPool.start()
         sweeper.start()
         delivery.start()
-        return port
     }
 
     /// Re-reads the credentials file (`--require-auth`; the server calls it on SIGHUP). A file

@@ -19,7 +19,9 @@ public struct TestEndpoint: Sendable {
 ///
 /// The server runs in this process (no binary, no Docker), in memory unless `dataDirectory` is
 /// given, so each test gets its own empty set of tables in a few milliseconds. Point any
-/// DynamoDB client at ``TestEndpoint/url`` with any credentials:
+/// DynamoDB client at ``TestEndpoint/url`` with any credentials, or take DynamoClient's from
+/// ``TestEndpoint/client(region:)``, which goes over the socket or, with
+/// `LOCALDYNAMO_TEST_TRANSPORT=embedded`, in process to this same server (``TestTransport``):
 ///
 /// ```swift
 /// import DynamoClient
@@ -28,11 +30,13 @@ public struct TestEndpoint: Sendable {
 ///
 /// @Test func savesANote() async throws {
 ///     try await withTestServer { endpoint in
-///         let client = DynamoClient.local(port: endpoint.port)
+///         let client = endpoint.client()
 ///         _ = try await client.send(CreateTableInput(/* … */))
 ///     }
 /// }
 /// ```
+///
+/// A test with no use for a socket at all can take ``withEmbeddedEngine(configuration:_:)``.
 ///
 /// - Parameters:
 ///   - namespace: how requests map to sets of tables.

@@ -12,8 +12,12 @@ struct AppConditionsTests {
     /// The platform's transport with a switch: offline, every request fails as an unreachable
     /// network does; holding, requests wait until their task is cancelled (and count that).
     final class PhoneTransport: HTTPTransport {
-        private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
+        private let inner: any HTTPTransport
         private let state = Mutex((offline: false, holding: false, held: 0, cancelled: 0))
+
+        init(inner: any HTTPTransport) {
+            self.inner = inner
+        }
 
         func set(offline: Bool = false, holding: Bool = false) {
             state.withLock {
@@ -42,7 +46,7 @@ struct AppConditionsTests {
 
     static func withPhoneStore<T>(_ body: (DynamoStore, PhoneTransport) async throws -> T) async throws -> T {
         try await withTestServer { endpoint in
-            let transport = PhoneTransport()
+            let transport = PhoneTransport(inner: endpoint.transport)
             var configuration = DynamoClient.Configuration(
                 region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
             configuration.transport = transport

@@ -22,7 +22,7 @@ import Testing
 
     static func withServiceStore(_ body: (FetchFixture, TestEndpoint) async throws -> Void) async throws {
         try await withTestServer(configuration: configuration()) { endpoint in
-            let transport = RecordingTransport()
+            let transport = RecordingTransport(endpoint)
             let client = try makeTestClient(endpoint, transport: transport)
             let store = DynamoStore(model: try FetchModel.model(), client: client)
             try await store.createTables(pollInterval: .milliseconds(10))

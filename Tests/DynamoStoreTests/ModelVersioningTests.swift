@@ -84,7 +84,7 @@ import Testing
     func anOfflineSaveOfAnOlderRowWritesItsMigrationOnReplay(relaunching: Bool) async throws {
         try await withTestServer { endpoint in
             try await withTemporaryDirectory { directory in
-                let radio = PhoneRadio()
+                let radio = PhoneRadio(inner: endpoint.transport)
                 var configuration = DynamoClient.Configuration(
                     region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
                 configuration.transport = radio

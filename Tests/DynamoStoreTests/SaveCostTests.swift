@@ -34,6 +34,7 @@ import Testing
                 credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
             let meter = WriteMeter()
             configuration.observer = meter
+            configuration.transport = endpoint.transport
             let store = try DynamoStore(types: Models.types, client: try DynamoClient(configuration: configuration))
             try await store.createTables(pollInterval: .milliseconds(10))
             let context = ObjectContext(store: store)

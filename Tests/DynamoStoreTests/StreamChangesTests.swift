@@ -55,7 +55,7 @@ import Testing
     }
 
     static func store(_ endpoint: TestEndpoint) throws -> DynamoStore {
-        let client = try makeTestClient(endpoint, transport: RecordingTransport())
+        let client = try makeTestClient(endpoint, transport: RecordingTransport(endpoint))
         return try DynamoStore(types: Models.types, client: client)
     }
 

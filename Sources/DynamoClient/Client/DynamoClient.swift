@@ -150,11 +150,16 @@ public final class DynamoClient: Sendable {
     ///   - port: The server's port (default 8000).
     ///   - host: The server's host (default `127.0.0.1`).
     ///   - region: The region to sign for (default `us-east-1`).
-    public static func local(port: Int = 8000, host: String = "127.0.0.1", region: String = "us-east-1") -> DynamoClient {
+    ///   - transport: The transport to send through; `nil` (the default) creates
+    ///     ``defaultTransport(maximumConnections:environment:caBundle:)``. An in-process
+    ///     transport (`DynamoEmbedded`'s `EmbeddedTransport`) reaches the server with no socket.
+    public static func local(
+        port: Int = 8000, host: String = "127.0.0.1", region: String = "us-east-1", transport: (any HTTPTransport)? = nil
+    ) -> DynamoClient {
         let url = "http://\(host):\(port)/"
         return DynamoClient(
             location: ServiceLocation(region: region, endpoint: url, streamsEndpoint: url),
-            transport: defaultTransport(),
+            transport: transport ?? defaultTransport(),
             credentialProvider: StaticCredentialProvider(
                 AWSCredentials(accessKeyID: "localdynamo", secretAccessKey: "localdynamo")),
             retry: RetryConfiguration(), timeouts: HTTPTimeouts(), clock: { Date() },

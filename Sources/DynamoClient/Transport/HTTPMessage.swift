@@ -88,8 +88,9 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
-    /// A response whose header names the transport lowercased already, as it parsed them.
-    init(status: Int, lowercasedHeaders: [String: String], body: [UInt8]) {
+    /// A response whose header names the transport lowercased already, as it parsed them (or
+    /// as the in-process transport received them).
+    package init(status: Int, lowercasedHeaders: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = lowercasedHeaders
         self.body = body

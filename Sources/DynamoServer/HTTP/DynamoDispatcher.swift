@@ -40,7 +40,8 @@ package protocol DynamoDispatcher: Sendable {
     ///
     /// Called on the connection's event loop, in place of starting a task for
     /// ``dispatch(_:body:context:)`` (a task, its executor hop and its continuation cost more
-    /// than a small operation itself). A dispatcher that has looked at the body before it finds
+    /// than a small operation itself), or from an in-process caller's task
+    /// (``DynamoRequestContext/inProcess``), where a thread hop would cost more than the call. A dispatcher that has looked at the body before it finds
     /// the request must wait (decoded it, say) hands that work on in ``ImmediateDispatch/later(_:)``,
     /// so the body is not read twice. Errors are treated as in ``dispatch(_:body:context:)``.
     /// The default answers ``ImmediateDispatch/later(_:)`` with ``dispatch(_:body:context:)``.
@@ -130,6 +131,11 @@ package struct DynamoRequestContext: Sendable {
     package var region: String
     /// Every request header as received (names compare case-insensitively).
     package var headers: DynamoHeaders
+    /// The request came from a caller in this process (`DynamoEmbedded`'s transport), not from
+    /// a socket: its task stands in for the connection's event loop, so the operations the
+    /// server runs on an event loop run on the caller's thread (see
+    /// ``DynamoDispatcher/dispatchImmediately(_:body:context:)``).
+    package var inProcess = false
 
     package init(requestID: String, accessKeyID: String, region: String, headers: DynamoHeaders) {
         self.requestID = requestID

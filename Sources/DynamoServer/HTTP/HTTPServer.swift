@@ -76,10 +76,10 @@ package actor HTTPServer {
     package struct AlreadyStartedError: Error {}
 
     package nonisolated let configuration: Configuration
-    private let dispatcher: any DynamoDispatcher
-    private let admin: AdminRouter?
-    private let clock: ServerClock
-    private let logger: Logger
+    private nonisolated let dispatcher: any DynamoDispatcher
+    private nonisolated let admin: AdminRouter?
+    private nonisolated let clock: ServerClock
+    private nonisolated let logger: Logger
     private var listener: (any Channel)?
     private var tracker: NIOLoopBound<ConnectionTracker>?
     private var started = false
@@ -110,15 +110,10 @@ package actor HTTPServer {
         self.logger = logger
     }
 
-    /// Binds and starts accepting connections.
-    /// - Returns: the bound port (the chosen one when the configuration says `0`).
-    /// - Throws: when the address cannot be bound, when the server was already started, or
-    ///   `CancellationError` when ``shutdown()`` was called while binding.
-    @discardableResult
-    package func start() async throws -> Int {
-        guard !started else { throw AlreadyStartedError() }
-        started = true
-        let settings = HTTPHandlerSettings(
+    /// What every connection's handler shares, and what the in-process front end
+    /// (``InProcessFrontEnd``) answers with: the same dispatcher, admin API, limits and checks.
+    nonisolated var handlerSettings: HTTPHandlerSettings {
+        HTTPHandlerSettings(
             dispatcher: dispatcher,
             logger: logger,
             maximumRequestBodyBytes: configuration.maximumRequestBodyBytes,
@@ -129,6 +124,17 @@ package actor HTTPServer {
             metrics: configuration.metrics,
             authenticator: configuration.authenticator
         )
+    }
+
+    /// Binds and starts accepting connections.
+    /// - Returns: the bound port (the chosen one when the configuration says `0`).
+    /// - Throws: when the address cannot be bound, when the server was already started, or
+    ///   `CancellationError` when ``shutdown()`` was called while binding.
+    @discardableResult
+    package func start() async throws -> Int {
+        guard !started else { throw AlreadyStartedError() }
+        started = true
+        let settings = handlerSettings
         let group = configuration.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
         let listenerLoop = group.next()
         // The child pipeline's generic handler type, its metadata and its conformance checks

@@ -104,10 +104,7 @@ struct RequestRunner {
         answeringTo handler: HTTPRequestHandler
     ) {
         startTask(requestID: requestID, acceptEncoding: acceptEncoding, answeringTo: handler) {
-            let (status, body, contentType) = await router.respond(to: request, fromLoopback: fromLoopback)
-            return Answer(
-                reply: HTTPReply(status: HTTPResponseStatus(statusCode: status), contentType: contentType, body: body),
-                operation: "admin \(request.path)")
+            await router.answer(to: request, fromLoopback: fromLoopback)
         }
     }
 
@@ -146,7 +143,7 @@ struct RequestRunner {
     /// Runs the dispatcher's work and turns its result into an answer: a thrown `DynamoError` is
     /// answered like a returned one, anything else thrown is an unexpected failure answered 500
     /// (logged by type only: error descriptions may hold item data).
-    private static func run(
+    static func run(
         _ request: WireProtocol.Dispatch,
         logger: Logger,
         wording: ErrorWording,

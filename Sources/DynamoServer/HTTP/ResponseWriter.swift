@@ -73,6 +73,36 @@ struct ResponseWriter {
         return frame.buffer
     }
 
+    /// One answer for an in-process caller (``InProcessFrontEnd``, which compressed it already
+    /// if the request asked): the headers ``frame(_:requestID:for:allocator:)`` writes but the
+    /// connection's own (`Connection`), names lowercased, recorded in the metrics and the
+    /// request log the same way.
+    mutating func inProcessResponse(_ answer: Answer, requestID: String, started: NIODeadline) -> InProcessResponse {
+        let reply = answer.reply
+        var headers: [String: String] = [
+            "server": "Server",
+            "date": dateHeader(),
+            "x-amzn-requestid": requestID,
+            "x-amz-crc32": String(CRC32.checksum(reply.body)),
+            "content-length": String(reply.body.count),
+        ]
+        if let contentType = reply.contentType {
+            headers["content-type"] = contentType
+        }
+        if let contentEncoding = reply.contentEncoding {
+            headers["content-encoding"] = contentEncoding
+        }
+        if let origin = reply.allowOrigin {
+            headers["access-control-allow-origin"] = origin
+            headers["access-control-expose-headers"] = HTTPReply.exposedHeaders
+        }
+        for (name, value) in reply.extraHeaders {
+            headers[name.lowercased()] = value
+        }
+        record(reply, operation: answer.operation, requestID: requestID, started: started)
+        return InProcessResponse(status: Int(reply.status.code), headers: headers, body: reply.body)
+    }
+
     private func record(_ reply: HTTPReply, operation: String, requestID: String, started: NIODeadline) {
         let status = reply.status.code
         let elapsed = (NIODeadline.now() - started).nanoseconds

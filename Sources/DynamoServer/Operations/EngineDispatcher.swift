@@ -121,13 +121,14 @@ package final class EngineDispatcher: DynamoDispatcher {
 
     /// Runs the requests whose row places them on the event loop right here when called on an
     /// event loop (the server calls this on the connection's loop before it would start a task
-    /// for ``dispatch(_:body:context:)``); every other request is handed on to run from a task,
-    /// with its input when it was decoded here.
+    /// for ``dispatch(_:body:context:)``), or for an in-process caller
+    /// (``DynamoRequestContext/inProcess``, whose task stands in for the loop); every other
+    /// request is handed on to run from a task, with its input when it was decoded here.
     package func dispatchImmediately(
         _ target: DynamoTarget, body: DynamoRequestBody, context: DynamoRequestContext
     ) -> ImmediateDispatch {
         guard let operation = Self.operation(for: target) else { return .answered(.failure(DynamoError(.unknownOperation))) }
-        guard !faults.isArmed, MultiThreadedEventLoopGroup.currentEventLoop != nil else {
+        guard !faults.isArmed, context.inProcess || MultiThreadedEventLoopGroup.currentEventLoop != nil else {
             return .later { await self.dispatch(target, body: body, context: context) }
         }
         return operation.withRow(ImmediateRun(dispatcher: self, target: target, body: body, context: context))

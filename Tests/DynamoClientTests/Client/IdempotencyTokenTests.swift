@@ -84,13 +84,13 @@ struct IdempotencyTokenTests {
     /// timeout), and the retry with the same token must not apply the transaction again.
     @Test func transactionWhoseResponseIsLostIsAppliedOnce() async throws {
         try await withTestServer { endpoint in
-            let setup = DynamoClient.local(port: endpoint.port)
+            let setup = endpoint.client()
             _ = try await setup.createTable(
                 CreateTableInput(
                     attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],
                     tableName: "Counters", keySchema: [KeySchemaElement(attributeName: "id", keyType: .hash)],
                     billingMode: .payPerRequest))
-            let transport = LosingTransport(base: DynamoClient.defaultTransport(), losing: 1)
+            let transport = LosingTransport(base: endpoint.transport, losing: 1)
             let client = try TestClients.client(endpoint: endpoint.url + "/", transport: transport)
             _ = try await client.transactWriteItems(Self.transaction)
             #expect(transport.sent == 2)

@@ -24,7 +24,7 @@ struct LocalDynamoTests {
 
     @Test func tableAndItemLifecycle() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             let created = try await client.createTable(Self.notesTable())
             #expect(created.tableDescription?.tableName == "Notes")
             let table = try await client.waitUntilTableExists("Notes", delay: .milliseconds(50))
@@ -52,7 +52,7 @@ struct LocalDynamoTests {
 
     @Test func codableRoundTripThroughServer() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             _ = try await client.createTable(Self.notesTable())
             let note = Note(
                 id: "n1", text: "buy milk", tags: ["home", "todo"],
@@ -66,7 +66,7 @@ struct LocalDynamoTests {
 
     @Test func errorsCarryExactCodeAndMessage() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             let missing = await #expect(throws: DynamoError.self) {
                 try await client.describeTable(DescribeTableInput(tableName: "Nope"))
             }
@@ -92,7 +92,7 @@ struct LocalDynamoTests {
 
     @Test func listTablesPaginatorFollowsLastEvaluatedTableName() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             let names = (1...7).map { "Table\($0)" }
             for name in names { _ = try await client.createTable(Self.notesTable(name)) }
             var pages: [[String]] = []
@@ -106,7 +106,7 @@ struct LocalDynamoTests {
 
     @Test func describeLimitsAndTags() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             let limits = try await client.describeLimits(DescribeLimitsInput())
             #expect((limits.tableMaxReadCapacityUnits ?? 0) > 0)
             let table = try await client.createTable(Self.notesTable())
@@ -125,7 +125,7 @@ struct LocalDynamoTests {
     /// The README's quick start (Examples/ClientQuickStart), line for line but for the port.
     @Test func readmeQuickStart() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             _ = try await client.createTable(
                 CreateTableInput(
                     attributeDefinitions: [AttributeDefinition(attributeName: "id", attributeType: .s)],

@@ -84,7 +84,7 @@ struct SharedScenarioTests {
 
     @Test func againstLocalDynamo() async throws {
         try await withTestServer { endpoint in
-            try await Self.scenario(DynamoClient.local(port: endpoint.port))
+            try await Self.scenario(endpoint.client())
         }
     }
 

@@ -23,7 +23,7 @@ struct SignedServerTests {
 
     @Test func dynamoClientSignaturesVerify() async throws {
         try await Self.withAuthServer { endpoint in
-            let client = try TestClients.client(endpoint: endpoint.url)
+            let client = try TestClients.client(endpoint: endpoint.url, transport: endpoint.transport)
             let tables = try await client.listTables(ListTablesInput())
             #expect(tables.tableNames == [])
         }
@@ -36,6 +36,7 @@ struct SignedServerTests {
                 credentials: AWSCredentials(accessKeyID: TestClients.credentials.accessKeyID, secretAccessKey: "wrong"))
             configuration.sources = ConfigurationSources(environment: [:])
             configuration.retry = SleepRecorder().retry(attempts: 1)
+            configuration.transport = endpoint.transport
             let client = try DynamoClient(configuration: configuration)
             let error = await #expect(throws: DynamoError.self) { _ = try await client.listTables(ListTablesInput()) }
             #expect(error?.code == .invalidSignature)

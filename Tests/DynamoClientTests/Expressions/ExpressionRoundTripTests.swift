@@ -12,7 +12,7 @@ struct ExpressionRoundTripTests {
     /// A server with the table `RoundTrip` (`pk` S, `sk` N) holding seeded random items.
     private func withItems(seed: UInt64, _ body: (DynamoClient, [Item]) async throws -> Void) async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             _ = try await client.createTable(
                 CreateTableInput(
                     attributeDefinitions: [
@@ -123,7 +123,7 @@ struct ExpressionRoundTripTests {
 
     @Test func beginsWithKeyConditionAndProjection() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             _ = try await client.createTable(
                 CreateTableInput(
                     attributeDefinitions: [

@@ -125,7 +125,7 @@ struct VectorClientServerTests {
 
     @Test func searchVectorsFindsTheNearestNotesOfAnOwner() async throws {
         try await withTestServer { endpoint in
-            let client = DynamoClient.local(port: endpoint.port)
+            let client = endpoint.client()
             var create = CreateTableInput(
                 attributeDefinitions: [
                     AttributeDefinition(attributeName: "id", attributeType: .s), AttributeDefinition(attributeName: "owner", attributeType: .s),

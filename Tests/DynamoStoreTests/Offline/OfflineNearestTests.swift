@@ -25,7 +25,7 @@ import Testing
                 var configuration = DynamoClient.Configuration(
                     region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
                 configuration.retry = .disabled
-                let radio = PhoneRadio()
+                let radio = PhoneRadio(inner: endpoint.transport)
                 configuration.transport = radio
                 let client = try DynamoClient(configuration: configuration)
                 try await DynamoStore(types: [Recollection.self], client: client).createTables(pollInterval: .milliseconds(10))

@@ -26,8 +26,13 @@ final class Pin: ManagedObject {
 /// The phone's radio in process: every request refused while offline, and the answers of the
 /// next writes lost (the request reaches DynamoDB, the app sees a dropped connection).
 final class PhoneRadio: HTTPTransport {
-    private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
+    private let inner: any HTTPTransport
     private let state = Mutex<(offline: Bool, lostAnswers: Int, answeredFirst: Int, counts: [String: Int])>((false, 0, 0, [:]))
+
+    /// A radio in front of `inner` (the test server's transport).
+    init(inner: any HTTPTransport) {
+        self.inner = inner
+    }
 
     var isOffline: Bool {
         get { state.withLock { $0.offline } }
@@ -85,7 +90,7 @@ final class PhoneRadio: HTTPTransport {
 /// One phone: its radio, its offline file and the store over them; ``relaunch()`` starts the
 /// app again on the same file (what a killed app finds when it starts).
 final class Phone {
-    let radio = PhoneRadio()
+    let radio: PhoneRadio
     let path: String
     let endpoint: TestEndpoint
     private(set) var store: DynamoStore
@@ -94,6 +99,7 @@ final class Phone {
 
     init(endpoint: TestEndpoint, path: String, maximumCachedRows: Int = 10_000) throws {
         self.endpoint = endpoint
+        self.radio = PhoneRadio(inner: endpoint.transport)
         self.path = path
         self.maximumCachedRows = maximumCachedRows
         (store, offline) = try Self.open(endpoint: endpoint, path: path, radio: radio, maximumCachedRows: maximumCachedRows)
@@ -151,6 +157,7 @@ func withOffline<T>(_ body: (OfflineFixture) async throws -> T) async throws -> 
             var configuration = DynamoClient.Configuration(
                 region: "us-east-1", endpoint: endpoint.url, credentials: AWSCredentials(accessKeyID: "test", secretAccessKey: "test"))
             configuration.retry = RetryConfiguration(baseDelay: .milliseconds(1))
+            configuration.transport = endpoint.transport
             let client = try DynamoClient(configuration: configuration)
             try await DynamoStore(types: [Memo.self, Pin.self], client: client).createTables(pollInterval: .milliseconds(10))
             return try await body(OfflineFixture(endpoint: endpoint, client: client, directory: directory))

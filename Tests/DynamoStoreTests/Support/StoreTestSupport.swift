@@ -7,8 +7,14 @@ import Synchronization
 /// A transport that counts the requests per operation and can attach a header to the next
 /// request (to arm the server's injected transaction conflicts).
 final class RecordingTransport: HTTPTransport {
-    private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
+    private let inner: any HTTPTransport
     private let state = Mutex<(counts: [String: Int], nextHeaders: [(String, String)])>(([:], []))
+
+    /// A recorder in front of the test transport of `endpoint` (the socket, or in process; see
+    /// `TestTransport`).
+    init(_ endpoint: TestEndpoint) {
+        inner = endpoint.transport
+    }
 
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         var request = request
@@ -75,7 +81,7 @@ func withStore<T>(
     model: StoreModel? = nil, types: [ManagedObject.Type] = Models.types, _ body: (StoreFixture) async throws -> T
 ) async throws -> T {
     try await withTestServer { endpoint in
-        let transport = RecordingTransport()
+        let transport = RecordingTransport(endpoint)
         let client = try makeTestClient(endpoint, transport: transport)
         let conflictRetry = RetryConfiguration(maximumAttempts: 3, baseDelay: .milliseconds(1))
         let store =
