@@ -31,9 +31,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libcurl loaded with dlopen on first use (see its header): nothing links it, so a server
-        // that makes no outgoing call never maps it. curl/curl.h comes from libcurl4-openssl-dev.
-        .target(name: "CCurl"),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -142,7 +144,6 @@ let package = Package(
             dependencies: [
                 "DynamoClient", "DynamoTestSupport", "DynamoEmbedded", "DynamoServer", "DynamoAPI",
                 .product(name: "Logging", package: "swift-log"),
-                .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(

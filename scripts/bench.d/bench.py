@@ -20,6 +20,7 @@ import json
 import shlex
 import shutil
 import signal
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,16 +32,15 @@ from benchkit.perf import perf_profile
 from benchkit.scan import scan_benchmark
 from benchkit.ttl import ttl_benchmark
 from benchkit.vectors import vector_benchmark
-from benchkit.report import machine_info, render, render_start_only, write_doc
+from benchkit.report import machine_info, render, write_doc
 from benchkit.servers import RUNNING, build, cold_starts, server_specs
-from benchkit.targets import start_summary
 from benchkit.workloads import WORKLOAD_ORDER, WORKLOADS
 
 PROFILES = {
-    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=9, sizes=[],
+    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
                   client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1, ttl_items=20_000, ttl_reps=1,
                   vector_items=100_000),
-    "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=9,
+    "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=20,
                  sizes=[1_000, 100_000, 1_000_000], client_seconds=5, client_reps=3, scan_items=100_000,
                  scan_reps=3, ttl_items=100_000, ttl_reps=3, vector_items=100_000),
 }
@@ -55,7 +55,7 @@ def parse_args(argv: list[str]):
     profile.add_argument("--quick", action="store_const", dest="profile", const="quick",
                          help="short runs, 3 repetitions, no table-size sweep (default; ~7 minutes after the build)")
     profile.add_argument("--full", action="store_const", dest="profile", const="full",
-                         help="the issue's full matrix: longer runs, 5 repetitions, "
+                         help="the issue's full matrix: longer runs, 5 repetitions, 20 cold starts, "
                               "latency and RSS at 1k/100k/1M items (about an hour)")
     parser.add_argument("--duration", type=int, help="seconds per wrk run")
     parser.add_argument("--reps", type=int, help="wrk runs per cell (the median is reported)")
@@ -67,10 +67,7 @@ def parse_args(argv: list[str]):
                         help="comma-separated subset of " + ",".join(WORKLOAD_ORDER))
     parser.add_argument("--items", type=int, default=10_000, help="items preloaded per server (default 10000)")
     parser.add_argument("--sizes", help="comma-separated table sizes for the latency/RSS sweep of localdynamo")
-    parser.add_argument("--cold-starts", type=int, help="fresh starts of localdynamo to time, each also "
-                        "measuring its idle RSS (default 9; issue 46's targets are their medians)")
-    parser.add_argument("--start-only", action="store_true", help="only the cold starts and idle memory of the "
-                        "localdynamo servers (no peers, no wrk; implies --no-doc; under a minute after the build)")
+    parser.add_argument("--cold-starts", type=int, help="fresh starts of localdynamo to time")
     parser.add_argument("--scan-items", type=int, help="items in the table localdynamo's Scan measurement "
                         "reads (default 100000; 0 skips it)")
     parser.add_argument("--vector-items", type=int, help="vectors in localdynamo's vector-search measurement "
@@ -109,10 +106,6 @@ def parse_args(argv: list[str]):
     args.conns = [int(c) for c in args.conns.split(",")] if args.conns else defaults["conns"]
     args.sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else defaults["sizes"]
     args.servers = [s for s in args.servers.split(",") if s]
-    if args.start_only:
-        args.servers = [s for s in args.servers if s.startswith("ld-")]
-        args.no_doc = True
-        args.cold_starts = args.cold_starts or defaults["cold_starts"]
     args.workloads = [w for w in WORKLOAD_ORDER if w in args.workloads.split(",")]
     if args.duration < 1 or args.reps < 1 or args.items < 100 or not args.workloads:
         parser.error("need --duration ≥ 1, --reps ≥ 1, --items ≥ 100 and at least one workload")
@@ -144,31 +137,6 @@ def for_each_ours(specs, what: str, measure) -> dict:
     return measured
 
 
-def log_starts(spec, samples: list[dict]) -> None:
-    start = start_summary(samples)
-    idle = f"{start['idle_rss_kb'] / 1024:.1f} MB" if start["idle_rss_kb"] else "–"
-    log(f"{spec.label}: cold start median {start['ms']:.1f} ms, idle RSS median {idle} over {start['count']} starts")
-
-
-def start_only(args, argv: list[str], logs: Path, out_dir: Path) -> int:
-    """`--start-only`: the cold starts (time to the first answer, idle RSS) of each localdynamo
-    server and issue 46's verdicts on them, printed and kept in results.json."""
-    localdynamo, _ceiling, _client, _store = build(args.no_build, args.ref, clients=False, ceiling=False)
-    results: dict = dict(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                         machine=machine_info(args.ref), command=shown_command(argv), servers=[], cold_starts={})
-    for spec in server_specs(localdynamo, None, args.servers, {}):
-        # A record without workloads, for the report's labels.
-        results["servers"].append(dict(key=spec.key, label=spec.label, kind=spec.kind, workloads={}, problems=[]))
-        results["cold_starts"][spec.key] = cold_starts(spec, args.cold_starts, logs)
-        log_starts(spec, results["cold_starts"][spec.key])
-    (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str))
-    report = render_start_only(results)
-    (out_dir / "report.md").write_text(report)
-    print()
-    print(report)
-    return 0
-
-
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     if args.profile == "quick":
@@ -183,8 +151,6 @@ def main(argv: list[str]) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     scratch.mkdir(parents=True, exist_ok=True)
 
-    if args.start_only:
-        return start_only(args, argv, logs, out_dir)
     localdynamo, ceiling, client_bench, store_bench = build(args.no_build, args.ref, clients=args.clients)
     machine = machine_info(args.ref)
     versions: dict[str, str] = {}
@@ -204,7 +170,8 @@ def main(argv: list[str]) -> int:
         if spec.kind == "ours" and args.cold_starts:
             samples = cold_starts(spec, args.cold_starts, logs)
             results["cold_starts"][spec.key] = samples
-            log_starts(spec, samples)
+            log(f"{spec.label}: cold start median {statistics.median(s['ms'] for s in samples):.1f} ms "
+                f"over {len(samples)} starts")
     if args.scan_items:
         results["scan"] = for_each_ours(specs, "Scan", lambda spec: scan_benchmark(spec, args.scan_items,
                                                                                     args.scan_reps, logs))

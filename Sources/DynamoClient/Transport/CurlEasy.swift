@@ -11,27 +11,23 @@
         private let handle: UnsafeMutableRawPointer
         private let errorBuffer: UnsafeMutablePointer<CChar>
 
-        private init(handle: UnsafeMutableRawPointer) {
+        /// Creates an easy handle, or returns `nil` when libcurl cannot allocate one.
+        init?() {
+            CurlEasy.initializeLibraryOnce()
+            guard let handle = curl_easy_init() else { return nil }
             self.handle = handle
             errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         }
 
         deinit {
-            ld_curl_easy_cleanup(handle)
+            curl_easy_cleanup(handle)
             errorBuffer.deallocate()
         }
 
-        /// Creates an easy handle, loading libcurl first if this is the process's first transfer.
-        ///
-        /// - Returns: The handle, or why there is none: libcurl is not installed (an
-        ///   ``TransportError/Kind/invalidRequest``, which no retry can fix, naming the library and
-        ///   the package to install), or it could not allocate a handle.
-        static func make() -> Result<CurlEasy, TransportError> {
-            guard ld_curl_load() else { return .failure(TransportError(.invalidRequest, String(cString: ld_curl_load_error()))) }
-            guard let handle = ld_curl_easy_init() else { return .failure(TransportError(.other, "curl_easy_init failed")) }
-            return .success(CurlEasy(handle: handle))
-        }
+        /// `curl_global_init` must run once before any other call and before threads race.
+        static func initializeLibraryOnce() { _ = globalInitialization }
+        private static let globalInitialization: Bool = ld_curl_global_init_default() == CURLE_OK
 
         /// Performs one request, blocking the calling thread until it completes or fails.
         ///
@@ -50,17 +46,17 @@
             if let name = request.unsafeHeaderName {
                 return .failure(TransportError(.invalidRequest, "header \(name.isSafeHeaderText ? name : "name") contains CR, LF or NUL; not sent"))
             }
-            ld_curl_easy_reset(handle)
+            curl_easy_reset(handle)
             errorBuffer[0] = 0
             let sink = ResponseSink(cancellation: cancellation)
             let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
             var headerList: UnsafeMutablePointer<curl_slist>? = nil
             for header in request.headers {
-                headerList = ld_curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+                headerList = curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
             }
             // No `Expect: 100-continue` round trip for larger bodies; no default content type.
-            headerList = ld_curl_slist_append(headerList, "Expect:")
-            defer { ld_curl_slist_free_all(headerList) }
+            headerList = curl_slist_append(headerList, "Expect:")
+            defer { curl_slist_free_all(headerList) }
 
             var code = configure(request, timeouts: timeouts, headers: headerList, sink: sinkPointer)
             if code == CURLE_OK, let caBundle { code = ld_curl_easy_setopt_string(handle, CURLOPT_CAINFO, caBundle) }
@@ -70,12 +66,12 @@
                 let bytes = request.body.isEmpty ? [0] : request.body
                 code = withExtendedLifetime(sink) {
                     bytes.withUnsafeBufferPointer { body in
-                        guard request.method != "GET", request.method != "HEAD" else { return ld_curl_easy_perform(handle) }
+                        guard request.method != "GET", request.method != "HEAD" else { return curl_easy_perform(handle) }
                         var status = ld_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
                         if status == CURLE_OK {
                             status = ld_curl_easy_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
                         }
-                        return status == CURLE_OK ? ld_curl_easy_perform(handle) : status
+                        return status == CURLE_OK ? curl_easy_perform(handle) : status
                     }
                 }
             }
@@ -126,7 +122,7 @@
 
         private func error(for code: CURLcode) -> TransportError {
             let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: ld_curl_easy_strerror(code)) : detail
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             return TransportError(TransportError.kind(of: code), message, curlCode: Int(code.rawValue))
         }
     }

@@ -23,6 +23,7 @@
         ///   - caBundle: A PEM file of CA certificates trusted instead of the system's store
         ///     (libcurl's `CURLOPT_CAINFO`); `nil` keeps the system's.
         public init(maximumConnections: Int = 16, caBundle: String? = nil) {
+            CurlEasy.initializeLibraryOnce()
             pool = CurlWorkerPool(maximumThreads: maximumConnections)
             self.caBundle = caBundle
         }
@@ -43,8 +44,10 @@
                         let result: Result<HTTPResponse, TransportError>
                         if cancellation.isCancelled {
                             result = .failure(TransportError(.other, "cancelled"))
+                        } else if let easy {
+                            result = easy.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation)
                         } else {
-                            result = easy.flatMap { $0.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation) }
+                            result = .failure(TransportError(.other, "curl_easy_init failed"))
                         }
                         return { continuation.resume(returning: result) }
                     }

@@ -18,10 +18,9 @@
     /// is resumed, goes to that thread instead of starting another one (with another
     /// connection): N callers in a loop use N threads and N connections.
     final class CurlWorkerPool: Sendable {
-        /// A unit of work; it receives the thread's easy handle, or why none could be created
-        /// (libcurl missing, out of memory), and returns what to run once the thread is available
-        /// again (resuming the caller).
-        typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Completion
+        /// A unit of work; it receives the thread's easy handle, or `nil` if none could be
+        /// created, and returns what to run once the thread is available again (resuming the caller).
+        typealias Job = @Sendable (CurlEasy?) -> Completion
         /// Runs after the job, on the same thread.
         typealias Completion = @Sendable () -> Void
 
@@ -100,7 +99,7 @@
             /// A worker thread's loop: take the oldest job, run it, count this thread as
             /// committed, run the job's completion, repeat until shut down.
             private func run() {
-                let easy = CurlEasy.make()
+                let easy = CurlEasy()
                 while let job = take() {
                     let completion = job(easy)
                     condition.lock()

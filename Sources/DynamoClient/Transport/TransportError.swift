@@ -10,8 +10,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The TLS handshake or certificate check failed.
         case tls
-        /// The request itself could not be sent (bad URL, unsupported protocol, no libcurl to send
-        /// it with, ...).
+        /// The request itself could not be sent (bad URL, unsupported protocol, ...).
         case invalidRequest
         /// Any other transport failure.
         case other

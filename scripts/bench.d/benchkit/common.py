@@ -60,30 +60,6 @@ def proc_status_kb(pid: int, key: str) -> int | None:
     return None
 
 
-def proc_run_ms(pid: int) -> float | None:
-    """CPU time a process's live threads have run, in ms, from /proc/PID/task/*/schedstat
-    (nanoseconds, unlike /proc/PID/stat's 10 ms ticks): robust to other load on the machine,
-    where wall-clock start times are not."""
-    try:
-        total = 0
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return total / 1e6
-
-
-def proc_libraries(pid: int) -> list[str]:
-    """The shared libraries a process has mapped (file names, sorted), from /proc/PID/maps."""
-    try:
-        with open(f"/proc/{pid}/maps") as f:
-            paths = {line.split(None, 5)[5].strip() for line in f if len(line.split(None, 5)) == 6}
-    except OSError:
-        return []
-    return sorted({Path(p).name for p in paths if ".so" in Path(p).name})
-
-
 def machine_busy_seconds() -> float:
     with open("/proc/stat") as f:
         parts = [int(x) for x in f.readline().split()[1:]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+import statistics
 import subprocess
 from pathlib import Path
 
@@ -12,8 +13,7 @@ import clients
 
 from . import instructions
 from .common import BEGIN_MARK, END_MARK, ROOT, median
-from .servers import IDLE_SECONDS
-from .targets import bytes_per_item, cell, evaluate_targets, start_summary
+from .targets import bytes_per_item, cell, evaluate_targets
 from .workloads import PER_PARTITION, TABLE, WORKLOADS
 
 
@@ -80,39 +80,6 @@ def proc_meminfo_gb() -> float | None:
 
 def by_key(records: list[dict]) -> dict[str, dict]:
     return {r["key"]: r for r in records}
-
-
-def start_lines(results: dict) -> list[str]:
-    """One paragraph per server of its cold starts: time to the first answer, RSS then and idle."""
-    keyed = by_key(results["servers"])
-    lines = []
-    for key, samples in (results.get("cold_starts") or {}).items():
-        start = start_summary(samples)
-        lines.append(f"Cold start of {keyed[key]['label'] if key in keyed else key} over {start['count']} fresh "
-                     f"starts (process start to first answered request): median {start['ms']:.1f} ms, "
-                     f"min {start['min_ms']:.1f} ms, max {start['max_ms']:.1f} ms"
-                     + ("" if start["cpu_ms"] is None else f", CPU time by then median {start['cpu_ms']:.1f} ms")
-                     + "; RSS at first answer median "
-                     f"{fmt_mb(start['rss_kb'])}, idle ({IDLE_SECONDS:.0f} s later) median {fmt_mb(start['idle_rss_kb'])}"
-                     + ("." if start["libraries"] is None else
-                        f"; {start['libraries']:.0f} shared libraries mapped, libcurl among them in "
-                        f"{start['libcurl']} of {start['count']} starts."))
-        lines.append("")
-    return lines
-
-
-def render_start_only(results: dict) -> str:
-    """The report of a `--start-only` run: the cold starts and their targets, nothing else."""
-    m = results["machine"]
-    lines = [f"## Start and idle memory: {results['date']}", "",
-             f"- Machine: {m['nproc']} cores ({m['cpu']}), Linux {m['kernel']}; {m['swift']}; commit {m['commit']}; "
-             "load average before the run: " + ", ".join(f"{x:.2f}" for x in m["loadavg"]) + ".",
-             f"- Command: `{results['command']}`", ""]
-    lines += start_lines(results)
-    lines += ["| target | measured | verdict |", "|---|---|---|"]
-    for name, measured, ok in evaluate_targets(results):
-        lines.append(f"| {name} | {measured} | {'met' if ok else '**missed**'} |")
-    return "\n".join(lines) + "\n"
 
 
 def render(results: dict) -> str:
@@ -230,8 +197,14 @@ def render(results: dict) -> str:
     add("")
     add("*RSS at end* includes every item the write workloads added (PutItem and BatchWriteItem write new keys).")
     add("")
-    for line in start_lines(results):
-        add(line)
+    for key, samples in results.get("cold_starts", {}).items():
+        values = [s["ms"] for s in samples]
+        rss = [s["rss_kb"] for s in samples if s["rss_kb"]]
+        add(f"Cold start of {keyed[key]['label'] if key in keyed else key} over {len(values)} fresh starts "
+            f"(process start to first answered request): median {statistics.median(values):.1f} ms, "
+            f"min {min(values):.1f} ms, max {max(values):.1f} ms; RSS at first answer "
+            f"median {fmt_mb(statistics.median(rss) if rss else None)}.")
+        add("")
 
     # Size sweep
     if results.get("sizes"):
@@ -283,7 +256,7 @@ def render(results: dict) -> str:
     # Targets
     targets = evaluate_targets(results)
     if targets:
-        add("### Targets (issues 19 and 46)")
+        add("### Targets (issue 19)")
         add("")
         add("| target | measured | verdict |")
         add("|---|---|---|")

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .common import (HOST, ROOT, WORK, dynamo_request, free_port, log, proc_cpu_seconds, proc_libraries,
-                     proc_run_ms, proc_status_kb, sh)
+from .common import (HOST, ROOT, WORK, dynamo_request, free_port, log, proc_cpu_seconds, proc_status_kb,
+                     sh)
 
 
 @dataclass
@@ -141,22 +141,18 @@ def export_ref(ref: str) -> tuple[Path, str]:
     return source, sha
 
 
-def build(skip: bool, ref: str | None, clients: bool = True,
-          ceiling: bool = True) -> tuple[Path, Path | None, Path | None, Path | None]:
-    """Builds `localdynamo` (from the work tree, or from commit `ref`), (when `ceiling`) the
-    ceiling server, and (when `clients`) the DynamoClient and DynamoStore benchmarks in release
-    mode, unless `skip`, and returns their paths (None for those not wanted)."""
+def build(skip: bool, ref: str | None, clients: bool = True) -> tuple[Path, Path, Path | None, Path | None]:
+    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server, and
+    (when `clients`) the DynamoClient and DynamoStore benchmarks in release mode, unless `skip`,
+    and returns their paths (None for the benchmarks not wanted)."""
     source = ROOT
     if ref:
         source, _ = export_ref(ref)
-    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server" if ceiling else None)]
+    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server")]
     if clients:
         packages += [(ROOT / "Benchmarks", "client-bench"), (ROOT / "Benchmarks", "store-bench")]
     binaries: list[Path | None] = []
     for package, product in packages:
-        if product is None:
-            binaries.append(None)
-            continue
         if not skip:
             sh(["swift", "build", "-c", "release", "--package-path", str(package), "--product", product])
         bin_path = subprocess.run(["swift", "build", "-c", "release", "--package-path", str(package),
@@ -242,26 +238,13 @@ def start(spec: ServerSpec, logs: Path) -> RunningServer:
     return server
 
 
-# How long a fresh server sits with nothing to do before its idle memory is read (as the
-# benchmark's own start does before it preloads).
-IDLE_SECONDS = 1.0
-
-
-def cold_starts(spec: ServerSpec, count: int, logs: Path, idle_seconds: float = IDLE_SECONDS) -> list[dict]:
-    """`count` fresh starts of `spec`, one after another: for each, the milliseconds from process
-    start to the first answered request, the CPU time and RSS then, and the RSS and thread count after
-    `idle_seconds` more with no requests (issue 46's idle memory), its threads, how many shared
-    libraries it has mapped and whether libcurl is among them (it should be loaded on first use)."""
+def cold_starts(spec: ServerSpec, count: int, logs: Path) -> list[dict]:
     samples = []
     for _ in range(count):
         server = RunningServer(spec, logs)
         try:
-            rss, cpu_ms = server.rss_kb(), proc_run_ms(server.pid)
-            time.sleep(idle_seconds)
-            libraries = proc_libraries(server.pid)
-            samples.append(dict(ms=server.cold_start_ms, cpu_ms=cpu_ms, rss_kb=rss, idle_rss_kb=server.rss_kb(),
-                                threads=server.threads(), libraries=len(libraries),
-                                libcurl=any(name.startswith("libcurl") for name in libraries)))
+            rss = server.rss_kb()
+            samples.append(dict(ms=server.cold_start_ms, rss_kb=rss))
         finally:
             server.stop()
     return samples
