@@ -34,6 +34,14 @@ package indirect enum PartiQLExpression: Sendable {
     case exists(PartiQLSelect)
 }
 
+extension PartiQLExpression {
+    /// Whether the expression is the top-level attribute `name` (a key attribute's path).
+    func isAttribute(_ name: String) -> Bool {
+        if case .path(let path) = self, path.elements.count == 1, path.attribute == name { return true }
+        return false
+    }
+}
+
 /// Where a function call was written: its name and the first token of each argument (the
 /// service's messages about a call point at one of them).
 package struct PartiQLCallSite: Sendable, Hashable {

@@ -80,24 +80,19 @@ enum PartiQLOverlap {
         return [expression]
     }
 
-    private static func isSortKey(_ expression: PartiQLExpression, _ name: String) -> Bool {
-        if case .path(let path) = expression, path.elements.count == 1, path.attribute == name { return true }
-        return false
-    }
-
     /// Whether the conjunct is a negated condition on the sort key.
     private static func negatesSortKey(_ conjunct: PartiQLExpression, sortKey: String) -> Bool {
         switch conjunct {
         case .not(let inner): return mentions(inner, sortKey)
         case .binary(let op, let left, let right) where op == "<>" || op == "!=":
-            return isSortKey(left, sortKey) || isSortKey(right, sortKey)
+            return left.isAttribute(sortKey) || right.isAttribute(sortKey)
         default: return false
         }
     }
 
     private static func mentions(_ expression: PartiQLExpression, _ name: String) -> Bool {
         switch expression {
-        case .path: return isSortKey(expression, name)
+        case .path: return expression.isAttribute(name)
         case .not(let inner), .negate(let inner): return mentions(inner, name)
         case .binary(_, let left, let right), .isIn(let left, let right): return mentions(left, name) || mentions(right, name)
         case .between(let a, let b, let c): return mentions(a, name) || mentions(b, name) || mentions(c, name)
@@ -113,7 +108,7 @@ enum PartiQLOverlap {
         _ conjuncts: [PartiQLExpression], sortKey: PartiQLKey, binder: PartiQLBinder
     ) throws(DynamoError) -> [Range] {
         for conjunct in conjuncts {
-            if case .isIn(let path, let list) = conjunct, isSortKey(path, sortKey.name),
+            if case .isIn(let path, let list) = conjunct, path.isAttribute(sortKey.name),
                 case .l(let values)? = try binder.constant(list)
             {
                 return values.map { Range(lower: Bound(value: $0, inclusive: true), upper: Bound(value: $0, inclusive: true)) }

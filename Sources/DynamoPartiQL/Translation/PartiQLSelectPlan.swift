@@ -159,10 +159,7 @@ extension PartiQLTranslator {
         _ conjunct: PartiQLExpression, sortKey: PartiQLKey,
         binder: PartiQLBinder
     ) throws(DynamoError) -> KeyComparison? {
-        func isSortKey(_ expression: PartiQLExpression) -> Bool {
-            if case .path(let path) = expression, path.elements.count == 1, path.attribute == sortKey.name { return true }
-            return false
-        }
+        func isSortKey(_ expression: PartiQLExpression) -> Bool { expression.isAttribute(sortKey.name) }
         func typed(_ expression: PartiQLExpression) throws(DynamoError) -> AttributeValue? {
             guard let value = try binder.constant(expression), value.typeDescriptor == sortKey.type else { return nil }
             return value

@@ -12,9 +12,9 @@ package struct DynamoRequestBody: Sendable {
     /// The input decoded from the bytes, when the fast decoder took the request.
     package let decoded: (any DynamoShape)?
     private let parsed: JSONValue
+    /// The body's bytes, when at hand (never copied): ``json`` parses them when the fast decoder
+    /// read the body, and PartiQL inputs reread them in document order.
     private let bytes: ByteBuffer?
-    /// The bytes `parsed` came from, when known: PartiQL inputs reread them in document order.
-    private let source: ByteBuffer?
 
     /// A body parsed into a tree (the generic path).
     ///
@@ -24,8 +24,7 @@ package struct DynamoRequestBody: Sendable {
     package init(json: JSONValue, source: ByteBuffer? = nil) {
         self.decoded = nil
         self.parsed = json
-        self.bytes = nil
-        self.source = source
+        self.bytes = source
     }
 
     /// A body the fast decoder read into `decoded`; `bytes` are kept for ``json``.
@@ -33,7 +32,6 @@ package struct DynamoRequestBody: Sendable {
         self.decoded = decoded
         self.parsed = .null
         self.bytes = bytes
-        self.source = bytes
     }
 
     /// The tables the request names, for the request log: from the input the fast decoder read
@@ -46,15 +44,15 @@ package struct DynamoRequestBody: Sendable {
 
     /// The body as a JSON tree (parsed now if the fast decoder read it; such bytes are valid JSON).
     package var json: JSONValue {
-        guard let bytes else { return parsed }
+        guard decoded != nil, let bytes else { return parsed }
         return (try? JSONValue(parsing: bytes.readableBytesView)) ?? .null
     }
 
     /// The body parsed again keeping its member order, made only when asked (an invalid PartiQL
     /// parameter); `nil` without the bytes.
     package var orderedDocument: (@Sendable () -> JSONValue?)? {
-        guard let source else { return nil }
-        return { try? JSONValue(parsingWithMemberOrder: source.readableBytesView) }
+        guard let bytes else { return nil }
+        return { try? JSONValue(parsingWithMemberOrder: bytes.readableBytesView) }
     }
 }
 

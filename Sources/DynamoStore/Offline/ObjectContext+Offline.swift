@@ -1,5 +1,6 @@
 import DynamoAPI
 import DynamoClient
+import DynamoExpressions
 import Foundation
 import Logging
 
@@ -305,12 +306,12 @@ extension ObjectContext {
             guard let vector = VectorScore.vector(row[attribute.storageName], dimensions: index.dimensions) else { continue }
             ranked.append((row, VectorScore.score(query, vector, index.distance), true))
         }
-        let keys = entity.keyAttributes.map(\.storageName)
         ranked.sort { lhs, rhs in
             if lhs.score != rhs.score { return index.distance == .dotProduct ? lhs.score > rhs.score : lhs.score < rhs.score }
-            for name in keys {
-                guard let a = lhs.item[name], let b = rhs.item[name], a != b else { continue }
-                return VectorScore.keyOrder(a, b)
+            // Ties by key, in DynamoDB's order.
+            for name in keyNames {
+                guard let a = lhs.item[name], let b = rhs.item[name], let order = Ordering.compare(a, b), order != 0 else { continue }
+                return order < 0
             }
             return false
         }
@@ -351,15 +352,5 @@ enum VectorScore {
             case .cosine: queryNorm == 0 || vectorNorm == 0 ? 1 : 1 - dot / (queryNorm.squareRoot() * vectorNorm.squareRoot())
             }
         return Double(score.isFinite ? score : .greatestFiniteMagnitude)
-    }
-
-    /// DynamoDB's key order: numbers by value, strings and binary by bytes.
-    static func keyOrder(_ lhs: AttributeValue, _ rhs: AttributeValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.n(let a), .n(let b)): return a < b
-        case (.s(let a), .s(let b)): return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
-        case (.b(let a), .b(let b)): return a.lexicographicallyPrecedes(b)
-        default: return false
-        }
     }
 }
