@@ -155,7 +155,7 @@ def start_only(args, out_dir: Path, logs: Path) -> int:
     for spec in specs:
         results["cold_starts"][spec.key] = cold_starts(spec, args.cold_starts, logs)
         print("\n".join(startup.summary_lines(spec.label, results["cold_starts"][spec.key])))
-    for what, value, met in evaluate_targets(dict(servers=[dict(key=s.key, label=s.label) for s in specs],
+    for what, value, met in evaluate_targets(dict(servers=[dict(key=s.key, label=s.label, workloads={}) for s in specs],
                                                   cold_starts=results["cold_starts"])):
         results["targets"].append(dict(target=what, value=value, met=met))
         print(f"| {what} | {value} | {'met' if met else 'MISSED'} |")
