@@ -33,11 +33,13 @@ from benchkit.scan import scan_benchmark
 from benchkit.ttl import ttl_benchmark
 from benchkit.vectors import vector_benchmark
 from benchkit.report import machine_info, render, write_doc
+from benchkit import startup
 from benchkit.servers import RUNNING, build, cold_starts, server_specs
+from benchkit.targets import evaluate_targets
 from benchkit.workloads import WORKLOAD_ORDER, WORKLOADS
 
 PROFILES = {
-    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=5, sizes=[],
+    "quick": dict(duration=1, reps=3, warmup=1, conns=[1, 8, 32], cold_starts=9, sizes=[],
                   client_seconds=2, client_reps=1, scan_items=100_000, scan_reps=1, ttl_items=20_000, ttl_reps=1,
                   vector_items=100_000),
     "full": dict(duration=5, reps=5, warmup=2, conns=[1, 8, 32], cold_starts=20,
@@ -83,6 +85,9 @@ def parse_args(argv: list[str]):
                              "counts before issue 19 (default: on with --full, off with --quick; ~10 minutes)")
     parser.add_argument("--ref", help="benchmark localdynamo as of this commit (exported with git archive "
                         "into .build-bench/ and built there) instead of the work tree")
+    parser.add_argument("--start-only", action="store_true",
+                        help="only the cold starts and the resident set by part of localdynamo (memory and "
+                             "disk; 9 starts unless --cold-starts says); prints them, leaves the doc alone")
     parser.add_argument("--no-build", action="store_true", help="use the existing release builds")
     parser.add_argument("--client-seconds", type=int, help="seconds per client run (default 2, 5 with --full)")
     parser.add_argument("--client-reps", type=int, help="runs per client cell, the median reported "
@@ -99,6 +104,10 @@ def parse_args(argv: list[str]):
                  "client_reps"):
         if getattr(args, name) is None:
             setattr(args, name, defaults[name])
+    if args.start_only and not any(w.startswith("--cold-starts") for w in argv):
+        args.cold_starts = 9
+    if args.start_only and not any(w.startswith("--servers") for w in argv):
+        args.servers = "ld-mem,ld-disk"
     if args.instructions is None:
         args.instructions = args.profile == "full"
     args.scan_reps = defaults["scan_reps"]
@@ -137,11 +146,28 @@ def for_each_ours(specs, what: str, measure) -> dict:
     return measured
 
 
+def start_only(args, out_dir: Path, logs: Path) -> int:
+    """`--start-only`: localdynamo's cold starts and resident set by part, printed and saved."""
+    localdynamo, _, _, _ = build(args.no_build, args.ref, clients=False, only_server=True)
+    versions: dict[str, str] = {}
+    specs = [s for s in server_specs(localdynamo, None, args.servers, versions) if s.kind == "ours"]
+    results: dict = dict(cold_starts={}, targets=[])
+    for spec in specs:
+        results["cold_starts"][spec.key] = cold_starts(spec, args.cold_starts, logs)
+        print("\n".join(startup.summary_lines(spec.label, results["cold_starts"][spec.key])))
+    for what, value, met in evaluate_targets(dict(servers=[dict(key=s.key, label=s.label, workloads={}) for s in specs],
+                                                  cold_starts=results["cold_starts"])):
+        results["targets"].append(dict(target=what, value=value, met=met))
+        print(f"| {what} | {value} | {'met' if met else 'MISSED'} |")
+    (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     if args.profile == "quick":
         measurement.MAX_EXTENDED_SECONDS = 5
-    if shutil.which("wrk") is None:
+    if shutil.which("wrk") is None and not args.start_only:
         raise SystemExit("wrk not found (scripts/bench installs it; apt-get install wrk)")
     started = time.time()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -151,6 +177,8 @@ def main(argv: list[str]) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     scratch.mkdir(parents=True, exist_ok=True)
 
+    if args.start_only:
+        return start_only(args, out_dir, logs)
     localdynamo, ceiling, client_bench, store_bench = build(args.no_build, args.ref, clients=args.clients)
     machine = machine_info(args.ref)
     versions: dict[str, str] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import clients
 
-from . import instructions
+from . import instructions, startup
 from .common import BEGIN_MARK, END_MARK, ROOT, median
 from .targets import bytes_per_item, cell, evaluate_targets
 from .workloads import PER_PARTITION, TABLE, WORKLOADS
@@ -198,13 +198,7 @@ def render(results: dict) -> str:
     add("*RSS at end* includes every item the write workloads added (PutItem and BatchWriteItem write new keys).")
     add("")
     for key, samples in results.get("cold_starts", {}).items():
-        values = [s["ms"] for s in samples]
-        rss = [s["rss_kb"] for s in samples if s["rss_kb"]]
-        add(f"Cold start of {keyed[key]['label'] if key in keyed else key} over {len(values)} fresh starts "
-            f"(process start to first answered request): median {statistics.median(values):.1f} ms, "
-            f"min {min(values):.1f} ms, max {max(values):.1f} ms; RSS at first answer "
-            f"median {fmt_mb(statistics.median(rss) if rss else None)}.")
-        add("")
+        lines.extend(startup.summary_lines(keyed[key]["label"] if key in keyed else key, samples))
 
     # Size sweep
     if results.get("sizes"):

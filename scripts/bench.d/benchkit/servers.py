@@ -141,15 +141,18 @@ def export_ref(ref: str) -> tuple[Path, str]:
     return source, sha
 
 
-def build(skip: bool, ref: str | None, clients: bool = True) -> tuple[Path, Path, Path | None, Path | None]:
-    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server, and
-    (when `clients`) the DynamoClient and DynamoStore benchmarks in release mode, unless `skip`,
-    and returns their paths (None for the benchmarks not wanted)."""
+def build(skip: bool, ref: str | None, clients: bool = True,
+          only_server: bool = False) -> tuple[Path, Path | None, Path | None, Path | None]:
+    """Builds `localdynamo` (from the work tree, or from commit `ref`), the ceiling server (unless
+    `only_server`), and (when `clients`) the DynamoClient and DynamoStore benchmarks in release
+    mode, unless `skip`, and returns their paths (None for those not wanted)."""
     source = ROOT
     if ref:
         source, _ = export_ref(ref)
-    packages = [(source, "localdynamo"), (ROOT / "Benchmarks", "ceiling-server")]
-    if clients:
+    packages = [(source, "localdynamo")]
+    if not only_server:
+        packages.append((ROOT / "Benchmarks", "ceiling-server"))
+    if clients and not only_server:
         packages += [(ROOT / "Benchmarks", "client-bench"), (ROOT / "Benchmarks", "store-bench")]
     binaries: list[Path | None] = []
     for package, product in packages:
@@ -239,12 +242,17 @@ def start(spec: ServerSpec, logs: Path) -> RunningServer:
 
 
 def cold_starts(spec: ServerSpec, count: int, logs: Path) -> list[dict]:
+    """`count` fresh starts: each one's time to the first answered request, its RSS then, and its
+    resident set by part (see benchkit.startup)."""
+    from .startup import breakdown
+
+    binary = str(spec.command(0, Path(tempfile.gettempdir()))[0])
     samples = []
     for _ in range(count):
         server = RunningServer(spec, logs)
         try:
             rss = server.rss_kb()
-            samples.append(dict(ms=server.cold_start_ms, rss_kb=rss))
+            samples.append(dict(ms=server.cold_start_ms, rss_kb=rss, memory=breakdown(server.pid, binary)))
         finally:
             server.stop()
     return samples

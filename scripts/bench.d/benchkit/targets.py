@@ -41,6 +41,7 @@ MAX_VECTOR_INDEX_RSS_SHARE = 1.5  # of the raw f32 bytes
 MAX_VECTOR_PUT_CPU_RATIO = 1.3  # a PutItem into a table with one vector index, against one without
 MIN_PARTIQL_SHARE_OF_GET = 0.80
 IDLE_RSS_KB = 15 * 1024
+MAX_COLD_START_MS = 15.0
 MILLION_RSS_KB = 300 * 1024
 # DynamoClient's requests/s against boto3's, both at 8 requests in flight (the store's goals are
 # clients.STORE_ROWS').
@@ -155,7 +156,13 @@ def evaluate_targets(results: dict) -> list[Verdict]:
     for key, samples in (results.get("cold_starts") or {}).items():
         value = statistics.median([s["ms"] for s in samples])
         label = keyed[key]["label"] if key in keyed else key
-        out.append((f"{label} cold start < 30 ms", f"{value:.1f} ms (median)", value < 30))
+        out.append((f"{label} cold start ≤ 15 ms", f"{value:.1f} ms (median of {len(samples)})",
+                    value <= MAX_COLD_START_MS))
+        rss = [s["rss_kb"] for s in samples if s.get("rss_kb")]
+        if rss:
+            kb = statistics.median(rss)
+            out.append((f"{label} RSS at first answer ≤ 15 MB", f"{kb / 1024:.1f} MB (median of {len(rss)})",
+                        kb <= IDLE_RSS_KB))
     return out
 
 
