@@ -132,8 +132,9 @@ DIFFERENCES = [
     "batch-get-item-empty-request-items-message); BatchWriteItem's bespoke sentence stays right in most regions "
     "(paritysuite captures/2026-10-07-batch-empty-request-items.json, 33 regions twice: the constraint form in "
     "ap-east-2, ap-southeast-1, eu-central-1, eu-north-1 and eu-west-2, the sentence in the rest, us-east-1 included); "
-    "the corpus case `empty RequestItems` of batch_get_item.json still expects the older sentence (from "
-    "nubo-db/dynamodb-conformance's copy of that test, which asserts it); the newer paritysuite report decides.",
+    "nubo-db/dynamodb-conformance's copy of that test still asserts the older sentence; the newer paritysuite report "
+    "decides, and the corpus keeps the older one as the 2025 case and the newer one as a strict xfail "
+    "(batch_get_item.json, `empty RequestItems`).",
     "Replica disassociation (`ReplicationGroupUpdate.Disassociate`, `DisassociationProtectionEnabled`, new in botocore "
     "1.44; the API reference and the developer guide's \"Disassociating a global table replica\" describe the rules, not "
     "the error texts, so every message of it is worded here): the change is made at once, after the replication queue "
