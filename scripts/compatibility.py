@@ -124,7 +124,17 @@ DIFFERENCES = [
     "(docs/bulk-operations.md); `PerformanceTier` is recorded, not simulated; an operation interrupted by a "
     "restart ends FAILED with the counts of the batches it committed, never resumed.",
     "Known differences, measured and not yet matched: a tag set over DynamoDB's byte limit is accepted "
-    "(the limit's value is not known).",
+    "(the limit's value is not known); BatchGetItem with an empty `RequestItems` answers `The requestItems parameter "
+    "is required for BatchGetItem` in both wordings, where the 2026 service answers `1 validation error detected: "
+    "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1` "
+    "(eu-west-2 from the 2026-08-15 sweep, every region but me-central-1 by the 2026-09-02 sweep: "
+    "paritysuite/dynamodb-conformance tests/tier3/error-messages/batchGetItem.test.ts, registry row "
+    "batch-get-item-empty-request-items-message); BatchWriteItem's bespoke sentence stays right in most regions "
+    "(paritysuite captures/2026-10-07-batch-empty-request-items.json, 33 regions twice: the constraint form in "
+    "ap-east-2, ap-southeast-1, eu-central-1, eu-north-1 and eu-west-2, the sentence in the rest, us-east-1 included); "
+    "nubo-db/dynamodb-conformance's copy of that test still asserts the older sentence; the newer paritysuite report "
+    "decides, and the corpus keeps the older one as the 2025 case and the newer one as a strict xfail "
+    "(batch_get_item.json, `empty RequestItems`).",
     "Replica disassociation (`ReplicationGroupUpdate.Disassociate`, `DisassociationProtectionEnabled`, new in botocore "
     "1.44; the API reference and the developer guide's \"Disassociating a global table replica\" describe the rules, not "
     "the error texts, so every message of it is worded here): the change is made at once, after the replication queue "
