@@ -43,7 +43,7 @@ NOTES = {
     "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins; "
                    "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`; "
                    "a new replica gets the table's global and vector indexes, but index changes made once replicas exist "
-                   "(`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`) stay in the region that made them (DynamoDB carries them to every replica)",
+                   "(`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`) stay in the region that made them (a gap: what the service does here is not yet confirmed; its vector chapter documents only a new replica getting the index)",
     "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
     "DescribeLimits": "DynamoDB's default account and table quotas",
     "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",
