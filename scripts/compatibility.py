@@ -41,7 +41,9 @@ NOTES = {
     "boto3, the AWS CLI and every SDK reach LocalDynamo when given the endpoint (`endpoint_url`, `--endpoint-url`): without one, botocore sends SearchVectors to `search-dynamodb.<region>.amazonaws.com`; "
     "a new index on a table with items is CREATING (Backfilling) for one second of the server clock; see docs/vector-search.md for rules, messages and their sources",
     "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins; "
-                   "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`",
+                   "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`; "
+                   "a new replica gets the table's global and vector indexes, but index changes made once replicas exist "
+                   "(`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`) stay in the region that made them (a gap: what the service does here is not yet confirmed; its vector chapter documents only a new replica getting the index)",
     "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
     "DescribeLimits": "DynamoDB's default account and table quotas",
     "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",

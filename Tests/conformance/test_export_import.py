@@ -382,3 +382,35 @@ def test_filtered_export_through_the_cli(s3_server, source_table):
     expected = sorted(int(i["sk"]["N"]) for i in sample_items() if i["pk"] == {"S": "p2"})
     assert sorted(int(line["Item"]["sk"]["N"]) for line in _data_lines(root, "filtered-cli", arn)) == expected
     assert all(line["Item"].keys() == {"sk"} for line in _data_lines(root, "filtered-cli", arn))
+
+
+def test_import_creates_the_vector_indexes_of_its_table_creation_parameters(s3_server):
+    """ImportTable's TableCreationParameters take VectorIndexes (botocore 1.44.5): the imported
+    items are indexed as they land, so the finished table answers SearchVectors at once; an item
+    without the vector attribute is imported but not in the index."""
+    client, _, root = s3_server
+    (root / "sources" / "embeddings").mkdir(parents=True, exist_ok=True)
+    vectors = {"a": [1.0, 0.0, 0.0], "b": [0.0, 1.0, 0.0], "c": [0.6, 0.8, 0.0]}
+    lines = [json.dumps({"Item": {"pk": {"S": key}, "emb": {"L": [{"N": repr(v)} for v in values]}}})
+             for key, values in vectors.items()]
+    lines.append(json.dumps({"Item": {"pk": {"S": "plain"}, "note": {"S": "no vector"}}}))
+    (root / "sources" / "embeddings" / "part.json").write_text("\n".join(lines) + "\n")
+    started = client.import_table(
+        S3BucketSource={"S3Bucket": "sources", "S3KeyPrefix": "embeddings/"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters={
+            "TableName": "Embeddings", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [{"IndexName": "by-emb", "VectorAttribute": {"AttributeName": "emb"},
+                               "Projection": {"ProjectionType": "ALL"}, "Dimensions": 3,
+                               "DistanceFunction": "COSINE"}]})
+    arn = started["ImportTableDescription"]["ImportArn"]
+    done = wait_for(lambda: client.describe_import(ImportArn=arn), "ImportTableDescription", "ImportStatus")
+    assert done["ImportStatus"] == "COMPLETED", done
+    assert (done["ProcessedItemCount"], done["ErrorCount"], done["ImportedItemCount"]) == (4, 0, 4)
+    assert done["TableCreationParameters"]["VectorIndexes"][0]["IndexName"] == "by-emb"
+    (index,) = client.describe_table(TableName="Embeddings")["Table"]["VectorIndexes"]
+    assert (index["IndexName"], index["IndexStatus"], index["ItemCount"], index["Dimensions"]) == ("by-emb", "ACTIVE", 3, 3)
+    found = client.search_vectors(TableName="Embeddings", IndexName="by-emb", TopK=3,
+                                  SearchVector=[{"N": "1"}, {"N": "0.1"}, {"N": "0"}])
+    assert [result["Item"]["pk"]["S"] for result in found["SearchResults"]] == ["a", "c", "b"]

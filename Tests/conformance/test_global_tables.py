@@ -402,3 +402,39 @@ def test_disassociating_one_of_three_replicas_through_the_cli(aws_cli, ddb, west
     finally:
         ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": THIRD}}])
         west.delete_table(TableName=name)
+
+
+def test_a_new_replica_gets_the_vector_indexes_and_indexes_replicated_writes(ddb, west, tables):
+    """The developer guide's 'Using vector indexes with global tables': a replica added to a table
+    with a vector index reports the same index (name, dimensions, distance function, projection),
+    and items written in any region are indexed in every region, searched locally."""
+    spec = {"IndexName": "by-emb", "VectorAttribute": {"AttributeName": "emb"},
+            "Projection": {"ProjectionType": "KEYS_ONLY"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN"}
+    name = tables.create(VectorIndexes=[spec])
+
+    def emb(x, y):
+        return {"L": [{"N": str(x)}, {"N": str(y)}]}
+
+    ddb.put_item(TableName=name, Item={"pk": {"S": "before"}, "emb": emb(0, 0)})
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    (source,) = ddb.describe_table(TableName=name)["Table"]["VectorIndexes"]
+    (replica,) = west.describe_table(TableName=name)["Table"]["VectorIndexes"]
+    same = ("IndexName", "VectorAttribute", "Dimensions", "DistanceFunction", "Projection")
+    assert {k: replica[k] for k in same} == {k: source[k] for k in same}
+    assert replica["IndexArn"].split(":")[3] == OTHER
+    assert (replica["IndexStatus"], replica["ItemCount"]) == ("ACTIVE", 1)
+
+    def nearest(client, x, y):
+        found = client.search_vectors(TableName=name, IndexName="by-emb", TopK=3,
+                                      SearchVector=[{"N": str(x)}, {"N": str(y)}])
+        return [result["Item"]["pk"]["S"] for result in found["SearchResults"]]
+
+    assert nearest(west, 1, 1) == ["before"]
+    west.put_item(TableName=name, Item={"pk": {"S": "west"}, "emb": emb(5, 5)})
+    ddb.put_item(TableName=name, Item={"pk": {"S": "east"}, "emb": emb(2, 2)})
+    assert poll_until(lambda: nearest(ddb, 5, 5), ["west", "east", "before"]) == ["west", "east", "before"]
+    assert poll_until(lambda: nearest(west, 5, 5), ["west", "east", "before"]) == ["west", "east", "before"]
+    west.delete_item(TableName=name, Key={"pk": {"S": "west"}})
+    assert poll_until(lambda: nearest(ddb, 5, 5), ["east", "before"]) == ["east", "before"]
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+    wait_until_gone(west, name)
