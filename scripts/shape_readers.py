@@ -29,7 +29,7 @@ NUMBER_MEMBERS = {"Limit"}
 
 # The operations first in the name switch, in this order: the hot ones (every request pays the
 # string comparisons before its case).
-HOT_OPERATIONS = ["PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems", "GetItem", "Query"]
+HOT_OPERATIONS = ["PutItem", "BatchWriteItem", "UpdateItem", "TransactWriteItems", "GetItem", "Query", "ExecuteStatement"]
 
 # The longest range of lengths a collection or string may have (no rule).
 ANY = "0...Int.max"
@@ -421,10 +421,24 @@ class ReaderGenerator:
         lines.append("    /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`")
         lines.append("    /// when the body must go through the generic path.")
         lines.append("    public static func decode(operation: String, bytes: UnsafeRawBufferPointer) -> (any DynamoShape)? {")
-        lines.append("        switch operation {")
-        ordered = sorted(inputs, key=lambda i: (HOT_OPERATIONS.index(i[1]) if i[1] in HOT_OPERATIONS else len(HOT_OPERATIONS)))
-        for _, name, key in ordered:
-            lines.append("        case %s: %s.fastDecode(bytes)" % (self.mod.swift_string(name), self.type_name(key)))
+        # A switch over strings compares one case after another, and a name of 16 bytes or more
+        # (ExecuteStatement) is not a small string, so each comparison is a call. Switching on the
+        # length first leaves a few comparisons for any name; the hot operations come first in
+        # their length's switch.
+        def rank(item):
+            return HOT_OPERATIONS.index(item[1]) if item[1] in HOT_OPERATIONS else len(HOT_OPERATIONS)
+
+        by_length = {}
+        for item in sorted(inputs, key=rank):
+            by_length.setdefault(len(item[1].encode("utf-8")), []).append(item)
+        lines.append("        switch operation.utf8.count {")
+        for length in sorted(by_length, key=lambda n: (min(rank(i) for i in by_length[n]), n)):
+            lines.append("        case %d:" % length)
+            lines.append("            switch operation {")
+            for _, name, key in by_length[length]:
+                lines.append("            case %s: %s.fastDecode(bytes)" % (self.mod.swift_string(name), self.type_name(key)))
+            lines.append("            default: nil")
+            lines.append("            }")
         lines.append("        default: nil")
         lines.append("        }")
         lines.append("    }")

@@ -79,73 +79,169 @@ extension RequestFastDecoder {
     /// The decoded input of `operation` (its name after the target's dot, `PutItem`), or `nil`
     /// when the body must go through the generic path.
     public static func decode(operation: String, bytes: UnsafeRawBufferPointer) -> (any DynamoShape)? {
-        switch operation {
-        case "PutItem": PutItemInput.fastDecode(bytes)
-        case "BatchWriteItem": BatchWriteItemInput.fastDecode(bytes)
-        case "UpdateItem": UpdateItemInput.fastDecode(bytes)
-        case "TransactWriteItems": TransactWriteItemsInput.fastDecode(bytes)
-        case "GetItem": GetItemInput.fastDecode(bytes)
-        case "Query": QueryInput.fastDecode(bytes)
-        case "BatchExecuteStatement": BatchExecuteStatementInput.fastDecode(bytes)
-        case "BatchGetItem": BatchGetItemInput.fastDecode(bytes)
-        case "CancelBulkOperation": CancelBulkOperationInput.fastDecode(bytes)
-        case "CreateBackup": CreateBackupInput.fastDecode(bytes)
-        case "CreateGlobalTable": CreateGlobalTableInput.fastDecode(bytes)
-        case "CreateTable": CreateTableInput.fastDecode(bytes)
-        case "DeleteBackup": DeleteBackupInput.fastDecode(bytes)
-        case "DeleteItem": DeleteItemInput.fastDecode(bytes)
-        case "DeleteResourcePolicy": DeleteResourcePolicyInput.fastDecode(bytes)
-        case "DeleteTable": DeleteTableInput.fastDecode(bytes)
-        case "DescribeBackup": DescribeBackupInput.fastDecode(bytes)
-        case "DescribeBulkOperation": DescribeBulkOperationInput.fastDecode(bytes)
-        case "DescribeContinuousBackups": DescribeContinuousBackupsInput.fastDecode(bytes)
-        case "DescribeContributorInsights": DescribeContributorInsightsInput.fastDecode(bytes)
-        case "DescribeEndpoints": DescribeEndpointsRequest.fastDecode(bytes)
-        case "DescribeExport": DescribeExportInput.fastDecode(bytes)
-        case "DescribeGlobalTable": DescribeGlobalTableInput.fastDecode(bytes)
-        case "DescribeGlobalTableSettings": DescribeGlobalTableSettingsInput.fastDecode(bytes)
-        case "DescribeImport": DescribeImportInput.fastDecode(bytes)
-        case "DescribeKinesisStreamingDestination": DescribeKinesisStreamingDestinationInput.fastDecode(bytes)
-        case "DescribeLimits": DescribeLimitsInput.fastDecode(bytes)
-        case "DescribeTable": DescribeTableInput.fastDecode(bytes)
-        case "DescribeTableReplicaAutoScaling": DescribeTableReplicaAutoScalingInput.fastDecode(bytes)
-        case "DescribeTimeToLive": DescribeTimeToLiveInput.fastDecode(bytes)
-        case "DisableKinesisStreamingDestination": KinesisStreamingDestinationInput.fastDecode(bytes)
-        case "EnableKinesisStreamingDestination": KinesisStreamingDestinationInput.fastDecode(bytes)
-        case "ExecuteStatement": ExecuteStatementInput.fastDecode(bytes)
-        case "ExecuteTransaction": ExecuteTransactionInput.fastDecode(bytes)
-        case "ExportTableToPointInTime": ExportTableToPointInTimeInput.fastDecode(bytes)
-        case "GetResourcePolicy": GetResourcePolicyInput.fastDecode(bytes)
-        case "ImportTable": ImportTableInput.fastDecode(bytes)
-        case "ListBackups": ListBackupsInput.fastDecode(bytes)
-        case "ListBulkOperations": ListBulkOperationsInput.fastDecode(bytes)
-        case "ListContributorInsights": ListContributorInsightsInput.fastDecode(bytes)
-        case "ListExports": ListExportsInput.fastDecode(bytes)
-        case "ListGlobalTables": ListGlobalTablesInput.fastDecode(bytes)
-        case "ListImports": ListImportsInput.fastDecode(bytes)
-        case "ListTables": ListTablesInput.fastDecode(bytes)
-        case "ListTagsOfResource": ListTagsOfResourceInput.fastDecode(bytes)
-        case "PutResourcePolicy": PutResourcePolicyInput.fastDecode(bytes)
-        case "RestoreTableFromBackup": RestoreTableFromBackupInput.fastDecode(bytes)
-        case "RestoreTableToPointInTime": RestoreTableToPointInTimeInput.fastDecode(bytes)
-        case "Scan": ScanInput.fastDecode(bytes)
-        case "SearchVectors": SearchVectorsInput.fastDecode(bytes)
-        case "StartBulkPutItems": StartBulkPutItemsInput.fastDecode(bytes)
-        case "TagResource": TagResourceInput.fastDecode(bytes)
-        case "TransactGetItems": TransactGetItemsInput.fastDecode(bytes)
-        case "UntagResource": UntagResourceInput.fastDecode(bytes)
-        case "UpdateContinuousBackups": UpdateContinuousBackupsInput.fastDecode(bytes)
-        case "UpdateContributorInsights": UpdateContributorInsightsInput.fastDecode(bytes)
-        case "UpdateGlobalTable": UpdateGlobalTableInput.fastDecode(bytes)
-        case "UpdateGlobalTableSettings": UpdateGlobalTableSettingsInput.fastDecode(bytes)
-        case "UpdateKinesisStreamingDestination": UpdateKinesisStreamingDestinationInput.fastDecode(bytes)
-        case "UpdateTable": UpdateTableInput.fastDecode(bytes)
-        case "UpdateTableReplicaAutoScaling": UpdateTableReplicaAutoScalingInput.fastDecode(bytes)
-        case "UpdateTimeToLive": UpdateTimeToLiveInput.fastDecode(bytes)
-        case "DescribeStream": StreamsDescribeStreamInput.fastDecode(bytes)
-        case "GetRecords": StreamsGetRecordsInput.fastDecode(bytes)
-        case "GetShardIterator": StreamsGetShardIteratorInput.fastDecode(bytes)
-        case "ListStreams": StreamsListStreamsInput.fastDecode(bytes)
+        switch operation.utf8.count {
+        case 7:
+            switch operation {
+            case "PutItem": PutItemInput.fastDecode(bytes)
+            case "GetItem": GetItemInput.fastDecode(bytes)
+            default: nil
+            }
+        case 14:
+            switch operation {
+            case "BatchWriteItem": BatchWriteItemInput.fastDecode(bytes)
+            case "DescribeBackup": DescribeBackupInput.fastDecode(bytes)
+            case "DescribeExport": DescribeExportInput.fastDecode(bytes)
+            case "DescribeImport": DescribeImportInput.fastDecode(bytes)
+            case "DescribeLimits": DescribeLimitsInput.fastDecode(bytes)
+            case "DescribeStream": StreamsDescribeStreamInput.fastDecode(bytes)
+            default: nil
+            }
+        case 10:
+            switch operation {
+            case "UpdateItem": UpdateItemInput.fastDecode(bytes)
+            case "DeleteItem": DeleteItemInput.fastDecode(bytes)
+            case "ListTables": ListTablesInput.fastDecode(bytes)
+            case "GetRecords": StreamsGetRecordsInput.fastDecode(bytes)
+            default: nil
+            }
+        case 18:
+            switch operation {
+            case "TransactWriteItems": TransactWriteItemsInput.fastDecode(bytes)
+            case "DescribeTimeToLive": DescribeTimeToLiveInput.fastDecode(bytes)
+            case "ExecuteTransaction": ExecuteTransactionInput.fastDecode(bytes)
+            case "ListBulkOperations": ListBulkOperationsInput.fastDecode(bytes)
+            case "ListTagsOfResource": ListTagsOfResourceInput.fastDecode(bytes)
+            default: nil
+            }
+        case 5:
+            switch operation {
+            case "Query": QueryInput.fastDecode(bytes)
+            default: nil
+            }
+        case 16:
+            switch operation {
+            case "ExecuteStatement": ExecuteStatementInput.fastDecode(bytes)
+            case "ListGlobalTables": ListGlobalTablesInput.fastDecode(bytes)
+            case "TransactGetItems": TransactGetItemsInput.fastDecode(bytes)
+            case "UpdateTimeToLive": UpdateTimeToLiveInput.fastDecode(bytes)
+            case "GetShardIterator": StreamsGetShardIteratorInput.fastDecode(bytes)
+            default: nil
+            }
+        case 4:
+            switch operation {
+            case "Scan": ScanInput.fastDecode(bytes)
+            default: nil
+            }
+        case 11:
+            switch operation {
+            case "CreateTable": CreateTableInput.fastDecode(bytes)
+            case "DeleteTable": DeleteTableInput.fastDecode(bytes)
+            case "ImportTable": ImportTableInput.fastDecode(bytes)
+            case "ListBackups": ListBackupsInput.fastDecode(bytes)
+            case "ListExports": ListExportsInput.fastDecode(bytes)
+            case "ListImports": ListImportsInput.fastDecode(bytes)
+            case "TagResource": TagResourceInput.fastDecode(bytes)
+            case "UpdateTable": UpdateTableInput.fastDecode(bytes)
+            case "ListStreams": StreamsListStreamsInput.fastDecode(bytes)
+            default: nil
+            }
+        case 12:
+            switch operation {
+            case "BatchGetItem": BatchGetItemInput.fastDecode(bytes)
+            case "CreateBackup": CreateBackupInput.fastDecode(bytes)
+            case "DeleteBackup": DeleteBackupInput.fastDecode(bytes)
+            default: nil
+            }
+        case 13:
+            switch operation {
+            case "DescribeTable": DescribeTableInput.fastDecode(bytes)
+            case "SearchVectors": SearchVectorsInput.fastDecode(bytes)
+            case "UntagResource": UntagResourceInput.fastDecode(bytes)
+            default: nil
+            }
+        case 17:
+            switch operation {
+            case "CreateGlobalTable": CreateGlobalTableInput.fastDecode(bytes)
+            case "DescribeEndpoints": DescribeEndpointsRequest.fastDecode(bytes)
+            case "GetResourcePolicy": GetResourcePolicyInput.fastDecode(bytes)
+            case "PutResourcePolicy": PutResourcePolicyInput.fastDecode(bytes)
+            case "StartBulkPutItems": StartBulkPutItemsInput.fastDecode(bytes)
+            case "UpdateGlobalTable": UpdateGlobalTableInput.fastDecode(bytes)
+            default: nil
+            }
+        case 19:
+            switch operation {
+            case "CancelBulkOperation": CancelBulkOperationInput.fastDecode(bytes)
+            case "DescribeGlobalTable": DescribeGlobalTableInput.fastDecode(bytes)
+            default: nil
+            }
+        case 20:
+            switch operation {
+            case "DeleteResourcePolicy": DeleteResourcePolicyInput.fastDecode(bytes)
+            default: nil
+            }
+        case 21:
+            switch operation {
+            case "BatchExecuteStatement": BatchExecuteStatementInput.fastDecode(bytes)
+            case "DescribeBulkOperation": DescribeBulkOperationInput.fastDecode(bytes)
+            default: nil
+            }
+        case 22:
+            switch operation {
+            case "RestoreTableFromBackup": RestoreTableFromBackupInput.fastDecode(bytes)
+            default: nil
+            }
+        case 23:
+            switch operation {
+            case "ListContributorInsights": ListContributorInsightsInput.fastDecode(bytes)
+            case "UpdateContinuousBackups": UpdateContinuousBackupsInput.fastDecode(bytes)
+            default: nil
+            }
+        case 24:
+            switch operation {
+            case "ExportTableToPointInTime": ExportTableToPointInTimeInput.fastDecode(bytes)
+            default: nil
+            }
+        case 25:
+            switch operation {
+            case "DescribeContinuousBackups": DescribeContinuousBackupsInput.fastDecode(bytes)
+            case "RestoreTableToPointInTime": RestoreTableToPointInTimeInput.fastDecode(bytes)
+            case "UpdateContributorInsights": UpdateContributorInsightsInput.fastDecode(bytes)
+            case "UpdateGlobalTableSettings": UpdateGlobalTableSettingsInput.fastDecode(bytes)
+            default: nil
+            }
+        case 27:
+            switch operation {
+            case "DescribeContributorInsights": DescribeContributorInsightsInput.fastDecode(bytes)
+            case "DescribeGlobalTableSettings": DescribeGlobalTableSettingsInput.fastDecode(bytes)
+            default: nil
+            }
+        case 29:
+            switch operation {
+            case "UpdateTableReplicaAutoScaling": UpdateTableReplicaAutoScalingInput.fastDecode(bytes)
+            default: nil
+            }
+        case 31:
+            switch operation {
+            case "DescribeTableReplicaAutoScaling": DescribeTableReplicaAutoScalingInput.fastDecode(bytes)
+            default: nil
+            }
+        case 33:
+            switch operation {
+            case "EnableKinesisStreamingDestination": KinesisStreamingDestinationInput.fastDecode(bytes)
+            case "UpdateKinesisStreamingDestination": UpdateKinesisStreamingDestinationInput.fastDecode(bytes)
+            default: nil
+            }
+        case 34:
+            switch operation {
+            case "DisableKinesisStreamingDestination": KinesisStreamingDestinationInput.fastDecode(bytes)
+            default: nil
+            }
+        case 35:
+            switch operation {
+            case "DescribeKinesisStreamingDestination": DescribeKinesisStreamingDestinationInput.fastDecode(bytes)
+            default: nil
+            }
         default: nil
         }
     }
