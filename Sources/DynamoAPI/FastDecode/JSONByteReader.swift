@@ -156,8 +156,20 @@ package struct JSONByteReader {
 
     /// The rest of a string that holds an escape, from `start` (just after the opening quote).
     private mutating func escapedString(from start: Int) throws(FastDecodeBail) -> String {
-        var buffer = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        var buffer: [UInt8] = []
+        // Room for a usual string at once (escapes only shorten it; a long one grows as it goes).
+        buffer.reserveCapacity(min(bytes.count - start, 1024))
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
+            // Plain bytes up to the next quote, backslash or control byte, appended as one run.
+            let run = index
+            while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
+                bytes[index] != UInt8(ascii: "\\")
+            {
+                index += 1
+            }
+            if index > run { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index])) }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -177,9 +189,8 @@ package struct JSONByteReader {
                     throw FastDecodeBail()
                 }
             default:
-                if byte < 0x20 { throw FastDecodeBail() }
-                buffer.append(byte)
-                index += 1
+                // A control byte (the run stops at nothing else).
+                throw FastDecodeBail()
             }
         }
         throw FastDecodeBail()

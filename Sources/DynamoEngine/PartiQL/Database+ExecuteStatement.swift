@@ -61,15 +61,28 @@ extension Database {
     /// once and cached) and the table's key schema, never at an item; `false` for everything
     /// else, statements that fail included (they are answered where long work may run).
     package func readsOneItemByKey(_ input: ExecuteStatementInput) -> Bool {
-        guard input.nextToken == nil, let parsed = try? PartiQLTranslator.parse(input.statement, parameters: input.parameters),
-            case .select = parsed.statement, parsed.statement.index == nil,
-            let definition = try? table(named: parsed.statement.table)
+        guard input.nextToken == nil, let parsed = try? PartiQLTranslator.parse(input.statement, parameters: input.parameters)
         else { return false }
         let parameters = input.parameters ?? []
-        if let lookup = parsed.keyLookup, lookup.readsOneItem(in: definition.partiQLSchema, parameters: parameters) {
-            return true
+        // A key lookup is a SELECT of the table (never an index) and names its table itself,
+        // which costs less than asking the statement.
+        if let lookup = parsed.keyLookup {
+            guard let definition = try? table(named: lookup.table) else { return false }
+            let schema = definition.partiQLSchema
+            if lookup.readsOneItem(in: schema, parameters: parameters) { return true }
+            return Self.selectsFullKey(parsed.statement, of: definition, schema: schema, parameters: parameters)
         }
-        let plan = try? PartiQLTranslator.select(parsed.statement, schema: definition.partiQLSchema, parameters: parameters)
+        guard case .select = parsed.statement, parsed.statement.index == nil,
+            let definition = try? table(named: parsed.statement.table)
+        else { return false }
+        return Self.selectsFullKey(parsed.statement, of: definition, schema: definition.partiQLSchema, parameters: parameters)
+    }
+
+    /// Whether the SELECT `statement`, planned against `definition`, reads one item by its key.
+    private static func selectsFullKey(
+        _ statement: PartiQLStatement, of definition: TableDefinition, schema: PartiQLSchema, parameters: [AttributeValue]
+    ) -> Bool {
+        let plan = try? PartiQLTranslator.select(statement, schema: schema, parameters: parameters)
         return plan?.fullKey(of: definition) != nil
     }
 

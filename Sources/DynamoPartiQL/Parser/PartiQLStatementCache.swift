@@ -1,6 +1,12 @@
 import DynamoAPI
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Parsed statements by their text, so a statement sent again and again (an SDK's
 /// `SELECT * FROM "T" WHERE pk = ?` with new `Parameters` each time) is lexed and parsed once.
 ///
@@ -30,7 +36,7 @@ package final class PartiQLStatementCache: Sendable {
 
     /// `PartiQLParser.parse(text)`, from the cache when this text was parsed before.
     package func parse(_ text: String) throws(DynamoError) -> ParsedStatement {
-        let known = recent.withLock { entries in entries.first { $0.text == text }?.parsed }
+        let known = recent.withLock { entries in entries.first { Self.sameBytes($0.text, text) }?.parsed }
         if let known { return try known.get() }
         let parsed = entries.value(for: text) { text in
             do throws(DynamoError) {
@@ -44,6 +50,21 @@ package final class PartiQLStatementCache: Sendable {
             entries.insert((text, parsed), at: 0)
         }
         return try parsed.get()
+    }
+
+    /// Whether two texts are the same bytes. `==` compares by canonical equivalence, which for
+    /// two copies of one statement (each request decodes its own) walks them through the
+    /// Unicode comparison; equal bytes are all a hit needs (canonically equal texts of other
+    /// bytes are found by the generational cache, which hashes them).
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        let (left, right) = (lhs.utf8, rhs.utf8)
+        guard left.count == right.count else { return false }
+        let same = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
+        return same.flatMap { $0 } ?? left.elementsEqual(right)
     }
 
     /// How many statements are kept now.
