@@ -86,9 +86,17 @@ ENGINE_CHECKED_MEMBERS = {("Tag", "Key"), ("Tag", "Value"), ("UntagResourceInput
 ENGINE_CHECKED_ENUMS = {("CreateTableInput", "TableClass"), ("UpdateTableInput", "TableClass")}
 
 # Members whose empty value (`{}` or `[]`) DynamoDB reports with a message of its own instead of
-# the minimum-length violation (captured by the dynamodb-conformance suite, 2026).
+# the minimum-length violation (captured by the dynamodb-conformance suite, 2026); a pair is the
+# 2026 wording and the 2025 one. BatchGetItem's moved to the length violation between the
+# 2026-08-08 and 2026-09-02 sweeps in every region but me-central-1 (paritysuite
+# tests/tier3/error-messages/batchGetItem.test.ts); BatchWriteItem's had not in 28 of 33
+# regions on 2026-10-07 (captures/2026-10-07-batch-empty-request-items.json).
 EMPTY_PARAMETER_MESSAGES = {
-    ("BatchGetItemInput", "RequestItems"): "The requestItems parameter is required for BatchGetItem",
+    ("BatchGetItemInput", "RequestItems"): (
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1",
+        "The requestItems parameter is required for BatchGetItem",
+    ),
     ("BatchWriteItemInput", "RequestItems"): "The requestItems parameter is required for BatchWriteItem",
 }
 
@@ -645,7 +653,9 @@ class Generator:
         if message:
             extra.append("missing: %s" % swift_string(message))
         message = EMPTY_PARAMETER_MESSAGES.get((owner_name, m["wire"]))
-        if message:
+        if isinstance(message, tuple):
+            extra.append("empty: %s, empty2025: %s" % (swift_string(message[0]), swift_string(message[1])))
+        elif message:
             extra.append("empty: %s" % swift_string(message))
         args = ", ".join([json_arg, path_arg] + extra)
         if kind == "integer":

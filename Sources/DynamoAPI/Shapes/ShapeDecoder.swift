@@ -18,6 +18,8 @@ public struct ShapeDecoder: Sendable {
     var failure: DynamoError?
     /// A message DynamoDB sends instead of the violation list (see `required(_:_:missing:)`).
     var requiredParameterMessage: String?
+    /// ``requiredParameterMessage`` in the 2025 wording, where it differs.
+    var requiredParameterMessage2025: String?
     /// The first `ValidationException` of an attribute value, reported after the violations.
     var valueError: DynamoError?
     /// The map key under which ``valueError`` was found, if it was in a map.
@@ -59,7 +61,10 @@ public struct ShapeDecoder: Sendable {
     func finish() throws(DynamoError) {
         if let failure { throw failure }
         if validating {
-            if let requiredParameterMessage { throw DynamoError.validation(requiredParameterMessage) }
+            if let requiredParameterMessage {
+                throw DynamoError.validation(
+                    requiredParameterMessage, v2025: requiredParameterMessage2025 ?? requiredParameterMessage)
+            }
             if !violations.isEmpty { throw ConstraintViolation.error(for: violations, order2025: violationOrder2025) }
         }
         if let valueError { throw envelopesValueErrors ? valueError.inValidationEnvelope : valueError }
@@ -177,15 +182,19 @@ public struct ShapeDecoder: Sendable {
     /// Decodes a required member; when it is absent, records "Member must not be null" (or
     /// keeps `missing`, a message DynamoDB sends instead of the violation list) and returns a
     /// placeholder. When it is an empty map or list and `empty` is given, keeps that message
-    /// instead (BatchGetItem's `The requestItems parameter is required for BatchGetItem`).
+    /// instead (BatchWriteItem's `The requestItems parameter is required for BatchWriteItem`),
+    /// or `empty2025` in the 2025 wording where that differs.
     @inline(never)
     mutating func required<T: ShapeValue>(
         _ json: JSONValue?, _ name: String,
         rules: ValueRules? = nil, element: ValueRules? = nil, key: ValueRules? = nil,
-        missing: String? = nil, empty: String? = nil
+        missing: String? = nil, empty: String? = nil, empty2025: String? = nil
     ) -> T {
         if validating, let empty, Self.isEmptyCollection(json) {
-            if requiredParameterMessage == nil { requiredParameterMessage = empty }
+            if requiredParameterMessage == nil {
+                requiredParameterMessage = empty
+                requiredParameterMessage2025 = empty2025
+            }
             return T.placeholder
         }
         if let value: T = value(json, name, rules: rules, element: element, key: key) { return value }

@@ -34,7 +34,7 @@ public struct BatchGetItemInput: DynamoShape {
             }
         }
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
-        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 100), key: .tableNameOrARN, empty: "The requestItems parameter is required for BatchGetItem")
+        self.requestItems = d.required(jRequestItems, "requestItems", rules: ValueRules(minLength: 1, maxLength: 100), key: .tableNameOrARN, empty: "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1", empty2025: "The requestItems parameter is required for BatchGetItem")
     }
 
     public func encode(to w: inout JSONWriter) {
