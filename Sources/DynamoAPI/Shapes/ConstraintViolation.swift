@@ -79,6 +79,17 @@ struct ConstraintViolation: Sendable, Hashable {
         "UpdateItemInput": ["returnConsumedCapacity", "returnValues"],
     ]
 
+    /// The inputs whose missing required member makes DynamoDB answer in the older form in
+    /// every region: every violation, each with its value and lower-camel path, in the 2025
+    /// order. UpdateItem without `Key` (paritysuite's validation-ordering test, eu-west-2 and
+    /// us-east-1 on 2026-10-09: `4 validation errors detected: Value 'INVALID' at
+    /// 'returnConsumedCapacity' …; Value '' at 'tableName' …; Value 'INVALID' at 'returnValues' …;
+    /// Value null at 'key' …`), where with its key the 2026 validator reports one error.
+    static let missingMemberAnswers2025: Set<String> = ["UpdateItemInput"]
+
+    /// Whether this is a required member left out (`Value null at '<member>' … must not be null`).
+    var isMissingMember: Bool { value == nil && value2025 == nil && constraint == ValueRules.notNullText }
+
     /// The `ValidationException` for a request's violations, in both wordings.
     static func error(for violations: [ConstraintViolation], order2025: [String] = []) -> DynamoError {
         .validation(message(for: violations), v2025: message2025(for: violations, order2025: order2025))

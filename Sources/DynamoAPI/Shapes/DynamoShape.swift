@@ -70,6 +70,7 @@ extension DynamoShape {
         decoder.defersParameterProblems = defersParameterProblems
         decoder.orderedDocument = orderedDocument
         decoder.violationOrder2025 = ConstraintViolation.order2025[shapeName] ?? []
+        decoder.missingMemberAnswers2025 = ConstraintViolation.missingMemberAnswers2025.contains(shapeName)
         let value = decodeTopLevel(json, decoder: &decoder)
         try decoder.finish()
         return value

@@ -31,6 +31,9 @@ public struct ShapeDecoder: Sendable {
     /// The members whose violations the 2025 validator listed in this order (see
     /// ``DynamoShape/violationOrder2025``).
     var violationOrder2025: [String] = []
+    /// Whether a missing required member makes the 2026 wording answer as the 2025 one
+    /// (``ConstraintViolation/missingMemberAnswers2025``).
+    var missingMemberAnswers2025 = false
 
     /// The request parsed again with its member order (``JSONValue/init(parsingWithMemberOrder:)``),
     /// for a PartiQL input's parameters; asked for only when a parameter is invalid.
@@ -65,7 +68,13 @@ public struct ShapeDecoder: Sendable {
                 throw DynamoError.validation(
                     requiredParameterMessage, v2025: requiredParameterMessage2025 ?? requiredParameterMessage)
             }
-            if !violations.isEmpty { throw ConstraintViolation.error(for: violations, order2025: violationOrder2025) }
+            if !violations.isEmpty {
+                let error = ConstraintViolation.error(for: violations, order2025: violationOrder2025)
+                if missingMemberAnswers2025, violations.contains(where: \.isMissingMember) {
+                    throw error.worded(.v2025)
+                }
+                throw error
+            }
         }
         if let valueError { throw envelopesValueErrors ? valueError.inValidationEnvelope : valueError }
     }
