@@ -35,6 +35,24 @@ def test_scan_keeps_the_reason_for_a_malformed_start_key(ddb, range_table):
         ddb.scan(TableName=range_table, ExclusiveStartKey={"bad": {"S": "p"}})
 
 
+# A start key naming an attribute the table's key does not have (a sort key on a table without
+# one): Query's bare sentence and Scan's with the reason, as for any start key that does not fit
+# the schema (dynalite compares the start key's attribute count with the key schema's; its tests
+# were recorded against the service).
+
+def test_query_refuses_a_start_key_with_an_extra_attribute(ddb, hash_table):
+    with expect_error("ValidationException", "The provided starting key is invalid"):
+        ddb.query(TableName=hash_table, KeyConditionExpression="pk = :v",
+                  ExpressionAttributeValues={":v": {"S": "a"}},
+                  ExclusiveStartKey={"pk": {"S": "a"}, "sk": {"S": "x"}})
+
+
+def test_scan_refuses_a_start_key_with_an_extra_attribute(ddb, hash_table):
+    with expect_error("ValidationException",
+                      "The provided starting key is invalid: The provided key element does not match the schema"):
+        ddb.scan(TableName=hash_table, ExclusiveStartKey={"pk": {"S": "a"}, "sk": {"S": "x"}})
+
+
 # KeyConditionExpression checks measured against real DynamoDB by the paritysuite
 # dynamodb-conformance suite (tests/tier3/error-messages/queryKeyConditionOperands.test.ts
 # and tests/tier3/validation-ordering/queryKeyCondition.test.ts).
