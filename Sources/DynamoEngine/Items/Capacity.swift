@@ -24,6 +24,17 @@ package struct ConsumedUnits: Sendable, Equatable {
     /// changed). Metered apart from capacity units: not part of ``total``, and the same in a
     /// transaction.
     package var vectorIndexes: [String: Double] = [:]
+    /// The kind of units a transaction's answer names besides `CapacityUnits` under `INDEXES`
+    /// (`WriteCapacityUnits` for TransactWriteItems, `ReadCapacityUnits` for TransactGetItems and
+    /// a TransactWriteItems replayed from its token); `nil` for every other operation, whose
+    /// answers carry `CapacityUnits` alone.
+    package var reportedAs: Kind?
+
+    /// A kind of capacity unit.
+    package enum Kind: Sendable, Equatable {
+        case read
+        case write
+    }
 
     package init(table: Double = 0) { self.table = table }
 
@@ -44,6 +55,7 @@ package struct ConsumedUnits: Sendable, Equatable {
         globalIndexes.merge(other.globalIndexes, uniquingKeysWith: +)
         localIndexes.merge(other.localIndexes, uniquingKeysWith: +)
         vectorIndexes.merge(other.vectorIndexes, uniquingKeysWith: +)
+        reportedAs = reportedAs ?? other.reportedAs
     }
 
     /// Twice these units: what a transaction consumes for the same work.
@@ -52,6 +64,7 @@ package struct ConsumedUnits: Sendable, Equatable {
         doubled.globalIndexes = globalIndexes.mapValues { $0 * 2 }
         doubled.localIndexes = localIndexes.mapValues { $0 * 2 }
         doubled.vectorIndexes = vectorIndexes
+        doubled.reportedAs = reportedAs
         return doubled
     }
 }

@@ -13,12 +13,23 @@ extension ConsumedUnits {
         guard Self.reported(mode) else { return nil }
         var capacity = ConsumedCapacity(tableName: table, capacityUnits: total)
         if mode == .indexes {
-            capacity.table = DynamoAPI.Capacity(capacityUnits: self.table)
+            // A transaction's answer also names the kind of its units, on the entry and on each
+            // part (recorded: TransactWriteItems' `WriteCapacityUnits`, paritysuite eu-west-2
+            // 2026-06; the table's and each index's, a 2021 response in rusoto#1919).
+            let kind = reportedAs
+            func part(_ units: Double) -> DynamoAPI.Capacity {
+                DynamoAPI.Capacity(
+                    readCapacityUnits: kind == .read ? units : nil, writeCapacityUnits: kind == .write ? units : nil,
+                    capacityUnits: units)
+            }
+            if kind == .read { capacity.readCapacityUnits = total }
+            if kind == .write { capacity.writeCapacityUnits = total }
+            capacity.table = part(self.table)
             if !localIndexes.isEmpty {
-                capacity.localSecondaryIndexes = localIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) }
+                capacity.localSecondaryIndexes = localIndexes.mapValues(part)
             }
             if !globalIndexes.isEmpty {
-                capacity.globalSecondaryIndexes = globalIndexes.mapValues { DynamoAPI.Capacity(capacityUnits: $0) }
+                capacity.globalSecondaryIndexes = globalIndexes.mapValues(part)
             }
             if !vectorIndexes.isEmpty {
                 capacity.vectorIndexes = vectorIndexes.mapValues { VectorCapacity(vectorWriteRequestBytes: $0) }

@@ -45,6 +45,7 @@ extension Database {
                     let found = try ItemStore(table: read.table, connection: connection).get(read.key)
                     result.capacity[read.name, default: ConsumedUnits()].table +=
                         Capacity.readUnits(size: found?.size ?? 0, consistent: true) * 2
+                    result.capacity[read.name]?.reportedAs = .read
                     guard var json = found?.json else {
                         result.items.append(nil)
                         continue

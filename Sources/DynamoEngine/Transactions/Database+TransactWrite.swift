@@ -7,6 +7,18 @@ package struct TransactWriteResult: Sendable {
     package var capacity: [String: ConsumedUnits]
     /// The item collections written per table name, for `ReturnItemCollectionMetrics=SIZE`.
     package var itemCollections: [String: [ItemCollectionMetric]] = [:]
+    /// What a repeat of this call with its `ClientRequestToken` consumes, per table: a
+    /// transactional read of each item the call wrote or checked (twice the strongly consistent
+    /// read units of its size), as DynamoDB reports a replay (`ReadCapacityUnits` 2 for an item of
+    /// 1.5 KB whose write cost 4: paritysuite, eu-west-2, 2026-06).
+    package var replayCapacity: [String: ConsumedUnits] = [:]
+
+    /// This result as a repeat of the call answers it: the same metrics, read capacity.
+    var replayed: TransactWriteResult {
+        var repeated = self
+        repeated.capacity = replayCapacity
+        return repeated
+    }
 }
 
 /// One action of a transaction, checked and compiled before anything is read.
@@ -110,6 +122,7 @@ extension Database {
             if let emptyIndexKey { throw emptyIndexKey }
             if failed { throw DynamoError.transactionCanceled(reasons) }
             var capacity: [String: ConsumedUnits] = [:]
+            var replayCapacity: [String: ConsumedUnits] = [:]
             for (position, action) in actions.enumerated() {
                 let store = try itemStore(action.table, in: state)
                 let old = olds[position]
@@ -140,9 +153,14 @@ extension Database {
                 } else {
                     units.table = Capacity.writeUnits(size: max(written, old?.size ?? 0))
                 }
+                units.reportedAs = .write
                 capacity[action.requestedName, default: ConsumedUnits()].add(units.transactional)
+                var replay = ConsumedUnits(table: Capacity.readUnits(size: max(written, old?.size ?? 0), consistent: true) * 2)
+                replay.reportedAs = .read
+                replayCapacity[action.requestedName, default: ConsumedUnits()].add(replay)
             }
             var result = TransactWriteResult(capacity: capacity)
+            result.replayCapacity = replayCapacity
             let writes = actions.filter { if case .check = $0.kind { false } else { true } }
             result.itemCollections = try itemCollections(
                 of: writes.map { ($0.requestedName, $0.table, $0.key) },

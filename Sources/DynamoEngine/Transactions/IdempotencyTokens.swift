@@ -45,7 +45,8 @@ final class IdempotencyTokens: Sendable {
     /// The number of tokens remembered now (for tests).
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Runs `body` once per (token, request) within the lifetime; repeats return its result.
+    /// Runs `body` once per (token, request) within the lifetime; repeats return its result, with
+    /// the read capacity of a repeat (``TransactWriteResult/replayed``).
     /// Requests are compared by their ``CanonicalForm`` (maps as maps, sets as sets, numbers by
     /// value), so a retry of the same request always matches.
     ///
@@ -64,7 +65,7 @@ final class IdempotencyTokens: Sendable {
             guard known.requestDigest == digest else {
                 throw EngineMessages.requestSameClientTokenAlready
             }
-            return known.result
+            return known.result.replayed
         }
         let result = try body()
         state.withLock { state in
