@@ -16,10 +16,9 @@ public struct ShapeDecoder: Sendable {
     var violations: [ConstraintViolation] = []
     /// The first `SerializationException`.
     var failure: DynamoError?
-    /// A message DynamoDB sends instead of the violation list (see `required(_:_:missing:)`).
-    var requiredParameterMessage: String?
-    /// ``requiredParameterMessage`` in the 2025 wording, where it differs.
-    var requiredParameterMessage2025: String?
+    /// The error DynamoDB sends instead of the violation list, in both wordings (see
+    /// `required(_:_:missing:)`).
+    var requiredParameterError: DynamoError?
     /// The first `ValidationException` of an attribute value, reported after the violations.
     var valueError: DynamoError?
     /// The map key under which ``valueError`` was found, if it was in a map.
@@ -64,10 +63,7 @@ public struct ShapeDecoder: Sendable {
     func finish() throws(DynamoError) {
         if let failure { throw failure }
         if validating {
-            if let requiredParameterMessage {
-                throw DynamoError.validation(
-                    requiredParameterMessage, v2025: requiredParameterMessage2025 ?? requiredParameterMessage)
-            }
+            if let requiredParameterError { throw requiredParameterError }
             if !violations.isEmpty {
                 let error = ConstraintViolation.error(for: violations, order2025: violationOrder2025)
                 if missingMemberAnswers2025, violations.contains(where: \.isMissingMember) {
@@ -200,16 +196,13 @@ public struct ShapeDecoder: Sendable {
         missing: String? = nil, empty: String? = nil, empty2025: String? = nil
     ) -> T {
         if validating, let empty, Self.isEmptyCollection(json) {
-            if requiredParameterMessage == nil {
-                requiredParameterMessage = empty
-                requiredParameterMessage2025 = empty2025
-            }
+            if requiredParameterError == nil { requiredParameterError = .validation(empty, v2025: empty2025 ?? empty) }
             return T.placeholder
         }
         if let value: T = value(json, name, rules: rules, element: element, key: key) { return value }
         if validating {
             if let missing {
-                if requiredParameterMessage == nil { requiredParameterMessage = missing }
+                if requiredParameterError == nil { requiredParameterError = .validation(missing) }
             } else {
                 violations.append(
                     ConstraintViolation(path: name, value: nil, constraint: ValueRules.notNullText, path2025: name))

@@ -155,9 +155,12 @@ extension Database {
                 }
                 units.reportedAs = .write
                 capacity[action.requestedName, default: ConsumedUnits()].add(units.transactional)
-                var replay = ConsumedUnits(table: Capacity.readUnits(size: max(written, old?.size ?? 0), consistent: true) * 2)
-                replay.reportedAs = .read
-                replayCapacity[action.requestedName, default: ConsumedUnits()].add(replay)
+                // Only a call with a token can be repeated.
+                if input.clientRequestToken != nil {
+                    var replay = ConsumedUnits(table: Capacity.readUnits(size: max(written, old?.size ?? 0), consistent: true) * 2)
+                    replay.reportedAs = .read
+                    replayCapacity[action.requestedName, default: ConsumedUnits()].add(replay)
+                }
             }
             var result = TransactWriteResult(capacity: capacity)
             result.replayCapacity = replayCapacity
