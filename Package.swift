@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "DynamoServer", targets: ["DynamoServer"]),
         .library(name: "DynamoExpressions", targets: ["DynamoExpressions"]),
         .library(name: "DynamoClient", targets: ["DynamoClient"]),
+        // `URLSessionTransport`: DynamoClient's default on Apple platforms (it links it there);
+        // on Linux a separate choice, so nothing that links DynamoClient pays for FoundationNetworking.
+        .library(name: "DynamoURLSession", targets: ["DynamoURLSession"]),
         .library(name: "DynamoStore", targets: ["DynamoStore"]),
         // `withTestServer`: an in-process server on a free port for other packages' tests.
         .library(name: "DynamoTestSupport", targets: ["DynamoTestSupport"]),
@@ -31,11 +34,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's headers, and a loader that opens the library on first use (nothing links it:
+        // most servers never call S3 or Kinesis, and libcurl's TLS and LDAP libraries cost the
+        // start and 5 MB of memory); see include/CCurl.h.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -87,10 +89,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The transport's request, response and error types, below both transports.
+        .target(name: "DynamoHTTP"),
+        .target(name: "DynamoURLSession", dependencies: ["DynamoHTTP"]),
         .target(
             name: "DynamoClient",
             dependencies: [
-                "DynamoAPI", "AWSSigV4",
+                "DynamoAPI", "AWSSigV4", "DynamoHTTP",
+                // URLSession is the Apple platforms' transport; on Linux FoundationNetworking (and
+                // the libcurl it links at start) stays out of the server and of apps that use libcurl.
+                .target(name: "DynamoURLSession", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 // libcurl is the Linux transport; Apple platforms use URLSession and do not link it.
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
@@ -132,7 +140,7 @@ let package = Package(
         ),
         .target(
             name: "DynamoTestSupport",
-            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine", "DynamoClient", "DynamoEmbedded"]
+            dependencies: ["DynamoServer", "DynamoAPI", "DynamoEngine", "DynamoClient", "DynamoEmbedded", "DynamoURLSession"]
         ),
         .testTarget(name: "DynamoAPITests", dependencies: ["DynamoAPI"]),
         .testTarget(name: "AWSSigV4Tests", dependencies: ["AWSSigV4"]),
@@ -142,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "DynamoClientTests",
             dependencies: [
-                "DynamoClient", "DynamoTestSupport", "DynamoEmbedded", "DynamoServer", "DynamoAPI",
+                "DynamoClient", "DynamoTestSupport", "DynamoEmbedded", "DynamoServer", "DynamoAPI", "DynamoURLSession",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -31,6 +31,7 @@ let package = Package(
             name: "ClientBench",
             dependencies: [
                 .product(name: "DynamoClient", package: "LocalDynamo"),
+                .product(name: "DynamoURLSession", package: "LocalDynamo"),
                 .product(name: "DynamoAPI", package: "LocalDynamo"),
             ]
         ),

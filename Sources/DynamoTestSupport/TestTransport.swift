@@ -1,5 +1,6 @@
 import DynamoClient
 import DynamoEmbedded
+import DynamoURLSession
 import Foundation
 
 /// How the clients a test builds for a ``TestEndpoint`` reach its server, as
@@ -10,7 +11,8 @@ import Foundation
 /// `LOCALDYNAMO_TEST_TRANSPORT=embedded`; a test that is about the socket itself sends through
 /// ``TestEndpoint/socketTransport`` instead.
 public enum TestTransport: String, Sendable, CaseIterable {
-    /// DynamoClient's default transport (libcurl on Linux, or as `DYNAMOCLIENT_TRANSPORT` says).
+    /// A socket transport: DynamoClient's default, or as `DYNAMOCLIENT_TRANSPORT` says (see
+    /// ``defaultSocketTransport(environment:)``).
     case socket
     /// The in-process transport: no socket, no HTTP.
     case embedded
@@ -25,6 +27,20 @@ public enum TestTransport: String, Sendable, CaseIterable {
 
     /// This process's choice, read once.
     public static let current = resolved()
+
+    /// The socket transport tests use: DynamoClient's default, except that
+    /// `DYNAMOCLIENT_TRANSPORT=urlsession` gives a `URLSessionTransport` on every platform (on
+    /// Linux DynamoClient does not link it, so its own default never does), so `scripts/test`
+    /// can run the client's and the store's suites over URLSession there too.
+    ///
+    /// - Parameter environment: The environment to read (default: the process's).
+    public static func defaultSocketTransport(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> any HTTPTransport {
+        let requested = environment["DYNAMOCLIENT_TRANSPORT"].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if requested == DynamoClient.TransportChoice.urlsession.rawValue { return URLSessionTransport() }
+        return DynamoClient.defaultTransport(environment: environment)
+    }
 }
 
 extension TestEndpoint {
@@ -38,9 +54,9 @@ extension TestEndpoint {
         }
     }
 
-    /// A new socket transport (DynamoClient's default), whatever `LOCALDYNAMO_TEST_TRANSPORT`
-    /// says: for tests about the connection itself.
-    public var socketTransport: any HTTPTransport { DynamoClient.defaultTransport() }
+    /// A new socket transport (``TestTransport/defaultSocketTransport(environment:)``), whatever
+    /// `LOCALDYNAMO_TEST_TRANSPORT` says: for tests about the connection itself.
+    public var socketTransport: any HTTPTransport { TestTransport.defaultSocketTransport() }
 
     /// A client of this server through ``transport``: `DynamoClient.local(port:host:region:transport:)`
     /// with this endpoint's port.

@@ -29,22 +29,24 @@ package enum OutgoingHTTP {
             guard !request.url.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }),
                 !request.headers.contains(where: { ($0.name + $0.value).utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) })
             else { return .failure(OutgoingHTTPError(description: "the request contains CR, LF or NUL; not sent")) }
-            _ = globalInitialization
-            guard let handle = curl_easy_init() else {
+            if !globalInitialization, let reason = ld_curl_load_error() {
+                return .failure(OutgoingHTTPError(description: "libcurl could not be loaded: \(String(cString: reason))"))
+            }
+            guard let handle = ld_curl_easy_init() else {
                 return .failure(OutgoingHTTPError(description: "libcurl cannot allocate a handle"))
             }
-            defer { curl_easy_cleanup(handle) }
+            defer { ld_curl_easy_cleanup(handle) }
             var list: UnsafeMutablePointer<curl_slist>? = nil
             for header in request.headers {
-                list = curl_slist_append(list, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+                list = ld_curl_slist_append(list, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
             }
             // No `Expect: 100-continue` round trip, and no form content type that libcurl would add
             // to a body sent without one (servers then parse the body as a form and lose it).
-            list = curl_slist_append(list, "Expect:")
+            list = ld_curl_slist_append(list, "Expect:")
             if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                list = curl_slist_append(list, "Content-Type:")
+                list = ld_curl_slist_append(list, "Content-Type:")
             }
-            defer { curl_slist_free_all(list) }
+            defer { ld_curl_slist_free_all(list) }
             let collector = Collector()
             let context = Unmanaged.passUnretained(collector).toOpaque()
             var code = CURLE_OK
@@ -71,17 +73,17 @@ package enum OutgoingHTTP {
             if code == CURLE_OK {
                 code = withExtendedLifetime(collector) {
                     body.withUnsafeBufferPointer { bytes in
-                        guard request.method != "GET", request.method != "HEAD" else { return curl_easy_perform(handle) }
+                        guard request.method != "GET", request.method != "HEAD" else { return ld_curl_easy_perform(handle) }
                         var status = ld_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
                         if status == CURLE_OK {
                             status = ld_curl_easy_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                         }
-                        return status == CURLE_OK ? curl_easy_perform(handle) : status
+                        return status == CURLE_OK ? ld_curl_easy_perform(handle) : status
                     }
                 }
             }
             guard code == CURLE_OK else {
-                return .failure(OutgoingHTTPError(description: String(cString: curl_easy_strerror(code))))
+                return .failure(OutgoingHTTPError(description: String(cString: ld_curl_easy_strerror(code))))
             }
             var status = 0
             _ = ld_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -187,6 +187,33 @@ def test_export_writes_aws_layout_read_back_by_boto3(neighbours):
     assert as_set(exported) == as_set(items)
 
 
+def mapped_libraries(pid: int) -> set[str]:
+    """The file names of the shared libraries mapped into a process (Linux's /proc/PID/maps)."""
+    with open(f"/proc/{pid}/maps") as maps:
+        return {os.path.basename(line.split()[-1]) for line in maps if ".so" in line.split()[-1]}
+
+
+def test_libcurl_is_loaded_on_the_first_call_to_s3_not_at_start(moto):
+    """The server links neither libcurl nor FoundationNetworking: serving maps none of libcurl's
+    TLS, LDAP or Kerberos chain (a third of the libraries the start used to load); the first
+    export to S3 opens libcurl, and it works."""
+    server = ServerProcess(_resolve_binary(), ["--in-memory", "--s3-endpoint", moto.url])
+    url = server.start()
+    try:
+        dynamodb = boto3.client("dynamodb", endpoint_url=url, **KEYS)
+        table_arn = make_table(dynamodb, "Lazy", sample_items(3))
+        before = mapped_libraries(server.proc.pid)
+        assert not {name for name in before if name.startswith(("libcurl", "libFoundationNetworking", "libssl"))}, before
+        assert any(name.startswith("libsqlite3") for name in before)
+        boto3.client("s3", endpoint_url=moto.url, **KEYS).create_bucket(Bucket="lazy")
+        assert export(dynamodb, table_arn, "lazy")["ExportStatus"] == "COMPLETED"
+        after = mapped_libraries(server.proc.pid)
+        assert any(name.startswith("libcurl.so") for name in after), after
+        assert not any(name.startswith("libFoundationNetworking") for name in after)
+    finally:
+        server.stop()
+
+
 def test_export_in_ion_writes_ion_gz(neighbours):
     dynamodb, s3, _, _, _ = neighbours
     s3.create_bucket(Bucket="ion-exports")

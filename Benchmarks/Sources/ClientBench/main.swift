@@ -9,6 +9,7 @@
 // Every request must succeed; a failure ends the run with exit status 1.
 import DynamoAPI
 import DynamoClient
+import DynamoURLSession
 import Foundation
 
 struct Options {
@@ -95,7 +96,11 @@ func run() async -> Int32 {
         return 2
     }
     let url = URL(string: options.endpoint)
-    let client = DynamoClient.local(port: url?.port ?? 8000, host: url?.host ?? "127.0.0.1")
+    // DYNAMOCLIENT_TRANSPORT=urlsession measures URLSession on Linux too, where DynamoClient's
+    // default never is (it does not link FoundationNetworking there).
+    let urlSession = ProcessInfo.processInfo.environment["DYNAMOCLIENT_TRANSPORT"]?.lowercased() == "urlsession"
+    let client = DynamoClient.local(
+        port: url?.port ?? 8000, host: url?.host ?? "127.0.0.1", transport: urlSession ? URLSessionTransport() : nil)
     let clock = ContinuousClock()
     let deadline = clock.now + .milliseconds(Int(options.seconds * 1000))
     let started = clock.now

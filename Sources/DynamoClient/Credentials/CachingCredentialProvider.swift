@@ -130,10 +130,3 @@ public actor CachingCredentialProvider: CredentialProvider {
         return expiration <= time
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -14,20 +14,27 @@
         /// Creates an easy handle, or returns `nil` when libcurl cannot allocate one.
         init?() {
             CurlEasy.initializeLibraryOnce()
-            guard let handle = curl_easy_init() else { return nil }
+            guard let handle = ld_curl_easy_init() else { return nil }
             self.handle = handle
             errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         }
 
         deinit {
-            curl_easy_cleanup(handle)
+            ld_curl_easy_cleanup(handle)
             errorBuffer.deallocate()
         }
 
         /// `curl_global_init` must run once before any other call and before threads race.
         static func initializeLibraryOnce() { _ = globalInitialization }
         private static let globalInitialization: Bool = ld_curl_global_init_default() == CURLE_OK
+
+        /// Why no handle could be made: libcurl (loaded on first use) is missing, or it could
+        /// not allocate.
+        static var unavailableReason: String {
+            guard let reason = ld_curl_load_error() else { return "curl_easy_init failed" }
+            return "libcurl could not be loaded: \(String(cString: reason))"
+        }
 
         /// Performs one request, blocking the calling thread until it completes or fails.
         ///
@@ -46,17 +53,17 @@
             if let name = request.unsafeHeaderName {
                 return .failure(TransportError(.invalidRequest, "header \(name.isSafeHeaderText ? name : "name") contains CR, LF or NUL; not sent"))
             }
-            curl_easy_reset(handle)
+            ld_curl_easy_reset(handle)
             errorBuffer[0] = 0
             let sink = ResponseSink(cancellation: cancellation)
             let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
             var headerList: UnsafeMutablePointer<curl_slist>? = nil
             for header in request.headers {
-                headerList = curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+                headerList = ld_curl_slist_append(headerList, header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
             }
             // No `Expect: 100-continue` round trip for larger bodies; no default content type.
-            headerList = curl_slist_append(headerList, "Expect:")
-            defer { curl_slist_free_all(headerList) }
+            headerList = ld_curl_slist_append(headerList, "Expect:")
+            defer { ld_curl_slist_free_all(headerList) }
 
             var code = configure(request, timeouts: timeouts, headers: headerList, sink: sinkPointer)
             if code == CURLE_OK, let caBundle { code = ld_curl_easy_setopt_string(handle, CURLOPT_CAINFO, caBundle) }
@@ -66,12 +73,12 @@
                 let bytes = request.body.isEmpty ? [0] : request.body
                 code = withExtendedLifetime(sink) {
                     bytes.withUnsafeBufferPointer { body in
-                        guard request.method != "GET", request.method != "HEAD" else { return curl_easy_perform(handle) }
+                        guard request.method != "GET", request.method != "HEAD" else { return ld_curl_easy_perform(handle) }
                         var status = ld_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
                         if status == CURLE_OK {
                             status = ld_curl_easy_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
                         }
-                        return status == CURLE_OK ? curl_easy_perform(handle) : status
+                        return status == CURLE_OK ? ld_curl_easy_perform(handle) : status
                     }
                 }
             }
@@ -122,7 +129,7 @@
 
         private func error(for code: CURLcode) -> TransportError {
             let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let message = detail.isEmpty ? String(cString: ld_curl_easy_strerror(code)) : detail
             return TransportError(TransportError.kind(of: code), message, curlCode: Int(code.rawValue))
         }
     }

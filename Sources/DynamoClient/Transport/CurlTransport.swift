@@ -47,7 +47,7 @@
                         } else if let easy {
                             result = easy.perform(request, timeouts: timeouts, caBundle: caBundle, cancellation: cancellation)
                         } else {
-                            result = .failure(TransportError(.other, "curl_easy_init failed"))
+                            result = .failure(TransportError(.other, CurlEasy.unavailableReason))
                         }
                         return { continuation.resume(returning: result) }
                     }

@@ -1,18 +1,30 @@
 import AWSSigV4
 import Foundation
 
+#if canImport(Darwin)
+    import DynamoURLSession
+#endif
+
 extension DynamoClient {
     /// The transports this platform has, by the name `DYNAMOCLIENT_TRANSPORT` takes.
     public enum TransportChoice: String, Sendable, CaseIterable {
         /// ``CurlTransport`` (only where libcurl is linked: Linux).
         case curl
-        /// ``URLSessionTransport`` (Apple platforms; Linux through FoundationNetworking).
+        /// `URLSessionTransport` (Apple platforms). On Linux it is in the `DynamoURLSession`
+        /// library, which DynamoClient does not link there (FoundationNetworking and the libcurl
+        /// it links would load at every start): pass a `URLSessionTransport()` as the
+        /// configuration's transport instead.
         case urlsession
 
-        /// Whether this platform has the transport.
+        /// Whether this platform's DynamoClient can make the transport itself.
         public var isAvailable: Bool {
             switch self {
-            case .urlsession: true
+            case .urlsession:
+                #if canImport(Darwin)
+                    true
+                #else
+                    false
+                #endif
             case .curl:
                 #if canImport(CCurl)
                     true
@@ -54,15 +66,26 @@ extension DynamoClient {
         maximumConnections: Int = 16, environment: [String: String] = ProcessInfo.processInfo.environment,
         caBundle: String? = nil
     ) -> any HTTPTransport {
-        switch TransportChoice.resolved(environment: environment) {
-        case .urlsession:
-            return URLSessionTransport(maximumConnections: maximumConnections)
-        case .curl:
-            #if canImport(CCurl)
+        #if canImport(CCurl)
+            if TransportChoice.resolved(environment: environment) == .curl {
                 return CurlTransport(maximumConnections: maximumConnections, caBundle: caBundle)
-            #else
-                return URLSessionTransport(maximumConnections: maximumConnections)
-            #endif
-        }
+            }
+        #endif
+        #if canImport(Darwin)
+            return URLSessionTransport(maximumConnections: maximumConnections)
+        #else
+            return UnavailableTransport()
+        #endif
     }
 }
+
+#if !canImport(Darwin)
+    /// The default on a platform with neither libcurl nor URLSession linked (never chosen where
+    /// libcurl is, since `resolved` then always answers `curl`): every request fails
+    /// with ``TransportError/Kind/invalidRequest``, saying to pass a transport.
+    struct UnavailableTransport: HTTPTransport {
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+            throw TransportError(.invalidRequest, "DynamoClient has no transport on this platform: pass one in the configuration")
+        }
+    }
+#endif

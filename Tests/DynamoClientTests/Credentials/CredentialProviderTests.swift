@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// The credential providers with injected environments and files; the machine's own
 /// environment and `~/.aws` are never read.
@@ -133,7 +134,8 @@ struct CredentialProviderTests {
                     "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/var/run/token",
                     "AWS_CONTAINER_AUTHORIZATION_TOKEN": "ignored",
                 ], files: ["/var/run/token": "filetoken\n"])
-            let credentials = try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
+            let credentials = try await ContainerCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport())
+                .resolveCredentials()
             #expect(
                 credentials
                     == AWSCredentials(
@@ -147,10 +149,11 @@ struct CredentialProviderTests {
     @Test func containerRejectsPlainHTTPToOtherHosts() async throws {
         let sources = Self.sources(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/creds"])
         await #expect(throws: CredentialError.self) {
-            try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
+            try await ContainerCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport()).resolveCredentials()
         }
         #expect(
-            try await ContainerCredentialProvider(sources: Self.sources(), transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
+            try await ContainerCredentialProvider(sources: Self.sources(), transport: TestTransport.defaultSocketTransport()).resolveCredentials()
+                == nil)
     }
 
     @Test func instanceMetadataV2() async throws {
@@ -160,7 +163,7 @@ struct CredentialProviderTests {
             .respond(status: 200, body: Self.document, crc: .absent),
         ]) { server in
             let sources = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(server.port)/"])
-            let credentials = try await InstanceMetadataCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
+            let credentials = try await InstanceMetadataCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIATEMP")
             let requests = server.requests
@@ -179,11 +182,12 @@ struct CredentialProviderTests {
     @Test func instanceMetadataDisabledOrUnreachable() async throws {
         let disabled = Self.sources(["AWS_EC2_METADATA_DISABLED": "true"])
         #expect(
-            try await InstanceMetadataCredentialProvider(sources: disabled, transport: DynamoClient.defaultTransport()).resolveCredentials() == nil)
+            try await InstanceMetadataCredentialProvider(sources: disabled, transport: TestTransport.defaultSocketTransport()).resolveCredentials()
+                == nil)
         try await withRefusingPort { (port: Int) async throws -> Void in
             let unreachable = Self.sources(["AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(port)"])
             #expect(
-                try await InstanceMetadataCredentialProvider(sources: unreachable, transport: DynamoClient.defaultTransport())
+                try await InstanceMetadataCredentialProvider(sources: unreachable, transport: TestTransport.defaultSocketTransport())
                     .resolveCredentials() == nil)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// Requests to the container and instance metadata endpoints: no proxy, no header injection,
 /// failures reported as credential failures, the region from instance metadata.
@@ -43,7 +44,7 @@ struct MetadataEndpointTests {
                 environment.merging(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(server.port)/creds"]) { $1 },
                 files: ["/var/run/token": "token\rX-Injected: 1\n"])
             let error = await #expect(throws: CredentialError.self) {
-                try await ContainerCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
+                try await ContainerCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport()).resolveCredentials()
             }
             #expect(error?.message.contains("line break") == true)
             #expect(error?.message.contains("AWS_CONTAINER_AUTHORIZATION_TOKEN") == true)
@@ -69,11 +70,11 @@ struct MetadataEndpointTests {
         try await withFakeServer([.ok()]) { server in
             let request = HTTPRequest(method: "GET", url: server.url, headers: [("X-Test", "a\r\nX-Injected: 1")])
             let error = await #expect(throws: TransportError.self) {
-                try await DynamoClient.defaultTransport().send(request, timeouts: HTTPTimeouts())
+                try await TestTransport.defaultSocketTransport().send(request, timeouts: HTTPTimeouts())
             }
             #expect(error?.kind == .invalidRequest)
             let badURL = HTTPRequest(method: "GET", url: server.url + "x\r\nX-Injected: 1")
-            await #expect(throws: TransportError.self) { try await DynamoClient.defaultTransport().send(badURL, timeouts: HTTPTimeouts()) }
+            await #expect(throws: TransportError.self) { try await TestTransport.defaultSocketTransport().send(badURL, timeouts: HTTPTimeouts()) }
             #expect(server.requests.isEmpty)
         }
     }

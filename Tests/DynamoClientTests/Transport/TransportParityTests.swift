@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DynamoClient
+@testable import DynamoURLSession
+import DynamoTestSupport
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -8,10 +10,15 @@ import Testing
 /// Both transports (where both exist) answer and fail alike, so the retry logic above them
 /// cannot tell them apart.
 struct TransportParityTests {
-    static let available = DynamoClient.TransportChoice.allCases.filter(\.isAvailable)
+    /// libcurl where DynamoClient links it, and URLSession everywhere (through DynamoURLSession,
+    /// which DynamoClient links only on Apple platforms).
+    static let available = DynamoClient.TransportChoice.allCases.filter { $0.isAvailable || $0 == .urlsession }
 
     static func transport(_ choice: DynamoClient.TransportChoice) -> any HTTPTransport {
-        DynamoClient.defaultTransport(maximumConnections: 4, environment: ["DYNAMOCLIENT_TRANSPORT": choice.rawValue])
+        switch choice {
+        case .urlsession: URLSessionTransport(maximumConnections: 4)
+        case .curl: DynamoClient.defaultTransport(maximumConnections: 4, environment: ["DYNAMOCLIENT_TRANSPORT": "curl"])
+        }
     }
 
     @Test(arguments: available)
@@ -98,15 +105,21 @@ struct TransportParityTests {
     @Test func environmentChoosesAmongAvailableTransports() {
         typealias Choice = DynamoClient.TransportChoice
         #expect(Choice.resolved(environment: [:]) == Choice.platformDefault)
-        #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) == .urlsession)
         #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "gopher"]) == Choice.platformDefault)
         #if canImport(CCurl)
+            // DynamoClient does not link URLSession on Linux: asking for it keeps libcurl.
             #expect(Choice.platformDefault == .curl)
+            #expect(!Choice.urlsession.isAvailable)
             #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": " curl "]) == .curl)
-            #expect(DynamoClient.defaultTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "urlsession"]) is URLSessionTransport)
+            #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) == .curl)
+            #expect(DynamoClient.defaultTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "urlsession"]) is CurlTransport)
             #expect(DynamoClient.defaultTransport(environment: [:]) is CurlTransport)
+            // The tests' own choice still reaches URLSession there, through DynamoURLSession.
+            #expect(TestTransport.defaultSocketTransport(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) is URLSessionTransport)
+            #expect(TestTransport.defaultSocketTransport(environment: [:]) is CurlTransport)
         #else
             #expect(Choice.platformDefault == .urlsession)
+            #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "URLSession"]) == .urlsession)
             #expect(Choice.resolved(environment: ["DYNAMOCLIENT_TRANSPORT": "curl"]) == .urlsession)
         #endif
     }

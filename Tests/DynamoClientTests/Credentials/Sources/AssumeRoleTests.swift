@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// Profiles with `role_arn`: STS `AssumeRole` over the Query protocol against a scripted STS.
 struct AssumeRoleTests {
@@ -48,7 +49,7 @@ struct AssumeRoleTests {
         let sources = FakeAWS.sources(
             ["AWS_ENDPOINT_URL_STS": server.url, "AWS_REGION": "eu-west-1"].merging(environment) { $1 },
             files: ["\(FakeAWS.home)/.aws/config": config])
-        return ProfileCredentialProvider(profile: profile, sources: sources, transport: DynamoClient.defaultTransport())
+        return ProfileCredentialProvider(profile: profile, sources: sources, transport: TestTransport.defaultSocketTransport())
     }
 
     @Test func sourceProfileAssumesTheRoleWithSignedQueryRequest() async throws {
@@ -143,7 +144,7 @@ struct AssumeRoleTests {
     @Test func stsEndpointResolution() {
         func endpoint(_ environment: [String: String], config: String = "") -> (String, String) {
             let sources = FakeAWS.sources(environment, files: ["\(FakeAWS.home)/.aws/config": config])
-            let sts = STSClient(sources: sources, profile: SharedConfiguration(sources: sources), transport: DynamoClient.defaultTransport())
+            let sts = STSClient(sources: sources, profile: SharedConfiguration(sources: sources), transport: TestTransport.defaultSocketTransport())
             return (sts.endpoint, sts.region)
         }
         #expect(endpoint(["AWS_REGION": "eu-west-1"]) == ("https://sts.eu-west-1.amazonaws.com/", "eu-west-1"))
@@ -175,7 +176,7 @@ struct AssumeRoleTests {
             let sources = FakeAWS.sources(["AWS_ENDPOINT_URL_STS": url, "AWS_REGION": "us-east-1"])
             let assume = AssumeRoleCredentialProvider(
                 roleARN: "arn:aws:iam::123456789012:role/moto", source: StaticCredentialProvider(TestClients.credentials),
-                sessionName: "moto-session", durationSeconds: 900, sources: sources, transport: DynamoClient.defaultTransport())
+                sessionName: "moto-session", durationSeconds: 900, sources: sources, transport: TestTransport.defaultSocketTransport())
             let credentials = try #require(try await assume.resolveCredentials())
             #expect(credentials.accessKeyID.hasPrefix("ASIA"))
             #expect(credentials.sessionToken?.isEmpty == false)

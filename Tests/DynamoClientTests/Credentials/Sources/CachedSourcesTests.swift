@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// The new sources behind ``CachingCredentialProvider``: one STS call for many concurrent
 /// first users, a new call once the credentials come due.
@@ -9,7 +10,7 @@ struct CachedSourcesTests {
     static func assumeRole(_ server: FakeHTTPServer) -> AssumeRoleCredentialProvider {
         AssumeRoleCredentialProvider(
             roleARN: "arn:aws:iam::123456789012:role/r", source: StaticCredentialProvider(TestClients.credentials),
-            sources: FakeAWS.sources(["AWS_ENDPOINT_URL_STS": server.url]), transport: DynamoClient.defaultTransport())
+            sources: FakeAWS.sources(["AWS_ENDPOINT_URL_STS": server.url]), transport: TestTransport.defaultSocketTransport())
     }
 
     @Test func concurrentFirstUseSendsOneRequest() async throws {

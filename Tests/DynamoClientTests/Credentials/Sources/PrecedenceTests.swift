@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// The default chain's order, one test per rule: environment keys → profile `role_arn` → web
 /// identity (environment, then profile) → IAM Identity Center → credentials-file keys →
@@ -18,7 +19,7 @@ struct PrecedenceTests {
         let sources = FakeAWS.sources(
             ["AWS_ENDPOINT_URL_STS": server.url, "AWS_EC2_METADATA_DISABLED": "true"].merging(environment) { $1 },
             files: ["\(FakeAWS.home)/.aws/config": config, "\(FakeAWS.home)/.aws/credentials": credentials, "/token": "jwt"])
-        return try await CredentialProviderChain.default(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
+        return try await CredentialProviderChain.default(sources: sources, transport: TestTransport.defaultSocketTransport()).resolveCredentials()
     }
 
     @Test func environmentKeysBeatWebIdentityAndProfiles() async throws {
@@ -70,7 +71,7 @@ struct PrecedenceTests {
                     "\(FakeAWS.home)/.aws/credentials": "[default]\naws_access_key_id = AKIDFILE\naws_secret_access_key = f\n",
                     "\(FakeAWS.home)/.aws/sso/cache/\(SHA1.hex("https://x.awsapps.com/start")).json": cache,
                 ])
-            let credentials = try await CredentialProviderChain.default(sources: sources, transport: DynamoClient.defaultTransport())
+            let credentials = try await CredentialProviderChain.default(sources: sources, transport: TestTransport.defaultSocketTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIASSO")
         }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// IAM Identity Center: the CLI's token cache, the OIDC refresh-token grant, the portal.
 struct SSOTests {
@@ -54,7 +55,7 @@ struct SSOTests {
             ["AWS_ENDPOINT_URL_SSO": server.url, "AWS_ENDPOINT_URL_SSO_OIDC": server.url],
             files: files.merging(["\(FakeAWS.home)/.aws/config": config]) { $1 },
             written: written)
-        return SSOCredentialProvider(profile: profile, sources: sources, transport: DynamoClient.defaultTransport(), now: { Self.now })
+        return SSOCredentialProvider(profile: profile, sources: sources, transport: TestTransport.defaultSocketTransport(), now: { Self.now })
     }
 
     @Test func sha1MatchesTheStandardVectors() {

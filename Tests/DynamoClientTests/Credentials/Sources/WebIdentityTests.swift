@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import DynamoClient
+import DynamoTestSupport
 
 /// `AWS_WEB_IDENTITY_TOKEN_FILE` / `web_identity_token_file`: unsigned
 /// `AssumeRoleWithWebIdentity`, the token file read on every refresh.
@@ -18,7 +19,7 @@ struct WebIdentityTests {
                 "AWS_ROLE_SESSION_NAME": "pod-session",
             ]) { path in files.withLock { $0[path] } }
             sources.writeFile = { _, _ in false }
-            let provider = WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
+            let provider = WebIdentityCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport())
             let first = try await provider.resolveCredentials()
             #expect(first?.accessKeyID == "ASIAONE")
             files.withLock { $0["/var/run/secrets/token"] = "rotated-token" }
@@ -47,12 +48,12 @@ struct WebIdentityTests {
             let sources = FakeAWS.sources(
                 ["AWS_ENDPOINT_URL_STS": server.url],
                 files: ["\(FakeAWS.home)/.aws/config": config, "/tmp/ci-token": "ci-token"])
-            let credentials = try await ProfileCredentialProvider(profile: "ci", sources: sources, transport: DynamoClient.defaultTransport())
+            let credentials = try await ProfileCredentialProvider(profile: "ci", sources: sources, transport: TestTransport.defaultSocketTransport())
                 .resolveCredentials()
             #expect(credentials?.accessKeyID == "ASIAROLE")
             #expect(FakeAWS.form(server.requests.first?.body ?? "")["WebIdentityToken"] == "ci-token")
             let error = await #expect(throws: CredentialError.self) {
-                try await ProfileCredentialProvider(profile: "broken", sources: sources, transport: DynamoClient.defaultTransport())
+                try await ProfileCredentialProvider(profile: "broken", sources: sources, transport: TestTransport.defaultSocketTransport())
                     .resolveCredentials()
             }
             #expect(error?.message.contains("no role ARN") == true)
@@ -62,7 +63,7 @@ struct WebIdentityTests {
     @Test func unreadableTokenFileIsReported() async throws {
         let sources = FakeAWS.sources(["AWS_WEB_IDENTITY_TOKEN_FILE": "/nope", "AWS_ROLE_ARN": "arn:aws:iam::1:role/r"])
         let error = await #expect(throws: CredentialError.self) {
-            try await WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport()).resolveCredentials()
+            try await WebIdentityCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport()).resolveCredentials()
         }
         #expect(error?.message == "cannot read the web identity token file /nope")
     }
@@ -75,7 +76,7 @@ struct WebIdentityTests {
                     "AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/web",
                 ], files: ["/token": "eyJhbGciOiJSUzI1NiJ9.e30.sig"])
             let credentials = try #require(
-                try await WebIdentityCredentialProvider(sources: sources, transport: DynamoClient.defaultTransport())
+                try await WebIdentityCredentialProvider(sources: sources, transport: TestTransport.defaultSocketTransport())
                     .resolveCredentials())
             #expect(credentials.accessKeyID.hasPrefix("ASIA"))
             #expect(credentials.sessionToken?.isEmpty == false)

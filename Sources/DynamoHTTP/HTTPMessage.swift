@@ -118,8 +118,9 @@ public struct HTTPTimeouts: Sendable, Hashable {
     }
 }
 
-/// Sends HTTP requests. ``CurlTransport`` (Linux) and ``URLSessionTransport`` (Apple platforms,
-/// Linux on request) implement it; tests may substitute another.
+/// Sends HTTP requests. DynamoClient's `CurlTransport` (Linux) and DynamoURLSession's
+/// `URLSessionTransport` (Apple platforms, Linux on request) implement it; tests may substitute
+/// another.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns the response, whatever its status.
     ///
@@ -133,10 +134,17 @@ public protocol HTTPTransport: Sendable {
 
 extension String {
     /// Whether the text can be sent inside one HTTP header field: no CR, LF or NUL.
-    var isSafeHeaderText: Bool {
+    package var isSafeHeaderText: Bool {
         let scan = utf8.withContiguousStorageIfAvailable { bytes in
             !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
         }
         return scan ?? !utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as `TimeInterval` counts them.
+    package var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,3 +1,4 @@
+import DynamoHTTP
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
