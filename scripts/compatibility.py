@@ -116,8 +116,8 @@ DIFFERENCES = [
     "`known_divergence`): us-east-1's 2026-08-12 answer to an empty number string (`...numeric value: `, "
     "superseded by the 2026-10 recordings); a case that diverges is kept there with the service's answer "
     "until it is fixed. Standalone UpdateItem measures the finished item and the attributes the update "
-    "writes plus a per-clause cost against 400 KB, as DynamoDB does (transactions and PartiQL measure the "
-    "finished item only).",
+    "writes plus a per-clause cost against 400 KB, as DynamoDB does (in the 2025 wording the finished item "
+    "alone, as its last two regions measure it; transactions and PartiQL measure the finished item only).",
     "Messages whose exact DynamoDB wording could not be confirmed (worded to say what is wrong): "
     "the 2017.11.29 calls' TableNotFoundException and join checks, a policy document without `Statement` or "
     "whose `Statement` is neither an object nor an array, replica auto scaling minimum above maximum.",
