@@ -121,6 +121,21 @@ extension AttributeValue {
 }
 
 extension AttributeValue {
+    /// A set's members in the order DynamoDB stores and answers them, whatever order they were
+    /// written in: string and binary sets bytewise, number sets by value (the empty string
+    /// first). paritysuite/dynamodb-conformance tests/tier1/updateItem/basic.test.ts, eu-west-2,
+    /// 2026-10-09 (`ADD tags :v` of `[""]` onto `["a"]` reads back `["", "a"]`). Members
+    /// already in order (every stored set) are written without sorting.
+    @inline(__always)
+    static func inServiceOrder<Member>(_ members: [Member], by precedes: (Member, Member) -> Bool) -> [Member] {
+        var index = 1
+        while index < members.count {
+            if precedes(members[index], members[index - 1]) { return members.sorted(by: precedes) }
+            index += 1
+        }
+        return members
+    }
+
     /// Writes the value's wire JSON.
     public func encode(to writer: inout JSONWriter) {
         writer.writeRaw(UInt8(ascii: "{"))
@@ -137,7 +152,7 @@ extension AttributeValue {
         case .ss(let texts):
             writer.writeKey("SS", first: true)
             writer.writeRaw(UInt8(ascii: "["))
-            for (position, text) in texts.enumerated() {
+            for (position, text) in Self.inServiceOrder(texts, by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
                 writer.write(string: text)
             }
@@ -145,7 +160,7 @@ extension AttributeValue {
         case .ns(let numbers):
             writer.writeKey("NS", first: true)
             writer.writeRaw(UInt8(ascii: "["))
-            for (position, number) in numbers.enumerated() {
+            for (position, number) in Self.inServiceOrder(numbers, by: <).enumerated() {
                 if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
                 writer.write(string: number.description)
             }
@@ -153,7 +168,7 @@ extension AttributeValue {
         case .bs(let blobs):
             writer.writeKey("BS", first: true)
             writer.writeRaw(UInt8(ascii: "["))
-            for (position, bytes) in blobs.enumerated() {
+            for (position, bytes) in Self.inServiceOrder(blobs, by: { $0.lexicographicallyPrecedes($1) }).enumerated() {
                 if position > 0 { writer.writeRaw(UInt8(ascii: ",")) }
                 writer.write(string: Base64.encode(bytes))
             }

@@ -83,3 +83,15 @@ enum BulkOperationWords {
     /// The failure of an operation whose input prefix holds no object.
     static let noInputObjects = "No objects under the given S3 key prefix"
 }
+
+/// The words of an import's outcome (`ImportTableDescription`).
+enum ImportWords {
+    /// `FailureCode` of an import that skipped lines which are not items (the code the service
+    /// records; scylladb/scylladb test/alternator/test_import.py, measured in 2026).
+    static let itemValidationCode = "ItemValidationError"
+    /// `FailureMessage` of such an import: the service's own sentence was not recorded, so this
+    /// one says what happened.
+    static func itemValidationMessage(errors: Int) -> String {
+        "\(errors) of the source's items failed validation and were not imported; the rest were imported into the table"
+    }
+}

@@ -254,14 +254,18 @@ extension EngineMessages {
 
 extension EngineMessages {
     /// Examples of the engine's messages DynamoDB's 2026 rollout changed, in both forms: Query's
-    /// `Select` rules, which `Database.requestValidation` puts in the envelope (the single-item
-    /// writes' checks go through it alike). `ErrorWordingCatalogTests` checks each has two forms.
+    /// and Scan's `Select` rules, which `Database.requestValidation` puts in the envelope (the
+    /// single-item writes' checks go through it alike), and Scan's sentences that lost their
+    /// details. `ErrorWordingCatalogTests` checks each has two forms.
     static var rolloutSamples: [DynamoError] {
         [
             allProjectedAttributesUsedOnly, specifyAttributesToGetProjectionExpressionWhenChoosing,
             duplicateValueAttributeName(duplicate: "a"),
             cannotSpecifyProjectionExpressionWhenChoosing(choosing: "ALL_ATTRIBUTES"),
             cannotSpecifyAttributesToGetWhenChoosing(choosing: "only the Count"),
-        ].map(\.inValidationEnvelope)
+        ].map(\.inValidationEnvelope) + [
+            segmentOutOfRange(segment: 5, total: 5),
+            startingKeyInvalidBecause(errorMessage: keyElementMismatch.message),
+        ]
     }
 }

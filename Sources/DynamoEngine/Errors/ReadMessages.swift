@@ -93,10 +93,13 @@ extension EngineMessages {
     static let segmentMissing = DynamoError.validation(
         "The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
 
-    /// Thrown by ReadRequests (checkSegments).
+    /// Thrown by ReadRequests (checkSegments). The 2026 form drops the values (paritysuite
+    /// registry/splits.json scan-segment-out-of-range-message: eu-west-2 from 2026-09-26).
     static func segmentOutOfRange(segment: Int, total: Int) -> DynamoError {
         .validation(
-            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)"
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments",
+            v2025:
+                "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: \(segment) is not less than TotalSegments: \(total)"
         )
     }
 
@@ -121,9 +124,11 @@ extension EngineMessages {
     static let providedExclusiveStartKeyDoes = DynamoError.validation(
         "The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
 
-    /// Thrown by Scan (startKey).
+    /// Thrown by Scan (startKey). The 2026 form is Query's short one (paritysuite
+    /// registry/splits.json scan-bad-start-key-message: eu-west-2 from 2026-09-26).
     static func startingKeyInvalidBecause(errorMessage: String?) -> DynamoError {
-        .validation("The provided starting key is invalid: \(errorMessage ?? "")")
+        let short = providedStartingKeyInvalid.message ?? ""
+        return .validation(short, v2025: short + ": \(errorMessage ?? "")")
     }
 }
 

@@ -97,16 +97,18 @@ enum IndexUpdates {
         guard let attributeDefinitions else {
             throw EngineMessages.attributeDefinitionsNotSpecifiedIndex(indexName: create.indexName)
         }
-        // The table's definitions stand; the request's add the new index's key attributes.
-        var known = definition.attributeDefinitions
-        for given in attributeDefinitions where !known.contains(where: { $0.name == given.attributeName }) {
-            known.append(
-                KeyAttribute(
+        // The new index's key attributes must be among the request's own definitions, a table
+        // key or an existing index's key included (the service checks that list, not the stored
+        // one: nubo-db/dynoxide#144, eu-west-2 2026-07-12; alexdebrie/dynamodbguide.com#16);
+        // an attribute the table already defines keeps its stored type (paritysuite#78).
+        let requested = attributeDefinitions.map { given in
+            definition.attributeDefinitions.first { $0.name == given.attributeName }
+                ?? KeyAttribute(
                     name: given.attributeName,
-                    type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string))
+                    type: KeyScalarType(rawValue: given.attributeType.rawValue) ?? .string)
         }
         let schema = create.keySchema.map { (name: $0.attributeName, keyType: $0.keyType) }
-        let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: known)
+        let (partition, sort) = try TableValidation.resolveGlobalIndexKeySchema(schema, definitions: requested)
         let projection = try TableValidation.checkProjection(
             type: create.projection.projectionType, nonKeyAttributes: create.projection.nonKeyAttributes)
         if billingMode != .payPerRequest, create.provisionedThroughput == nil {

@@ -161,7 +161,7 @@ package final class EngineDispatcher: DynamoDispatcher {
                 let input = try Input.decodeRequest(body)
                 let placement = row.placement.resolve(input, storage: dispatcher.storage) { database }
                 let conflicts = try dispatcher.conflicts(context)
-                let operationContext = OperationContext(database: database, now: dispatcher.engine.clock.now())
+                let operationContext = OperationContext(database: database, now: dispatcher.engine.clock.now(), wording: dispatcher.errorWording)
                 func run() throws -> Output {
                     for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
                     return try EngineDispatcher.run(row, input, context: operationContext, throttle: dispatcher.throttle)
@@ -254,9 +254,10 @@ package final class EngineDispatcher: DynamoDispatcher {
         let throttle = throttle
         let now = engine.clock.now()
         let conflicts = try self.conflicts(context, conflict: conflict)
+        let wording = errorWording
         return { database in
             for (table, count) in conflicts { database.injectTransactionConflicts(table: table, count: count) }
-            return try run(OperationContext(database: database, now: now), throttle)
+            return try run(OperationContext(database: database, now: now, wording: wording), throttle)
         }
     }
 

@@ -40,7 +40,17 @@ extension OperationRows {
     static let updateItem = OperationRow(
         .itemWrite, touches: { (input: UpdateItemInput) in .item(input.key, table: input.tableName) }, admission: .whole(.writes),
         run: { input, context in
-            let result = try context.database.updateItem(input)
+            // The 2026 validator refuses an ExpressionAttributeValue nested past the 32 levels an
+            // item may have, before the table or the condition is looked at; the 2025 one let it
+            // through to the condition (paritysuite registry/splits.json
+            // update-item-nesting-depth-expression-value: 31 regions, eu-west-2 among them,
+            // against eu-south-2 and me-central-1, 2026-10-07).
+            if context.wording == .v2026, let values = input.expressionAttributeValues {
+                do throws(DynamoError) { try ItemSize.checkNesting(values) } catch { throw error.inValidationEnvelope }
+            }
+            // The statement-sized ceiling came with the 2026 validator (update-item-size-* in
+            // paritysuite registry/splits.json: 31 regions against eu-south-2 and me-central-1).
+            let result = try context.database.updateItem(input, sizedByStatement: context.wording == .v2026)
             return written(
                 result, attributes: result.returnedAttributes, table: input.tableName, capacity: input.returnConsumedCapacity
             ) {

@@ -158,4 +158,7 @@ struct OperationContext {
     let database: Database
     /// Seconds since 1970, fixed for the whole request.
     let now: Double
+    /// The wording the server answers in, for the few checks the 2026 rollout added rather
+    /// than reworded.
+    var wording: ErrorWording = .default
 }

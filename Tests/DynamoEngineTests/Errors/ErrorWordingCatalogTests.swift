@@ -62,7 +62,7 @@ import Testing
         #expect(key.v2025 == keyMessage)
     }
 
-    @Test("Query's Select rules: enveloped in 2026, bare in 2025; Scan's bare in both")
+    @Test("Query's and Scan's Select rules: enveloped in 2026, bare in 2025")
     func querySelect() throws {
         let database = try Self.database()
         let query = Self.refusal {
@@ -77,8 +77,28 @@ import Testing
         let scan = Self.refusal {
             _ = try database.scan(ScanInput(tableName: "Things", select: .init(rawValue: "ALL_PROJECTED_ATTRIBUTES")))
         }
-        #expect(scan.v2026 == sentence)
+        #expect(scan.v2026 == "1 validation error detected: " + sentence)
         #expect(scan.v2025 == sentence)
+    }
+
+    /// Scan's later wave (paritysuite registry/splits.json scan-segment-out-of-range-message and
+    /// scan-bad-start-key-message: eu-west-2 from 2026-09-26, 28 regions on the older forms).
+    @Test("Scan's Segment and start-key sentences: short in 2026, with their details in 2025")
+    func scanParameterChecks() throws {
+        let database = try Self.database()
+        let segment = Self.refusal {
+            _ = try database.scan(ScanInput(tableName: "Things", totalSegments: 5, segment: 5))
+        }
+        #expect(segment.v2026 == "The Segment parameter is zero-based and must be less than parameter TotalSegments")
+        #expect(
+            segment.v2025
+                == "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 5 is not less than TotalSegments: 5"
+        )
+        let start = Self.refusal {
+            _ = try database.scan(ScanInput(tableName: "Things", exclusiveStartKey: ["nope": .s("x")]))
+        }
+        #expect(start.v2026 == "The provided starting key is invalid")
+        #expect(start.v2025 == "The provided starting key is invalid: The provided key element does not match the schema")
     }
 
     @Test("every catalog's rollout samples have two forms, the 2025 one without the 2026 envelope or casing")

@@ -108,7 +108,7 @@ public struct QueryInput: DynamoShape {
             default: break
             }
         }
-        self.limit = d.integer(jLimit, "Limit", rules: ValueRules(minValue: 1, omitsValue: true))
+        self.limit = d.integer(jLimit, "limit", rules: ValueRules(minValue: 1, omitsValue: true))
         self.expressionAttributeValues = d.value(jExpressionAttributeValues, "expressionAttributeValues")
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
         self.attributesToGet = d.value(jAttributesToGet, "attributesToGet", rules: ValueRules(minLength: 1), element: ValueRules(maxLength: 65535))

@@ -103,11 +103,11 @@ public struct ScanInput: DynamoShape {
             default: break
             }
         }
-        self.limit = d.integer(jLimit, "limit", rules: ValueRules(minValue: 1))
+        self.limit = d.integer(jLimit, "limit", rules: ValueRules(minValue: 1, omitsValue: true))
         self.expressionAttributeValues = d.value(jExpressionAttributeValues, "expressionAttributeValues")
         self.returnConsumedCapacity = d.value(jReturnConsumedCapacity, "returnConsumedCapacity")
         self.attributesToGet = d.value(jAttributesToGet, "attributesToGet", rules: ValueRules(minLength: 1), element: ValueRules(maxLength: 65535))
-        self.segment = d.integer(jSegment, "segment", rules: ValueRules(minValue: 0, maxValue: 999999))
+        self.segment = d.integer(jSegment, "segment", rules: ValueRules(minValue: 0, maxValue: 999999, omitsValue: true))
         self.select = d.value(jSelect, "select")
         self.scanFilter = d.value(jScanFilter, "scanFilter", key: ValueRules(maxLength: 65535))
         self.conditionalOperator = d.value(jConditionalOperator, "conditionalOperator")
