@@ -39,11 +39,11 @@ WALK_TEST = "test_compatibility.py"
 NOTES = {
     "SearchVectors": "exact: the true nearest `TopK` (the service's is approximate), scored in f32 (COSINE 1 − cos, EUCLIDEAN distance, smallest first; DOT_PRODUCT largest first), ties by key order; "
     "boto3, the AWS CLI and every SDK reach LocalDynamo when given the endpoint (`endpoint_url`, `--endpoint-url`): without one, botocore sends SearchVectors to `search-dynamodb.<region>.amazonaws.com`; "
-    "a new index on a table with items is CREATING (Backfilling) for one second of the server clock; see docs/vector-search.md for rules, messages and their sources",
+    "a new index on a table with items is CREATING with `Backfilling: true` until built and for one second of the server clock, then ACTIVE without `Backfilling` (the newer documentation, see below); see docs/vector-search.md for rules, messages and their sources",
     "UpdateTable": "`ReplicaUpdates` create real tables in the other regions' namespaces; replication is asynchronous, last writer wins; "
                    "`Disassociate` leaves the local replica a standalone table, guarded by `DisassociationProtectionEnabled`; "
-                   "a new replica gets the table's global and vector indexes, but index changes made once replicas exist "
-                   "(`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`) stay in the region that made them (a gap: what the service does here is not yet confirmed; its vector chapter documents only a new replica getting the index)",
+                   "a new replica gets the table's global and vector indexes; `VectorIndexUpdates` made once replicas exist change every replica (each builds its index from its own items), "
+                   "while `GlobalSecondaryIndexUpdates` still stay in the region that made them (a gap: global tables document a global index's definition as synchronized)",
     "DescribeEndpoints": "answers `dynamodb.<region>.amazonaws.com`",
     "DescribeLimits": "DynamoDB's default account and table quotas",
     "PutResourcePolicy": "documents validated (JSON object with `Statement`, 20 KB) and kept, never enforced",
@@ -153,6 +153,27 @@ DIFFERENCES = [
     "even ones written after it within its own second; whether the service compares finer creation times is not known. "
     "A Timestamp with another iterator type, and a SequenceNumber with AT_TIMESTAMP, are refused (ValidationException) "
     "before the stream is looked up, as the SequenceNumber rules are.",
+    "A vector index's `Backfilling` (two versions of the developer guide's \"Data synchronization between tables and vector "
+    "indexes\"): docs.aws.amazon.com's English page (and its fr, id translations) says the index goes CREATING, then ACTIVE "
+    "with `Backfilling` true while it fills; docs.amazonaws.cn (en_us and zh) and docs.aws.amazon.com's it_it Markdown say it "
+    "stays CREATING with `Backfilling` true while it fills, then is ACTIVE with the field absent, and add a paragraph the "
+    "others lack (backfill time is driven by index construction, not item count) and name the search error "
+    "(ValidationException, where the others say \"an error\"). The API reference's VectorIndexDescription decides for the "
+    "second: its newer text (docs.aws.amazon.com APIReference, zh_tw) says `CREATING` \"covers both provisioning the index "
+    "and backfilling existing base table data. Check the Backfilling field to distinguish the two\", that SearchVectors "
+    "answers a ValidationException while backfilling (no partial results) and that the field is absent for an index made "
+    "by CreateTable, replacing the text botocore 1.44.8 still carries (\"SearchVectors operations might return incomplete "
+    "results\"), and the rule matches the one documented for global indexes (CREATING with `Backfilling` true, then "
+    "false). LocalDynamo follows it: CREATING with `Backfilling: false` in the UpdateTable answer, CREATING with "
+    "`Backfilling: true` in DescribeTable until the build is done, then ACTIVE without the field "
+    "(`test_update_table_adds_a_backfilling_index_on_the_server_clock`, `VectorBackfillTests`).",
+    "Vector index changes on a global table (the developer guide's \"Using vector indexes with global tables\": the index "
+    "definition reaches a new replica automatically, it is not created separately in each Region, and each replica's "
+    "index backfills independently; the multi-account global tables page lists a global index's definition among the "
+    "settings always synchronized across replicas): `VectorIndexUpdates` Create or Delete made in any replica's Region is "
+    "made in every replica in the same UpdateTable, each replica's new index built from its own items (CREATING with "
+    "`Backfilling` while it has items to index). The documentation has no example of the call on a table that already "
+    "has replicas, so this is inferred, not measured (`test_vector_index_changes_on_a_global_table_reach_every_replica`).",
 ]
 
 

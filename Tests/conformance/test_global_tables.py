@@ -438,3 +438,38 @@ def test_a_new_replica_gets_the_vector_indexes_and_indexes_replicated_writes(ddb
     assert poll_until(lambda: nearest(ddb, 5, 5), ["east", "before"]) == ["east", "before"]
     ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
     wait_until_gone(west, name)
+
+
+def test_vector_index_changes_on_a_global_table_reach_every_replica(ddb, west, tables):
+    """The developer guide's 'Using vector indexes with global tables': the vector index is not
+    created separately in each Region, and a replica's index backfills on its own. As for a
+    global index (whose definition global tables keep synchronized), VectorIndexUpdates made in
+    one replica's Region therefore change every replica: a Create made in the source Region
+    shows in the replica, a Delete made in the replica leaves the source without the index."""
+    spec = {"IndexName": "by-emb", "VectorAttribute": {"AttributeName": "emb"},
+            "Projection": {"ProjectionType": "KEYS_ONLY"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN"}
+    name = tables.create()
+    ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": OTHER}}])
+    try:
+        ddb.update_table(TableName=name, VectorIndexUpdates=[{"Create": spec}])
+        (source,) = ddb.describe_table(TableName=name)["Table"]["VectorIndexes"]
+        (replica,) = west.describe_table(TableName=name)["Table"]["VectorIndexes"]
+        same = ("IndexName", "VectorAttribute", "Dimensions", "DistanceFunction", "Projection")
+        assert {k: replica[k] for k in same} == {k: spec[k] for k in same} == {k: source[k] for k in same}
+        assert replica["IndexArn"].split(":")[3] == OTHER and source["IndexArn"].split(":")[3] == REGION
+        # Both tables were empty: each index is ACTIVE at once.
+        assert (replica["IndexStatus"], replica["ItemCount"], source["IndexStatus"]) == ("ACTIVE", 0, "ACTIVE")
+        west.put_item(TableName=name, Item={"pk": {"S": "w"}, "emb": {"L": [{"N": "1"}, {"N": "2"}]}})
+        found = west.search_vectors(TableName=name, IndexName="by-emb", TopK=1, SearchVector=[{"N": "1"}, {"N": "2"}])
+        assert [result["Item"]["pk"]["S"] for result in found["SearchResults"]] == ["w"]
+        # Refused alike in every Region once the index exists.
+        with expect_error("ValidationException", "Attempting to create an index which already exists"):
+            west.update_table(TableName=name, VectorIndexUpdates=[{"Create": spec}])
+        west.update_table(TableName=name, VectorIndexUpdates=[{"Delete": {"IndexName": "by-emb"}}])
+        assert "VectorIndexes" not in west.describe_table(TableName=name)["Table"]
+        assert "VectorIndexes" not in ddb.describe_table(TableName=name)["Table"]
+        with expect_error("ValidationException", "The table does not have the specified index: by-emb"):
+            ddb.search_vectors(TableName=name, IndexName="by-emb", TopK=1, SearchVector=[{"N": "1"}, {"N": "2"}])
+    finally:
+        ddb.update_table(TableName=name, ReplicaUpdates=[{"Delete": {"RegionName": OTHER}}])
+        wait_until_gone(west, name)

@@ -108,7 +108,8 @@ extension Database {
         }
     }
 
-    /// Compares a table's live statistics (table and every index, whatever its status) and
+    /// Compares a table's live statistics (table and every index, vector indexes too, whatever
+    /// its status) and
     /// the published ones to the counts of its stored rows.
     private static func checkStatistics(
         of definition: TableDefinition, live: LiveStatistics?, published: PublishedTable?,
@@ -132,7 +133,11 @@ extension Database {
         for index in definition.indexes {
             compare("index \(index.name)", live.indexes[index.storageNumber], stored.indexes[index.storageNumber])
         }
-        if Set(live.indexes.keys) != Set(stored.indexes.keys) {
+        for index in definition.vectorIndexes {
+            compare(
+                "vector index \(index.name)", live.vectorIndexes[index.storageNumber], stored.vectorIndexes[index.storageNumber])
+        }
+        if Set(live.indexes.keys) != Set(stored.indexes.keys) || Set(live.vectorIndexes.keys) != Set(stored.vectorIndexes.keys) {
             violations.append(InvariantViolation(table: definition.name, message: "live statistics of indexes that do not exist"))
         }
         if published?.statistics != live {

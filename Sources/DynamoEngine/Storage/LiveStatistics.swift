@@ -6,21 +6,30 @@ struct TableStatistics: Sendable, Equatable {
     static let empty = TableStatistics(itemCount: 0, sizeBytes: 0)
 }
 
-/// A table's live statistics and those of each of its secondary indexes (by storage number, so
-/// an index deleted and created again under the same name never inherits the old counts).
+/// A table's live statistics and those of each of its secondary and vector indexes (by storage
+/// number, so an index deleted and created again under the same name never inherits the old
+/// counts).
 struct LiveStatistics: Sendable, Equatable {
     var table: TableStatistics
     var indexes: [Int: TableStatistics]
+    /// Each vector index's entries and the sum of their projected sizes (``VectorStore``), by
+    /// the index's storage number: `ItemCount` and `IndexSizeBytes` without counting the index's
+    /// rows on each DescribeTable.
+    var vectorIndexes: [Int: TableStatistics] = [:]
 
     static let empty = LiveStatistics(table: .empty, indexes: [:])
 
-    /// The rows of `definition` counted: its items and each secondary index's entries. O(rows):
-    /// used the first time a table's statistics are needed after the database is opened (or
-    /// replaced by a snapshot), and after a bulk fill.
+    /// The rows of `definition` counted: its items and each secondary and vector index's
+    /// entries. O(rows): used the first time a table's statistics are needed after the database
+    /// is opened (or replaced by a snapshot), and after a bulk fill.
     static func count(_ definition: TableDefinition, connection: SQLiteConnection) throws -> LiveStatistics {
         var counted = LiveStatistics(table: try ItemStore(table: definition, connection: connection).statistics(), indexes: [:])
         for index in definition.indexes {
             counted.indexes[index.storageNumber] = try IndexStore(table: definition, index: index, connection: connection).statistics()
+        }
+        for index in definition.vectorIndexes {
+            let (itemCount, sizeBytes) = try VectorStore(table: definition, index: index, connection: connection).statistics()
+            counted.vectorIndexes[index.storageNumber] = TableStatistics(itemCount: itemCount, sizeBytes: sizeBytes)
         }
         return counted
     }
@@ -72,16 +81,30 @@ final class StatisticsLedger {
         markUnpublished(table)
     }
 
-    /// Makes the index statistics of `definition`'s table match its indexes: a new index starts
-    /// empty (its SQLite table was just created), a removed one is forgotten. A table whose
+    /// A vector index's entries changed by `entries`, their total projected size by `bytes`
+    /// (``VectorStore``); nothing to adjust while the table's statistics are not known, as for
+    /// ``recordIndex(of:index:entries:bytes:)``.
+    func recordVectorIndex(of table: String, index storageNumber: Int, entries: Int64, bytes: Int64) {
+        guard entries != 0 || bytes != 0 else { return }
+        guard tables[table]?.vectorIndexes[storageNumber]?.adjust(entries: entries, bytes: bytes) != nil else { return }
+        markUnpublished(table)
+    }
+
+    /// Makes the index statistics of `definition`'s table match its indexes (secondary and
+    /// vector): a new index starts empty (its SQLite table was just created), a removed one is forgotten. A table whose
     /// statistics are not known stays so (its rows, new indexes' included, are counted when
     /// first needed); a new table's are set to empty by its creator.
     func align(with definition: TableDefinition) {
         guard var statistics = tables[definition.name] else { return }
         var indexes: [Int: TableStatistics] = [:]
         for index in definition.indexes { indexes[index.storageNumber] = statistics.indexes[index.storageNumber] ?? .empty }
-        guard indexes != statistics.indexes else { return }
+        var vectorIndexes: [Int: TableStatistics] = [:]
+        for index in definition.vectorIndexes {
+            vectorIndexes[index.storageNumber] = statistics.vectorIndexes[index.storageNumber] ?? .empty
+        }
+        guard indexes != statistics.indexes || vectorIndexes != statistics.vectorIndexes else { return }
         statistics.indexes = indexes
+        statistics.vectorIndexes = vectorIndexes
         self[definition.name] = statistics
     }
 

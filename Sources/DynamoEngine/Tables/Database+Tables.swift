@@ -44,10 +44,9 @@ package struct TableSnapshot: Sendable {
 extension Database {
     /// Whether ``describeTable(named:)`` answers `name` from memory, with no SQL and no wait
     /// for the writer: the table's statistics are known, or there is no such table (answered at
-    /// once). `false` the first time after the database was opened, until the rows are counted,
-    /// and for a table with vector indexes (their entries are counted on each description).
+    /// once). `false` the first time after the database was opened, until the rows are counted.
     package func describesFromMemory(_ name: String) -> Bool {
-        publishedTable(TableReference.name(from: name)).map { $0.statistics != nil && $0.definition.vectorIndexes.isEmpty } ?? true
+        publishedTable(TableReference.name(from: name)).map { $0.statistics != nil } ?? true
     }
 
     /// Describes one table: its definition and the live statistics of the table and of each
@@ -83,7 +82,10 @@ extension Database {
             snapshot.indexStatistics[index.name] = (counted.itemCount, counted.sizeBytes)
         }
         if !definition.vectorIndexes.isEmpty {
-            snapshot.vectorIndexStatistics = try vectorIndexStatistics(of: definition)
+            for index in definition.vectorIndexes {
+                guard let counted = statistics.vectorIndexes[index.storageNumber] else { continue }
+                snapshot.vectorIndexStatistics[index.name] = (counted.itemCount, counted.sizeBytes)
+            }
             for index in definition.vectorIndexes where index.isBackfilling(at: now) {
                 snapshot.vectorIndexStatus[index.name] = .creating
             }

@@ -7,7 +7,10 @@ extension Database {
     ///
     /// A created index is CREATING until a background backfill has indexed every item; a
     /// deleted one is DELETING until a background drop removes it (see `Database+IndexBuilds`).
-    package func updateTable(_ input: UpdateTableInput, now: Double) throws -> TableSnapshot {
+    ///
+    /// `VectorIndexUpdates` on a global table change every replica (``replicateVectorIndexUpdates``);
+    /// `propagates` is `false` for that change made in another replica's region.
+    package func updateTable(_ input: UpdateTableInput, now: Double, propagates: Bool = true) throws -> TableSnapshot {
         _ = try table(named: input.tableName)
         try TableValidation.checkTableClass(input.tableClass)
         if let answer = try updateTableDisassociation(input, now: now) { return answer }
@@ -183,6 +186,10 @@ extension Database {
         if let deleted = vectorChanges.deleted {
             transientStatuses.hold(vectorIndex: deleted.name, of: updated.name, status: .deleting, deleted: deleted, now: now)
         }
+        if propagates, let vectorUpdates, let group = updated.settings?.replication {
+            try replicateVectorIndexUpdates(
+                vectorUpdates, attributeDefinitions: input.attributeDefinitions, table: updated.name, regions: group.regions)
+        }
         var snapshot = try describeTable(named: updated.name)
         // The response shows the table as the request left it, before any background work.
         snapshot.definition = updated
@@ -194,6 +201,24 @@ extension Database {
             snapshot.deletedVectorIndexes.append(deleted)
         }
         return snapshot
+    }
+
+    /// Makes the vector index change UpdateTable made here in every other replica of the global
+    /// table, each replica's index built from its own items (backfilled on its own when it has
+    /// some). The developer guide ("Using vector indexes with global tables") says a vector index
+    /// is not created separately in each Region and that each replica's index backfills
+    /// independently; global tables keep a global index's definition synchronized across replicas
+    /// as well. The replicas' definitions are the same, so what this Region accepted they accept.
+    private func replicateVectorIndexUpdates(
+        _ updates: [VectorIndexUpdate], attributeDefinitions: [AttributeDefinition]?, table: String, regions: [String]
+    ) throws {
+        let (hub, accessKeyID) = try replicationConnection()
+        for member in regions where member != region {
+            let replica = try hub.database(accessKeyID: accessKeyID, region: member)
+            _ = try replica.updateTable(
+                UpdateTableInput(attributeDefinitions: attributeDefinitions, tableName: table, vectorIndexUpdates: updates),
+                now: replica.clock.now(), propagates: false)
+        }
     }
 
     /// Seconds of the server clock a vector index added to a table with items stays CREATING

@@ -8,8 +8,9 @@ import DynamoAPI
 /// (``VectorIndexDefinition/building``) and refuses searches. Writes meanwhile maintain it like
 /// any vector index (`ItemStore` always works with the current definition), and a chunk
 /// writes each item's entry over whatever the index holds for it: an entry a write made is the
-/// one the chunk makes from the same item, so the two never disagree and no entry is lost or
-/// counted twice. The last chunk clears `building` in its own transaction. Nothing about
+/// one the chunk makes from the same item, so a chunk keeps it and adds only the entries
+/// missing: none is lost or counted twice, and the index's live statistics count each entry
+/// as it is written. The last chunk clears `building` in its own transaction. Nothing about
 /// progress is persisted: a server stopped mid-build starts it over when it opens the
 /// database again (`resumeIndexWork`), which is safe for the same reason.
 extension Database {
@@ -35,7 +36,8 @@ extension Database {
             guard let (found, generation) = backfillTarget(table, after: cursor), let position = found.vectorIndexes.firstIndex(where: isBuilt)
             else { return .abandoned }
             var definition = found
-            let store = VectorStore(table: definition, index: definition.vectorIndexes[position], connection: state.connection)
+            let store = VectorStore(
+                table: definition, index: definition.vectorIndexes[position], connection: state.connection, ledger: state.statistics)
             if let last = try store.fill(after: cursor?.key, limit: limit) {
                 return .more(after: BackfillCursor(key: last, generation: generation))
             }

@@ -16,6 +16,9 @@ struct VectorStore {
     let table: TableDefinition
     let index: VectorIndexDefinition
     let connection: SQLiteConnection
+    /// Where the index's entry count and size changes go (``StatisticsLedger``), for a store
+    /// that writes in the writer's transaction; `nil` for reads and fills counted after.
+    var ledger: StatisticsLedger? = nil
 
     var name: String { Self.name(table: table, index: index) }
 
@@ -26,7 +29,7 @@ struct VectorStore {
     /// Statement kinds for `SQLiteConnection.statement(_:sql:)` (112 and up; see `ItemStore`,
     /// `IndexStore` and `ExpiryIndex` for the others).
     private enum StatementKind: UInt8 {
-        case upsert = 112, remove, get, firstItems, itemsAfter
+        case upsert = 112, remove, get, firstItems, itemsAfter, insertNew
     }
 
     private func statementKey(_ kind: StatementKind) -> StatementKey {
@@ -86,6 +89,7 @@ struct VectorStore {
         guard let entry else { return try remove(key, old: old) }
         if old == entry { return nil }
         try insert(key, entry: entry)
+        record(entries: old == nil ? 1 : 0, bytes: entry.size - (old?.size ?? 0))
         guard let old, old.vector == entry.vector, old.partition == entry.partition, old.filters == entry.filters else { return entry.size }
         // Only the projected item's size changed: kept for IndexSizeBytes, not charged.
         return nil
@@ -96,6 +100,13 @@ struct VectorStore {
         let upsert = try upsertStatement()
         try key.partition.withUnsafeBytes { partition in
             try key.sort.withUnsafeBytes { sort in try insert(upsert, hash: key.hash, partition: partition, sort: sort, entry: entry) }
+        }
+    }
+
+    /// The statement that writes an entry for an item that has none (and nothing when it has one).
+    private func insertNewStatement() throws -> SQLiteStatement {
+        try connection.statement(statementKey(.insertNew)) {
+            "INSERT INTO \(name) (hash, pk, sk, part, filters, vector, size) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash, pk, sk) DO NOTHING"
         }
     }
 
@@ -110,7 +121,7 @@ struct VectorStore {
         }
     }
 
-    /// Runs `upsert` for one entry, every blob bound in place (no copy by SQLite): the key's
+    /// Runs `upsert` (or ``insertNewStatement()``) for one entry, every blob bound in place (no copy by SQLite): the key's
     /// bytes and the entry's stay valid until it has run.
     private func insert(
         _ upsert: SQLiteStatement, hash: Int64, partition: UnsafeRawBufferPointer, sort: UnsafeRawBufferPointer, entry: VectorEntry
@@ -148,7 +159,13 @@ struct VectorStore {
         try connection.statement(statementKey(.remove)) { "DELETE FROM \(name) WHERE hash = ? AND pk = ? AND sk = ?" }
             .bind(.integer(key.hash), .blob(key.partition), .blob(key.sort))
             .run()
+        record(entries: -1, bytes: -old.size)
         return old.size
+    }
+
+    /// Counts a change of the index's entries in the ``ledger``.
+    private func record(entries: Int, bytes: Int) {
+        ledger?.recordVectorIndex(of: table.name, index: index.storageNumber, entries: Int64(entries), bytes: Int64(bytes))
     }
 
     /// Whether the table has any item (an index added to it must be built).
@@ -162,10 +179,11 @@ struct VectorStore {
     /// the caller's write transaction (one chunk of a backfill, `Database.vectorBackfillStep`):
     /// each item's entry read in place from its stored JSON
     /// (``VectorIndexDefinition/storedEntry(json:size:projected:)``, the item decoded only where
-    /// that cannot say) and written over whatever the index holds for it (the entry a write
-    /// made since the index was added is the same one). An item the index refuses (a vector of
-    /// another length written before the index existed) is left out, as the service's backfill
-    /// leaves it out.
+    /// that cannot say) and written unless the index holds one for the item already: an entry
+    /// there was written since the index was added, by a write that kept it in step with the
+    /// item, so it is the one this would write. An item the index refuses (a vector of another
+    /// length written before the index existed) is left out, as the service's backfill leaves
+    /// it out. The entries written are counted in the ``ledger``.
     ///
     /// One prepared statement reads the items and one writes the entries, every blob bound
     /// where it already is: the item's key in the reading statement's row, the entry's bytes in
@@ -188,9 +206,13 @@ struct VectorStore {
             rows.bind(.integer(Int64(limit)))
         }
         defer { rows.reset() }
-        let upsert = try upsertStatement()
+        let insertNew = try insertNewStatement()
         let projected = index.projectedNames(table: table)
         var count = 0
+        // The entries this chunk added and their sizes, counted once at the end.
+        var added = 0
+        var addedBytes = 0
+        defer { record(entries: added, bytes: addedBytes) }
         while try rows.step() {
             count += 1
             let size = Int(rows.int64(4))
@@ -205,7 +227,11 @@ struct VectorStore {
             if let entry {
                 // The row's key stays where it is until the next step, after the write.
                 try rows.withBlob(1) { partition in
-                    try rows.withBlob(2) { sort in try insert(upsert, hash: rows.int64(0), partition: partition, sort: sort, entry: entry) }
+                    try rows.withBlob(2) { sort in try insert(insertNew, hash: rows.int64(0), partition: partition, sort: sort, entry: entry) }
+                }
+                if connection.changes == 1 {
+                    added += 1
+                    addedBytes += entry.size
                 }
             }
             if count == limit { return StoredKey(hash: rows.int64(0), partition: rows.blob(1), sort: rows.blob(2)) }
@@ -263,7 +289,7 @@ extension ItemStore {
         var replicated: [String: Double] = [:]
         for index in table.vectorIndexes.sorted(by: { $0.name < $1.name }) {
             let entry = leavesOutInvalidVectors ? (try? index.entry(of: item, table: table)) ?? nil : try index.entry(of: item, table: table)
-            if let bytes = try VectorStore(table: table, index: index, connection: connection).set(key, entry: entry) {
+            if let bytes = try VectorStore(table: table, index: index, connection: connection, ledger: ledger).set(key, entry: entry) {
                 replicated[index.name] = Double(bytes)
             }
         }
@@ -276,25 +302,10 @@ extension ItemStore {
     func removeFromVectorIndexes(_ key: StoredKey) throws -> [String: Double] {
         var replicated: [String: Double] = [:]
         for index in table.vectorIndexes {
-            if let bytes = try VectorStore(table: table, index: index, connection: connection).remove(key) {
+            if let bytes = try VectorStore(table: table, index: index, connection: connection, ledger: ledger).remove(key) {
                 replicated[index.name] = Double(bytes)
             }
         }
         return replicated
-    }
-}
-
-extension Database {
-    /// `ItemCount` and `IndexSizeBytes` of each vector index of `table`, counted on a reader
-    /// (the service refreshes its figures every six hours; these are exact).
-    func vectorIndexStatistics(of table: TableDefinition) throws -> [String: (itemCount: Int64, sizeBytes: Int64)] {
-        try read { connection in
-            var counted: [String: (itemCount: Int64, sizeBytes: Int64)] = [:]
-            for index in table.vectorIndexes {
-                // A table deleted since it was looked up has no rows left to count.
-                counted[index.name] = (try? VectorStore(table: table, index: index, connection: connection).statistics()) ?? (0, 0)
-            }
-            return counted
-        }
     }
 }

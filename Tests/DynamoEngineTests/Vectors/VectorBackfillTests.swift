@@ -155,6 +155,9 @@ struct VectorBackfillTests {
             }
             let step = try Self.step(database, after: cursor, limit: Int.random(in: 1...40, using: &random))
             chunks += 1
+            // The index's live ItemCount and IndexSizeBytes, kept by the writes and the chunks,
+            // are its rows' after every chunk.
+            #expect(try database.checkInvariants().violations == [], "seed \(seed) chunk \(chunks)")
             switch step {
             case .more(let after): cursor = after
             case .finished: break steps
