@@ -84,6 +84,21 @@ extension ObjectContext {
         try await reload(try fulfillFromParent(faults))
     }
 
+    /// Fires faults as ``fireFaults(_:)`` does, except in a context that saves to the device
+    /// (an ``OfflineStore``'s, not a child's nor a replay's): there a fault whose row cannot be
+    /// read (DynamoDB unreachable, the row neither cached nor pending) stays a fault, and its
+    /// changes are saved as a delta. Returns those faults.
+    func fireFaultsKeepingUnread(_ objects: [ManagedObject]) async throws -> Set<ObjectIdentifier> {
+        guard parent == nil, replay == nil, let offline = store.offline else {
+            try await fireFaults(objects)
+            return []
+        }
+        var seen: Set<ObjectIdentifier> = []
+        let faults = objects.filter { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted }
+        guard !faults.isEmpty else { return [] }
+        return Set(try await reloadThroughDevice(faults, offline: offline, keepingUnread: true).map(ObjectIdentifier.init))
+    }
+
     /// Reads objects' rows again: one `GetItem` for one object, `BatchGetItem` for several.
     func reload(_ objects: [ManagedObject]) async throws {
         if let offline = offlineReads {
