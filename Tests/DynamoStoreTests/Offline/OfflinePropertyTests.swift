@@ -16,12 +16,7 @@ import Testing
 /// `STORE_OFFLINE_STEPS` (default 40).
 @Suite("OfflinePropertyTests")
 struct OfflinePropertyTests {
-    static var seeds: [UInt64] {
-        let text = ProcessInfo.processInfo.environment["STORE_OFFLINE_SEEDS"] ?? "5"
-        let parts = text.split(separator: "-").compactMap { UInt64($0) }
-        if parts.count == 2 { return Array(parts[0]...parts[1]) }
-        return Array(1...max(1, parts.first ?? 5))
-    }
+    static var seeds: [UInt64] { environmentSeeds("STORE_OFFLINE_SEEDS", default: 5) }
 
     static var steps: Int { Int(ProcessInfo.processInfo.environment["STORE_OFFLINE_STEPS"] ?? "") ?? 40 }
 
@@ -181,8 +176,11 @@ struct PhoneState {
 
     /// Replays the outbox against `server` as the store does: the resolutions, entry by entry.
     /// With `losingWriteAfter`, the answer of the write after that many is lost: DynamoDB acted
-    /// on it, the replay stops there and its entry stays in the outbox.
-    mutating func replay(_ server: inout [String: MemoRow], losingWriteAfter answered: Int? = nil) -> [OutboxOutcome.Resolution] {
+    /// on it, the replay stops there and its entry stays in the outbox. With `sent: false` too,
+    /// that write is never sent (the app was killed before it).
+    mutating func replay(
+        _ server: inout [String: MemoRow], losingWriteAfter answered: Int? = nil, sent: Bool = true
+    ) -> [OutboxOutcome.Resolution] {
         guard online else { return [] }
         var resolutions: [OutboxOutcome.Resolution] = []
         var writesLeft = answered
@@ -247,8 +245,10 @@ struct PhoneState {
             if let left = writesLeft, result.version != conflictRow.version || resolution == .applied {
                 // The write that stores the entry (its only one, or the resolved one).
                 if left == 0 {
-                    server[entry.memo] = result
-                    outbox[0].stored = (resolution, result)
+                    if sent {
+                        server[entry.memo] = result
+                        outbox[0].stored = (resolution, result)
+                    }
                     return resolutions
                 }
                 writesLeft = left - 1
