@@ -48,6 +48,10 @@ extension ObjectContext {
     /// form (migrated when it is older, see ``ModelVersioning``), or, from a parent context,
     /// `unmigrated` the parent's values and the row they came from.
     func fulfill(_ object: ManagedObject, with item: Item, fromParent unmigrated: UnmigratedItem?? = nil) throws(StoreError) {
+        if object.entity.isTombstone(item) {
+            try markDeletedInStore(object)
+            return
+        }
         if let unmigrated {
             object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
             object.unmigrated = unmigrated

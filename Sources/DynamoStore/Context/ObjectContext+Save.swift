@@ -339,9 +339,11 @@ struct Conflict {
 
     init(action: WriteAction, storeItem: Item?, context: ObjectContext) {
         self.action = action
-        self.storeItem = storeItem
         let object = action.object
         let entity = object.entity
+        // A tombstone is a row gone.
+        let storeItem = storeItem.flatMap { entity.isTombstone($0) ? nil : $0 }
+        self.storeItem = storeItem
         let ours = context.currentItem(of: object)
         let theirs = storeItem ?? [:]
         let versionName = entity.versionStorageName

@@ -170,7 +170,8 @@ extension DynamoStore {
             for start in stride(from: 0, to: wanted.count, by: 100) {
                 let slice = Array(wanted[start..<min(start + 100, wanted.count)])
                 let items = try await client.batchGetAll([table: KeysAndAttributes(keys: slice, consistentRead: true)])[table] ?? []
-                for item in items { found[item.filter { keyNames.contains($0.key) }] = item }
+                // A tombstone is a deletion.
+                for item in items where !entity.isTombstone(item) { found[item.filter { keyNames.contains($0.key) }] = item }
             }
             let gone = wanted.filter { found[$0] == nil }
             let before = try offline.cachedRows(table: table, keys: wanted)

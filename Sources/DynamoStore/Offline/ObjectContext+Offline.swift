@@ -267,7 +267,8 @@ extension ObjectContext {
     private func networkRows(_ ids: [ObjectID]) async throws -> [ObjectID: Item] {
         if ids.count == 1, let id = ids.first, let entity = store.model.entity(named: id.entityName) {
             let output = try await store.client.getItem(GetItemInput(tableName: entity.tableName, key: id.key, consistentRead: true))
-            return output.item.map { [id: $0] } ?? [:]
+            // A tombstone is a row gone (the cache keeps it as one).
+            return output.item.flatMap { entity.isTombstone($0) ? nil : [id: $0] } ?? [:]
         }
         var requests: [String: KeysAndAttributes] = [:]
         var entities: [String: EntityDescription] = [:]
@@ -279,7 +280,7 @@ extension ObjectContext {
         var found: [ObjectID: Item] = [:]
         for (table, items) in try await store.client.batchGetAll(requests) {
             guard let entity = entities[table] else { continue }
-            for item in items { found[try identity(of: item, entity: entity)] = item }
+            for item in items where !entity.isTombstone(item) { found[try identity(of: item, entity: entity)] = item }
         }
         return found
     }
