@@ -64,7 +64,8 @@ extension DynamoStore {
             let rows = try context.rebuild(entry.records)
             ids = rows.map(\.object.objectID)
             try await context.save()
-            let (resolutions, results) = context.outcome(of: rows, conflicts: state.conflicts)
+            let (resolutions, results) = context.outcome(
+                of: rows, conflicts: state.conflicts.merging(state.resolvedAgainst) { _, last in last })
             try offline.finish(entry, tables: tables, results: results, failure: nil)
             logger.debug("outbox entry replayed", metadata: ["sequence": .stringConvertible(entry.sequence)])
             return OutboxOutcome(sequence: entry.sequence, objects: resolutions, failure: nil)

@@ -14,6 +14,11 @@ final class OutboxReplayState {
     private(set) var conflicts: [ObjectID: Item?]
     /// The rows this replay's conflicts met, as DynamoDB held them.
     private(set) var met: [ObjectID: Item?] = [:]
+    /// The row each object's last resolution in this replay was made against: its first
+    /// conflict's kept row, or a row DynamoDB held when the write resolved against that one
+    /// met another (a device wrote in between). What the replay reports as rolled back is
+    /// this row unchanged.
+    private(set) var resolvedAgainst: [ObjectID: Item?] = [:]
     /// The objects whose conflict an earlier replay met and this one has not met again.
     private var earlier: Set<ObjectID>
     /// Keeps new first conflicts on the device before they are resolved.
@@ -47,12 +52,14 @@ final class OutboxReplayState {
             let id = conflict.action.object.objectID
             if met[id] == nil { met[id] = .some(conflict.storeItem) }
             if earlier.remove(id) != nil, let row = conflicts[id] {
+                resolvedAgainst[id] = .some(row)
                 return Conflict(action: conflict.action, storeItem: row, context: context)
             }
             if conflicts[id] == nil {
                 conflicts[id] = .some(conflict.storeItem)
                 new[id] = .some(conflict.storeItem)
             }
+            resolvedAgainst[id] = .some(conflict.storeItem)
             return conflict
         }
         if !new.isEmpty { try keep(new) }

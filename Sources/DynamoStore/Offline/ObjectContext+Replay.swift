@@ -110,7 +110,8 @@ extension ObjectContext {
     }
 
     /// How each rebuilt row ended after the replay's save, and what the device's cache takes
-    /// from it (`nil`: the row is gone).
+    /// from it (`nil`: the row is gone). `conflicts` holds, for each object that met one, the
+    /// row its last resolution was made against: the row it ended as, unchanged, is rolled back.
     func outcome(
         of rows: [ReplayedRow], conflicts: [ObjectID: Item?]
     ) -> (resolutions: [ObjectID: OutboxOutcome.Resolution], results: [String: Item?]) {

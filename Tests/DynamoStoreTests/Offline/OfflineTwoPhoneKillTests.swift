@@ -69,6 +69,20 @@ struct OfflineTwoPhoneKillTests {
             }
         }
         var kills = 0
+        // Every memo's row in DynamoDB is the model's.
+        func checkRows(_ context: String) async throws {
+            for id in Self.memos {
+                let row = try await client.getItem(GetItemInput(tableName: "PhoneMemos", key: ["id": .s(id)], consistentRead: true)).item
+                #expect(row.map(MemoRow.init) == server[id], "\(context): \(id) in DynamoDB")
+            }
+        }
+        // A killed phone started again on its file, replaying the rest of its outbox.
+        func relaunch(_ index: Int, _ context: String) async throws {
+            phones[index] = try PhoneProcess(endpoint: url, file: launches[index].file, policy: launches[index].policy)
+            let (lines, again) = await phones[index].run("replay")
+            #expect(again?.hasPrefix("ok") == true, "\(context): replay after the kill → \(again ?? "died")")
+            #expect(Self.resolutions(lines) == models[index].replay(&server), "\(context): replay after the kill")
+        }
         for round in 0..<Self.rounds {
             for index in 0..<2 {
                 #expect(await phones[index].run("offline").answer?.hasPrefix("ok") == true)
@@ -85,31 +99,34 @@ struct OfflineTwoPhoneKillTests {
                 #expect(await phones[index].run("online").answer?.hasPrefix("ok") == true)
                 models[index].online = true
             }
+            // Interleaved: a phone killed mid-replay is started again only after the other
+            // phone's replay (finished, or killed too), in a random order.
+            let interleaved = random.chance(50)
+            var down: [Int] = []
             for index in random.chance(50) ? [0, 1] : [1, 0] {
-                let context = "\(setting) round \(round) phone \(index)"
+                let context = "\(setting) round \(round) phone \(index)\(interleaved ? " (interleaved)" : "")"
                 let request = random.int(1..<4), after = random.chance(50)
                 #expect(await phones[index].run("hold-at-request \(request) \(after ? "after" : "before")").answer?.hasPrefix("ok") == true)
                 phones[index].send("replay")
                 let (printed, answer) = await phones[index].answer(orLineStartingWith: "held")
                 if answer?.hasPrefix("held") == true {
-                    // Held mid-replay at the request: killed there, started again, replayed.
+                    // Held mid-replay at the request: killed there.
                     #expect(answer == "held \(after ? "after" : "before")", "\(context)")
                     phones[index].kill()
                     kills += 1
                     _ = models[index].replay(&server, losingWriteAfter: request - 1, sent: after)
-                    phones[index] = try PhoneProcess(endpoint: url, file: launches[index].file, policy: launches[index].policy)
-                    let (lines, again) = await phones[index].run("replay")
-                    #expect(again?.hasPrefix("ok") == true, "\(context): replay after the kill → \(again ?? "died")")
-                    #expect(Self.resolutions(lines) == models[index].replay(&server), "\(context): replay after the kill at \(request)")
+                    if interleaved { down.append(index) } else { try await relaunch(index, context) }
                 } else {
                     #expect(answer?.hasPrefix("ok") == true, "\(context): replay → \(answer ?? "died")")
                     #expect(Self.resolutions(printed) == models[index].replay(&server), "\(context): replay")
                     #expect(await phones[index].run("hold-at-request 0").answer?.hasPrefix("ok") == true)
                 }
-                for id in Self.memos {
-                    let row = try await client.getItem(GetItemInput(tableName: "PhoneMemos", key: ["id": .s(id)], consistentRead: true)).item
-                    #expect(row.map(MemoRow.init) == server[id], "\(context): \(id) in DynamoDB")
-                }
+                try await checkRows(context)
+            }
+            for index in random.chance(50) ? down : down.reversed() {
+                let context = "\(setting) round \(round) phone \(index) (relaunched after the other replayed)"
+                try await relaunch(index, context)
+                try await checkRows(context)
             }
         }
         for index in 0..<2 {
