@@ -11,9 +11,15 @@
 //   set NOTE TEXT                    saves a new text
 //   visit NOTE VISIT                 saves a new visit of a note
 //   move VISIT NOTE                  saves a visit moved to another note
-//   replay                           replays the outbox (`replayed N failed M`)
+//   replay                           replays the outbox (`resolution R` per entry, then `replayed N failed M`)
 //   refresh                          refreshes the cache from DynamoDB
 //   die-at-request K before|after    SIGKILLs itself at the K-th request from now
+//   hold-at-request K before|after   at the K-th request from now prints `held K before|after`
+//                                    and stops there (before sending it, or after DynamoDB
+//                                    answered) until the test kills it; `hold-at-request 0`
+//                                    disarms it
+//   read MEMO                        a fresh context reads a memo: `memo ID A B VERSION` or `memo ID none`
+//   edit MEMO a|b TEXT               a fresh context saves a memo's text `a` or `b`
 //   dump                             prints the device's view: `note ID TEXT VERSION VISITS…`, `visit ID NOTE VERSION`
 //   pending                          prints `pending N failed M`
 //
@@ -38,6 +44,15 @@ final class Note: ManagedObject {
     @Relationship(inverse: "note") var visits: Set<Visit>
 }
 
+/// A memo with two texts, for the two-phone kill tests' merges (`OfflineTwoPhoneKillTests`).
+final class Memo: ManagedObject {
+    override class var mapping: EntityMapping { EntityMapping(hashKey: "id", version: "version", tableName: "PhoneMemos") }
+    @Attribute var id: String
+    @Attribute var a: String
+    @Attribute var b: String?
+    @Attribute var version: Int64 = 0
+}
+
 final class Visit: ManagedObject {
     override class var mapping: EntityMapping { EntityMapping(hashKey: "id", version: "version", tableName: "PhoneVisits") }
     @Attribute var id: String
@@ -45,32 +60,42 @@ final class Visit: ManagedObject {
     @Relationship(inverse: "visits") var note: Note?
 }
 
-/// The phone's radio: offline on command, and a SIGKILL armed at a request.
+/// The phone's radio: offline on command, and a SIGKILL (or a hold the test ends with one)
+/// armed at a request.
 final class PhoneTransport: HTTPTransport {
     private let inner = DynamoClient.defaultTransport(maximumConnections: 4)
-    private let state = Mutex<(offline: Bool, dieIn: Int?, afterAnswer: Bool)>((false, nil, false))
+    private let state = Mutex<(offline: Bool, stopIn: Int?, afterAnswer: Bool, holds: Bool)>((false, nil, false, false))
 
     func setOffline(_ offline: Bool) { state.withLock { $0.offline = offline } }
 
-    func dieAt(request count: Int, afterAnswer: Bool) { state.withLock { $0 = ($0.offline, count, afterAnswer) } }
+    func dieAt(request count: Int, afterAnswer: Bool) { state.withLock { $0 = ($0.offline, count, afterAnswer, false) } }
+
+    func holdAt(request count: Int, afterAnswer: Bool) {
+        state.withLock { $0 = ($0.offline, count > 0 ? count : nil, afterAnswer, true) }
+    }
 
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
-        let (offline, dies, afterAnswer) = state.withLock { state -> (Bool, Bool, Bool) in
-            guard !state.offline else { return (true, false, false) }
-            if let count = state.dieIn {
-                state.dieIn = count - 1
-                if count <= 1 { return (false, true, state.afterAnswer) }
+        let (offline, stops, afterAnswer, holds) = state.withLock { state -> (Bool, Int?, Bool, Bool) in
+            guard !state.offline else { return (true, nil, false, false) }
+            if let count = state.stopIn {
+                state.stopIn = count - 1
+                if count <= 1 { return (false, count, state.afterAnswer, state.holds) }
             }
-            return (false, false, false)
+            return (false, nil, false, false)
         }
         if offline { throw TransportError(.connectionFailed, "the phone is offline") }
-        if dies && !afterAnswer { die() }
+        if stops != nil && !afterAnswer { stop(holds, "before") }
         let response = try await inner.send(request, timeouts: timeouts)
-        if dies { die() }
+        if stops != nil { stop(holds, "after") }
         return response
     }
 
-    private func die() -> Never {
+    /// SIGKILLs the process, or tells the test it is held here and waits for its SIGKILL.
+    private func stop(_ holds: Bool, _ when: String) -> Never {
+        if holds {
+            OfflinePhone.say("held \(when)")
+            while true { pause() }
+        }
         _ = kill(getpid(), SIGKILL)
         fatalError("SIGKILL did not stop the process")
     }
@@ -91,7 +116,7 @@ enum OfflinePhone {
         configuration.retry = .disabled
         let client = try DynamoClient(configuration: configuration)
         let offline = try OfflineStore(path: arguments[2])
-        let store = try DynamoStore(types: [Note.self, Visit.self], client: client, offline: offline)
+        let store = try DynamoStore(types: [Note.self, Visit.self, Memo.self], client: client, offline: offline)
         let context = ObjectContext(store: store)
         context.mergePolicy = policy(arguments[3])
         var number = 0
@@ -145,11 +170,31 @@ enum OfflinePhone {
             try await context.save()
         case "replay":
             let outcomes = try await store.replayOutbox()
+            for outcome in outcomes {
+                say("resolution \(outcome.objects.values.map { "\($0)" }.sorted().joined(separator: ","))")
+            }
             say("replayed \(outcomes.count) failed \(outcomes.filter { $0.failure != nil }.count)")
         case "refresh":
             try await store.refreshCache()
         case "die-at-request":
             transport.dieAt(request: Int(words[0]) ?? 1, afterAnswer: words.count > 1 && words[1] == "after")
+        case "hold-at-request":
+            transport.holdAt(request: Int(words[0]) ?? 0, afterAnswer: words.count > 1 && words[1] == "after")
+        case "read":
+            let fresh = ObjectContext(store: store)
+            if let memo = try await fresh.existingObject(with: ObjectID(entityName: "Memo", key: ["id": .s(words[0])]), as: Memo.self) {
+                say("memo \(memo.id) \(memo.a) \(memo.b ?? "-") \(memo.version)")
+            } else {
+                say("memo \(words[0]) none")
+            }
+        case "edit":
+            let fresh = ObjectContext(store: store)
+            fresh.mergePolicy = context.mergePolicy
+            guard let memo = try await fresh.existingObject(with: ObjectID(entityName: "Memo", key: ["id": .s(words[0])]), as: Memo.self) else {
+                throw StoreError.invalidValue("no memo \(words[0])")
+            }
+            if words[1] == "a" { memo.a = words[2] } else { memo.b = words[2] }
+            try await fresh.save()
         case "pending":
             say("pending \(try store.offline?.pendingEntries().count ?? 0) failed \(try store.offline?.failedEntries().count ?? 0)")
         case "dump":

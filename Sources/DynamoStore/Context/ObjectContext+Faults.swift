@@ -48,6 +48,10 @@ extension ObjectContext {
     /// form (migrated when it is older, see ``ModelVersioning``), or, from a parent context,
     /// `unmigrated` the parent's values and the row they came from.
     func fulfill(_ object: ManagedObject, with item: Item, fromParent unmigrated: UnmigratedItem?? = nil) throws(StoreError) {
+        if object.entity.isTombstone(item) {
+            try markDeletedInStore(object)
+            return
+        }
         if let unmigrated {
             object.snapshot = try Snapshot(item: item, entity: object.entity, model: store.model)
             object.unmigrated = unmigrated
@@ -82,6 +86,21 @@ extension ObjectContext {
         var seen: Set<ObjectIdentifier> = []
         let faults = objects.filter { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted }
         try await reload(try fulfillFromParent(faults))
+    }
+
+    /// Fires faults as ``fireFaults(_:)`` does, except in a context that saves to the device
+    /// (an ``OfflineStore``'s, not a child's nor a replay's): there a fault whose row cannot be
+    /// read (DynamoDB unreachable, the row neither cached nor pending) stays a fault, and its
+    /// changes are saved as a delta. Returns those faults.
+    func fireFaultsKeepingUnread(_ objects: [ManagedObject]) async throws -> Set<ObjectIdentifier> {
+        guard parent == nil, replay == nil, let offline = store.offline else {
+            try await fireFaults(objects)
+            return []
+        }
+        var seen: Set<ObjectIdentifier> = []
+        let faults = objects.filter { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted }
+        guard !faults.isEmpty else { return [] }
+        return Set(try await reloadThroughDevice(faults, offline: offline, keepingUnread: true).map(ObjectIdentifier.init))
     }
 
     /// Reads objects' rows again: one `GetItem` for one object, `BatchGetItem` for several.

@@ -72,12 +72,18 @@ extension ObjectContext {
     /// Ends the current undo event and applies delete rules (nullify, cascade) of deleted
     /// objects, loading the faults that needs (deleted objects and objects whose relationships
     /// were changed from the other side).
+    ///
+    /// With an ``OfflineStore``, when DynamoDB cannot be reached, a fault the device never read
+    /// (neither cached nor changed by a pending save) stays a fault: a deleted one's delete
+    /// rules and a changed one's relationship changes are applied when the save is replayed
+    /// (``ObjectContext/save()`` records them as changes only).
     public func processPendingChanges() async throws {
         var handled: Set<ObjectIdentifier> = []
+        var unread: Set<ObjectIdentifier> = []
         while true {
             let deletions = deletedList.filter { !handled.contains(ObjectIdentifier($0)) }
             guard !deletions.isEmpty else { break }
-            try await fireFaults(deletions)
+            unread.formUnion(try await fireFaultsKeepingUnread(deletions))
             for object in deletions {
                 handled.insert(ObjectIdentifier(object))
                 applyDeleteRules(object)
@@ -85,14 +91,17 @@ extension ObjectContext {
         }
         // Loading a fault resolves its deltas, which may record deltas on other faults (a
         // to-one moved away from an owner not loaded yet): repeat until none is left.
-        while case let changedFaults = registered.values.filter({ $0.isFault && !$0.pending.isEmpty }), !changedFaults.isEmpty {
-            try await fireFaults(changedFaults)
+        while case let changedFaults = registered.values.filter({
+            $0.isFault && !$0.pending.isEmpty && !unread.contains(ObjectIdentifier($0))
+        }), !changedFaults.isEmpty {
+            unread.formUnion(try await fireFaultsKeepingUnread(changedFaults))
         }
         undoManager?.closeGroup()
     }
 
     private func applyDeleteRules(_ object: ManagedObject) {
-        guard !object.isDeletedInStore else { return }
+        // A fault left unread offline has its rules applied by the replay.
+        guard !object.isDeletedInStore, !object.isFault else { return }
         for relationship in object.entity.relationships {
             let destinations = object.relatedObjects(relationship.name)
             switch relationship.deleteRule {
@@ -132,7 +141,8 @@ extension ObjectContext {
         for object in insertedList where !object.deleteMark && !insertedIDs.insert(object.objectID).inserted {
             issues.append(.init(objectID: object.objectID, message: "two inserted objects have this key"))
         }
-        for object in deletedList where object.lifecycle == .stored && !object.isDeletedInStore {
+        // A deleted fault left unread offline meets its deny rules when the save is replayed.
+        for object in deletedList where object.lifecycle == .stored && !object.isDeletedInStore && !object.isFault {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
                 let remaining = object.relatedObjects(relationship.name).filter { !$0.deleteMark }
                 if !remaining.isEmpty {
@@ -329,9 +339,11 @@ struct Conflict {
 
     init(action: WriteAction, storeItem: Item?, context: ObjectContext) {
         self.action = action
-        self.storeItem = storeItem
         let object = action.object
         let entity = object.entity
+        // A tombstone is a row gone.
+        let storeItem = storeItem.flatMap { entity.isTombstone($0) ? nil : $0 }
+        self.storeItem = storeItem
         let ours = context.currentItem(of: object)
         let theirs = storeItem ?? [:]
         let versionName = entity.versionStorageName

@@ -140,7 +140,8 @@ public final class ObjectContext {
                         tableName: object.entity.tableName, key: id.key, consistentRead: true)
                 ).item
             }
-            guard let item = found else {
+            // A tombstone (``EntityDescription/tombstoneLifetime``) is no row either.
+            guard let item = found, !object.entity.isTombstone(item) else {
                 registered[id] = nil
                 object.lifecycle = .invalid
                 return nil

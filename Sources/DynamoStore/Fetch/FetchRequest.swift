@@ -199,10 +199,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     }
 
     /// The resolved predicate and, for an entity with an expiry attribute, "not expired now".
+    /// Tombstones (``EntityDescription/tombstoneLifetime``) are always left out.
     var effectivePredicate: StoragePredicate {
-        guard !includesExpiredObjects, let expiry = entity.expiryAttribute.flatMap(entity.attribute(named:)) else { return resolved }
+        let live: StoragePredicate = entity.tombstoneLifetime == nil ? resolved : .all([resolved, .notExists(EntityDescription.tombstoneAttribute)])
+        guard !includesExpiredObjects, let expiry = entity.expiryAttribute.flatMap(entity.attribute(named:)) else { return live }
         let now = AttributeValue.n(DynamoNumber(Int(Date().timeIntervalSince1970)))
-        return .all([resolved, .or([.notExists(expiry.storageName), .compare(expiry.storageName, .greater, now)])])
+        return .all([live, .or([.notExists(expiry.storageName), .compare(expiry.storageName, .greater, now)])])
     }
 }
 

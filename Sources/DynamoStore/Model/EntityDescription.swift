@@ -1,3 +1,5 @@
+import DynamoAPI
+
 /// An entity of the model: its properties and how it maps onto one DynamoDB table.
 ///
 /// Every entity has a hash key attribute and may have a range key attribute (the table's
@@ -28,6 +30,22 @@ public struct EntityDescription: Sendable, Hashable {
     /// The table's vector indexes (see ``EntityVectorIndex``), read by
     /// ``ObjectContext/fetchNearest(_:index:to:k:where:)``.
     public var vectorIndexes: [EntityVectorIndex] = []
+    /// Seconds a deleted object's tombstone stays in the table, or `nil` (a deletion deletes
+    /// the row). With it, a save's deletion writes the key, the version + 1,
+    /// ``tombstoneAttribute`` (the deletion time) and the ``expiryAttribute`` (the deletion time
+    /// plus the lifetime, so DynamoDB's TTL removes the tombstone then) in place of the row:
+    /// devices that were away, and read or refresh the row, learn of the deletion. Every read
+    /// of the store (faults, fetches, counts, refreshes, an offline store's cache) takes a
+    /// tombstone as no row, and an insert may take its key.
+    public var tombstoneLifetime: Int?
+
+    /// The attribute that marks a tombstone row: the deletion time in epoch seconds.
+    public static let tombstoneAttribute = "_deletedAt"
+
+    /// Whether an item is a tombstone of this entity (see ``tombstoneLifetime``).
+    func isTombstone(_ item: Item) -> Bool {
+        tombstoneLifetime != nil && item[Self.tombstoneAttribute] != nil
+    }
 
     /// Describes an entity.
     ///

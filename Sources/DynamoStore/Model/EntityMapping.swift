@@ -24,6 +24,9 @@ public struct EntityMapping: Sendable, Hashable {
     public var expiresAt: String?
     /// The table's vector indexes, read by ``ObjectContext/fetchNearest(_:index:to:k:where:)``.
     public var vectorIndexes: [EntityVectorIndex]
+    /// How long a deleted object's tombstone stays in the table, or `nil` (deletions delete the
+    /// row). See ``EntityDescription/tombstoneLifetime``; needs ``expiresAt``.
+    public var tombstoneLifetime: Duration?
 
     /// Describes the mapping.
     ///
@@ -35,10 +38,14 @@ public struct EntityMapping: Sendable, Hashable {
     ///   - indexes: the secondary indexes.
     ///   - expiresAt: the expiry (TTL) attribute's property name, epoch seconds.
     ///   - vectorIndexes: the vector indexes.
+    ///   - tombstoneLifetime: how long a deletion's tombstone row is kept (DynamoDB's TTL on
+    ///     `expiresAt` removes it then); `nil` deletes rows.
     public init(
         hashKey: String = "id", rangeKey: String? = nil, version: String? = nil, tableName: String? = nil,
-        indexes: [IndexDescription] = [], expiresAt: String? = nil, vectorIndexes: [EntityVectorIndex] = []
+        indexes: [IndexDescription] = [], expiresAt: String? = nil, vectorIndexes: [EntityVectorIndex] = [],
+        tombstoneLifetime: Duration? = nil
     ) {
+        self.tombstoneLifetime = tombstoneLifetime
         self.vectorIndexes = vectorIndexes
         self.expiresAt = expiresAt
         self.hashKey = hashKey
@@ -62,6 +69,7 @@ extension ManagedObject {
             versionAttribute: mapping.versionAttribute, attributes: [], indexes: mapping.indexes)
         entity.expiryAttribute = mapping.expiresAt
         entity.vectorIndexes = mapping.vectorIndexes
+        entity.tombstoneLifetime = mapping.tombstoneLifetime.map { Int($0.components.seconds) }
         let prototype = self.init()
         for property in prototype.properties { property.describe(into: &entity) }
         derivedEntities.withLock { $0[ObjectIdentifier(self)] = entity }

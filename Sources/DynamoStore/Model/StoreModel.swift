@@ -72,6 +72,9 @@ public struct StoreModel: Sendable, Hashable {
                 problems.append("\(entity.name).\(name): storage name '\(storageName)' is used twice")
             }
         }
+        if entity.tombstoneLifetime != nil && entity.expiryAttribute == nil {
+            problems.append("\(entity.name): tombstones need an expiry (TTL) attribute (EntityMapping's expiresAt) to expire by")
+        }
         if let expiry = entity.expiryAttribute {
             let type = entity.attribute(named: expiry)?.type
             if ![AttributeType.int16, .int32, .int64].contains(type) {

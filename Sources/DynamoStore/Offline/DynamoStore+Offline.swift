@@ -64,7 +64,8 @@ extension DynamoStore {
             let rows = try context.rebuild(entry.records)
             ids = rows.map(\.object.objectID)
             try await context.save()
-            let (resolutions, results) = context.outcome(of: rows, conflicts: state.conflicts)
+            let (resolutions, results) = context.outcome(
+                of: rows, conflicts: state.conflicts.merging(state.resolvedAgainst) { _, last in last })
             try offline.finish(entry, tables: tables, results: results, failure: nil)
             logger.debug("outbox entry replayed", metadata: ["sequence": .stringConvertible(entry.sequence)])
             return OutboxOutcome(sequence: entry.sequence, objects: resolutions, failure: nil)
@@ -170,7 +171,8 @@ extension DynamoStore {
             for start in stride(from: 0, to: wanted.count, by: 100) {
                 let slice = Array(wanted[start..<min(start + 100, wanted.count)])
                 let items = try await client.batchGetAll([table: KeysAndAttributes(keys: slice, consistentRead: true)])[table] ?? []
-                for item in items { found[item.filter { keyNames.contains($0.key) }] = item }
+                // A tombstone is a deletion.
+                for item in items where !entity.isTombstone(item) { found[item.filter { keyNames.contains($0.key) }] = item }
             }
             let gone = wanted.filter { found[$0] == nil }
             let before = try offline.cachedRows(table: table, keys: wanted)

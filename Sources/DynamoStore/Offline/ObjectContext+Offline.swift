@@ -14,6 +14,11 @@ final class OutboxReplayState {
     private(set) var conflicts: [ObjectID: Item?]
     /// The rows this replay's conflicts met, as DynamoDB held them.
     private(set) var met: [ObjectID: Item?] = [:]
+    /// The row each object's last resolution in this replay was made against: its first
+    /// conflict's kept row, or a row DynamoDB held when the write resolved against that one
+    /// met another (a device wrote in between). What the replay reports as rolled back is
+    /// this row unchanged.
+    private(set) var resolvedAgainst: [ObjectID: Item?] = [:]
     /// The objects whose conflict an earlier replay met and this one has not met again.
     private var earlier: Set<ObjectID>
     /// Keeps new first conflicts on the device before they are resolved.
@@ -47,12 +52,14 @@ final class OutboxReplayState {
             let id = conflict.action.object.objectID
             if met[id] == nil { met[id] = .some(conflict.storeItem) }
             if earlier.remove(id) != nil, let row = conflicts[id] {
+                resolvedAgainst[id] = .some(row)
                 return Conflict(action: conflict.action, storeItem: row, context: context)
             }
             if conflicts[id] == nil {
                 conflicts[id] = .some(conflict.storeItem)
                 new[id] = .some(conflict.storeItem)
             }
+            resolvedAgainst[id] = .some(conflict.storeItem)
             return conflict
         }
         if !new.isEmpty { try keep(new) }
@@ -119,6 +126,11 @@ extension ObjectContext {
             let entity = object.entity
             tables[entity.name] = entity.tableName
             let key = ItemText.key(object.objectID.key)
+            if object.isFault {
+                // Never read on the device: only what changed, applied to the row on replay.
+                if let record = deltaRecord(of: object, deleted: action.kind == .delete) { records.append(record) }
+                continue
+            }
             switch action.kind {
             case .insert:
                 let read = try action.replaced.map(storedItem)
@@ -145,28 +157,84 @@ extension ObjectContext {
         if !records.isEmpty { try offline.commit(records, tables: tables, policy: mergePolicy) }
         var changes = StoreChanges()
         changes.origin = ObjectIdentifier(self)
-        for action in actions { try markStored(action, in: &changes) }
+        for action in actions {
+            try markStored(action, in: &changes)
+            // The delta is in the outbox now; the fault reads it from there when it fires.
+            if action.object.isFault { action.object.pending = [:] }
+        }
         insertedList.removeAll { $0.lifecycle == .stored }
         for object in insertedList where object.deleteMark { forgetDeleted(object) }
         store.publish(changes)
         undoManager?.closeGroup()
     }
 
+    /// The ``OutboxRecord/Kind/delta`` record of a fault the device never read: its deletion,
+    /// or the destinations its relationships gained and lost (`nil` when it changed nothing
+    /// itself: its partners' records carry the links).
+    private func deltaRecord(of object: ManagedObject, deleted: Bool) -> OutboxRecord? {
+        let entity = object.entity
+        var record = OutboxRecord(entity: entity.name, key: ItemText.key(object.objectID.key), kind: .delta, read: nil, after: nil)
+        record.changesFrom = nil
+        guard !deleted else { return record }
+        var links: [String: [String: Bool]] = [:]
+        for (name, change) in object.pending {
+            guard case .delta(let added, let removed) = change else { continue }
+            for destination in removed { links[name, default: [:]][ItemText.key(destination.objectID.key)] = false }
+            for destination in added { links[name, default: [:]][ItemText.key(destination.objectID.key)] = true }
+        }
+        guard !links.isEmpty else { return nil }
+        record.links = links
+        return record
+    }
+
+    /// A row with the relationship changes of pending delta saves applied in save order (read
+    /// your writes of saves that changed the row without reading it): destinations unlinked
+    /// first, then linked (a to-one takes the one linked).
+    func applying(_ deltas: [[String: [String: Bool]]], to item: Item, entity: EntityDescription) throws -> Item {
+        var item = item
+        var links = try Snapshot(item: item, entity: entity, model: store.model, checked: false).relationships
+        for delta in deltas {
+            for (name, changes) in delta.sorted(by: { $0.key < $1.key }) {
+                guard let relationship = entity.relationship(named: name) else { continue }
+                let destination = try store.model.destination(of: relationship, in: entity)
+                var ids = links[name] ?? []
+                for (keyText, linked) in changes.sorted(by: { $0.key < $1.key }) where !linked {
+                    ids.remove(ObjectID(entityName: destination.name, key: try ItemText.decode(keyText)))
+                }
+                for (keyText, linked) in changes.sorted(by: { $0.key < $1.key }) where linked {
+                    if !relationship.isToMany { ids = [] }
+                    ids.insert(ObjectID(entityName: destination.name, key: try ItemText.decode(keyText)))
+                }
+                links[name] = ids
+                item[relationship.storageName] = try relationshipValue(ids, for: relationship, in: entity)
+            }
+        }
+        return item
+    }
+
     // MARK: - Reading through the device
 
     /// The rows of objects as the device sees them: a pending save's image first (read your
     /// writes), else DynamoDB (the rows are cached as they arrive, rows found gone leave the
-    /// cache), else, when DynamoDB cannot be reached, the cached row. `nil`: no row.
+    /// cache), else, when DynamoDB cannot be reached, the cached row; with the relationship
+    /// changes of pending saves that changed the row unread applied. `nil`: no row.
     ///
+    /// - Parameter keepingUnread: leave out the rows that cannot be read instead of throwing.
     /// - Throws: the transport's error when DynamoDB cannot be reached and a row is not cached.
-    func localRows(of ids: [ObjectID], offline: OfflineStore) async throws -> [ObjectID: Item?] {
+    func localRows(of ids: [ObjectID], offline: OfflineStore, keepingUnread: Bool = false) async throws -> [ObjectID: Item?] {
         var result: [ObjectID: Item?] = [:]
         var remote: [ObjectID] = []
         var cached: [ObjectID: Item?] = [:]
+        var deltas: [ObjectID: [[String: [String: Bool]]]] = [:]
         for (table, tableIDs) in Dictionary(grouping: ids, by: { store.model.entity(named: $0.entityName)?.tableName ?? "" }) {
+            let tableDeltas = try offline.pendingDeltas(table: table)
+            for id in tableIDs { deltas[id] = tableDeltas[ItemText.key(id.key)] }
             for (id, row) in zip(tableIDs, try offline.localRows(table: table, keys: tableIDs.map(\.key))) {
                 switch row {
-                case .pending(let image): result[id] = .some(image)
+                case .pending(let image):
+                    result[id] = .some(image)
+                    // A pending image already holds the deltas saved before it.
+                    deltas[id] = nil
                 case .cached(let item):
                     cached[id] = item
                     remote.append(id)
@@ -187,10 +255,17 @@ extension ObjectContext {
             for id in remote { result[id] = .some(found[id]) }
         } catch let error as TransportError {
             for id in remote {
-                guard let item = cached[id] else { throw error }
+                guard let item = cached[id] else {
+                    if keepingUnread { continue }
+                    throw error
+                }
                 result[id] = .some(item)
             }
             store.logger.debug("DynamoDB unreachable; rows read from the device", metadata: ["rows": .stringConvertible(remote.count)])
+        }
+        for (id, changes) in deltas {
+            guard case .some(.some(let item)) = result[id], let entity = store.model.entity(named: id.entityName) else { continue }
+            result[id] = .some(try applying(changes, to: item, entity: entity))
         }
         return result
     }
@@ -199,7 +274,8 @@ extension ObjectContext {
     private func networkRows(_ ids: [ObjectID]) async throws -> [ObjectID: Item] {
         if ids.count == 1, let id = ids.first, let entity = store.model.entity(named: id.entityName) {
             let output = try await store.client.getItem(GetItemInput(tableName: entity.tableName, key: id.key, consistentRead: true))
-            return output.item.map { [id: $0] } ?? [:]
+            // A tombstone is a row gone (the cache keeps it as one).
+            return output.item.flatMap { entity.isTombstone($0) ? nil : [id: $0] } ?? [:]
         }
         var requests: [String: KeysAndAttributes] = [:]
         var entities: [String: EntityDescription] = [:]
@@ -211,21 +287,28 @@ extension ObjectContext {
         var found: [ObjectID: Item] = [:]
         for (table, items) in try await store.client.batchGetAll(requests) {
             guard let entity = entities[table] else { continue }
-            for item in items { found[try identity(of: item, entity: entity)] = item }
+            for item in items where !entity.isTombstone(item) { found[try identity(of: item, entity: entity)] = item }
         }
         return found
     }
 
     /// Reloads objects through the device's copy.
-    func reloadThroughDevice(_ objects: [ManagedObject], offline: OfflineStore) async throws {
-        let rows = try await localRows(of: objects.map(\.objectID), offline: offline)
+    ///
+    /// - Parameter keepingUnread: leave the objects whose rows cannot be read (DynamoDB
+    ///   unreachable, the row neither cached nor pending) as they are instead of throwing.
+    /// - Returns: the objects left unread.
+    @discardableResult
+    func reloadThroughDevice(_ objects: [ManagedObject], offline: OfflineStore, keepingUnread: Bool = false) async throws -> [ManagedObject] {
+        let rows = try await localRows(of: objects.map(\.objectID), offline: offline, keepingUnread: keepingUnread)
+        var unread: [ManagedObject] = []
         for object in objects {
-            if case .some(.some(let item)) = rows[object.objectID] {
-                try fulfill(object, with: item)
-            } else {
-                try markDeletedInStore(object)
+            switch rows[object.objectID] {
+            case .some(.some(let item)): try fulfill(object, with: item)
+            case .some(.none): try markDeletedInStore(object)
+            case .none: unread.append(object)
             }
         }
+        return unread
     }
 
     /// A fetch's read through the device's copy: DynamoDB's page (its rows cached), or every
@@ -245,6 +328,14 @@ extension ObjectContext {
             if request.neededAttributes == nil { try offline.remember(table: entity.tableName, items: page.items, keyNames: keyNames) }
         } catch is TransportError {
             page = FetchExecutor<Result>.Page(items: request.cursor == nil ? try offline.cachedItems(table: entity.tableName).filter(matches) : [])
+        }
+        let deltas = try offline.pendingDeltas(table: entity.tableName)
+        if !deltas.isEmpty {
+            page.items = try page.items.compactMap { item in
+                guard let changes = deltas[ItemText.key(item.filter { keyNames.contains($0.key) })] else { return item }
+                let changed = try applying(changes, to: item, entity: entity)
+                return matches(changed) ? changed : nil
+            }
         }
         let images = try offline.pendingImages(table: entity.tableName)
         guard !images.isEmpty else { return page }

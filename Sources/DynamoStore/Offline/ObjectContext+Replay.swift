@@ -19,15 +19,24 @@ extension ObjectContext {
     /// Rebuilds an outbox entry's save in this (replay) context: stored objects with the rows
     /// they read, what the save changed on them as unsaved changes, new objects inserted and
     /// deleted ones deleted, so ``save()`` plans the writes (and resolves conflicts) as the
-    /// online save would have.
+    /// online save would have. An object the device never read (a ``OutboxRecord/Kind/delta``)
+    /// is a fault with its relationship changes recorded as a fault's are, or deleted: the
+    /// save loads its row and applies them to it (inverses, delete rules) as online.
     func rebuild(_ records: [OutboxRecord]) throws -> [ReplayedRow] {
         var created: [ObjectID: ManagedObject] = [:]
         var rows: [ReplayedRow] = []
         var deletions: [ManagedObject] = []
         var changes: [(ManagedObject, from: Item?, after: Item)] = []
+        var deltas: [(ManagedObject, links: [String: [String: Bool]])] = []
         for record in records {
             guard let entity = store.model.entity(named: record.entity) else { throw StoreError.unknownEntity(record.entity) }
             let id = ObjectID(entityName: entity.name, key: try ItemText.decode(record.key))
+            if record.kind == .delta {
+                let object = registerFault(for: id)
+                if let links = record.links { deltas.append((object, links)) } else { deletions.append(object) }
+                rows.append(ReplayedRow(record: record, object: object))
+                continue
+            }
             let read = try record.read.map(ItemText.decode)
             let after = try record.after.map(ItemText.decode)
             var kind = record.kind
@@ -54,6 +63,7 @@ extension ObjectContext {
         }
         let resolve = { (id: ObjectID) in created[id] ?? self.object(with: id) }
         for (object, from, after) in changes { try setChanges(of: object, from: from, to: after, resolve: resolve) }
+        for (object, links) in deltas { try setDelta(of: object, links, resolve: resolve) }
         for object in created.values.sorted(by: { $0.objectID.description < $1.objectID.description }) { insert(object) }
         for object in deletions { delete(object) }
         return rows
@@ -84,8 +94,24 @@ extension ObjectContext {
         }
     }
 
+    /// Records a delta record's relationship changes on its (fault) object, as a fault records
+    /// the changes its partners make: the destinations added and removed.
+    private func setDelta(of object: ManagedObject, _ links: [String: [String: Bool]], resolve: (ObjectID) -> ManagedObject) throws {
+        for (name, changes) in links {
+            guard let relationship = object.entity.relationship(named: name) else { continue }
+            let destination = try store.model.destination(of: relationship, in: object.entity)
+            var added: Set<ManagedObject> = [], removed: Set<ManagedObject> = []
+            for (keyText, linked) in changes {
+                let target = resolve(ObjectID(entityName: destination.name, key: try ItemText.decode(keyText)))
+                if linked { added.insert(target) } else { removed.insert(target) }
+            }
+            object.pending[name] = .delta(added: added, removed: removed)
+        }
+    }
+
     /// How each rebuilt row ended after the replay's save, and what the device's cache takes
-    /// from it (`nil`: the row is gone).
+    /// from it (`nil`: the row is gone). `conflicts` holds, for each object that met one, the
+    /// row its last resolution was made against: the row it ended as, unchanged, is rolled back.
     func outcome(
         of rows: [ReplayedRow], conflicts: [ObjectID: Item?]
     ) -> (resolutions: [ObjectID: OutboxOutcome.Resolution], results: [String: Item?]) {
@@ -94,6 +120,11 @@ extension ObjectContext {
         for row in rows where row.record.kind != .check {
             let object = row.object
             let entity = object.entity
+            // A delta's object the save did not need to read: the device learns nothing of it.
+            if row.record.kind == .delta && object.isFault && object.lifecycle == .stored {
+                resolutions[object.objectID] = .applied
+                continue
+            }
             let stored = object.lifecycle == .stored && !object.isDeletedInStore && !object.isFault
             let final: Item? = stored ? currentItem(of: object) : nil
             let id = ObjectID(entityName: entity.name, key: (try? ItemText.decode(row.record.key)) ?? object.objectID.key)

@@ -50,6 +50,7 @@ public final class OfflineStore: Sendable {
             CREATE INDEX IF NOT EXISTS cached_rows_used ON cached_rows(used);
             CREATE TABLE IF NOT EXISTS outbox(seq INTEGER PRIMARY KEY AUTOINCREMENT, token TEXT NOT NULL, policy TEXT NOT NULL, records TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS outbox_keys(seq INTEGER NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, image TEXT, PRIMARY KEY (tbl, key, seq));
+            CREATE TABLE IF NOT EXISTS outbox_deltas(seq INTEGER NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL, links TEXT NOT NULL, PRIMARY KEY (tbl, key, seq));
             CREATE TABLE IF NOT EXISTS replayed(tbl TEXT NOT NULL, key TEXT NOT NULL, after TEXT, result TEXT, seq INTEGER NOT NULL, PRIMARY KEY (tbl, key));
             CREATE TABLE IF NOT EXISTS failed(seq INTEGER PRIMARY KEY, records TEXT NOT NULL, error TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS outbox_conflicts(seq INTEGER NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL, item TEXT, PRIMARY KEY (seq, entity, key));
@@ -162,6 +163,17 @@ public final class OfflineStore: Sendable {
         return images
     }
 
+    /// The relationship changes of pending saves that changed rows of a table without reading
+    /// them (``OutboxRecord/Kind/delta``), in save order, by key text.
+    func pendingDeltas(table: String) throws -> [String: [[String: [String: Bool]]]] {
+        var deltas: [String: [[String: [String: Bool]]]] = [:]
+        for row in try database.rows("SELECT key, links FROM outbox_deltas WHERE tbl = ? ORDER BY seq", [.text(table)]) {
+            guard let key = row[0].text, let links = row[1].text else { continue }
+            deltas[key, default: []].append(try JSONDecoder().decode([String: [String: Bool]].self, from: Data(links.utf8)))
+        }
+        return deltas
+    }
+
     /// Stores rows read from DynamoDB (and tombstones of rows found gone), then evicts past the
     /// bound.
     func remember(table: String, items: [Item], keyNames: [String], gone: [Item] = []) throws {
@@ -190,7 +202,8 @@ public final class OfflineStore: Sendable {
         try transaction.rows(
             """
             DELETE FROM cached_rows WHERE rowid IN (SELECT rowid FROM cached_rows c WHERE NOT EXISTS
-            (SELECT 1 FROM outbox_keys o WHERE o.tbl = c.tbl AND o.key = c.key) ORDER BY used LIMIT ?)
+            (SELECT 1 FROM outbox_keys o WHERE o.tbl = c.tbl AND o.key = c.key) AND NOT EXISTS
+            (SELECT 1 FROM outbox_deltas d WHERE d.tbl = c.tbl AND d.key = c.key) ORDER BY used LIMIT ?)
             """, [.integer(count - Int64(maximumCachedRows))])
     }
 
@@ -246,6 +259,12 @@ public final class OfflineStore: Sendable {
                     // that read the row before that save conflicts with it, as online.
                     let read = try record.read.map(ItemText.decode), pending = try image.text.map(ItemText.decode)
                     records[index].readFromOutbox = read != nil && read == pending
+                } else if record.read != nil,
+                    try !transaction.rows("SELECT 1 FROM outbox_deltas WHERE tbl = ? AND key = ? LIMIT 1", arguments).isEmpty
+                {
+                    // The context read the row with a pending delta applied: it continues from
+                    // what that delta's replay stores.
+                    records[index].readFromOutbox = true
                 } else if let replayed = try transaction.rows("SELECT after, result FROM replayed WHERE tbl = ? AND key = ?", arguments).first,
                     let after = replayed[0].text, let read = record.read, try ItemText.decode(after) == ItemText.decode(read)
                 {
@@ -262,6 +281,14 @@ public final class OfflineStore: Sendable {
             let sequence = try transaction.rows("SELECT last_insert_rowid()").first?.first?.integer ?? 0
             for record in records where record.kind != .check {
                 guard let table = tables[record.entity] else { continue }
+                if record.kind == .delta, let links = record.links {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = .sortedKeys
+                    try transaction.rows(
+                        "INSERT OR REPLACE INTO outbox_deltas(seq, tbl, key, links) VALUES (?, ?, ?, ?)",
+                        [.integer(sequence), .text(table), .text(record.key), .text(String(decoding: try encoder.encode(links), as: UTF8.self))])
+                    continue
+                }
                 try transaction.rows(
                     "INSERT OR REPLACE INTO outbox_keys(seq, tbl, key, image) VALUES (?, ?, ?, ?)",
                     [.integer(sequence), .text(table), .text(record.key), record.after.map { .text($0) } ?? .null])
@@ -315,6 +342,7 @@ public final class OfflineStore: Sendable {
         try database.transaction(durable: true) { transaction in
             try transaction.rows("DELETE FROM outbox WHERE seq = ?", [.integer(entry.sequence)])
             try transaction.rows("DELETE FROM outbox_keys WHERE seq = ?", [.integer(entry.sequence)])
+            try transaction.rows("DELETE FROM outbox_deltas WHERE seq = ?", [.integer(entry.sequence)])
             try transaction.rows("DELETE FROM outbox_conflicts WHERE seq = ?", [.integer(entry.sequence)])
             if let failure {
                 try transaction.rows(
@@ -333,6 +361,9 @@ public final class OfflineStore: Sendable {
                     try transaction.rows(
                         "INSERT INTO cached_rows(tbl, key, item, used) VALUES (?, ?, ?, ?) ON CONFLICT(tbl, key) DO UPDATE SET item = excluded.item, used = excluded.used",
                         arguments + [stored.map { .text($0) } ?? .null, .integer(used)])
+                } else if record.kind == .delta {
+                    // A delta that failed: what the row is was never known on the device.
+                    continue
                 } else {
                     stored = record.kind == .insert ? nil : record.read
                 }

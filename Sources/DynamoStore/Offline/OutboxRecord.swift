@@ -16,6 +16,12 @@ struct OutboxRecord: Codable, Hashable {
         case replace
         /// An unchanged object whose stored relationship a partner's link change depends on.
         case check
+        /// A change of an object the device never read (a fault neither cached nor pending):
+        /// only what changed, without a row. With ``links`` the relationship destinations the
+        /// save added and removed; without, the object's deletion. The replay reads the row
+        /// from DynamoDB and applies the change to it (delete rules, inverses) as an online
+        /// save would have; `read` and `after` are `nil`.
+        case delta
     }
 
     var entity: String
@@ -38,6 +44,10 @@ struct OutboxRecord: Codable, Hashable {
     /// also writes the migration (the model version, the attributes it dropped), as an online
     /// save does. `nil` when the row was current, or once `read` is rebased.
     var readRaw: String?
+    /// A ``Kind/delta`` record's relationship changes: relationship name → destination key
+    /// text (``ItemText/key(_:)``) → whether the save linked it (`true`) or unlinked it
+    /// (`false`). `nil` for any other record, and for a delta that deletes the object.
+    var links: [String: [String: Bool]]?
 
     init(entity: String, key: String, kind: Kind, read: String?, after: String?) {
         self.entity = entity

@@ -1,5 +1,6 @@
 import DynamoAPI
 import DynamoClient
+import Foundation
 
 /// One object's part of a save: the transaction action that stores it and what the context's
 /// snapshot becomes when it succeeds.
@@ -142,14 +143,30 @@ extension ObjectContext {
         if let versionName = entity.versionStorageName {
             item[versionName] = .n(DynamoNumber(1))
         }
+        // A tombstone is no row: an insert may take its key.
+        var condition = ConditionExpression.attributeNotExists(.name(try entity.hashKeyStorageName))
+        if entity.tombstoneLifetime != nil { condition = condition || .attributeExists(.name(EntityDescription.tombstoneAttribute)) }
         let put = try Put(item: item, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
-            .with(Expressions(condition: .attributeNotExists(.name(try entity.hashKeyStorageName))))
+            .with(Expressions(condition: condition))
         return WriteAction(object: object, kind: .insert, action: TransactWriteItem(put: put), storedItem: item)
     }
 
     /// The `Delete` of a stored object, on the ``removalConditions(_:)``.
     private func deleteAction(_ object: ManagedObject) throws -> WriteAction {
         let entity = object.entity
+        if let lifetime = entity.tombstoneLifetime, let expiry = entity.expiryAttribute.flatMap(entity.attribute(named:)) {
+            // The tombstone in place of the row, on the same conditions.
+            let now = Int(Date().timeIntervalSince1970)
+            var item = object.objectID.key
+            item[EntityDescription.tombstoneAttribute] = .n(DynamoNumber(now))
+            item[expiry.storageName] = .n(DynamoNumber(now + lifetime))
+            if let versionName = entity.versionStorageName {
+                item[versionName] = .n(DynamoNumber(Int((object.snapshot?.version(of: entity) ?? 0) + 1)))
+            }
+            let put = try Put(item: item, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
+                .with(Expressions(condition: ConditionExpression.all(try removalConditions(object))))
+            return WriteAction(object: object, kind: .delete, action: TransactWriteItem(put: put), storedItem: nil)
+        }
         let delete = try Delete(key: object.objectID.key, tableName: entity.tableName, returnValuesOnConditionCheckFailure: .allOld)
             .with(Expressions(condition: ConditionExpression.all(try removalConditions(object))))
         return WriteAction(object: object, kind: .delete, action: TransactWriteItem(delete: delete), storedItem: nil)

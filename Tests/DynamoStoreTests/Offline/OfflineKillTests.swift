@@ -17,12 +17,7 @@ import Testing
 /// `STORE_OFFLINE_KILL_STEPS` (default 40).
 @Suite("OfflineKillTests", .serialized)
 struct OfflineKillTests {
-    static var seeds: [UInt64] {
-        let text = ProcessInfo.processInfo.environment["STORE_OFFLINE_KILL_SEEDS"] ?? "3"
-        let parts = text.split(separator: "-").compactMap { UInt64($0) }
-        if parts.count == 2 { return Array(parts[0]...parts[1]) }
-        return Array(1...max(1, parts.first ?? 3))
-    }
+    static var seeds: [UInt64] { environmentSeeds("STORE_OFFLINE_KILL_SEEDS", default: 3) }
 
     static var steps: Int { Int(ProcessInfo.processInfo.environment["STORE_OFFLINE_KILL_STEPS"] ?? "") ?? 40 }
 

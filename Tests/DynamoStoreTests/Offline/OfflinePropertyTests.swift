@@ -16,12 +16,7 @@ import Testing
 /// `STORE_OFFLINE_STEPS` (default 40).
 @Suite("OfflinePropertyTests")
 struct OfflinePropertyTests {
-    static var seeds: [UInt64] {
-        let text = ProcessInfo.processInfo.environment["STORE_OFFLINE_SEEDS"] ?? "5"
-        let parts = text.split(separator: "-").compactMap { UInt64($0) }
-        if parts.count == 2 { return Array(parts[0]...parts[1]) }
-        return Array(1...max(1, parts.first ?? 5))
-    }
+    static var seeds: [UInt64] { environmentSeeds("STORE_OFFLINE_SEEDS", default: 5) }
 
     static var steps: Int { Int(ProcessInfo.processInfo.environment["STORE_OFFLINE_STEPS"] ?? "") ?? 40 }
 
@@ -150,6 +145,11 @@ struct PhoneState {
         /// Stored by a write whose answer was lost: the resolution and row the next replay
         /// reports (answered from the request token, nothing written again).
         var stored: (resolution: OutboxOutcome.Resolution, row: MemoRow)?
+        /// The row a replay killed before its resolved write met at the entry's conflict, which
+        /// the store keeps on the device: the next replay resolves against it first (so it
+        /// plans the very write the killed one may have sent), then, when DynamoDB holds
+        /// another row by then (the other phone wrote), against that row.
+        var firstConflict: MemoRow?
     }
 
     let policy: MergePolicy
@@ -181,8 +181,11 @@ struct PhoneState {
 
     /// Replays the outbox against `server` as the store does: the resolutions, entry by entry.
     /// With `losingWriteAfter`, the answer of the write after that many is lost: DynamoDB acted
-    /// on it, the replay stops there and its entry stays in the outbox.
-    mutating func replay(_ server: inout [String: MemoRow], losingWriteAfter answered: Int? = nil) -> [OutboxOutcome.Resolution] {
+    /// on it, the replay stops there and its entry stays in the outbox. With `sent: false` too,
+    /// that write is never sent (the app was killed before it).
+    mutating func replay(
+        _ server: inout [String: MemoRow], losingWriteAfter answered: Int? = nil, sent: Bool = true
+    ) -> [OutboxOutcome.Resolution] {
         guard online else { return [] }
         var resolutions: [OutboxOutcome.Resolution] = []
         var writesLeft = answered
@@ -202,14 +205,28 @@ struct PhoneState {
                 continue
             }
             let entry = outbox[0]
-            guard var stored = server[entry.memo] else { break }
-            let conflictRow = stored
+            guard let now = server[entry.memo] else { break }
+            var conflictRow = now
             let resolution: OutboxOutcome.Resolution
             var result: MemoRow
-            if stored.version == entry.read.version {
-                stored[entry.property] = entry.value
-                stored.version += 1
-                result = stored
+            if let first = entry.firstConflict {
+                // Sent again: its conditional write meets the row DynamoDB holds now, resolved
+                // against the kept one; that write, when the row moved on since, meets it too.
+                precondition(answered == nil, "a replay after a kill is not held again")
+                result = resolve(entry, against: first)
+                conflictRow = first
+                if now.version != first.version {
+                    var moved = entry
+                    moved.read = first
+                    if result.version == first.version { result = now } else { result = resolve(moved, against: now) }
+                    conflictRow = now
+                }
+                resolution =
+                    result.sameValues(entry.after) ? .objectWon : result.sameValues(conflictRow) ? .rolledBack : .merged
+            } else if now.version == entry.read.version {
+                result = now
+                result[entry.property] = entry.value
+                result.version += 1
                 resolution = .applied
             } else {
                 if let left = writesLeft {
@@ -217,38 +234,27 @@ struct PhoneState {
                     guard left > 0 else { return resolutions }
                     writesLeft = left - 1
                 }
-                switch policy {
-                case .error:
+                if policy == .error {
                     outbox.removeFirst()
                     failed += 1
                     resolutions.append(.failed)
                     cache[entry.memo] = conflictRow
                     rebase(entry.memo, on: conflictRow)
                     continue
-                case .mergeByPropertyStoreTrump:
-                    if stored[entry.property] == entry.read[entry.property] {
-                        stored[entry.property] = entry.value
-                        stored.version += 1
-                    }
-                case .mergeByPropertyObjectTrump:
-                    stored[entry.property] = entry.value
-                    stored.version += 1
-                case .overwrite:
-                    stored.a = entry.after.a
-                    stored.b = entry.after.b
-                    stored.version += 1
-                case .rollback:
-                    break
                 }
-                result = stored
+                result = resolve(entry, against: now)
                 resolution =
                     result.sameValues(entry.after) ? .objectWon : result.sameValues(conflictRow) ? .rolledBack : .merged
             }
             if let left = writesLeft, result.version != conflictRow.version || resolution == .applied {
                 // The write that stores the entry (its only one, or the resolved one).
                 if left == 0 {
-                    server[entry.memo] = result
-                    outbox[0].stored = (resolution, result)
+                    // A resolved write: the conflict's row was kept before it was sent.
+                    if resolution != .applied { outbox[0].firstConflict = conflictRow }
+                    if sent {
+                        server[entry.memo] = result
+                        outbox[0].stored = (resolution, result)
+                    }
                     return resolutions
                 }
                 writesLeft = left - 1
@@ -260,6 +266,26 @@ struct PhoneState {
             rebase(entry.memo, on: result)
         }
         return resolutions
+    }
+
+    /// What the phone's merge policy makes of an entry meeting `row` (a conflict): the row it
+    /// writes (the version one more), or `row` itself when it writes nothing.
+    private func resolve(_ entry: Entry, against row: MemoRow) -> MemoRow {
+        var stored = row
+        switch policy {
+        case .error, .rollback:
+            return row
+        case .mergeByPropertyStoreTrump:
+            guard stored[entry.property] == entry.read[entry.property] else { return row }
+            stored[entry.property] = entry.value
+        case .mergeByPropertyObjectTrump:
+            stored[entry.property] = entry.value
+        case .overwrite:
+            stored.a = entry.after.a
+            stored.b = entry.after.b
+        }
+        stored.version += 1
+        return stored
     }
 
     /// The next entry of a memo that read the finished entry's image reads `row` instead.

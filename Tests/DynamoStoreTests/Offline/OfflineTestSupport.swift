@@ -165,6 +165,15 @@ func withOffline<T>(_ body: (OfflineFixture) async throws -> T) async throws -> 
     }
 }
 
+/// The seeds of a seeded test, from an environment variable: a count (`5`: seeds 1…5) or a
+/// range (`a-b`); `count` seeds when it is not set.
+func environmentSeeds(_ variable: String, default count: UInt64) -> [UInt64] {
+    let text = ProcessInfo.processInfo.environment[variable] ?? "\(count)"
+    let parts = text.split(separator: "-").compactMap { UInt64($0) }
+    if parts.count == 2 { return Array(parts[0]...parts[1]) }
+    return Array(1...max(1, parts.first ?? count))
+}
+
 extension Item {
     /// A string attribute's text.
     func text(_ name: String) -> String? {

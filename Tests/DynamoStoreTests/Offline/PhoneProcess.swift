@@ -71,11 +71,13 @@ final class PhoneProcess {
     }
 
     /// The lines the phone printed until its answer to a command (`ok N` or `error N …`,
-    /// returned last), or `nil` as the answer when it died first.
-    func answer() async -> (lines: [String], answer: String?) {
+    /// returned last), or `nil` as the answer when it died first. With `stop`, a line starting
+    /// with it ends the wait too, as the answer (the phone held at a request, say).
+    func answer(orLineStartingWith stop: String? = nil) async -> (lines: [String], answer: String?) {
         var printed: [String] = []
         while let line = await lines.next() {
             if line.hasPrefix("ok ") || line.hasPrefix("error ") { return (printed, line) }
+            if let stop, line.hasPrefix(stop) { return (printed, line) }
             printed.append(line)
         }
         return (printed, nil)
