@@ -308,16 +308,19 @@ def test_import_reads_only_the_prefix(neighbours):
     assert as_set(scan_all(dynamodb, "Prefixed")) == as_set(items[:3])
 
 
-def test_a_bad_line_is_counted_and_logged_not_fatal(neighbours):
+def test_a_bad_line_fails_the_import_keeps_the_items_before_it_and_is_logged(neighbours):
+    """Through S3 as from --s3-dir (test_export_import): a line that is not an item fails the
+    import with ItemValidationError, ends the reading of its DynamoDB JSON object, and the items
+    read before it stay in the table."""
     dynamodb, s3, _, _, server = neighbours
     s3.create_bucket(Bucket="badline")
     items = sample_items(4)
     body = dynamodb_json_lines(items[:2]) + b"{not json\n" + dynamodb_json_lines(items[2:])
     s3.put_object(Bucket="badline", Key="dump/data.json", Body=body)
     done = import_table(dynamodb, "BadLine", "badline", "dump/", "DYNAMODB_JSON", "NONE")
-    assert done["ImportStatus"] == "COMPLETED", done
-    assert done["ErrorCount"] == 1
-    assert done["ImportedItemCount"] == 4 and done["ProcessedItemCount"] == 5
+    assert (done["ImportStatus"], done.get("FailureCode")) == ("FAILED", "ItemValidationError"), done
+    assert (done["ErrorCount"], done["ImportedItemCount"], done["ProcessedItemCount"]) == (1, 2, 3), done
+    assert as_set(dynamodb.scan(TableName="BadLine")["Items"]) == as_set(items[:2])
     log = server.stderr_text()
     assert "dump/data.json" in log and "line=3" in log
 
