@@ -67,29 +67,33 @@ struct TransportParityTests {
         }
     }
 
+    /// The fake server's answer is held far longer than any wait here (an abandoned request
+    /// is seen within milliseconds when the transport closes its connection), so the outcome
+    /// never depends on how fast a loaded machine schedules URLSession's cancellation: with a
+    /// 20 s hold, a run of the whole suite on 2 cores once saw the hold end before the close.
     @Test(arguments: available)
     func slowAnswerTimesOutAndIsAbandoned(choice: DynamoClient.TransportChoice) async throws {
-        try await withFakeServer([.delay(.seconds(20), .ok())]) { server in
+        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
             let error = await #expect(throws: TransportError.self) {
                 try await Self.transport(choice).send(
                     HTTPRequest(method: "GET", url: server.url),
                     timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(500)))
             }
             #expect(error?.kind == .timedOut)
-            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(20))
+            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(120))
             #expect(abandoned == 1)
         }
     }
 
     @Test(arguments: available)
     func cancellingTheTaskCancelsTheRequest(choice: DynamoClient.TransportChoice) async throws {
-        try await withFakeServer([.delay(.seconds(20), .ok())]) { server in
+        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
             let transport = Self.transport(choice)
             let task = Task { try await transport.send(HTTPRequest(method: "GET", url: server.url), timeouts: HTTPTimeouts()) }
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(20))
+            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(120))
             #expect(abandoned == 1)
         }
     }
