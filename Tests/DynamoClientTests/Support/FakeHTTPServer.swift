@@ -18,6 +18,11 @@ final class FakeHTTPServer: Sendable {
         case dropConnection
         /// Waits, then performs another action (the client may have given up by then).
         indirect case delay(Duration, Action)
+        /// Waits until `count` requests have been in flight at once (now or earlier), or until
+        /// `limit` passed, then performs another action: a transport that runs that many at once
+        /// reaches ``FakeHTTPServer/peakConcurrentRequests`` however slowly a loaded machine
+        /// starts its transfers, and one that runs fewer stays below it.
+        indirect case afterConcurrent(Int, limit: Duration, Action)
 
         /// A DynamoDB-style JSON error.
         static func error(_ status: Int, _ type: String, _ message: String) -> Action {
@@ -183,6 +188,10 @@ final class FakeHTTPServer: Sendable {
                 }
                 usleep(10_000) // more request bytes (pipelining): keep waiting out the delay
             }
+            return perform(next, on: connection)
+        case .afterConcurrent(let count, let limit, let next):
+            let deadline = ContinuousClock.now + limit
+            while concurrency.withLock({ $0.peak }) < count, ContinuousClock.now < deadline { usleep(1_000) }
             return perform(next, on: connection)
         case .respond(let status, let headers, let body, let crc):
             let bodyBytes = Array(body.utf8)
