@@ -80,12 +80,12 @@ struct RetryBehaviourTests {
         // sees the connection closed before its answer) and the retry succeed. The hold is far
         // longer than the wait below, so a loaded machine that closes late still counts as
         // abandoned: a 20 s hold could end first, as it did in TransportParityTests (b57e829).
-        try await withFakeServer([.delay(.seconds(600), .ok()), .ok(#"{"TableNames":["late"]}"#)]) { server in
+        try await withFakeServer([.held(), .ok(#"{"TableNames":["late"]}"#)]) { server in
             let client = try TestClients.client(
                 endpoint: server.url, timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(300)))
             let output = try await client.listTables(ListTablesInput())
             #expect(output.tableNames == ["late"])
-            #expect(try await server.abandonedDelays(reaching: 1, within: .seconds(120)) == 1)
+            #expect(try await server.abandonedDelays(reaching: 1) == 1)
             #expect(server.requests.count == 2)
             #expect(client.availableRetryTokens == 500)
         }
@@ -93,7 +93,7 @@ struct RetryBehaviourTests {
 
     @Test func timeoutsExhaustAttempts() async throws {
         // Held 600 s: the 200 ms timeout decides, however late a loaded machine fires it.
-        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
+        try await withFakeServer([.held()]) { server in
             let client = try TestClients.client(
                 endpoint: server.url, retry: SleepRecorder().retry(attempts: 2),
                 timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(200)))
@@ -144,13 +144,13 @@ struct RetryBehaviourTests {
         // The server would answer after 600 s; a cancelled request must close its connection
         // before that (the server records the abandoned delay; a transfer that waited for the
         // answer would get it and abandon nothing). The hold outlasts the wait below.
-        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
+        try await withFakeServer([.held()]) { server in
             let client = try TestClients.client(endpoint: server.url)
             let task = Task { try await client.listTables(ListTablesInput()) }
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(try await server.abandonedDelays(reaching: 1, within: .seconds(120)) == 1)
+            #expect(try await server.abandonedDelays(reaching: 1) == 1)
         }
     }
 }

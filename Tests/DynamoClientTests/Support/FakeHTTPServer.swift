@@ -31,6 +31,11 @@ final class FakeHTTPServer: Sendable {
 
         /// `200` with a JSON body.
         static func ok(_ body: String = "{}") -> Action { .respond(status: 200, body: body) }
+
+        /// An answer held for 600 s, far past any wait of ``FakeHTTPServer/abandonedDelays(reaching:within:)``:
+        /// whether the client abandoned it is then decided by its closing the connection, never
+        /// by how fast a loaded machine schedules the close.
+        static func held(_ next: Action = .ok()) -> Action { .delay(.seconds(600), next) }
     }
 
     /// How the `x-amz-crc32` header is written.
@@ -62,7 +67,7 @@ final class FakeHTTPServer: Sendable {
     /// Waits until the server has seen `count` abandoned delays, or `limit` passed (a delay
     /// the client did not abandon ends with its answer, so a limit as long as the delay
     /// decides without racing the server's thread).
-    func abandonedDelays(reaching count: Int, within limit: Duration) async throws -> Int {
+    func abandonedDelays(reaching count: Int, within limit: Duration = .seconds(120)) async throws -> Int {
         let deadline = ContinuousClock.now + limit
         while abandonedDelays < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))

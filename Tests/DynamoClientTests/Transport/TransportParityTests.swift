@@ -73,27 +73,27 @@ struct TransportParityTests {
     /// 20 s hold, a run of the whole suite on 2 cores once saw the hold end before the close.
     @Test(arguments: available)
     func slowAnswerTimesOutAndIsAbandoned(choice: DynamoClient.TransportChoice) async throws {
-        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
+        try await withFakeServer([.held()]) { server in
             let error = await #expect(throws: TransportError.self) {
                 try await Self.transport(choice).send(
                     HTTPRequest(method: "GET", url: server.url),
                     timeouts: HTTPTimeouts(connect: .seconds(1), request: .milliseconds(500)))
             }
             #expect(error?.kind == .timedOut)
-            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(120))
+            let abandoned = try await server.abandonedDelays(reaching: 1)
             #expect(abandoned == 1)
         }
     }
 
     @Test(arguments: available)
     func cancellingTheTaskCancelsTheRequest(choice: DynamoClient.TransportChoice) async throws {
-        try await withFakeServer([.delay(.seconds(600), .ok())]) { server in
+        try await withFakeServer([.held()]) { server in
             let transport = Self.transport(choice)
             let task = Task { try await transport.send(HTTPRequest(method: "GET", url: server.url), timeouts: HTTPTimeouts()) }
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            let abandoned = try await server.abandonedDelays(reaching: 1, within: .seconds(120))
+            let abandoned = try await server.abandonedDelays(reaching: 1)
             #expect(abandoned == 1)
         }
     }
